@@ -1,0 +1,91 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// maxBodyBytes bounds every request body; no endpoint needs more.
+const maxBodyBytes = 64 << 10
+
+// Validator is a request body that can check itself. Valid answers a map of field
+// name to problem, empty when the body is acceptable.
+type Validator interface {
+	Valid(ctx context.Context) map[string]string
+}
+
+// errBadRequest marks errors whose message is safe to show the caller.
+type errBadRequest struct {
+	msg      string
+	problems map[string]string
+}
+
+func (e *errBadRequest) Error() string { return e.msg }
+
+// decode reads a JSON body into T and validates it.
+func decode[T Validator](r *http.Request) (T, error) {
+	var v T
+	body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return v, &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)}
+		case errors.Is(err, io.EOF):
+			return v, &errBadRequest{msg: "request body is empty; send a JSON object"}
+		default:
+			return v, &errBadRequest{msg: "request body is not valid JSON for this endpoint: " + err.Error()}
+		}
+	}
+	if dec.More() {
+		return v, &errBadRequest{msg: "request body has data after the JSON object"}
+	}
+	if problems := v.Valid(r.Context()); len(problems) > 0 {
+		return v, &errBadRequest{msg: "request body has invalid fields", problems: problems}
+	}
+	return v, nil
+}
+
+// encode writes v as JSON with the given status. Headers are set before WriteHeader.
+func encode[T any](w http.ResponseWriter, status int, v T) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// errorBody is the JSON every error answer carries.
+type errorBody struct {
+	Error    string            `json:"error"`
+	Problems map[string]string `json:"problems,omitempty"`
+}
+
+// writeError maps an error to its status and a message safe to show. It is the one
+// place that decides status codes; a 500 never carries err.Error().
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	var bad *errBadRequest
+	switch {
+	case errors.As(err, &bad):
+		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
+	case errors.Is(err, auth.ErrInvalidToken):
+		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case errors.Is(err, store.ErrNotFound):
+		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
+	case errors.Is(err, auth.ErrKeysUnavailable):
+		log.ErrorContext(r.Context(), "token keys unavailable", "request_id", RequestID(r.Context()), "err", err)
+		encode(w, http.StatusServiceUnavailable, errorBody{Error: "sign-in service temporarily unavailable; try again shortly"})
+	default:
+		log.ErrorContext(r.Context(), "request failed", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
+	}
+}

@@ -1,0 +1,70 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// Deps is everything the handlers need. Each Lambda and the local edge build one.
+type Deps struct {
+	Log      *slog.Logger
+	Verifier auth.Verifier
+	Store    *store.Store
+}
+
+// DepsFromEnv builds Deps from the environment (see README "Configuration").
+func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger) (Deps, error) {
+	st, err := store.Open(ctx, store.ConfigFromEnv(getenv))
+	if err != nil {
+		return Deps{}, err
+	}
+	v, err := auth.New(ctx, auth.ConfigFromEnv(getenv))
+	if err != nil {
+		return Deps{}, err
+	}
+	return Deps{Log: log, Verifier: v, Store: st}, nil
+}
+
+// Endpoint is one /api route: the Lambda of the same name serves it in the cloud.
+type Endpoint struct {
+	Name    string
+	Pattern string
+	Handler http.Handler
+}
+
+// Endpoints lists the whole /api surface.
+func Endpoints(d Deps) []Endpoint {
+	return []Endpoint{
+		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Store)},
+	}
+}
+
+// NewHandler serves every endpoint, for the local edge. Unknown /api paths answer a
+// JSON 404.
+func NewHandler(d Deps) http.Handler {
+	mux := http.NewServeMux()
+	for _, e := range Endpoints(d) {
+		mux.Handle(e.Pattern, e.Handler)
+	}
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		encode(w, http.StatusNotFound, errorBody{Error: "no such API endpoint: " + r.URL.Path})
+	})
+	return mux
+}
+
+// EndpointHandler serves the one named endpoint, for its Lambda.
+func EndpointHandler(d Deps, name string) (http.Handler, error) {
+	for _, e := range Endpoints(d) {
+		if e.Name == name {
+			mux := http.NewServeMux()
+			mux.Handle(e.Pattern, e.Handler)
+			return mux, nil
+		}
+	}
+	return nil, fmt.Errorf("no endpoint named %q", name)
+}

@@ -1,0 +1,79 @@
+package catalogue
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Range is an outlet range, reached at /outlet/r/{URLText}/.
+type Range struct {
+	URLText     string `json:"urlText"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Order       int    `json:"order"`
+}
+
+// Category is a product category, reached at /outlet/section/{Slug}/{ID}/. Group is
+// the header menu group it is listed under; RangeURLText the outlet range it belongs to.
+type Category struct {
+	ID           int    `json:"id"`
+	Slug         string `json:"slug"`
+	Name         string `json:"name"`
+	Group        string `json:"group"`
+	RangeURLText string `json:"rangeUrlText"`
+	Order        int    `json:"order"`
+}
+
+// Product is one sellable item. UnitPrice is the trade price of one unit in pence ex
+// VAT; products sell in packs of PackSize units. VATRate is a whole percentage.
+type Product struct {
+	SKU          string `json:"sku"`
+	Slug         string `json:"slug"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	CategoryID   int    `json:"categoryId"`
+	RangeURLText string `json:"rangeUrlText"`
+	PackSize     int    `json:"packSize"`
+	UnitPrice    int64  `json:"unitPrice"`
+	VATRate      int    `json:"vatRate"`
+	Stock        int    `json:"stock"`
+	SmallImg     string `json:"smallImg"`
+	LargeImg     string `json:"largeImg"`
+}
+
+// RangePath is the site path of a range page.
+func RangePath(urlText string) string { return "/outlet/r/" + urlText + "/" }
+
+// CategoryPath is the site path of a category page.
+func CategoryPath(c Category) string {
+	return "/outlet/section/" + c.Slug + "/" + strconv.Itoa(c.ID) + "/"
+}
+
+// ProductPath is the site path of a product page (served by the catch-all route).
+func ProductPath(p Product) string { return "/" + p.Slug + "/" }
+
+// Slugify turns a display name into a lowercase, hyphen-separated URL segment.
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r == '&':
+			if b.Len() > 0 && !dash {
+				b.WriteByte('-')
+			}
+			b.WriteString("and")
+			dash = false
+		case unicode.IsLetter(r) && r < unicode.MaxASCII, unicode.IsDigit(r):
+			b.WriteRune(r)
+			dash = false
+		default:
+			if b.Len() > 0 && !dash {
+				b.WriteByte('-')
+				dash = true
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}

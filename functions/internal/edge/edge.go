@@ -1,0 +1,146 @@
+package edge
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/gzhttp"
+)
+
+// Cache-Control values, by kind of path.
+const (
+	cacheImmutable  = "public, max-age=31536000, immutable" // hashed assets under /_next/static/
+	cacheMedia      = "public, max-age=86400"               // product images
+	cacheRevalidate = "no-cache"                            // HTML, _payload.json, builds/meta, everything unhashed
+	cacheNever      = "no-store"                            // builds/latest.json
+)
+
+// Config is what the edge serves.
+type Config struct {
+	SiteDir  string       // the static export (site/out)
+	MediaDir string       // product images, served under /media/
+	API      http.Handler // the /api/* handlers
+	Log      *slog.Logger
+}
+
+type server struct {
+	cfg   Config
+	rules *rulesCache
+}
+
+// New answers like CloudFront in front of the export and the API. Responses are
+// gzipped where the client accepts it.
+func New(cfg Config) http.Handler {
+	s := &server{cfg: cfg, rules: &rulesCache{siteDir: cfg.SiteDir}}
+	return gzhttp.GzipHandler(s)
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	if strings.HasPrefix(p, "/api/") {
+		s.cfg.API.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if strings.ContainsRune(p, 0) || !strings.HasPrefix(p, "/") || hasDotSegment(p) {
+		http.Error(w, "bad path", http.StatusBadRequest)
+		return
+	}
+
+	if rules, err := s.rules.current(); err != nil {
+		s.cfg.Log.Warn("route rules unavailable", "err", err)
+	} else if rd, ok := rules.match(p); ok {
+		s.redirect(w, r, rd.Target, rd.Status, !rd.External())
+		return
+	}
+	if p != "/" && !strings.HasSuffix(p, "/") && !hasExtension(p) {
+		s.redirect(w, r, p+"/", http.StatusMovedPermanently, true)
+		return
+	}
+
+	if rest, ok := strings.CutPrefix(p, "/media/"); ok {
+		s.serveFile(w, r, s.cfg.MediaDir, rest, cacheMedia)
+		return
+	}
+	name := strings.TrimPrefix(p, "/")
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	s.serveFile(w, r, s.cfg.SiteDir, name, cacheControl(p))
+}
+
+// hasDotSegment reports a "." or ".." path segment, which no page has.
+func hasDotSegment(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// redirect sends the client on; a site-internal target keeps the query string.
+func (s *server) redirect(w http.ResponseWriter, r *http.Request, target string, status int, keepQuery bool) {
+	if keepQuery && r.URL.RawQuery != "" && !strings.Contains(target, "?") {
+		target += "?" + r.URL.RawQuery
+	}
+	w.Header().Set("Cache-Control", cacheRevalidate)
+	http.Redirect(w, r, target, status)
+}
+
+func cacheControl(p string) string {
+	switch {
+	case strings.HasPrefix(p, "/_next/static/"):
+		return cacheImmutable
+	case p == "/builds/latest.json":
+		return cacheNever
+	default:
+		return cacheRevalidate
+	}
+}
+
+// serveFile serves dir/name without ever leaving dir; a missing file gets the 404 page.
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, dir, name, cache string) {
+	f, err := os.OpenInRoot(dir, name)
+	if err == nil {
+		defer f.Close()
+		fi, statErr := f.Stat()
+		if statErr == nil && !fi.IsDir() {
+			w.Header().Set("Cache-Control", cache)
+			w.Header().Set("ETag", fmt.Sprintf(`W/"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()))
+			http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+			return
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) && !isPathError(err) {
+		s.cfg.Log.Error("open static file", "name", name, "err", err)
+	}
+	s.notFound(w, r)
+}
+
+func isPathError(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe)
+}
+
+func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", cacheRevalidate)
+	page, err := os.ReadFile(s.cfg.SiteDir + "/404.html")
+	if err != nil {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(page)
+	}
+}

@@ -1,0 +1,134 @@
+package seed
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+)
+
+// DefaultProducts is the size of the default seed catalogue.
+const DefaultProducts = 3000
+
+// MaxProducts bounds the generator so a typo cannot fill a disk.
+const MaxProducts = 200_000
+
+// Catalogue is a whole generated catalogue.
+type Catalogue struct {
+	Ranges     []catalogue.Range
+	Categories []catalogue.Category
+	Products   []catalogue.Product
+}
+
+// rangeCodes are the SKU prefixes of each outlet range.
+var rangeCodes = map[string]string{
+	"wholesale_greeting_cards": "GC",
+	"wholesale-christmas":      "XM",
+	"wholesale_gift_wrap":      "GW",
+	"wholesale_partyware":      "PW",
+	"wholesale_balloons":       "BL",
+	"wholesale_giftware":       "GF",
+	"wholesale_stationery":     "ST",
+}
+
+// Categories returns every seed category in menu order.
+func Categories() []catalogue.Category {
+	out := make([]catalogue.Category, 0, len(categoryDefs))
+	for i, d := range categoryDefs {
+		out = append(out, catalogue.Category{
+			ID:           d.id,
+			Slug:         catalogue.Slugify(d.name),
+			Name:         d.name,
+			Group:        d.group,
+			RangeURLText: d.rng,
+			Order:        i + 1,
+		})
+	}
+	return out
+}
+
+// Generate builds a catalogue of exactly n products (n between 1 and MaxProducts).
+// Product i of a category is the same whatever n is, so a larger catalogue contains
+// a smaller one.
+func Generate(n int) (Catalogue, error) {
+	if n < 1 || n > MaxProducts {
+		return Catalogue{}, fmt.Errorf("products must be between 1 and %d, got %d", MaxProducts, n)
+	}
+	counts := share(n)
+	c := Catalogue{Ranges: Ranges, Categories: Categories(), Products: make([]catalogue.Product, 0, n)}
+	for ci, d := range categoryDefs {
+		names := map[string]int{}
+		for i := range counts[ci] {
+			p := product(d, i, names)
+			c.Products = append(c.Products, p)
+		}
+	}
+	return c, nil
+}
+
+// share splits n products over the categories by weight; the remainder goes to the
+// first categories so the total is exact.
+func share(n int) []int {
+	total := 0
+	for _, d := range categoryDefs {
+		total += d.weight
+	}
+	counts := make([]int, len(categoryDefs))
+	given := 0
+	for i, d := range categoryDefs {
+		counts[i] = n * d.weight / total
+		given += counts[i]
+	}
+	for i := 0; given < n; i = (i + 1) % len(counts) {
+		counts[i]++
+		given++
+	}
+	return counts
+}
+
+func product(d catDef, i int, names map[string]int) catalogue.Product {
+	r := rand.New(rand.NewPCG(uint64(d.id), uint64(i)))
+	fam := families[d.family]
+	style := styles[r.IntN(len(styles))]
+	subject := d.subjects[r.IntN(len(d.subjects))]
+
+	name := style + " " + subject + " " + d.noun
+	names[name]++
+	if k := names[name]; k > 1 {
+		name = fmt.Sprintf("%s, Design %d", name, k)
+	}
+
+	sku := fmt.Sprintf("%s%d-%05d", rangeCodes[d.rng], d.id, i+1)
+	pack := fam.packs[r.IntN(len(fam.packs))]
+	price := fam.minPrice
+	if span := fam.maxPrice - fam.minPrice; span > 0 {
+		// Trade prices end in 5 or 0 pence, as printed price lists do.
+		price = (fam.minPrice + r.Int64N(span+1)) / 5 * 5
+		price = max(price, fam.minPrice)
+	}
+	stock := 0
+	if r.IntN(100) >= 4 { // about 4% of lines are out of stock
+		stock = pack * (2 + r.IntN(200))
+	}
+	lowerSKU := strings.ToLower(sku)
+	return catalogue.Product{
+		SKU:          sku,
+		Slug:         catalogue.Slugify(name) + "-" + lowerSKU,
+		Name:         name,
+		Description:  describe(d, fam, style, subject, pack),
+		CategoryID:   d.id,
+		RangeURLText: d.rng,
+		PackSize:     pack,
+		UnitPrice:    price,
+		VATRate:      20,
+		Stock:        stock,
+		SmallImg:     "/media/products/" + lowerSKU + "-s.svg",
+		LargeImg:     "/media/products/" + lowerSKU + "-l.svg",
+	}
+}
+
+func describe(d catDef, fam family, style, subject string, pack int) string {
+	return fmt.Sprintf("A %s %s design from our %s range. Sold in packs of %d. %s",
+		strings.ToLower(style), subject, strings.ToLower(d.name), pack, fam.blurb)
+}

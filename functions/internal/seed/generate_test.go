@@ -1,0 +1,122 @@
+package seed
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+)
+
+func TestGenerateIsDeterministicAndExact(t *testing.T) {
+	t.Parallel()
+	a, err := Generate(DefaultProducts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Generate(DefaultProducts)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs gave different catalogues")
+	}
+	if len(a.Products) != DefaultProducts {
+		t.Fatalf("got %d products, want %d", len(a.Products), DefaultProducts)
+	}
+}
+
+func TestLargerCatalogueContainsSmaller(t *testing.T) {
+	t.Parallel()
+	small, _ := Generate(500)
+	big, _ := Generate(5000)
+	bySKU := map[string]catalogue.Product{}
+	for _, p := range big.Products {
+		bySKU[p.SKU] = p
+	}
+	for _, p := range small.Products {
+		if got, ok := bySKU[p.SKU]; !ok || got != p {
+			t.Fatalf("product %s differs between sizes", p.SKU)
+		}
+	}
+}
+
+func TestCatalogueRules(t *testing.T) {
+	t.Parallel()
+	c, _ := Generate(DefaultProducts)
+
+	wantRanges := []string{"wholesale_greeting_cards", "wholesale-christmas", "wholesale_gift_wrap",
+		"wholesale_partyware", "wholesale_balloons", "wholesale_giftware", "wholesale_stationery"}
+	var got []string
+	for _, r := range c.Ranges {
+		got = append(got, r.URLText)
+	}
+	if !reflect.DeepEqual(got, wantRanges) {
+		t.Fatalf("ranges %v", got)
+	}
+
+	groups := map[string]bool{}
+	ids, slugs := map[int]bool{}, map[string]bool{}
+	rangeOK := map[string]bool{}
+	for _, r := range wantRanges {
+		rangeOK[r] = true
+	}
+	for _, cat := range c.Categories {
+		groups[cat.Group] = true
+		if ids[cat.ID] || slugs[cat.Slug] {
+			t.Fatalf("category id or slug repeated: %+v", cat)
+		}
+		ids[cat.ID], slugs[cat.Slug] = true, true
+		if !rangeOK[cat.RangeURLText] {
+			t.Fatalf("category %s in unknown range %s", cat.Name, cat.RangeURLText)
+		}
+	}
+	for _, g := range Groups {
+		if !groups[g] {
+			t.Fatalf("menu group %q has no category", g)
+		}
+	}
+
+	perCat := map[int]int{}
+	skus, pslugs := map[string]bool{}, map[string]bool{}
+	for _, p := range c.Products {
+		perCat[p.CategoryID]++
+		if skus[p.SKU] || pslugs[p.Slug] {
+			t.Fatalf("sku or slug repeated: %s", p.SKU)
+		}
+		skus[p.SKU], pslugs[p.Slug] = true, true
+		if p.PackSize <= 0 || p.UnitPrice <= 0 || p.Stock < 0 || p.Stock%p.PackSize != 0 {
+			t.Fatalf("bad pack, price or stock: %+v", p)
+		}
+		if p.CategoryID == 120 && p.UnitPrice != 19 {
+			t.Fatalf("value card %s costs %dp, want 19p", p.SKU, p.UnitPrice)
+		}
+		if !strings.HasPrefix(p.SmallImg, "/media/") || !strings.HasPrefix(p.LargeImg, "/media/") {
+			t.Fatalf("images: %s %s", p.SmallImg, p.LargeImg)
+		}
+	}
+	for _, cat := range c.Categories {
+		if perCat[cat.ID] == 0 {
+			t.Fatalf("category %s has no products", cat.Name)
+		}
+	}
+}
+
+func TestGenerateBounds(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, -1, MaxProducts + 1} {
+		if _, err := Generate(n); err == nil {
+			t.Fatalf("Generate(%d) accepted", n)
+		}
+	}
+}
+
+func TestProductSVG(t *testing.T) {
+	t.Parallel()
+	c, _ := Generate(10)
+	p := c.Products[0]
+	svg := string(ProductSVG(p, ImageSizes.Large))
+	if !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, `width="640"`) {
+		t.Fatalf("svg: %.80s", svg)
+	}
+	if string(ProductSVG(p, 640)) != svg {
+		t.Fatal("image not deterministic")
+	}
+}

@@ -1,0 +1,321 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+)
+
+// keys are the attributes every catalogue item carries for the table and its indexes.
+type keys struct {
+	PK     string `dynamodbav:"pk"`
+	SK     string `dynamodbav:"sk"`
+	GSI1PK string `dynamodbav:"gsi1pk,omitempty"`
+	GSI1SK string `dynamodbav:"gsi1sk,omitempty"`
+	GSI2PK string `dynamodbav:"gsi2pk,omitempty"`
+	GSI2SK string `dynamodbav:"gsi2sk,omitempty"`
+	Type   string `dynamodbav:"type"`
+}
+
+type rangeItem struct {
+	keys
+	URLText     string `dynamodbav:"urlText"`
+	Name        string `dynamodbav:"name"`
+	Description string `dynamodbav:"description"`
+	Order       int    `dynamodbav:"order"`
+}
+
+type categoryItem struct {
+	keys
+	ID           int    `dynamodbav:"id"`
+	Slug         string `dynamodbav:"slug"`
+	Name         string `dynamodbav:"name"`
+	Group        string `dynamodbav:"group"`
+	RangeURLText string `dynamodbav:"rangeUrlText"`
+	Order        int    `dynamodbav:"order"`
+}
+
+type productItem struct {
+	keys
+	SKU          string `dynamodbav:"sku"`
+	Slug         string `dynamodbav:"slug"`
+	Name         string `dynamodbav:"name"`
+	Description  string `dynamodbav:"description"`
+	CategoryID   int    `dynamodbav:"categoryId"`
+	RangeURLText string `dynamodbav:"rangeUrlText"`
+	PackSize     int    `dynamodbav:"packSize"`
+	UnitPrice    int64  `dynamodbav:"unitPrice"`
+	VATRate      int    `dynamodbav:"vatRate"`
+	Stock        int    `dynamodbav:"stock"`
+	SmallImg     string `dynamodbav:"smallImg"`
+	LargeImg     string `dynamodbav:"largeImg"`
+}
+
+func rangeToItem(r catalogue.Range) rangeItem {
+	return rangeItem{
+		keys: keys{PK: prefixRange + r.URLText, SK: skItem, GSI2PK: prefixType + typeRange,
+			GSI2SK: fmt.Sprintf("%04d", r.Order), Type: typeRange},
+		URLText: r.URLText, Name: r.Name, Description: r.Description, Order: r.Order,
+	}
+}
+
+func (it rangeItem) toRange() catalogue.Range {
+	return catalogue.Range{URLText: it.URLText, Name: it.Name, Description: it.Description, Order: it.Order}
+}
+
+func categoryToItem(c catalogue.Category) categoryItem {
+	return categoryItem{
+		keys: keys{PK: prefixCategory + strconv.Itoa(c.ID), SK: skItem,
+			GSI1PK: prefixRange + c.RangeURLText, GSI1SK: fmt.Sprintf("%s%04d", prefixCategory, c.Order),
+			GSI2PK: prefixType + typeCategory, GSI2SK: fmt.Sprintf("%04d", c.Order), Type: typeCategory},
+		ID: c.ID, Slug: c.Slug, Name: c.Name, Group: c.Group, RangeURLText: c.RangeURLText, Order: c.Order,
+	}
+}
+
+func (it categoryItem) toCategory() catalogue.Category {
+	return catalogue.Category{ID: it.ID, Slug: it.Slug, Name: it.Name, Group: it.Group,
+		RangeURLText: it.RangeURLText, Order: it.Order}
+}
+
+func productKey(sku string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: prefixProduct + sku},
+		"sk": &types.AttributeValueMemberS{Value: skItem},
+	}
+}
+
+func productToItem(p catalogue.Product) productItem {
+	return productItem{
+		keys: keys{PK: prefixProduct + p.SKU, SK: skItem,
+			GSI1PK: prefixCategory + strconv.Itoa(p.CategoryID), GSI1SK: prefixProduct + p.Name + "#" + p.SKU,
+			GSI2PK: prefixType + typeProduct, GSI2SK: p.SKU, Type: typeProduct},
+		SKU: p.SKU, Slug: p.Slug, Name: p.Name, Description: p.Description, CategoryID: p.CategoryID,
+		RangeURLText: p.RangeURLText, PackSize: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
+		Stock: p.Stock, SmallImg: p.SmallImg, LargeImg: p.LargeImg,
+	}
+}
+
+func (it productItem) toProduct() catalogue.Product {
+	return catalogue.Product{SKU: it.SKU, Slug: it.Slug, Name: it.Name, Description: it.Description,
+		CategoryID: it.CategoryID, RangeURLText: it.RangeURLText, PackSize: it.PackSize,
+		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg}
+}
+
+// PutCatalogue writes ranges, categories and products, overwriting items with the same
+// keys, so loading the same catalogue twice leaves the same table. progress, if not
+// nil, is called after each batch with the number of items written so far.
+func (s *Store) PutCatalogue(ctx context.Context, ranges []catalogue.Range, cats []catalogue.Category,
+	products []catalogue.Product, progress func(done, total int)) error {
+	items := make([]any, 0, len(ranges)+len(cats)+len(products))
+	for _, r := range ranges {
+		items = append(items, rangeToItem(r))
+	}
+	for _, c := range cats {
+		items = append(items, categoryToItem(c))
+	}
+	for _, p := range products {
+		items = append(items, productToItem(p))
+	}
+	return s.batchPut(ctx, items, progress)
+}
+
+// batchPut writes items 25 at a time with a few batches in flight, retrying what
+// DynamoDB hands back as unprocessed. progress is called under a lock.
+func (s *Store) batchPut(ctx context.Context, items []any, progress func(done, total int)) error {
+	const batchSize, inFlight = 25, 4
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(inFlight)
+	var mu sync.Mutex
+	written := 0
+	for i := 0; i < len(items); i += batchSize {
+		reqs := make([]types.WriteRequest, 0, batchSize)
+		for _, it := range items[i:min(i+batchSize, len(items))] {
+			av, err := attributevalue.MarshalMap(it)
+			if err != nil {
+				_ = g.Wait()
+				return fmt.Errorf("marshal item: %w", err)
+			}
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+		}
+		g.Go(func() error {
+			if err := s.writeBatch(ctx, reqs); err != nil {
+				return err
+			}
+			if progress != nil {
+				mu.Lock()
+				written += len(reqs)
+				progress(written, len(items))
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func (s *Store) writeBatch(ctx context.Context, reqs []types.WriteRequest) error {
+	pending := map[string][]types.WriteRequest{s.table: reqs}
+	for attempt := 0; len(pending[s.table]) > 0; attempt++ {
+		if attempt > 8 {
+			return fmt.Errorf("batch write: %d items still unprocessed", len(pending[s.table]))
+		}
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(50<<attempt) * time.Millisecond):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		out, err := s.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+		if err != nil {
+			return fmt.Errorf("batch write: %w", err)
+		}
+		pending = out.UnprocessedItems
+	}
+	return nil
+}
+
+// queryAll runs a query through every page and unmarshals each item into T.
+func queryAll[T any](ctx context.Context, s *Store, in *dynamodb.QueryInput) ([]T, error) {
+	var out []T
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var items []T
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("unmarshal: %w", err)
+		}
+		out = append(out, items...)
+	}
+	return out, nil
+}
+
+func (s *Store) byType(typ string) (*dynamodb.QueryInput, error) {
+	expr, err := expression.NewBuilder().
+		WithKeyCondition(expression.Key("gsi2pk").Equal(expression.Value(prefixType + typ))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build query: %w", err)
+	}
+	return &dynamodb.QueryInput{
+		TableName: aws.String(s.table), IndexName: aws.String(indexByType),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}, nil
+}
+
+// Catalogue reads every range, category and product, in display order.
+func (s *Store) Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []catalogue.Product, error) {
+	rin, err := s.byType(typeRange)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ritems, err := queryAll[rangeItem](ctx, s, rin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read ranges: %w", err)
+	}
+	cin, _ := s.byType(typeCategory)
+	citems, err := queryAll[categoryItem](ctx, s, cin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read categories: %w", err)
+	}
+	pin, _ := s.byType(typeProduct)
+	pitems, err := queryAll[productItem](ctx, s, pin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read products: %w", err)
+	}
+	ranges := make([]catalogue.Range, len(ritems))
+	for i, it := range ritems {
+		ranges[i] = it.toRange()
+	}
+	cats := make([]catalogue.Category, len(citems))
+	for i, it := range citems {
+		cats[i] = it.toCategory()
+	}
+	products := make([]catalogue.Product, len(pitems))
+	for i, it := range pitems {
+		products[i] = it.toProduct()
+	}
+	return ranges, cats, products, nil
+}
+
+// ProductsBySKU reads the products with these SKUs; SKUs with no product are absent
+// from the answer.
+func (s *Store) ProductsBySKU(ctx context.Context, skus []string) (map[string]catalogue.Product, error) {
+	out := make(map[string]catalogue.Product, len(skus))
+	seen := map[string]bool{}
+	var keys []map[string]types.AttributeValue
+	for _, sku := range skus {
+		if !seen[sku] {
+			seen[sku] = true
+			keys = append(keys, productKey(sku))
+		}
+	}
+	for i := 0; i < len(keys); i += 100 {
+		pending := map[string]types.KeysAndAttributes{s.table: {Keys: keys[i:min(i+100, len(keys))]}}
+		for attempt := 0; len(pending[s.table].Keys) > 0; attempt++ {
+			if attempt > 8 {
+				return nil, fmt.Errorf("batch get products: keys still unprocessed")
+			}
+			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, fmt.Errorf("batch get products: %w", err)
+			}
+			var items []productItem
+			if err := attributevalue.UnmarshalListOfMaps(res.Responses[s.table], &items); err != nil {
+				return nil, fmt.Errorf("unmarshal products: %w", err)
+			}
+			for _, it := range items {
+				out[it.SKU] = it.toProduct()
+			}
+			pending = res.UnprocessedKeys
+		}
+	}
+	return out, nil
+}
+
+// SeedLoaded reports whether a seed load has finished in this table.
+func (s *Store) SeedLoaded(ctx context.Context) (bool, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(s.table),
+		Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pkSeedMarker},
+			"sk": &types.AttributeValueMemberS{Value: skSeedMarker},
+		},
+	})
+	if err != nil {
+		return false, fmt.Errorf("read seed marker: %w", err)
+	}
+	return out.Item != nil, nil
+}
+
+// MarkSeedLoaded records that a seed load of n products finished.
+func (s *Store) MarkSeedLoaded(ctx context.Context, n int) error {
+	item, err := attributevalue.MarshalMap(struct {
+		PK       string `dynamodbav:"pk"`
+		SK       string `dynamodbav:"sk"`
+		Products int    `dynamodbav:"products"`
+		At       string `dynamodbav:"at"`
+	}{pkSeedMarker, skSeedMarker, n, time.Now().UTC().Format(time.RFC3339)})
+	if err != nil {
+		return fmt.Errorf("marshal seed marker: %w", err)
+	}
+	if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}); err != nil {
+		return fmt.Errorf("write seed marker: %w", err)
+	}
+	return nil
+}

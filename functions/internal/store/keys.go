@@ -1,0 +1,25 @@
+package store
+
+// Key prefixes and fixed sort keys of the single table. Every key the code builds
+// starts from one of these.
+const (
+	prefixRange    = "RANGE#"
+	prefixCategory = "CATEGORY#"
+	prefixProduct  = "PRODUCT#"
+	prefixUser     = "USER#"
+	prefixBasket   = "BASKET#"
+	prefixType     = "TYPE#"
+
+	// skItem is the sort key of an entity's own item (range, category, product).
+	skItem = "ITEM"
+	// pkSeedMarker and skSeedMarker key the item that records a finished seed load.
+	pkSeedMarker = "META#SEED"
+	skSeedMarker = "ITEM"
+
+	typeRange    = "RANGE"
+	typeCategory = "CATEGORY"
+	typeProduct  = "PRODUCT"
+
+	indexChildren = "gsi1"
+	indexByType   = "gsi2"
+)

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { App, Stack } from 'aws-cdk-lib';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { TABLE_SCHEMA_PATH, loadTableSchema, parseTableSchema, type TableSchema } from '../lib/schema';
+import { STAGES, ShopStack, parseStage } from '../lib/shop-stack';
+import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
+
+// Expectations come straight from the JSON file, not through the loader under test,
+// so editing functions/schema/table.json changes what these tests demand.
+interface RawKey { name: string; type: string }
+interface RawIndex { indexName: string; partitionKey: RawKey; sortKey?: RawKey; projection: string }
+const raw = JSON.parse(readFileSync(TABLE_SCHEMA_PATH, 'utf8')) as {
+  partitionKey: RawKey;
+  sortKey?: RawKey;
+  timeToLiveAttribute: string;
+  globalSecondaryIndexes: RawIndex[];
+};
+
+const keySchema = (pk: RawKey, sk?: RawKey) => [
+  { AttributeName: pk.name, KeyType: 'HASH' },
+  ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : []),
+];
+const TABLE = 'AWS::DynamoDB::GlobalTable';
+
+describe.each(STAGES)('ShopStack (%s)', (stage) => {
+  const template = Template.fromStack(new ShopStack(new App(), `Test-${stage}`, { stage }));
+
+  it('has exactly one table, under the pinned logical id, retained on delete', () => {
+    template.resourceCountIs(TABLE, 1);
+    expect(Object.keys(template.findResources(TABLE))).toEqual([SHOP_TABLE_LOGICAL_ID]);
+    template.hasResource(TABLE, { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('lets CloudFormation generate the physical name and outputs it', () => {
+    template.hasResourceProperties(TABLE, { TableName: Match.absent() });
+    template.hasOutput('TableName', { Value: { Ref: SHOP_TABLE_LOGICAL_ID } });
+  });
+
+  it('uses the schema keys and TTL attribute, on demand', () => {
+    template.hasResourceProperties(TABLE, {
+      KeySchema: keySchema(raw.partitionKey, raw.sortKey),
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: raw.timeToLiveAttribute, Enabled: true },
+    });
+  });
+
+  it('defines exactly the key attributes the schema names', () => {
+    const defs = new Capture();
+    template.hasResourceProperties(TABLE, { AttributeDefinitions: defs });
+    const keys = [raw.partitionKey, raw.sortKey, ...raw.globalSecondaryIndexes.flatMap((ix) => [ix.partitionKey, ix.sortKey])];
+    const want = new Map(keys.filter((k) => k !== undefined).map((k) => [k.name, k.type]));
+    expect(defs.asArray()).toEqual(
+      expect.arrayContaining([...want].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }))),
+    );
+    expect(defs.asArray()).toHaveLength(want.size);
+  });
+
+  it('turns on point-in-time recovery and deletion protection', () => {
+    template.hasResourceProperties(TABLE, {
+      Replicas: [
+        Match.objectLike({
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          DeletionProtectionEnabled: true,
+          Tags: Match.arrayWith([{ Key: 'tradeshop:stage', Value: stage }]),
+        }),
+      ],
+    });
+  });
+
+  it('has every GSI of the schema and no other', () => {
+    const indexes = new Capture();
+    template.hasResourceProperties(TABLE, { GlobalSecondaryIndexes: indexes });
+    expect(raw.globalSecondaryIndexes.length).toBeGreaterThan(0);
+    expect(indexes.asArray().map((ix: { IndexName: string }) => ix.IndexName).sort()).toEqual(
+      raw.globalSecondaryIndexes.map((ix) => ix.indexName).sort(),
+    );
+  });
+
+  it.each(raw.globalSecondaryIndexes)('GSI $indexName has the schema keys and projection', (ix) => {
+    template.hasResourceProperties(TABLE, {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: ix.indexName,
+          KeySchema: keySchema(ix.partitionKey, ix.sortKey),
+          Projection: { ProjectionType: ix.projection },
+        },
+      ]),
+    });
+  });
+});
+
+describe('validation', () => {
+  const valid = loadTableSchema();
+  const build = (schema: TableSchema) => () => new ShopTable(new Stack(), 'T', { schema });
+
+  it('accepts the repository schema', () => {
+    expect(build(valid)).not.toThrow();
+  });
+
+  it('rejects an index declared twice', () => {
+    const [first] = valid.globalSecondaryIndexes;
+    if (first === undefined) throw new Error('schema has no index');
+    expect(build({ ...valid, globalSecondaryIndexes: [first, first] })).toThrow(/declared twice/);
+  });
+
+  it('rejects an attribute used with two types', () => {
+    const ix = { indexName: 'byNumber', partitionKey: { name: valid.partitionKey.name, type: 'N' as const }, projection: 'ALL' as const };
+    expect(build({ ...valid, globalSecondaryIndexes: [ix] })).toThrow(/used as both/);
+  });
+
+  it('rejects malformed JSON shapes with the offending field', () => {
+    expect(() => parseTableSchema({ ...raw, partitionKey: { name: 'pk', type: 'X' } })).toThrow(/partitionKey\.type/);
+    expect(() => parseTableSchema({ ...raw, globalSecondaryIndexes: [{ ...raw.globalSecondaryIndexes[0], projection: 'SOME' }] })).toThrow(
+      /globalSecondaryIndexes\[0\]\.projection/,
+    );
+    expect(() => parseTableSchema([])).toThrow(/must be an object/);
+  });
+
+  it('accepts only the known stages', () => {
+    expect(parseStage('production')).toBe('production');
+    expect(() => parseStage('prod')).toThrow(/staging, production/);
+    expect(() => parseStage(undefined)).toThrow();
+  });
+});

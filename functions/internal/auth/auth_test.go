@@ -204,6 +204,7 @@ func TestEmulatorVerifier(t *testing.T) {
 		"wrong audience": unsigned(t, map[string]any{"alg": "none"}, claims(func(b *jwt.Builder) { b.Audience([]string{"x"}) })),
 		"expired":        unsigned(t, map[string]any{"alg": "none"}, claims(func(b *jwt.Builder) { b.Expiration(testNow.Add(-time.Hour)) })),
 		"empty subject":  unsigned(t, map[string]any{"alg": "none"}, claims(func(b *jwt.Builder) { b.Subject("") })),
+		"claims RS256":   sign(t, claims(nil), jwa.RS256(), newKeyPair(t, "k").private),
 	}
 	for name, tok := range bad {
 		if _, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrInvalidToken) {

@@ -1,0 +1,77 @@
+// Command local is the local edge: it stands in for CloudFront and API Gateway,
+// serving the static export with production's redirects, 404 page and cache headers,
+// and mounting the same /api handlers the Lambdas wrap.
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tradeshop/functions/internal/api"
+	"github.com/tradeshop/functions/internal/edge"
+)
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	if err := run(log); err != nil {
+		log.Error("edge stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+func env(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func run(log *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	deps, err := api.DepsFromEnv(ctx, os.Getenv, log)
+	if err != nil {
+		return err
+	}
+	h := edge.New(edge.Config{
+		SiteDir:  env("SITE_DIR", "site/out"),
+		MediaDir: env("MEDIA_DIR", ".local/media"),
+		API:      api.NewHandler(deps),
+		Log:      log,
+	})
+	addr := net.JoinHostPort(env("HOST", "127.0.0.1"), env("PORT", "8080"))
+	srv := &http.Server{
+		Addr:              addr,
+		Handler:           api.WithRequestLog(log, h),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+// Command seed creates the shop's table if it is missing and loads the deterministic
+// seed catalogue into it, writing each product's generated images under -media.
+// Re-running it writes the same items again; -if-empty skips a table already seeded.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/tradeshop/functions/internal/seed"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+func main() {
+	products := flag.Int("products", seed.DefaultProducts, "number of products to generate (1 to 200000)")
+	media := flag.String("media", ".local/media", "folder the product images are written to")
+	ifEmpty := flag.Bool("if-empty", false, "do nothing if the table has already been seeded")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *products, *media, *ifEmpty); err != nil {
+		fmt.Fprintln(os.Stderr, "seed:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, n int, media string, ifEmpty bool) error {
+	cat, err := seed.Generate(n)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		return err
+	}
+	created, err := st.EnsureTable(ctx)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Printf("seed: created table %s\n", st.TableName())
+	}
+	if ifEmpty {
+		done, err := st.SeedLoaded(ctx)
+		if err != nil {
+			return err
+		}
+		if done {
+			fmt.Printf("seed: table %s already seeded; skipping\n", st.TableName())
+			return nil
+		}
+	}
+
+	start := time.Now()
+	if err := writeImages(cat, media); err != nil {
+		return err
+	}
+	fmt.Printf("seed: wrote %d product images to %s\n", 2*len(cat.Products), media)
+
+	lastPct := -1
+	err = st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, func(done, total int) {
+		if pct := done * 100 / total; pct/10 != lastPct/10 {
+			lastPct = pct
+			fmt.Printf("seed: %3d%% (%d of %d items)\n", pct, done, total)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := st.MarkSeedLoaded(ctx, len(cat.Products)); err != nil {
+		return err
+	}
+	fmt.Printf("seed: loaded %d ranges, %d categories and %d products into %s in %.1fs\n",
+		len(cat.Ranges), len(cat.Categories), len(cat.Products), st.TableName(), time.Since(start).Seconds())
+	return nil
+}
+
+func writeImages(cat seed.Catalogue, media string) error {
+	for _, p := range cat.Products {
+		for _, img := range []struct {
+			url  string
+			size int
+		}{{p.SmallImg, seed.ImageSizes.Small}, {p.LargeImg, seed.ImageSizes.Large}} {
+			path := filepath.Join(media, filepath.FromSlash(img.url[len("/media/"):]))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return fmt.Errorf("image folder: %w", err)
+			}
+			if err := os.WriteFile(path, seed.ProductSVG(p, img.size), 0o644); err != nil {
+				return fmt.Errorf("write image: %w", err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,175 @@
+package pages
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+)
+
+// featuredPerRange is how many products a range page features.
+const featuredPerRange = 8
+
+// ProductCard is a product as a grid shows it. UnitPrice is pence ex VAT.
+type ProductCard struct {
+	SKU       string `json:"sku"`
+	Slug      string `json:"slug"`
+	Name      string `json:"name"`
+	PackSize  int    `json:"packSize"`
+	UnitPrice int64  `json:"unitPrice"`
+	VATRate   int    `json:"vatRate"`
+	InStock   bool   `json:"inStock"`
+	SmallImg  string `json:"smallImg"`
+}
+
+// RangeLink is a range as menus and the home page link it.
+type RangeLink struct {
+	URLText     string `json:"urlText"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Path        string `json:"path"`
+	Products    int    `json:"products"`
+}
+
+// CategoryLink is a category as menus and range pages link it.
+type CategoryLink struct {
+	ID           int    `json:"id"`
+	Slug         string `json:"slug"`
+	Name         string `json:"name"`
+	Group        string `json:"group"`
+	RangeURLText string `json:"rangeUrlText"`
+	Path         string `json:"path"`
+	Products     int    `json:"products"`
+}
+
+// MenuGroup is one group of category links in the header menu.
+type MenuGroup struct {
+	Name       string         `json:"name"`
+	Categories []CategoryLink `json:"categories"`
+}
+
+// Menu is what the header shows on every page.
+type Menu struct {
+	Ranges []RangeLink `json:"ranges"`
+	Groups []MenuGroup `json:"groups"`
+}
+
+// Home is the data of the home page.
+type Home struct {
+	Kind     string      `json:"kind"`
+	Ranges   []RangeLink `json:"ranges"`
+	Products int         `json:"products"`
+}
+
+// RangePage is the data of /outlet/r/{urlText}/.
+type RangePage struct {
+	Kind       string         `json:"kind"`
+	Range      RangeLink      `json:"range"`
+	Categories []CategoryLink `json:"categories"`
+	Featured   []ProductCard  `json:"featured"`
+}
+
+// CategoryPage is the data of /outlet/section/{slug}/{id}/.
+type CategoryPage struct {
+	Kind     string        `json:"kind"`
+	Range    RangeLink     `json:"range"`
+	Category CategoryLink  `json:"category"`
+	Products []ProductCard `json:"products"`
+}
+
+// Site is every page's data, keyed by page path.
+type Site struct {
+	Menu       Menu
+	Home       Home
+	Ranges     map[string]RangePage
+	Categories map[string]CategoryPage
+}
+
+// Card reshapes a product for a grid.
+func Card(p catalogue.Product) ProductCard {
+	return ProductCard{SKU: p.SKU, Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
+		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
+}
+
+// Build computes every page's data. groupOrder lists the menu groups in header order;
+// a group not in it goes last, in order of first appearance.
+func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catalogue.Product, groupOrder []string) Site {
+	ranges = slices.Clone(ranges)
+	slices.SortFunc(ranges, func(a, b catalogue.Range) int { return cmp.Compare(a.Order, b.Order) })
+	cats = slices.Clone(cats)
+	slices.SortFunc(cats, func(a, b catalogue.Category) int { return cmp.Compare(a.Order, b.Order) })
+
+	byCat := map[int][]ProductCard{}
+	byRange := map[string][]ProductCard{}
+	for _, p := range products {
+		c := Card(p)
+		byCat[p.CategoryID] = append(byCat[p.CategoryID], c)
+		byRange[p.RangeURLText] = append(byRange[p.RangeURLText], c)
+	}
+	byName := func(a, b ProductCard) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.SKU, b.SKU)) }
+	for _, list := range byCat {
+		slices.SortFunc(list, byName)
+	}
+
+	rangeLinks := map[string]RangeLink{}
+	s := Site{Ranges: map[string]RangePage{}, Categories: map[string]CategoryPage{}}
+	for _, r := range ranges {
+		l := RangeLink{URLText: r.URLText, Name: r.Name, Description: r.Description,
+			Path: catalogue.RangePath(r.URLText), Products: len(byRange[r.URLText])}
+		rangeLinks[r.URLText] = l
+		s.Menu.Ranges = append(s.Menu.Ranges, l)
+	}
+
+	groups := map[string]int{}
+	for _, g := range groupOrder {
+		groups[g] = len(s.Menu.Groups)
+		s.Menu.Groups = append(s.Menu.Groups, MenuGroup{Name: g})
+	}
+	catsOfRange := map[string][]CategoryLink{}
+	for _, c := range cats {
+		l := CategoryLink{ID: c.ID, Slug: c.Slug, Name: c.Name, Group: c.Group, RangeURLText: c.RangeURLText,
+			Path: catalogue.CategoryPath(c), Products: len(byCat[c.ID])}
+		gi, ok := groups[c.Group]
+		if !ok {
+			gi = len(s.Menu.Groups)
+			groups[c.Group] = gi
+			s.Menu.Groups = append(s.Menu.Groups, MenuGroup{Name: c.Group})
+		}
+		s.Menu.Groups[gi].Categories = append(s.Menu.Groups[gi].Categories, l)
+		catsOfRange[c.RangeURLText] = append(catsOfRange[c.RangeURLText], l)
+		s.Categories[l.Path] = CategoryPage{Kind: "category", Range: rangeLinks[c.RangeURLText], Category: l,
+			Products: nonNil(byCat[c.ID])}
+	}
+	s.Menu.Groups = slices.DeleteFunc(s.Menu.Groups, func(g MenuGroup) bool { return len(g.Categories) == 0 })
+
+	for _, r := range s.Menu.Ranges {
+		s.Ranges[r.Path] = RangePage{Kind: "range", Range: r, Categories: nonNil(catsOfRange[r.URLText]),
+			Featured: featured(byRange[r.URLText])}
+	}
+	s.Home = Home{Kind: "home", Ranges: s.Menu.Ranges, Products: len(products)}
+	return s
+}
+
+// featured picks in-stock products spread evenly across the range, so the choice is
+// varied and the same for the same catalogue.
+func featured(list []ProductCard) []ProductCard {
+	list = slices.Clone(list)
+	slices.SortFunc(list, func(a, b ProductCard) int { return cmp.Compare(a.SKU, b.SKU) })
+	inStock := slices.DeleteFunc(list, func(p ProductCard) bool { return !p.InStock })
+	if len(inStock) <= featuredPerRange {
+		return nonNil(inStock)
+	}
+	out := make([]ProductCard, 0, featuredPerRange)
+	step := len(inStock) / featuredPerRange
+	for i := range featuredPerRange {
+		out = append(out, inStock[i*step])
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,98 @@
+// Builds a release of the site: snapshot the catalogue from DynamoDB, `next build` the
+// static export rendered from that snapshot, put each page's _payload.json beside its
+// HTML, then write builds/meta/{buildId}.json (route rules) and, last,
+// builds/latest.json. Needs DynamoDB reachable (DYNAMODB_ENDPOINT locally).
+//
+//   node scripts/build.mjs            # uses .local/bin/snapshot (built if missing)
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
+
+export const snapshotDir = path.join(root, 'builds', 'snapshot');
+export const exportDir = path.join(root, 'site', 'out');
+
+/** A build id that sorts by time and never repeats: 20261121T044512Z-3f9a1c. */
+export function newBuildId(now = new Date()) {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+const statuses = new Set([301, 302, 307, 308]);
+
+/** Checks the route-rule source and answers its redirects; throws with every problem. */
+export function validateRedirects(doc, pagePaths = new Set()) {
+  const problems = [];
+  const list = Array.isArray(doc?.redirects) ? doc.redirects : (problems.push('redirects must be a list'), []);
+  const sources = new Set();
+  list.forEach((r, i) => {
+    const at = `redirects[${i}]`;
+    if (typeof r.source !== 'string' || !/^\/[^?#\s]*\/$/.test(r.source)) problems.push(`${at}.source must be a site path starting and ending with /`);
+    else if (sources.has(r.source)) problems.push(`${at}.source ${r.source} is listed twice`);
+    else if (pagePaths.has(r.source)) problems.push(`${at}.source ${r.source} would hide a real page`);
+    sources.add(r.source);
+    const external = typeof r.target === 'string' && /^https:\/\/[^\s/]+/.test(r.target);
+    const internal = typeof r.target === 'string' && /^\/[^\s]*\/(\?[^\s#]*)?$/.test(r.target);
+    if (!external && !internal) problems.push(`${at}.target must be a site path ending in / or an https URL`);
+    if (!statuses.has(r.status)) problems.push(`${at}.status must be one of 301, 302, 307, 308`);
+  });
+  for (const r of list) if (sources.has(r.target)) problems.push(`redirect ${r.source} -> ${r.target} chains into another redirect`);
+  if (problems.length) throw new Error(`builds/redirects.json:\n  ${problems.join('\n  ')}`);
+  return list.map(({ source, target, status }) => ({ source, target, status }));
+}
+
+function countFiles(dir, pred) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += countFiles(p, pred);
+    else if (pred(e.name)) n++;
+  }
+  return n;
+}
+
+/** Builds the site; answers { id, pages, htmlFiles, seconds }. */
+export async function buildSite({ env = process.env } = {}) {
+  const started = performance.now();
+  const id = newBuildId();
+  if (!existsSync(path.join(binDir, 'snapshot'))) await buildGoCommands();
+
+  say('build', `snapshot of the catalogue (build ${id})`);
+  await run(path.join(binDir, 'snapshot'), ['-out', snapshotDir], { env });
+  const catalogue = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8'));
+  const redirects = validateRedirects(
+    JSON.parse(readFileSync(path.join(root, 'builds', 'redirects.json'), 'utf8')),
+    new Set(catalogue.pages),
+  );
+
+  say('build', `next build of ${catalogue.pages.length} catalogue pages`);
+  await run('npx', ['next', 'build'], {
+    cwd: path.join(root, 'site'),
+    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+
+  say('build', 'writing _payload.json beside every catalogue page');
+  for (const page of catalogue.pages) {
+    const html = path.join(exportDir, page, 'index.html');
+    if (!existsSync(html)) throw new Error(`page ${page} has a payload but was not exported`);
+    copyFileSync(path.join(snapshotDir, 'pages', page, '_payload.json'), path.join(exportDir, page, '_payload.json'));
+  }
+
+  const timestamp = Date.now();
+  mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });
+  writeFileSync(path.join(exportDir, 'builds', 'meta', `${id}.json`), JSON.stringify({ id, timestamp, redirects }));
+  // Written last: an open tab that sees this id can load everything above.
+  writeFileSync(path.join(exportDir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
+
+  const htmlFiles = countFiles(exportDir, (n) => n.endsWith('.html'));
+  const seconds = (performance.now() - started) / 1000;
+  say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
+  return { id, pages: catalogue.pages.length, htmlFiles, products: catalogue.products, seconds };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  buildSite().catch((err) => {
+    console.error(`build: ${err.message}`);
+    process.exit(1);
+  });
+}

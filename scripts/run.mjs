@@ -1,0 +1,75 @@
+// The README's run command: installs npm packages, builds the Go commands, starts
+// dynalite (data kept in .local/dynamodb) and the Firebase Auth emulator (users kept in
+// .local/auth), loads the seed catalogue on first start only, builds the site, and
+// serves shop and API on one port through the local edge. Ctrl-C stops everything.
+import path from 'node:path';
+import {
+  binDir, buildGoCommands, ensureNpmPackages, isStopping, localDir, run, say, startAuthEmulator, startDynalite,
+  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+} from './lib.mjs';
+import { buildSite } from './build.mjs';
+
+const env = (k, d) => process.env[k] || d;
+const cfg = {
+  port: Number(env('PORT', '8080')),
+  dynamoPort: Number(env('DYNAMODB_PORT', '8000')),
+  authPort: Number(env('AUTH_EMULATOR_PORT', '9099')),
+  hubPort: Number(env('EMULATOR_HUB_PORT', '4400')),
+  loggingPort: Number(env('EMULATOR_LOGGING_PORT', '4500')),
+  projectId: env('FIREBASE_PROJECT_ID', 'demo-tradeshop'),
+  table: env('TABLE_NAME', 'tradeshop'),
+  products: env('SEED_PRODUCTS', '3000'),
+};
+
+const serviceEnv = {
+  DYNAMODB_ENDPOINT: `http://127.0.0.1:${cfg.dynamoPort}`,
+  TABLE_NAME: cfg.table,
+  AWS_REGION: 'eu-west-2',
+  FIREBASE_PROJECT_ID: cfg.projectId,
+  FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${cfg.authPort}`,
+  STAGE: 'local',
+};
+
+async function main() {
+  stopOnSignals();
+  await ensureNpmPackages();
+  await buildGoCommands();
+
+  say('run', `starting dynalite on 127.0.0.1:${cfg.dynamoPort} (data in .local/dynamodb)`);
+  await startDynalite(cfg.dynamoPort, path.join(localDir, 'dynamodb'));
+
+  say('run', `starting the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId})`);
+  const authDir = path.join(localDir, 'auth');
+  await startAuthEmulator({
+    projectId: cfg.projectId,
+    configFile: writeFirebaseConfig(path.join(localDir, 'firebase'), cfg),
+    authPort: cfg.authPort,
+    importDir: authDir,
+    exportDir: authDir,
+    logFile: path.join(localDir, 'logs', 'auth-emulator.log'),
+  });
+
+  const childEnv = { ...process.env, ...serviceEnv };
+  say('run', 'loading the seed catalogue if the table is new');
+  await run(path.join(binDir, 'seed'), ['-if-empty', '-products', cfg.products, '-media', path.join(localDir, 'media')], { env: childEnv });
+
+  await buildSite({ env: childEnv });
+
+  const edge = startService('edge', path.join(binDir, 'local'), [], {
+    env: { ...serviceEnv, PORT: String(cfg.port), SITE_DIR: 'site/out', MEDIA_DIR: path.join(localDir, 'media') },
+    logFile: path.join(localDir, 'logs', 'edge.log'),
+  });
+  await waitForPort(cfg.port, { child: edge });
+  say('run', `the shop is running at http://127.0.0.1:${cfg.port}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`);
+  const code = await edge.exited;
+  if (isStopping()) return; // Ctrl-C: the signal handler stops the rest and exits
+  say('run', `the edge stopped (${code}); stopping the rest`);
+  await stopAll();
+  process.exit(1);
+}
+
+main().catch(async (err) => {
+  console.error(`run: ${err.message}`);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,139 @@
+// The README's test command: installs what it needs (npm packages, Debian's chromium),
+// starts its own dynalite (in memory) and Firebase Auth emulator on free ports, runs
+// the Go unit and integration tests, cross-compiles every Lambda, runs the site and
+// CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
+// table, serves it through the local edge, runs the end-to-end tests in headless
+// Chromium, and stops everything it started.
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  binDir, buildGoCommands, ensureNpmPackages, freePort, root, run, say, startAuthEmulator, startDynalite,
+  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+} from './lib.mjs';
+import { buildSite } from './build.mjs';
+
+const results = [];
+
+/** Runs one suite; a failure is recorded and the run goes on. */
+async function step(name, fn) {
+  const t0 = performance.now();
+  say('test', `${name} ...`);
+  try {
+    await fn();
+    results.push({ name, ok: true, s: (performance.now() - t0) / 1000 });
+    say('test', `${name}: passed`);
+    return true;
+  } catch (err) {
+    results.push({ name, ok: false, s: (performance.now() - t0) / 1000, err: err.message });
+    say('test', `${name}: FAILED: ${err.message}`);
+    return false;
+  }
+}
+
+async function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  say('setup', "installing Debian's chromium for the browser tests");
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const apt = (args) => run(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  await apt(['update', '-qq']);
+  await apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium']);
+}
+
+/** Every Lambda under functions/cmd, as the cloud builds it. */
+function lambdaNames() {
+  return readdirSync(path.join(root, 'functions', 'cmd')).filter(
+    (n) => !['local', 'seed', 'snapshot'].includes(n),
+  );
+}
+
+async function main() {
+  stopOnSignals();
+  const started = performance.now();
+  await ensureChromium();
+  await ensureNpmPackages();
+  await buildGoCommands();
+
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(
+    Array.from({ length: 5 }, freePort),
+  );
+  const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-test-'));
+  const projectId = 'demo-tradeshop';
+  const stackEnv = {
+    ...process.env,
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
+    AWS_REGION: 'eu-west-2',
+    TABLE_NAME: 'tradeshop',
+    FIREBASE_PROJECT_ID: projectId,
+    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
+    STAGE: 'local',
+  };
+
+  say('test', `starting dynalite (:${dynamoPort}) and the Auth emulator (:${authPort})`);
+  await startDynalite(dynamoPort);
+  await startAuthEmulator({
+    projectId,
+    configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
+    authPort,
+    logFile: path.join(scratch, 'auth-emulator.log'),
+  });
+
+  const fnDir = path.join(root, 'functions');
+  await step('go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
+  await step('go test (unit + integration against dynalite and the Auth emulator)', () =>
+    run('go', ['test', '-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+  await step('Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
+    const out = path.join(scratch, 'lambda');
+    for (const name of lambdaNames()) {
+      const bin = path.join(out, name, 'bootstrap');
+      await run('go', ['build', '-tags', 'lambda.norpc', '-trimpath', '-ldflags=-s -w', '-o', bin, `./cmd/${name}`], {
+        cwd: fnDir,
+        env: { ...process.env, GOOS: 'linux', GOARCH: 'arm64', CGO_ENABLED: '0' },
+      });
+      say('test', `  ${name}: ${(statSync(bin).size / 1e6).toFixed(1)} MB`);
+    }
+  });
+  await step('site unit tests', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'site') }));
+  await step('infra tests (Template.fromStack)', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'infra') }));
+  for (const stage of ['staging', 'production']) {
+    await step(`cdk synth offline (${stage})`, () =>
+      run('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-c', `stage=${stage}`, '-o', path.join(scratch, `cdk-${stage}`)], {
+        env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', AWS_EC2_METADATA_DISABLED: 'true' },
+      }));
+  }
+
+  const media = path.join(scratch, 'media');
+  const built = await step('seed and build the site from the local table', async () => {
+    await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
+    await buildSite({ env: stackEnv });
+  });
+  if (built) {
+    const edge = startService('edge', path.join(binDir, 'local'), [], {
+      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: 'site/out', MEDIA_DIR: media },
+      logFile: path.join(scratch, 'edge.log'),
+    });
+    await waitForPort(edgePort, { child: edge });
+    await step('end-to-end tests in headless Chromium', () =>
+      run('npx', ['vitest', 'run', '--config', 'vitest.e2e.config.mts'], {
+        cwd: path.join(root, 'site'),
+        env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}` },
+      }));
+  }
+
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+  const failed = results.filter((r) => !r.ok);
+  console.log('\nSummary');
+  for (const r of results) console.log(`  ${r.ok ? 'pass' : 'FAIL'}  ${r.name} (${r.s.toFixed(1)}s)${r.ok ? '' : `: ${r.err}`}`);
+  console.log(`  total ${((performance.now() - started) / 1000).toFixed(0)}s`);
+  console.log(`suites: ${results.length - failed.length} passed, ${failed.length} failed`);
+  process.exit(failed.length ? 1 : 0);
+}
+
+main().catch(async (err) => {
+  console.error(`test: ${err.message}`);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Breadcrumbs } from '@/components/layout/breadcrumbs';
+import { ProductGrid } from '@/components/catalogue/product-grid';
+import { getRangePage, rangeParams } from '@/lib/catalogue';
+
+type Params = { urlText: string };
+
+export const dynamicParams = false;
+export const generateStaticParams = rangeParams;
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { range } = getRangePage((await params).urlText);
+  return { title: `Wholesale ${range.name}`, description: range.description };
+}
+
+export default async function RangePage({ params }: { params: Promise<Params> }) {
+  const page = getRangePage((await params).urlText);
+  return (
+    <>
+      <Breadcrumbs trail={[{ name: 'Home', path: '/' }, { name: page.range.name, path: page.range.path }]} />
+      <h1>Wholesale {page.range.name}</h1>
+      <p className="lead">{page.range.description}</p>
+      <h2>Categories</h2>
+      <ul className="categories">
+        {page.categories.map((c) => (
+          <li key={c.id}>
+            <Link href={c.path}>{c.name}</Link> <span className="muted">({c.products})</span>
+          </li>
+        ))}
+      </ul>
+      <h2>Featured lines</h2>
+      <ProductGrid products={page.featured} label={`Featured ${page.range.name}`} />
+    </>
+  );
+}

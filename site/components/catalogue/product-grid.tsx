@@ -1,0 +1,26 @@
+import type { ProductCard } from '@/lib/types';
+import { formatPence, unitPriceLabel } from '@/lib/format';
+
+/** A grid of products with image, name, SKU, pack size and trade price ex VAT. */
+export function ProductGrid({ products, label }: { products: ProductCard[]; label: string }) {
+  return (
+    <ul className="grid" aria-label={label}>
+      {products.map((p) => (
+        <li key={p.sku} className="card" data-sku={p.sku}>
+          <img src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
+          <h3 className="card-name">{p.name}</h3>
+          <p className="card-meta">
+            SKU {p.sku} · Pack of {p.packSize}
+          </p>
+          <p className="card-price">
+            <span className="price" data-pence={p.unitPrice}>
+              {unitPriceLabel(p.unitPrice)}
+            </span>{' '}
+            <span className="muted">ex VAT · {formatPence(p.unitPrice * p.packSize)} a pack</span>
+          </p>
+          {!p.inStock && <p className="stock-out">Out of stock</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}

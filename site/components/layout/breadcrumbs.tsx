@@ -1,0 +1,16 @@
+import Link from 'next/link';
+
+/** Breadcrumb trail; the last crumb is the current page. */
+export function Breadcrumbs({ trail }: { trail: { name: string; path: string }[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumbs">
+      <ol>
+        {trail.map((c, i) => (
+          <li key={c.path}>
+            {i < trail.length - 1 ? <Link href={c.path}>{c.name}</Link> : <span aria-current="page">{c.name}</span>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,40 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** The shop under test, started by scripts/test. */
+export const shopURL = (process.env.SHOP_URL ?? '').replace(/\/$/, '');
+if (!shopURL) throw new Error('SHOP_URL is not set: run the e2e tests through scripts/test');
+
+/** Launches Debian's Chromium headless, with no background network traffic. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+const shots = path.resolve(import.meta.dirname, '..', '..', 'test-results');
+
+/** Saves a screenshot under test-results/ for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+}
+
+/** Signs a new user up in the Auth emulator and answers the ID token. */
+export async function emulatorUser(): Promise<{ uid: string; idToken: string }> {
+  const host = process.env.AUTH_EMULATOR_HOST;
+  if (!host) throw new Error('AUTH_EMULATOR_HOST is not set');
+  const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.test`;
+  const res = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status}`);
+  const body = (await res.json()) as { localId: string; idToken: string };
+  return { uid: body.localId, idToken: body.idToken };
+}

@@ -1,0 +1,48 @@
+import 'server-only';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CatalogueFile, CategoryPage, Home, RangePage } from './types';
+
+// The build snapshot written by functions/cmd/snapshot. Read at build time only: the
+// export is static, so these reads never happen in a browser.
+const snapshotDir =
+  process.env.CATALOGUE_SNAPSHOT_DIR ?? path.join(process.cwd(), '..', 'builds', 'snapshot');
+
+function readJSON<T>(file: string): T {
+  return JSON.parse(readFileSync(path.join(snapshotDir, file), 'utf8')) as T;
+}
+
+let catalogue: CatalogueFile | undefined;
+
+/** The header menu and page list of this build. */
+export function getCatalogue(): CatalogueFile {
+  catalogue ??= readJSON<CatalogueFile>('catalogue.json');
+  return catalogue;
+}
+
+/** The payload a page is rendered from; the build ships the same file beside it. */
+function payload<T>(pagePath: string): T {
+  return readJSON<T>(path.join('pages', pagePath, '_payload.json'));
+}
+
+export const getHome = (): Home => payload<Home>('/');
+
+export function getRangePage(urlText: string): RangePage {
+  return payload<RangePage>(`/outlet/r/${urlText}/`);
+}
+
+export function getCategoryPage(slug: string, id: string): CategoryPage {
+  return payload<CategoryPage>(`/outlet/section/${slug}/${id}/`);
+}
+
+/** Every range page's route parameters. */
+export function rangeParams(): { urlText: string }[] {
+  return getCatalogue().menu.ranges.map((r) => ({ urlText: r.urlText }));
+}
+
+/** Every category page's route parameters. */
+export function categoryParams(): { urltext: string; pageID: string }[] {
+  return getCatalogue().menu.groups.flatMap((g) =>
+    g.categories.map((c) => ({ urltext: c.slug, pageID: String(c.id) })),
+  );
+}

@@ -1,0 +1,68 @@
+// Types of the build snapshot; they mirror functions/internal/pages. Money is integer
+// pence ex VAT.
+
+export interface ProductCard {
+  sku: string;
+  slug: string;
+  name: string;
+  packSize: number;
+  unitPrice: number;
+  vatRate: number;
+  inStock: boolean;
+  smallImg: string;
+}
+
+export interface RangeLink {
+  urlText: string;
+  name: string;
+  description: string;
+  path: string;
+  products: number;
+}
+
+export interface CategoryLink {
+  id: number;
+  slug: string;
+  name: string;
+  group: string;
+  rangeUrlText: string;
+  path: string;
+  products: number;
+}
+
+export interface MenuGroup {
+  name: string;
+  categories: CategoryLink[];
+}
+
+export interface Menu {
+  ranges: RangeLink[];
+  groups: MenuGroup[];
+}
+
+export interface CatalogueFile {
+  generatedAt: string;
+  products: number;
+  menu: Menu;
+  pages: string[];
+}
+
+export interface Home {
+  kind: 'home';
+  ranges: RangeLink[];
+  products: number;
+}
+
+export interface RangePage {
+  kind: 'range';
+  range: RangeLink;
+  categories: CategoryLink[];
+  featured: ProductCard[];
+}
+
+export interface CategoryPage {
+  kind: 'category';
+  range: RangeLink;
+  category: CategoryLink;
+  products: ProductCard[];
+}

@@ -1,0 +1,17 @@
+import type { NextConfig } from 'next';
+
+// The build id is given by scripts/build.mjs so the export, builds/latest.json and
+// builds/meta/{id}.json all name the same build.
+const buildId = process.env.BUILD_ID ?? 'dev';
+
+const config: NextConfig = {
+  output: 'export',
+  trailingSlash: true,
+  reactStrictMode: true,
+  poweredByHeader: false,
+  images: { unoptimized: true },
+  generateBuildId: async () => buildId,
+  env: { NEXT_PUBLIC_BUILD_ID: buildId },
+};
+
+export default config;

@@ -99,8 +99,8 @@ async function main() {
   await step('infra tests (Template.fromStack)', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'infra') }));
   for (const stage of ['staging', 'production']) {
     await step(`cdk synth offline (${stage})`, () =>
-      run('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-c', `stage=${stage}`, '-o', path.join(scratch, `cdk-${stage}`)], {
-        env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', AWS_EC2_METADATA_DISABLED: 'true' },
+      run('npm', ['run', '--silent', 'synth', '-w', 'infra', '--', '--quiet', '-c', `stage=${stage}`, '-o', path.join(scratch, `cdk-${stage}`)], {
+        env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' },
       }));
   }
 

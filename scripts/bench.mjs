@@ -1,0 +1,97 @@
+// The project's bench command: prints the figures docs/PERFORMANCE.md records.
+//
+//   scripts/bench                 # every benchmark
+//   scripts/bench stack build     # only these
+//
+// stack: seconds from nothing to a serving shop (dynalite, Auth emulator, seed of the
+//        default catalogue, site build, edge listening), as the smoke test starts it.
+// build: full build time (snapshot + next build + payloads + meta) and pages built for
+//        the default seed and for BENCH_LARGE_PRODUCTS (default 50,000) products.
+// Everything runs on loopback against an in-memory dynalite, and stops by itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  binDir, buildGoCommands, ensureNpmPackages, freePort, run, say, startAuthEmulator, startDynalite,
+  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+} from './lib.mjs';
+import { buildSite } from './build.mjs';
+
+const wanted = new Set(process.argv.slice(2));
+const want = (name) => wanted.size === 0 || wanted.has(name);
+const largeProducts = Number(process.env.BENCH_LARGE_PRODUCTS ?? 50000);
+const figures = [];
+const record = (name, value, unit, note = '') => {
+  figures.push({ name, value, unit, note });
+  say('bench', `${name}: ${value} ${unit} ${note}`);
+};
+const secs = (t0) => Number(((performance.now() - t0) / 1000).toFixed(1));
+
+async function main() {
+  stopOnSignals();
+  await ensureNpmPackages();
+  await buildGoCommands();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-bench-'));
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(Array.from({ length: 5 }, freePort));
+  const env = {
+    ...process.env,
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
+    AWS_REGION: 'eu-west-2',
+    TABLE_NAME: 'bench',
+    FIREBASE_PROJECT_ID: 'demo-tradeshop',
+    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
+    STAGE: 'local',
+  };
+  const media = path.join(scratch, 'media');
+
+  // The stack start: the same steps, in the same order, as scripts/test.
+  const t0 = performance.now();
+  await startDynalite(dynamoPort);
+  const tDynalite = secs(t0);
+  const t1 = performance.now();
+  await startAuthEmulator({
+    projectId: 'demo-tradeshop',
+    configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
+    authPort,
+    logFile: path.join(scratch, 'auth.log'),
+  });
+  const tAuth = secs(t1);
+  const t2 = performance.now();
+  await run(path.join(binDir, 'seed'), ['-media', media], { env });
+  const tSeed = secs(t2);
+  const first = await buildSite({ env });
+  const edge = startService('edge', path.join(binDir, 'local'), [], {
+    env: { ...env, PORT: String(edgePort), MEDIA_DIR: media },
+    logFile: path.join(scratch, 'edge.log'),
+  });
+  await waitForPort(edgePort, { child: edge });
+  if (want('stack')) {
+    record('smoke stack start', secs(t0), 's',
+      `(dynalite ${tDynalite}s, Auth emulator ${tAuth}s, seed ${tSeed}s, build ${first.seconds.toFixed(1)}s, edge up)`);
+  }
+
+  if (want('build')) {
+    const again = await buildSite({ env });
+    record(`full build, ${again.products} products`, Number(again.seconds.toFixed(1)), 's',
+      `(${again.pages} catalogue pages, ${again.htmlFiles} HTML files)`);
+
+    const bigEnv = { ...env, TABLE_NAME: 'bench-large' };
+    const ts = performance.now();
+    await run(path.join(binDir, 'seed'), ['-products', String(largeProducts), '-media', media], { env: bigEnv });
+    record(`seed load, ${largeProducts} products`, secs(ts), 's');
+    const big = await buildSite({ env: bigEnv });
+    record(`full build, ${big.products} products`, Number(big.seconds.toFixed(1)), 's',
+      `(${big.pages} catalogue pages, ${big.htmlFiles} HTML files)`);
+  }
+
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+  console.log('\nFigures');
+  for (const f of figures) console.log(`  ${f.name.padEnd(36)} ${String(f.value).padStart(8)} ${f.unit}  ${f.note}`);
+}
+
+main().catch(async (err) => {
+  console.error(`bench: ${err.message}`);
+  await stopAll();
+  process.exit(1);
+});

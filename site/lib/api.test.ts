@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, CSRF_HEADER, apiFetch } from './api';
+
+const doc = (token: string | null) => ({
+  querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
+}) as unknown as Pick<Document, 'querySelector'>;
+
+function fakeFetch(status: number, body: string) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const impl = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return new Response(body, { status });
+  }) as unknown as typeof fetch;
+  return { impl, calls };
+}
+
+describe('apiFetch', () => {
+  it('sends JSON with the CSRF token from the meta tag', async () => {
+    const f = fakeFetch(200, '[{"id":1}]');
+    const out = await apiFetch<{ id: number }[]>('/api/shoppingCartSmall', { body: { token: 't' }, fetchImpl: f.impl, doc: doc('csrf-123') });
+    expect(out).toEqual([{ id: 1 }]);
+    const init = f.calls[0]!.init;
+    const headers = init.headers as Record<string, string>;
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('{"token":"t"}');
+    expect(headers[CSRF_HEADER]).toBe('csrf-123');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(init.credentials).toBe('same-origin');
+  });
+
+  it('omits the header when the page has no token', async () => {
+    const f = fakeFetch(200, '{}');
+    await apiFetch('/api/x', { method: 'GET', fetchImpl: f.impl, doc: doc(null) });
+    expect(Object.keys(f.calls[0]!.init.headers as object)).not.toContain(CSRF_HEADER);
+  });
+
+  it('turns an error answer into an ApiError with the server message', async () => {
+    const f = fakeFetch(400, '{"error":"request body has invalid fields","problems":{"email":"not an email"}}');
+    const err = await apiFetch('/api/profile', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 400, message: 'request body has invalid fields', problems: { email: 'not an email' } });
+  });
+
+  it('copes with a non-JSON error page', async () => {
+    const f = fakeFetch(502, '<html>Bad gateway</html>');
+    await expect(apiFetch('/api/x', { fetchImpl: f.impl, doc: doc('') })).rejects.toMatchObject({ status: 502 });
+  });
+});

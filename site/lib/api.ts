@@ -1,0 +1,57 @@
+/** The header the CSRF token travels in; configurable at build time. */
+export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token';
+
+/** An API answer that was not 2xx; message is the server's own error text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly problems?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The page's CSRF token, from <meta name="csrf-token">. */
+export function csrfToken(doc: Pick<Document, 'querySelector'> = document): string {
+  return doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  fetchImpl?: typeof fetch;
+  doc?: Pick<Document, 'querySelector'>;
+}
+
+/** The one function every API call goes through: JSON in and out, the page's CSRF
+ * token in CSRF_HEADER, same-origin credentials, and an ApiError for any non-2xx. */
+export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
+  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch, doc } = opts;
+  const h: Record<string, string> = { Accept: 'application/json', ...headers };
+  const token = csrfToken(doc);
+  if (token) h[CSRF_HEADER] = token;
+  if (body !== undefined) h['Content-Type'] = 'application/json';
+  const res = await fetchImpl(path, {
+    method,
+    headers: h,
+    credentials: 'same-origin',
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(signal && { signal }),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: handled below */
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as { error?: string; problems?: Record<string, string> };
+    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems);
+  }
+  return data as T;
+}

@@ -73,7 +73,7 @@ async function main() {
   if (want('build')) {
     const again = await buildSite({ env });
     record(`full build, ${again.products} products`, Number(again.seconds.toFixed(1)), 's',
-      `(${again.pages} catalogue pages, ${again.htmlFiles} HTML files)`);
+      `(${again.pages} prerendered pages with payloads, ${again.htmlFiles} HTML files)`);
 
     const bigEnv = { ...env, TABLE_NAME: 'bench-large' };
     const ts = performance.now();
@@ -81,7 +81,7 @@ async function main() {
     record(`seed load, ${largeProducts} products`, secs(ts), 's');
     const big = await buildSite({ env: bigEnv });
     record(`full build, ${big.products} products`, Number(big.seconds.toFixed(1)), 's',
-      `(${big.pages} catalogue pages, ${big.htmlFiles} HTML files)`);
+      `(${big.pages} prerendered pages with payloads, ${big.htmlFiles} HTML files)`);
   }
 
   await stopAll();

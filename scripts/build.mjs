@@ -5,7 +5,7 @@
 //
 //   node scripts/build.mjs            # uses .local/bin/snapshot (built if missing)
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
 
@@ -41,14 +41,12 @@ export function validateRedirects(doc, pagePaths = new Set()) {
   return list.map(({ source, target, status }) => ({ source, target, status }));
 }
 
-function countFiles(dir, pred) {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) n += countFiles(p, pred);
-    else if (pred(e.name)) n++;
-  }
-  return n;
+/** Every file under dir (none if dir is missing). */
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Builds the site; answers { id, pages, htmlFiles, seconds }. */
@@ -71,12 +69,21 @@ export async function buildSite({ env = process.env } = {}) {
     env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_TELEMETRY_DISABLED: '1' },
   });
 
-  say('build', 'writing _payload.json beside every catalogue page');
+  say('build', 'writing _payload.json beside every prerendered page');
   for (const page of catalogue.pages) {
-    const html = path.join(exportDir, page, 'index.html');
-    if (!existsSync(html)) throw new Error(`page ${page} has a payload but was not exported`);
+    if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`page ${page} has a payload but was not exported`);
     copyFileSync(path.join(snapshotDir, 'pages', page, '_payload.json'), path.join(exportDir, page, '_payload.json'));
   }
+  // Content pages' payloads are exported by the route handler under /payload-export/.
+  const contentPayloads = path.join(exportDir, 'payload-export');
+  let contentPages = 0;
+  for (const file of listFiles(contentPayloads)) {
+    const page = path.dirname(path.relative(contentPayloads, file));
+    if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`content payload for /${page}/ has no exported page`);
+    renameSync(file, path.join(exportDir, page, '_payload.json'));
+    contentPages++;
+  }
+  rmSync(contentPayloads, { recursive: true, force: true });
 
   const timestamp = Date.now();
   mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });
@@ -84,10 +91,10 @@ export async function buildSite({ env = process.env } = {}) {
   // Written last: an open tab that sees this id can load everything above.
   writeFileSync(path.join(exportDir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
 
-  const htmlFiles = countFiles(exportDir, (n) => n.endsWith('.html'));
+  const htmlFiles = listFiles(exportDir).filter((f) => f.endsWith('.html')).length;
   const seconds = (performance.now() - started) / 1000;
-  say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
-  return { id, pages: catalogue.pages.length, htmlFiles, products: catalogue.products, seconds };
+  say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
+  return { id, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -11,7 +11,11 @@ const config: NextConfig = {
   poweredByHeader: false,
   images: { unoptimized: true },
   generateBuildId: async () => buildId,
-  env: { NEXT_PUBLIC_BUILD_ID: buildId },
+  env: {
+    NEXT_PUBLIC_BUILD_ID: buildId,
+    // The version setting: local, staging or production (a staging notice shows on staging).
+    NEXT_PUBLIC_SITE_VERSION: process.env.SITE_VERSION ?? 'local',
+  },
 };
 
 export default config;

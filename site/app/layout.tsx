@@ -1,25 +1,42 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { SiteHeader } from '@/components/layout/site-header';
+import { AppBehaviours } from '@/components/app/app-behaviours';
 import { SiteFooter } from '@/components/layout/site-footer';
+import { SiteHeader } from '@/components/layout/site-header';
+import { StagingNotice } from '@/components/layout/staging-notice';
+import { ToastRegion } from '@/components/toast/toast-region';
 import { getCatalogue } from '@/lib/catalogue';
 import './globals.css';
+
+const buildId = process.env.NEXT_PUBLIC_BUILD_ID ?? 'dev';
 
 export const metadata: Metadata = {
   title: { default: 'TradeShop Wholesale: greeting cards, gift wrap and giftware for the trade', template: '%s | TradeShop Wholesale' },
   description: 'Wholesale greeting cards, Christmas, gift wrap, partyware, balloons, giftware and stationery in trade packs.',
 };
 
-export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#a4161a' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { menu } = getCatalogue();
   return (
-    <html lang="en-GB">
+    <html lang="en-GB" data-build={buildId}>
+      <head>
+        {/* Filled in on load by the accounts work (GET /api/csrf); the fetch helper sends it. */}
+        <meta name="csrf-token" content="" />
+      </head>
       <body>
-        <SiteHeader ranges={menu.ranges} />
-        <main id="main">{children}</main>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <StagingNotice />
+        <SiteHeader menu={menu} />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
         <SiteFooter />
+        <ToastRegion />
+        <AppBehaviours buildId={buildId} />
       </body>
     </html>
   );

@@ -1,12 +1,8 @@
-import Link from 'next/link';
+import type { Metadata } from 'next';
+import { NotFoundView } from '@/components/errors/not-found-view';
+
+export const metadata: Metadata = { title: 'Page not found', robots: { index: false } };
 
 export default function NotFound() {
-  return (
-    <>
-      <h1>We Were Unable to Find that Page</h1>
-      <p>
-        Go to the <Link href="/">homepage</Link> or <Link href="/help/contact-us/">contact us</Link>.
-      </p>
-    </>
-  );
+  return <NotFoundView />;
 }

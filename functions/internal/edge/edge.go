@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -131,8 +132,19 @@ func isPathError(err error) bool {
 	return errors.As(err, &pe)
 }
 
+// crawlerUA matches search engine and link-preview crawlers; they get a bare 404
+// instead of the error page (SPEC.md: no error page is rendered for crawlers). The
+// site's lib/crawler.ts holds the same rule for client-side errors.
+var crawlerUA = regexp.MustCompile(`(?i)bot\b|crawler|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|mediapartners-google|adsbot|apis-google|feedfetcher|duckduckbot|yandex|baiduspider|petalbot|semrush|ahrefs`)
+
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", cacheRevalidate)
+	w.Header().Set("Vary", "User-Agent")
+	if crawlerUA.MatchString(r.UserAgent()) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
 	page, err := os.ReadFile(s.cfg.SiteDir + "/404.html")
 	if err != nil {
 		http.Error(w, "404 page not found", http.StatusNotFound)

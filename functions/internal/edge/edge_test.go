@@ -103,6 +103,27 @@ func TestEdge(t *testing.T) {
 	}
 }
 
+func TestCrawlersGetNoErrorPage(t *testing.T) {
+	t.Parallel()
+	_, h := newSite(t)
+	for ua, wantPage := range map[string]bool{
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)": false,
+		"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)":  false,
+		"facebookexternalhit/1.1": false,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36":         true,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 HeadlessChrome/156.0 Safari/537.36": true,
+	} {
+		req := httptest.NewRequest("GET", "/no/such/page/", nil)
+		req.Header.Set("User-Agent", ua)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		gotPage := strings.Contains(rec.Body.String(), "We Were Unable")
+		if rec.Code != 404 || gotPage != wantPage {
+			t.Errorf("%s: status %d, error page %v (want %v)", ua, rec.Code, gotPage, wantPage)
+		}
+	}
+}
+
 func TestEdgeGzipAndRevalidation(t *testing.T) {
 	t.Parallel()
 	_, h := newSite(t)

@@ -1,7 +1,29 @@
-/** The shop footer. */
+import Link from 'next/link';
+import { HELP_LINKS } from './menu-links';
+
+/** Where the feedback link goes: an external survey, set at build time. */
+const FEEDBACK_URL = process.env.NEXT_PUBLIC_FEEDBACK_URL || 'https://survey.tradeshop.example/feedback';
+
+/** The footer every page shares. */
 export function SiteFooter() {
   return (
     <footer className="site-footer">
+      <nav aria-label="Help">
+        <ul>
+          {HELP_LINKS.map((l) => (
+            <li key={l.href}>
+              <Link href={l.href} prefetch={false}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
+          <li>
+            <a href={FEEDBACK_URL} rel="noopener" target="_blank">
+              Tell us what you think (feedback survey, opens in a new tab)
+            </a>
+          </li>
+        </ul>
+      </nav>
       <p>© 2025 TradeShop Wholesale. Trade prices shown ex VAT.</p>
     </footer>
   );

@@ -1,23 +1,31 @@
-import Link from 'next/link';
-import type { RangeLink } from '@/lib/types';
+import type { Menu } from '@/lib/types';
+import { formatPence } from '@/lib/format';
+import { getShopConfig } from '@/lib/shop-config';
+import { AccountMenu } from './account-menu';
+import { HeaderShell } from './header-shell';
+import { InfoModal } from './info-modal';
+import { MenuLinks } from './menu-links';
+import { SearchForm } from './search-form';
+import { SnowLogo } from './snow-logo';
 
-/** The shop header: the logo and the outlet range links. The full menu, search and
- * account menu come with the site shell. */
-export function SiteHeader({ ranges }: { ranges: RangeLink[] }) {
-  return (
-    <header className="site-header">
-      <Link href="/" className="logo">
-        TradeShop <span className="muted">Wholesale</span>
-      </Link>
-      <nav aria-label="Outlet ranges">
-        <ul className="nav-list">
-          {ranges.map((r) => (
-            <li key={r.urlText}>
-              <Link href={r.path}>{r.name}</Link>
-            </li>
-          ))}
+/** The header every page shares. */
+export function SiteHeader({ menu }: { menu: Menu }) {
+  const shop = getShopConfig();
+  const tools = (
+    <>
+      <InfoModal label="Trade info" title="Trading with TradeShop">
+        <p>We sell to trade customers only, in retail packs. Every price is a trade unit price excluding VAT.</p>
+        <ul>
+          <li>Minimum order {formatPence(shop.minimumOrderPence)} ex VAT.</li>
+          <li>Free standard delivery on orders of {formatPence(shop.freeDeliveryThresholdPence)} or more ex VAT.</li>
+          <li>Orders placed by 1pm on a working day leave the same day.</li>
         </ul>
-      </nav>
-    </header>
+        <p>
+          Questions? Call {shop.contact.phone} ({shop.contact.hours}).
+        </p>
+      </InfoModal>
+      <AccountMenu />
+    </>
   );
+  return <HeaderShell logo={<SnowLogo />} search={<SearchForm />} menu={<MenuLinks menu={menu} />} tools={tools} />;
 }

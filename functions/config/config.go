@@ -1,0 +1,56 @@
+package config
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+//go:embed shop.json
+var shopJSON []byte
+
+// DeliveryOption is one way an order can be delivered, with its charge ex VAT.
+type DeliveryOption struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ChargePence int64  `json:"chargePence"`
+}
+
+// Contact is how buyers reach the shop.
+type Contact struct {
+	Phone   string `json:"phone"`
+	Email   string `json:"email"`
+	Address string `json:"address"`
+	Hours   string `json:"hours"`
+}
+
+// Shop is shop.json.
+type Shop struct {
+	MinimumOrderPence          int64            `json:"minimumOrderPence"`
+	FreeDeliveryThresholdPence int64            `json:"freeDeliveryThresholdPence"`
+	DeliveryOptions            []DeliveryOption `json:"deliveryOptions"`
+	DefaultVATRate             int              `json:"defaultVatRate"`
+	Contact                    Contact          `json:"contact"`
+}
+
+// Load parses the embedded shop.json and checks it.
+func Load() (Shop, error) {
+	var s Shop
+	if err := json.Unmarshal(shopJSON, &s); err != nil {
+		return Shop{}, fmt.Errorf("parse shop.json: %w", err)
+	}
+	switch {
+	case s.MinimumOrderPence < 0 || s.FreeDeliveryThresholdPence < 0:
+		return Shop{}, fmt.Errorf("shop.json: money values must not be negative")
+	case len(s.DeliveryOptions) == 0:
+		return Shop{}, fmt.Errorf("shop.json: no delivery options")
+	case s.DefaultVATRate < 0 || s.DefaultVATRate > 100:
+		return Shop{}, fmt.Errorf("shop.json: defaultVatRate %d out of range", s.DefaultVATRate)
+	}
+	for _, d := range s.DeliveryOptions {
+		if d.ID == "" || d.ChargePence < 0 {
+			return Shop{}, fmt.Errorf("shop.json: bad delivery option %+v", d)
+		}
+	}
+	return s, nil
+}

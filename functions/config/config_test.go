@@ -1,0 +1,17 @@
+package config
+
+import "testing"
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.MinimumOrderPence <= 0 || s.FreeDeliveryThresholdPence <= s.MinimumOrderPence || s.DefaultVATRate != 20 {
+		t.Fatalf("unexpected constants: %+v", s)
+	}
+	if s.Contact.Email == "" || s.Contact.Phone == "" {
+		t.Fatal("contact details missing")
+	}
+}

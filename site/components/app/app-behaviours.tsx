@@ -1,0 +1,131 @@
+'use client';
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect, useMemo, useRef } from 'react';
+import { archUrlCookie } from '@/lib/archurl';
+import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
+import { claimChunkReload, isChunkLoadError } from '@/lib/chunk-reload';
+import { PREFETCH_DELAY_MS, payloadURL, prefetchAllowed, type ConnectionInfo } from '@/lib/prefetch';
+import { reportError } from '@/lib/report';
+import { applyRules, type Manifest } from '@/lib/route-rules';
+
+declare global {
+  interface Window {
+    /** Tests shorten the build poll through this. */
+    __SHOP_BUILD_POLL_MS?: number;
+  }
+}
+
+/** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
+ * remembering archUrl, watching for a new build and doing a full page load on the next
+ * navigation, applying the build's route rules to client navigation, reloading once
+ * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
+export function AppBehaviours({ buildId }: { buildId: string }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const watcher = useMemo(() => new BuildWatcher(buildId), [buildId]);
+  const manifest = useRef<Manifest | null>(null);
+
+  // archUrl: the last page visited, except sign-in, register, reset and sign-out.
+  useEffect(() => {
+    const cookie = archUrlCookie(window.location.pathname, window.location.search);
+    if (cookie) document.cookie = cookie;
+  }, [pathname]);
+
+  // This build's route rules; a failed fetch is only logged.
+  useEffect(() => {
+    fetch(`/builds/meta/${encodeURIComponent(buildId)}.json`)
+      .then((r) => (r.ok ? (r.json() as Promise<Manifest>) : Promise.reject(new Error(`route rules manifest answered ${r.status}`))))
+      .then((m) => {
+        manifest.current = m;
+      })
+      .catch((err: unknown) => reportError(err, { context: { where: 'route rules manifest' } }));
+  }, [buildId]);
+
+  // Poll builds/latest.json while the tab is visible, and at once when it becomes visible.
+  useEffect(() => {
+    const every = window.__SHOP_BUILD_POLL_MS ?? BUILD_POLL_MS;
+    const poll = () => {
+      if (document.visibilityState === 'visible' && !watcher.newBuild()) void watcher.check();
+    };
+    const timer = window.setInterval(poll, every);
+    document.addEventListener('visibilitychange', poll);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', poll);
+    };
+  }, [watcher]);
+
+  // Link clicks: route rules first, then a full page load once a new build is out.
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element | null)?.closest?.('a');
+      if (!a || !a.href || a.hasAttribute('download') || (a.target && a.target !== '_self')) return;
+      const url = new URL(a.href, window.location.href);
+      if (url.origin !== window.location.origin) return; // the browser leaves with a full load
+      if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return;
+      const ruled = applyRules(manifest.current, url.pathname, url.search);
+      const fullLoad = watcher.newBuild();
+      if (!ruled && !fullLoad) return; // an ordinary client navigation
+      e.preventDefault();
+      e.stopPropagation();
+      const target = ruled?.href ?? url.href;
+      if (ruled?.external || fullLoad) window.location.assign(target);
+      else router.push(target);
+    };
+    const onPop = () => {
+      if (watcher.newBuild()) window.location.reload();
+    };
+    window.addEventListener('click', onClick, true);
+    window.addEventListener('popstate', onPop);
+    return () => {
+      window.removeEventListener('click', onClick, true);
+      window.removeEventListener('popstate', onPop);
+    };
+  }, [router, watcher]);
+
+  // A failed code-chunk load reloads the page, at most once per 10 s per path.
+  useEffect(() => {
+    const handle = (reason: unknown) => {
+      if (!isChunkLoadError(reason)) return;
+      reportError(reason, { context: { where: 'chunk load' } });
+      if (claimChunkReload(window.sessionStorage, window.location.pathname, Date.now())) window.location.reload();
+    };
+    const onError = (e: ErrorEvent) => handle(e.error ?? e.message);
+    const onRejection = (e: PromiseRejectionEvent) => handle(e.reason);
+    window.addEventListener('error', onError, true);
+    window.addEventListener('unhandledrejection', onRejection);
+    return () => {
+      window.removeEventListener('error', onError, true);
+      window.removeEventListener('unhandledrejection', onRejection);
+    };
+  }, []);
+
+  // Prefetch the payloads of internal links in view, 1 s after the page settles.
+  useEffect(() => {
+    const connection = (navigator as Navigator & { connection?: ConnectionInfo }).connection;
+    if (!prefetchAllowed(connection) || typeof IntersectionObserver === 'undefined') return;
+    const done = new Set<string>();
+    let observer: IntersectionObserver | undefined;
+    const timer = window.setTimeout(() => {
+      observer = new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer?.unobserve(entry.target);
+          const url = payloadURL(new URL((entry.target as HTMLAnchorElement).href).pathname, buildId);
+          if (url && !done.has(url)) {
+            done.add(url);
+            fetch(url, { priority: 'low' } as RequestInit).catch(() => undefined);
+          }
+        }
+      });
+      document.querySelectorAll<HTMLAnchorElement>('main a[href^="/"], header a[href^="/"]').forEach((a) => observer?.observe(a));
+    }, PREFETCH_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      observer?.disconnect();
+    };
+  }, [pathname, buildId]);
+
+  return null;
+}

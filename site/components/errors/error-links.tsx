@@ -1,0 +1,10 @@
+import Link from 'next/link';
+
+/** The links every error page offers. */
+export function ErrorLinks() {
+  return (
+    <p>
+      Go to the <Link href="/">homepage</Link> or <Link href="/help/contact-us/">contact us</Link>.
+    </p>
+  );
+}

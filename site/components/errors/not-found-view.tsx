@@ -1,0 +1,36 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { isCrawler } from '@/lib/crawler';
+import { reportError } from '@/lib/report';
+import { validateRoute } from '@/lib/route-validation';
+import { ErrorLinks } from './error-links';
+
+interface Seen {
+  message: string;
+  crawler: boolean;
+}
+
+/** The 404 page: 'We Were Unable to Find that Page' with the non-fatal message
+ * 'Page not found: {path}', or 'Page Not Found: {fullPath}' when the path is a known
+ * route whose parameters fail validation. Crawlers get no error page. */
+export function NotFoundView() {
+  const [seen, setSeen] = useState<Seen | null>(null);
+  useEffect(() => {
+    const path = window.location.pathname;
+    const full = path + window.location.search + window.location.hash;
+    const message = validateRoute(path) === 'invalid' ? `Page Not Found: ${full}` : `Page not found: ${path}`;
+    const crawler = isCrawler(navigator.userAgent);
+    setSeen({ message, crawler });
+    if (!crawler) reportError(message, { statusCode: 404, path, fatal: false });
+  }, []);
+  if (seen?.crawler) return null;
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <h1 id="error-title">We Were Unable to Find that Page</h1>
+      <p className="error-message" role="status">
+        {seen?.message ?? ''}
+      </p>
+      <ErrorLinks />
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import Link from 'next/link';
+import type { Menu } from '@/lib/types';
+
+/** Help pages and the other fixed links of the header menu (SPEC.md section 2). */
+export const HELP_LINKS = [
+  { href: '/help/about-us/', label: 'About us' },
+  { href: '/help/faq/', label: 'FAQ and delivery' },
+  { href: '/help/contact-us/', label: 'Contact us' },
+  { href: '/help/privacy/', label: 'Privacy' },
+  { href: '/help/cookies/', label: 'Cookies' },
+  { href: '/help/terms-and-conditions/', label: 'Terms and conditions' },
+];
+
+/** The header menu's links: outlet ranges, every category group, help, blog, search. */
+export function MenuLinks({ menu }: { menu: Menu }) {
+  return (
+    <>
+      <ul className="menu-ranges">
+        {menu.ranges.map((r) => (
+          <li key={r.urlText}>
+            <Link href={r.path}>{r.name}</Link>
+          </li>
+        ))}
+      </ul>
+      <details className="menu-panel menu-categories">
+        <summary>Shop by category</summary>
+        <div className="menu-groups">
+          {menu.groups.map((g) => (
+            <div key={g.name} className="menu-group">
+              <p className="menu-group-title" id={`menu-${g.categories[0]?.id ?? g.name}`}>
+                {g.name}
+              </p>
+              <ul aria-labelledby={`menu-${g.categories[0]?.id ?? g.name}`}>
+                {g.categories.map((c) => (
+                  <li key={c.id}>
+                    <Link href={c.path} prefetch={false}>
+                      {c.name}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </details>
+      <details className="menu-panel">
+        <summary>Help</summary>
+        <ul className="menu-help">
+          {HELP_LINKS.map((l) => (
+            <li key={l.href}>
+              <Link href={l.href} prefetch={false}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </details>
+      <ul className="menu-other">
+        <li>
+          <Link href="/blog/">Blog</Link>
+        </li>
+        <li>
+          <Link href="/search/" prefetch={false}>
+            Search
+          </Link>
+        </li>
+      </ul>
+    </>
+  );
+}

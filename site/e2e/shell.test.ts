@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { launch, screenshot, shopURL } from './browser';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const phoneUA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36';
+const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+let browser: Browser;
+let desktop: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  desktop = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await desktop.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function axeViolations(p: Page) {
+  await p.addScriptTag({ path: axePath });
+  return p.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+describe('site shell', () => {
+  it('every header and footer link answers 200 and every internal link ends in a slash', async () => {
+    await page.goto(shopURL + '/');
+    const hrefs = await page.locator('header a[href], footer a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const internal = [...new Set(hrefs.filter((h) => h.startsWith('/')))];
+    expect(internal.length).toBeGreaterThan(70); // 7 ranges, 62 categories, help, blog, search, account
+    for (const href of internal) {
+      expect(href, href).toMatch(/\/(\?|#|$)/);
+      const res = await fetch(shopURL + href, { redirect: 'manual' });
+      expect(res.status, href).toBe(200);
+    }
+    for (const p of ['/', '/outlet/r/wholesale_greeting_cards/', '/outlet/section/value-cards/120/', '/help/faq/', '/blog/']) {
+      await page.goto(shopURL + p);
+      const links = await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      for (const l of links) expect(l, `${l} on ${p}`).toMatch(/\/(\?|#|$)|\.[a-z0-9]+$/);
+    }
+  });
+
+  it('content pages render from Markdown with their payload beside them', async () => {
+    const res = await page.goto(shopURL + '/help/faq/');
+    expect(res?.status()).toBe(200);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Frequently asked questions');
+    await expect(page.locator('article').textContent()).resolves.toContain('£100.00 excluding VAT');
+    const payload = await (await fetch(shopURL + '/help/faq/_payload.json')).json();
+    expect(payload).toMatchObject({ kind: 'content', page: { path: '/help/faq/', title: 'Frequently asked questions' } });
+  });
+
+  it('desktop: the search form sits beside the menu', async () => {
+    await page.goto(shopURL + '/outlet/r/wholesale_balloons/');
+    await page.waitForSelector('.site-header[data-layout="desktop"]');
+    expect(await page.locator('#site-menu form[role="search"]').count()).toBe(0);
+    await expect(page.locator('.header-search form[role="search"]').isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Search products').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'shell-desktop-1440');
+  });
+
+  it('mobile: the search form is inside the menu', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, userAgent: phoneUA, hasTouch: true, isMobile: true });
+    const p = await ctx.newPage();
+    await p.goto(shopURL + '/');
+    await p.waitForSelector('.site-header[data-layout="compact"]');
+    await expect(p.locator('#site-menu').isVisible()).resolves.toBe(false);
+    await p.getByRole('button', { name: 'Menu' }).click();
+    await expect(p.locator('#site-menu').isVisible()).resolves.toBe(true);
+    await expect(p.locator('#site-menu form[role="search"] input[name="q"]').isVisible()).resolves.toBe(true);
+    await screenshot(p, 'shell-mobile-360-menu');
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await ctx.close();
+  });
+
+  it('tablet: portrait touch screens get the folded menu too', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 768, height: 1024 }, hasTouch: true });
+    const p = await ctx.newPage();
+    await p.goto(shopURL + '/');
+    await p.waitForSelector('.site-header[data-layout="compact"]');
+    await expect(p.evaluate(() => document.documentElement.dataset.tablet)).resolves.toBe('true');
+    await screenshot(p, 'shell-tablet-768');
+    await ctx.close();
+  });
+
+  it('the logo has 50 falling snow circles, still under prefers-reduced-motion', async () => {
+    await page.goto(shopURL + '/');
+    expect(await page.locator('.logo .snow circle').count()).toBe(50);
+    const names = await page.locator('.logo .snow circle').evaluateAll((cs) => cs.map((c) => getComputedStyle(c).animationName));
+    expect(new Set(names)).toEqual(new Set(['snow-a', 'snow-b', 'snow-c']));
+    const still = await browser.newContext({ reducedMotion: 'reduce' });
+    const p = await still.newPage();
+    await p.goto(shopURL + '/');
+    const stillNames = await p.locator('.logo .snow circle').evaluateAll((cs) => cs.map((c) => getComputedStyle(c).animationName));
+    expect(new Set(stillNames)).toEqual(new Set(['none']));
+    await still.close();
+  });
+
+  it('the information modal opens, traps focus and closes with Escape', async () => {
+    await page.goto(shopURL + '/');
+    const opener = page.getByRole('button', { name: 'Trade info' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Trading with TradeShop' });
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
+      await expect(page.evaluate(() => !!document.activeElement?.closest('dialog'))).resolves.toBe(true);
+    }
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => !!document.activeElement?.closest('dialog'))).resolves.toBe(true);
+    await screenshot(page, 'shell-info-modal');
+    await page.keyboard.press('Escape');
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    await expect(opener.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    // And the Close button closes it too.
+    await opener.click();
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+  });
+
+  it('keyboard only: the first Tab reaches the skip link, and the category menu opens from the keyboard', async () => {
+    await page.goto(shopURL + '/');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
+    await page.locator('summary', { hasText: 'Shop by category' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.menu-categories a', { hasText: 'Value Cards' }).isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.menu-categories a', { hasText: 'Value Cards' }).isVisible()).resolves.toBe(false);
+  });
+
+  it('an unknown page shows the 404 texts with status 404', async () => {
+    const res = await page.goto(shopURL + '/no-such-page/');
+    expect(res?.status()).toBe(404);
+    await expect(page.locator('h1').textContent()).resolves.toBe('We Were Unable to Find that Page');
+    await expect(page.locator('.error-message').textContent()).resolves.toBe('Page not found: /no-such-page/');
+    const main = page.locator('main');
+    await expect(main.getByRole('link', { name: 'homepage' }).getAttribute('href')).resolves.toBe('/');
+    await expect(main.getByRole('link', { name: 'contact us' }).getAttribute('href')).resolves.toBe('/help/contact-us/');
+    await screenshot(page, 'shell-404');
+  });
+
+  it('a route whose parameters fail validation says Page Not Found with the full path', async () => {
+    const res = await page.goto(shopURL + '/outlet/section/value-cards/abc/?x=1');
+    expect(res?.status()).toBe(404);
+    await expect(page.locator('.error-message').textContent()).resolves.toBe('Page Not Found: /outlet/section/value-cards/abc/?x=1');
+  });
+
+  it('a crawler user agent gets no error page', async () => {
+    // Crawlers read the answer, not a rendered tab: the 404 status with no page in it.
+    const asCrawler = await fetch(shopURL + '/no-such-page/', { headers: { 'User-Agent': googlebot } });
+    expect(asCrawler.status).toBe(404);
+    expect(await asCrawler.text()).not.toContain('We Were Unable to Find that Page');
+    const asBuyer = await fetch(shopURL + '/no-such-page/');
+    expect(asBuyer.status).toBe(404);
+    expect(await asBuyer.text()).toContain('We Were Unable to Find that Page');
+  });
+
+  it('client navigation applies the build route rules; an external target leaves with a full load', async () => {
+    await page.route('https://survey.tradeshop.example/**', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<title>Survey</title><h1>Survey</h1>' }));
+    await page.goto(shopURL + '/');
+    await page.waitForLoadState('networkidle');
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '/christmas/';
+      a.textContent = 'Christmas shortcut';
+      document.querySelector('main')!.append(a);
+    });
+    await page.getByText('Christmas shortcut').click();
+    await page.waitForURL(`${shopURL}/outlet/r/wholesale-christmas/`);
+    expect(asked).not.toContain('/christmas/'); // the rule applied in the browser, not by an edge redirect
+    await page.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '/feedback/';
+      a.textContent = 'Feedback shortcut';
+      document.querySelector('main')!.append(a);
+    });
+    await page.getByText('Feedback shortcut').click();
+    await page.waitForURL('https://survey.tradeshop.example/feedback');
+    await page.unroute('https://survey.tradeshop.example/**');
+  });
+
+  it('archUrl remembers the last page but not sign-in pages', async () => {
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    const archUrl = async () => (await ctx.cookies()).find((c) => c.name === 'archUrl')?.value;
+    await p.goto(shopURL + '/outlet/r/wholesale_giftware/?sort=name');
+    await expect.poll(archUrl).toBe(encodeURIComponent('/outlet/r/wholesale_giftware/?sort=name'));
+    await p.goto(shopURL + '/account/login/');
+    await p.waitForLoadState('networkidle');
+    expect(await archUrl()).toBe(encodeURIComponent('/outlet/r/wholesale_giftware/?sort=name'));
+    await p.goto(shopURL + '/help/faq/');
+    await expect.poll(archUrl).toBe(encodeURIComponent('/help/faq/'));
+    await ctx.close();
+  });
+
+  it('axe-core finds no violations on the home, a range and the 404 page', async () => {
+    for (const p of ['/', '/outlet/r/wholesale_balloons/', '/no-such-page/']) {
+      await page.goto(shopURL + p);
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page), p).toEqual([]);
+    }
+  });
+
+  it('after a new build is cut while a tab is open, the next click loads the page in full from the new build', { timeout: 180_000 }, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await ctx.addInitScript(() => {
+      (window as unknown as { __SHOP_BUILD_POLL_MS: number }).__SHOP_BUILD_POLL_MS = 500;
+    });
+    const p = await ctx.newPage();
+    await p.goto(shopURL + '/');
+    const before = await p.evaluate(() => document.documentElement.dataset.build);
+    // A client navigation keeps the page (no full load) while the build is current.
+    await p.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+    await p.locator('main a[href="/outlet/r/wholesale_balloons/"]').first().click();
+    await p.waitForURL(`${shopURL}/outlet/r/wholesale_balloons/`);
+    await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBe('same page');
+
+    await cutBuild();
+    const latest = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
+    expect(latest.id).not.toBe(before);
+    // Wait until the tab has polled the new id, then click an ordinary link.
+    await p.waitForResponse((r) => r.url().includes('/builds/latest.json') && r.status() === 200, { timeout: 10_000 });
+    await p.waitForTimeout(600);
+    await p.locator('header a[href="/outlet/r/wholesale_giftware/"]').first().click();
+    await p.waitForURL(`${shopURL}/outlet/r/wholesale_giftware/`);
+    await p.waitForLoadState('load');
+    await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBeUndefined();
+    await expect(p.evaluate(() => document.documentElement.dataset.build)).resolves.toBe(latest.id);
+    await ctx.close();
+  });
+});
+
+/** Cuts a new build of the site the edge is serving, as the release does. */
+function cutBuild(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`))));
+  });
+}

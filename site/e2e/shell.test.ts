@@ -191,6 +191,54 @@ describe('site shell', () => {
     await page.unroute('https://survey.tradeshop.example/**');
   });
 
+  it('a failed chunk load reloads the page once, not again within 10 s', async () => {
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    await p.goto(shopURL + '/outlet/r/wholesale_stationery/');
+    await p.waitForLoadState('networkidle');
+    const failChunk = () =>
+      p.evaluate(() => {
+        const err = Object.assign(new Error('Loading chunk 815 failed. (error: /_next/static/chunks/815.js)'), { name: 'ChunkLoadError' });
+        window.dispatchEvent(new ErrorEvent('error', { error: err, message: err.message }));
+      });
+    let loads = 0;
+    p.on('load', () => loads++);
+    await Promise.all([p.waitForEvent('load'), failChunk()]);
+    expect(loads).toBe(1);
+    await p.waitForLoadState('networkidle');
+    await failChunk();
+    await p.waitForTimeout(1500);
+    expect(loads).toBe(1); // guarded: no second reload within 10 s
+    await ctx.close();
+  });
+
+  it('prefetches the payloads of in-view links 1 s after load', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await ctx.newPage();
+    const prefetched: { url: string; at: number }[] = [];
+    const t0 = Date.now();
+    p.on('request', (r) => {
+      if (r.url().includes('_payload.json?')) prefetched.push({ url: r.url(), at: Date.now() - t0 });
+    });
+    await p.goto(shopURL + '/');
+    const buildId = await p.evaluate(() => document.documentElement.dataset.build);
+    await expect.poll(() => prefetched.length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(prefetched.map((x) => x.url)).toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${buildId}`);
+    expect(Math.min(...prefetched.map((x) => x.at))).toBeGreaterThanOrEqual(1000);
+    await ctx.close();
+
+    // Save-Data on: nothing is prefetched.
+    const saver = await browser.newContext({ extraHTTPHeaders: {} });
+    await saver.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+    const q = await saver.newPage();
+    const seen: string[] = [];
+    q.on('request', (r) => r.url().includes('_payload.json?') && seen.push(r.url()));
+    await q.goto(shopURL + '/');
+    await q.waitForTimeout(2000);
+    expect(seen).toEqual([]);
+    await saver.close();
+  });
+
   it('archUrl remembers the last page but not sign-in pages', async () => {
     const ctx = await browser.newContext();
     const p = await ctx.newPage();

@@ -171,21 +171,11 @@ describe('site shell', () => {
     await page.waitForLoadState('networkidle');
     const asked: string[] = [];
     page.on('request', (r) => asked.push(new URL(r.url()).pathname));
-    await page.evaluate(() => {
-      const a = document.createElement('a');
-      a.href = '/christmas/';
-      a.textContent = 'Christmas shortcut';
-      document.querySelector('main')!.append(a);
-    });
+    await appendLink(page, '/christmas/', 'Christmas shortcut');
     await page.getByText('Christmas shortcut').click();
     await page.waitForURL(`${shopURL}/outlet/r/wholesale-christmas/`);
     expect(asked).not.toContain('/christmas/'); // the rule applied in the browser, not by an edge redirect
-    await page.evaluate(() => {
-      const a = document.createElement('a');
-      a.href = '/feedback/';
-      a.textContent = 'Feedback shortcut';
-      document.querySelector('main')!.append(a);
-    });
+    await appendLink(page, '/feedback/', 'Feedback shortcut');
     await page.getByText('Feedback shortcut').click();
     await page.waitForURL('https://survey.tradeshop.example/feedback');
     await page.unroute('https://survey.tradeshop.example/**');
@@ -289,6 +279,16 @@ describe('site shell', () => {
     await ctx.close();
   });
 });
+
+/** Adds a link to the page's main content, as a page of the site would have it. */
+function appendLink(p: Page, href: string, text: string) {
+  return p.evaluate(([h, t]) => {
+    const a = document.createElement('a');
+    a.href = h!;
+    a.textContent = t!;
+    document.querySelector('main')!.append(a);
+  }, [href, text]);
+}
 
 /** Cuts a new build of the site the edge is serving, as the release does. */
 function cutBuild(): Promise<void> {

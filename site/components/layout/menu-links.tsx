@@ -11,6 +11,17 @@ export const HELP_LINKS = [
   { href: '/help/terms-and-conditions/', label: 'Terms and conditions' },
 ];
 
+/** The help pages as list items, for the header menu and the footer. */
+export function HelpLinkItems() {
+  return HELP_LINKS.map((l) => (
+    <li key={l.href}>
+      <Link href={l.href} prefetch={false}>
+        {l.label}
+      </Link>
+    </li>
+  ));
+}
+
 /** The header menu's links: outlet ranges, every category group, help, blog, search. */
 export function MenuLinks({ menu }: { menu: Menu }) {
   return (
@@ -46,13 +57,7 @@ export function MenuLinks({ menu }: { menu: Menu }) {
       <details className="menu-panel">
         <summary>Help</summary>
         <ul className="menu-help">
-          {HELP_LINKS.map((l) => (
-            <li key={l.href}>
-              <Link href={l.href} prefetch={false}>
-                {l.label}
-              </Link>
-            </li>
-          ))}
+          <HelpLinkItems />
         </ul>
       </details>
       <ul className="menu-other">

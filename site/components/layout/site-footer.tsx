@@ -1,5 +1,4 @@
-import Link from 'next/link';
-import { HELP_LINKS } from './menu-links';
+import { HelpLinkItems } from './menu-links';
 
 /** Where the feedback link goes: an external survey, set at build time. */
 const FEEDBACK_URL = process.env.NEXT_PUBLIC_FEEDBACK_URL || 'https://survey.tradeshop.example/feedback';
@@ -10,13 +9,7 @@ export function SiteFooter() {
     <footer className="site-footer">
       <nav aria-label="Help">
         <ul>
-          {HELP_LINKS.map((l) => (
-            <li key={l.href}>
-              <Link href={l.href} prefetch={false}>
-                {l.label}
-              </Link>
-            </li>
-          ))}
+          <HelpLinkItems />
           <li>
             <a href={FEEDBACK_URL} rel="noopener" target="_blank">
               Tell us what you think (feedback survey, opens in a new tab)

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -15,6 +17,7 @@ type Deps struct {
 	Log      *slog.Logger
 	Verifier auth.Verifier
 	Store    *store.Store
+	Search   SearchIndex
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -27,7 +30,26 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, err
 	}
-	return Deps{Log: log, Verifier: v, Store: st}, nil
+	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge)}, nil
+}
+
+// searchMaxAge is how stale the search index may get before it is rebuilt in the
+// background: a catalogue change shows in search within this time.
+const searchMaxAge = 5 * time.Minute
+
+// catalogueIndex builds the search index from the table's catalogue.
+func catalogueIndex(st *store.Store) search.Loader {
+	return func(ctx context.Context) (*search.Index, error) {
+		_, cats, products, err := st.Catalogue(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names := make(map[int]string, len(cats))
+		for _, c := range cats {
+			names[c.ID] = c.Name
+		}
+		return search.Build(products, names)
+	}
 }
 
 // Endpoint is one /api route: the Lambda of the same name serves it in the cloud.
@@ -41,6 +63,7 @@ type Endpoint struct {
 func Endpoints(d Deps) []Endpoint {
 	return []Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Store)},
+		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
 	}
 }
 

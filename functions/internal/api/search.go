@@ -1,0 +1,70 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tradeshop/functions/internal/search"
+)
+
+// SearchIndex answers the current search index.
+type SearchIndex interface {
+	Get(ctx context.Context) (*search.Index, error)
+}
+
+var rangeParam = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+
+// parseSearch reads and checks q, page, range and category; every problem is named.
+func parseSearch(v url.Values) (search.Request, map[string]string) {
+	problems := map[string]string{}
+	r := search.Request{Query: v.Get("q"), Range: v.Get("range"), Page: 1}
+	if utf8.RuneCountInString(r.Query) > search.MaxQueryLength {
+		problems["q"] = "must be at most 100 characters"
+	}
+	if p := v.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > search.MaxPage {
+			problems["page"] = "must be a whole number from 1 to 200"
+		}
+		r.Page = n
+	}
+	if r.Range != "" && !rangeParam.MatchString(r.Range) {
+		problems["range"] = "must be an outlet range urlText such as wholesale_balloons"
+	}
+	if c := v.Get("category"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 1 {
+			problems["category"] = "must be a category id (a positive whole number)"
+		}
+		r.CategoryID = n
+	}
+	return r, problems
+}
+
+// handleSearch answers GET /api/search?q=&page=&range=&category= with one page of
+// ranked results. It needs no sign-in: search reads only the public catalogue.
+func handleSearch(log *slog.Logger, idx SearchIndex) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, problems := parseSearch(r.URL.Query())
+		if len(problems) > 0 {
+			writeError(w, r, log, &errBadRequest{msg: "search parameters are invalid", problems: problems})
+			return
+		}
+		ix, err := idx.Get(r.Context())
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		res, err := ix.Search(r.Context(), req)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		encode(w, http.StatusOK, res)
+	})
+}

@@ -1,0 +1,67 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/tradeshop/functions/internal/search"
+	"github.com/tradeshop/functions/internal/seed"
+)
+
+type fixedIndex struct{ ix *search.Index }
+
+func (f fixedIndex) Get(context.Context) (*search.Index, error) { return f.ix, nil }
+
+func TestSearchEndpoint(t *testing.T) {
+	t.Parallel()
+	c, _ := seed.Generate(500)
+	names := map[int]string{}
+	for _, cat := range c.Categories {
+		names[cat.ID] = cat.Name
+	}
+	ix, _ := search.Build(c.Products, names)
+	h := handleSearch(slog.New(slog.NewTextHandler(io.Discard, nil)), fixedIndex{ix})
+	get := func(q string) (int, map[string]any) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/search?"+q, nil))
+		var body map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &body)
+		return rec.Code, body
+	}
+	for _, tc := range []struct {
+		query   string
+		status  int
+		problem string
+	}{
+		{"q=birthday", 200, ""},
+		{"q=birthday&page=2&range=wholesale_greeting_cards&category=101", 200, ""},
+		{"q=", 200, ""},
+		{"q=birthday&page=0", 400, "page"},
+		{"q=birthday&page=abc", 400, "page"},
+		{"q=birthday&page=201", 400, "page"},
+		{"q=birthday&category=x", 400, "category"},
+		{"q=birthday&range=Bad%20Range", 400, "range"},
+		{"q=" + strings.Repeat("a", 101), 400, "q"},
+	} {
+		code, body := get(tc.query)
+		if code != tc.status {
+			t.Errorf("%s: status %d, want %d (%v)", tc.query, code, tc.status, body)
+			continue
+		}
+		if tc.problem != "" {
+			problems, _ := body["problems"].(map[string]any)
+			if problems[tc.problem] == nil {
+				t.Errorf("%s: no problem named %q in %v", tc.query, tc.problem, body)
+			}
+		}
+	}
+	_, body := get("q=birthdy")
+	if body["total"].(float64) == 0 {
+		t.Fatalf("birthdy found nothing: %v", body)
+	}
+}

@@ -1,0 +1,324 @@
+package search
+
+import (
+	"container/heap"
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pages"
+)
+
+// PageSize is how many results one page holds.
+const PageSize = 24
+
+// MaxQueryLength bounds the query text; longer input is refused, not truncated.
+const MaxQueryLength = 100
+
+// MaxPage bounds how deep a buyer can page.
+const MaxPage = 200
+
+// maxTerms bounds how many words of a query are searched.
+const maxTerms = 8
+
+// Field weights: a word in the name counts most, then the category, then the
+// description. How it matched scales that: exactly 1, as a prefix 0.5, with a typo 0.25.
+const (
+	weightName        = 6
+	weightCategory    = 4
+	weightDescription = 1
+	weightSKU         = 20
+	weightSKUPrefix   = 8
+	scalePrefix       = 0.5
+	scaleFuzzy        = 0.25
+)
+
+// Hit is one result: the product as a grid shows it, with where it sits.
+type Hit struct {
+	pages.ProductCard
+	RangeURLText string `json:"rangeUrlText"`
+	CategoryID   int    `json:"categoryId"`
+}
+
+// Result is one page of results.
+type Result struct {
+	Query string `json:"query"`
+	Total int    `json:"total"`
+	Page  int    `json:"page"`
+	Pages int    `json:"pages"`
+	Hits  []Hit  `json:"hits"`
+}
+
+// Request is a search: text, optional filters and a 1-based page.
+type Request struct {
+	Query      string
+	Range      string
+	CategoryID int
+	Page       int
+}
+
+type posting struct {
+	doc    int32
+	weight float32
+}
+
+// Index is an in-memory inverted index of the catalogue. It is read-only after Build
+// and safe for concurrent searches.
+type Index struct {
+	docs      []Hit
+	nameWords []uint8
+	// all holds every word of name, category and description with its best field
+	// weight per product; title only name and category words, for prefix and typo matches.
+	all, title map[string][]posting
+	dict       []string // title's words, sorted, for prefix ranges and typo scans
+	skus       []string // lowercase SKUs, sorted; index i is skuDoc[i]
+	skuDoc     []int32
+	scratch    sync.Pool
+}
+
+// words splits text into lowercase words of letters and digits.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// Build indexes the products. categoryNames maps category id to name.
+func Build(products []catalogue.Product, categoryNames map[int]string) (*Index, error) {
+	ix := &Index{
+		docs: make([]Hit, len(products)), nameWords: make([]uint8, len(products)),
+		all: map[string][]posting{}, title: map[string][]posting{},
+	}
+	add := func(m map[string][]posting, w string, doc int32, weight float32) {
+		list := m[w]
+		if n := len(list); n > 0 && list[n-1].doc == doc {
+			list[n-1].weight = max(list[n-1].weight, weight)
+			return
+		}
+		m[w] = append(list, posting{doc, weight})
+	}
+	type skuEntry struct {
+		sku string
+		doc int32
+	}
+	skus := make([]skuEntry, 0, len(products))
+	for i, p := range products {
+		doc := int32(i)
+		ix.docs[i] = Hit{ProductCard: pages.Card(p), RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}
+		name := words(p.Name)
+		ix.nameWords[i] = uint8(min(len(name), 255))
+		for _, w := range name {
+			add(ix.all, w, doc, weightName)
+			add(ix.title, w, doc, weightName)
+		}
+		for _, w := range words(categoryNames[p.CategoryID]) {
+			add(ix.all, w, doc, weightCategory)
+			add(ix.title, w, doc, weightCategory)
+		}
+		for _, w := range words(p.Description) {
+			add(ix.all, w, doc, weightDescription)
+		}
+		skus = append(skus, skuEntry{strings.ToLower(p.SKU), doc})
+	}
+	for w := range ix.title {
+		ix.dict = append(ix.dict, w)
+	}
+	sort.Strings(ix.dict)
+	sort.Slice(skus, func(a, b int) bool { return skus[a].sku < skus[b].sku })
+	for _, s := range skus {
+		ix.skus = append(ix.skus, s.sku)
+		ix.skuDoc = append(ix.skuDoc, s.doc)
+	}
+	n := len(products)
+	ix.scratch.New = func() any {
+		return &scratch{term: make([]float32, n), total: make([]float32, n), count: make([]uint8, n)}
+	}
+	return ix, nil
+}
+
+// Len is how many products are indexed.
+func (ix *Index) Len() int { return len(ix.docs) }
+
+// scratch is one search's working memory, pooled: per-product scores of the current
+// word, running totals, and how many words each product has matched.
+type scratch struct {
+	term, total []float32
+	count       []uint8
+	touched     []int32 // products with a non-zero term score, to reset
+	seen        []int32 // products with a non-zero total, to reset
+}
+
+func (s *scratch) reset() {
+	for _, d := range s.seen {
+		s.total[d], s.count[d] = 0, 0
+	}
+	s.seen = s.seen[:0]
+}
+
+func (s *scratch) raise(doc int32, v float32) {
+	if s.term[doc] == 0 {
+		s.touched = append(s.touched, doc)
+	}
+	s.term[doc] = max(s.term[doc], v)
+}
+
+// queryTerms splits the query into words, keeping hyphenated tokens whole only when
+// they look like a SKU.
+func (ix *Index) queryTerms(q string) []string {
+	raw := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+	var out []string
+	for _, t := range raw {
+		t = strings.Trim(t, "-")
+		switch {
+		case t == "":
+		case strings.Contains(t, "-") && ix.hasSKUPrefix(t):
+			out = append(out, t)
+		default:
+			out = append(out, words(t)...)
+		}
+	}
+	return out[:min(len(out), maxTerms)]
+}
+
+func (ix *Index) hasSKUPrefix(t string) bool {
+	i := sort.SearchStrings(ix.skus, t)
+	return i < len(ix.skus) && strings.HasPrefix(ix.skus[i], t)
+}
+
+// scoreTerm sets s.term to each product's best match of one query word.
+func (ix *Index) scoreTerm(s *scratch, t string) {
+	for _, p := range ix.all[t] {
+		s.raise(p.doc, p.weight)
+	}
+	if len(t) >= 2 {
+		for i := sort.SearchStrings(ix.dict, t); i < len(ix.dict) && strings.HasPrefix(ix.dict[i], t); i++ {
+			if ix.dict[i] == t {
+				continue
+			}
+			for _, p := range ix.title[ix.dict[i]] {
+				s.raise(p.doc, p.weight*scalePrefix)
+			}
+		}
+		for i := sort.SearchStrings(ix.skus, t); i < len(ix.skus) && strings.HasPrefix(ix.skus[i], t); i++ {
+			w := float32(weightSKUPrefix)
+			if ix.skus[i] == t {
+				w = weightSKU
+			}
+			s.raise(ix.skuDoc[i], w)
+		}
+	}
+	if k := typoAllowance(t); k > 0 {
+		for _, w := range ix.dict {
+			if w != t && !strings.HasPrefix(w, t) && withinEdits(t, w, k) {
+				for _, p := range ix.title[w] {
+					s.raise(p.doc, p.weight*scaleFuzzy)
+				}
+			}
+		}
+	}
+}
+
+// typoAllowance is how many edits a word may be off: none under 4 letters, one up to
+// 6, two from 7.
+func typoAllowance(t string) int {
+	switch n := len([]rune(t)); {
+	case n < 4:
+		return 0
+	case n < 7:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// Search runs a request. Every word must match somewhere; results are ranked by score,
+// then shorter names (the plain design before its variants), then name and SKU.
+func (ix *Index) Search(_ context.Context, r Request) (Result, error) {
+	res := Result{Query: r.Query, Page: min(max(r.Page, 1), MaxPage), Hits: []Hit{}}
+	terms := ix.queryTerms(r.Query)
+	if len(terms) == 0 || len(ix.docs) == 0 {
+		return res, nil
+	}
+	s := ix.scratch.Get().(*scratch)
+	defer ix.scratch.Put(s)
+	defer s.reset()
+
+	for i, t := range terms {
+		ix.scoreTerm(s, t)
+		for _, d := range s.touched {
+			if int(s.count[d]) == i { // matched every word so far
+				if i == 0 {
+					s.seen = append(s.seen, d)
+				}
+				s.count[d]++
+				s.total[d] += s.term[d]
+			}
+			s.term[d] = 0
+		}
+		s.touched = s.touched[:0]
+	}
+
+	want := res.Page * PageSize
+	top := &resultHeap{ix: ix, total: s.total}
+	for _, d := range s.seen {
+		if int(s.count[d]) != len(terms) || !ix.passes(d, r) {
+			continue
+		}
+		res.Total++
+		if top.Len() < want {
+			heap.Push(top, d)
+		} else if top.better(d, top.docs[0]) {
+			top.docs[0] = d
+			heap.Fix(top, 0)
+		}
+	}
+	res.Pages = (res.Total + PageSize - 1) / PageSize
+	ordered := make([]int32, top.Len())
+	for i := len(ordered) - 1; i >= 0; i-- {
+		ordered[i] = heap.Pop(top).(int32)
+	}
+	for _, d := range ordered[min(len(ordered), (res.Page-1)*PageSize):] {
+		res.Hits = append(res.Hits, ix.docs[d])
+	}
+	return res, nil
+}
+
+func (ix *Index) passes(d int32, r Request) bool {
+	h := &ix.docs[d]
+	return (r.Range == "" || h.RangeURLText == r.Range) && (r.CategoryID == 0 || h.CategoryID == r.CategoryID)
+}
+
+// resultHeap keeps the best results seen so far with the worst on top.
+type resultHeap struct {
+	ix    *Index
+	total []float32
+	docs  []int32
+}
+
+// better reports whether product a ranks above product b.
+func (h *resultHeap) better(a, b int32) bool {
+	if h.total[a] != h.total[b] {
+		return h.total[a] > h.total[b]
+	}
+	if h.ix.nameWords[a] != h.ix.nameWords[b] {
+		return h.ix.nameWords[a] < h.ix.nameWords[b]
+	}
+	na, nb := h.ix.docs[a].Name, h.ix.docs[b].Name
+	if na != nb {
+		return na < nb
+	}
+	return h.ix.docs[a].SKU < h.ix.docs[b].SKU
+}
+
+func (h *resultHeap) Len() int           { return len(h.docs) }
+func (h *resultHeap) Less(i, j int) bool { return h.better(h.docs[j], h.docs[i]) }
+func (h *resultHeap) Swap(i, j int)      { h.docs[i], h.docs[j] = h.docs[j], h.docs[i] }
+func (h *resultHeap) Push(x any)         { h.docs = append(h.docs, x.(int32)) }
+func (h *resultHeap) Pop() any {
+	d := h.docs[len(h.docs)-1]
+	h.docs = h.docs[:len(h.docs)-1]
+	return d
+}

@@ -41,6 +41,7 @@ async function main() {
     FIREBASE_PROJECT_ID: 'demo-tradeshop',
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
+    SITE_URL: `http://127.0.0.1:${edgePort}`,
   };
   const media = path.join(scratch, 'media');
 

@@ -20,6 +20,29 @@ export function newBuildId(now = new Date()) {
 
 const statuses = new Set([301, 302, 307, 308]);
 
+/** Most URLs one sitemap file may list (sitemaps.org). */
+export const SITEMAP_SHARD_SIZE = 50_000;
+
+const xmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Writes sitemap.xml (an index) and sitemaps/sitemap-N.xml shards listing every page
+ * path once; answers the number of shards. */
+export function writeSitemaps(outDir, siteUrl, pagePaths, lastmod, shardSize = SITEMAP_SHARD_SIZE) {
+  const unique = [...new Set(pagePaths)].sort();
+  const shards = [];
+  for (let i = 0; i < unique.length; i += shardSize) shards.push(unique.slice(i, i + shardSize));
+  mkdirSync(path.join(outDir, 'sitemaps'), { recursive: true });
+  shards.forEach((paths, i) => {
+    const urls = paths.map((p) => `<url><loc>${xmlEscape(siteUrl + p)}</loc><lastmod>${lastmod}</lastmod></url>`).join('\n');
+    writeFileSync(path.join(outDir, 'sitemaps', `sitemap-${i + 1}.xml`),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+  });
+  const entries = shards.map((_, i) => `<sitemap><loc>${xmlEscape(`${siteUrl}/sitemaps/sitemap-${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`).join('\n');
+  writeFileSync(path.join(outDir, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`);
+  return shards.length;
+}
+
 /** Checks the route-rule source and answers its redirects; throws with every problem. */
 export function validateRedirects(doc, pagePaths = new Set()) {
   const problems = [];
@@ -53,6 +76,7 @@ function listFiles(dir) {
 export async function buildSite({ env = process.env } = {}) {
   const started = performance.now();
   const id = newBuildId();
+  const siteUrl = (env.SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
   if (!existsSync(path.join(binDir, 'snapshot'))) await buildGoCommands();
 
   say('build', `snapshot of the catalogue (build ${id})`);
@@ -66,7 +90,7 @@ export async function buildSite({ env = process.env } = {}) {
   say('build', `next build of ${catalogue.pages.length} catalogue pages`);
   await run('npx', ['next', 'build'], {
     cwd: path.join(root, 'site'),
-    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   say('build', 'writing _payload.json beside every prerendered page');
@@ -76,14 +100,18 @@ export async function buildSite({ env = process.env } = {}) {
   }
   // Content pages' payloads are exported by the route handler under /payload-export/.
   const contentPayloads = path.join(exportDir, 'payload-export');
-  let contentPages = 0;
+  const contentPaths = [];
   for (const file of listFiles(contentPayloads)) {
     const page = path.dirname(path.relative(contentPayloads, file));
     if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`content payload for /${page}/ has no exported page`);
     renameSync(file, path.join(exportDir, page, '_payload.json'));
-    contentPages++;
+    contentPaths.push(`/${page}/`);
   }
   rmSync(contentPayloads, { recursive: true, force: true });
+  const contentPages = contentPaths.length;
+
+  const shards = writeSitemaps(exportDir, siteUrl, [...catalogue.pages, ...contentPaths], new Date().toISOString().slice(0, 10));
+  say('build', `sitemap index with ${shards} shard(s) for ${catalogue.pages.length + contentPages} pages`);
 
   const timestamp = Date.now();
   mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });

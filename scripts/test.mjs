@@ -69,6 +69,7 @@ async function main() {
     FIREBASE_PROJECT_ID: projectId,
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
+    SITE_URL: `http://127.0.0.1:${edgePort}`,
   };
 
   say('test', `starting dynalite (:${dynamoPort}) and the Auth emulator (:${authPort})`);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { NextConfig } from 'next';
 
 // The build id is given by scripts/build.mjs so the export, builds/latest.json and
@@ -11,6 +12,8 @@ const config: NextConfig = {
   poweredByHeader: false,
   images: { unoptimized: true },
   generateBuildId: async () => buildId,
+  // Static generation is the bulk of a build (one page per product): use every core.
+  experimental: { cpus: Math.max(1, os.availableParallelism()) },
   env: {
     NEXT_PUBLIC_BUILD_ID: buildId,
     // The version setting: local, staging or production (a staging notice shows on staging).

@@ -6,11 +6,13 @@ import { SiteHeader } from '@/components/layout/site-header';
 import { StagingNotice } from '@/components/layout/staging-notice';
 import { ToastRegion } from '@/components/toast/toast-region';
 import { getCatalogue } from '@/lib/catalogue';
+import { siteUrl } from '@/lib/seo';
 import './globals.css';
 
 const buildId = process.env.NEXT_PUBLIC_BUILD_ID ?? 'dev';
 
 export const metadata: Metadata = {
+  metadataBase: new URL(siteUrl),
   title: { default: 'TradeShop Wholesale: greeting cards, gift wrap and giftware for the trade', template: '%s | TradeShop Wholesale' },
   description: 'Wholesale greeting cards, Christmas, gift wrap, partyware, balloons, giftware and stationery in trade packs.',
 };

@@ -1,10 +1,21 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
+import { JsonLd } from '@/components/seo/json-ld';
 import { getHome } from '@/lib/catalogue';
+import { organizationLd, pageMetadata } from '@/lib/seo';
+import { getShopConfig } from '@/lib/shop-config';
+
+export const metadata: Metadata = pageMetadata({
+  title: 'TradeShop Wholesale: greeting cards, gift wrap and giftware for the trade',
+  description: 'Wholesale greeting cards, Christmas, gift wrap, partyware, balloons, giftware and stationery in trade packs, at trade prices ex VAT.',
+  path: '/',
+});
 
 export default function HomePage() {
   const home = getHome();
   return (
     <>
+      <JsonLd data={organizationLd(getShopConfig().contact)} />
       <h1>Wholesale cards, wrap and gifts for your shop</h1>
       <p className="lead">
         {home.products.toLocaleString('en-GB')} lines in trade packs across our outlet ranges. Prices are ex VAT.

@@ -1,7 +1,7 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CatalogueFile, CategoryPage, Home, RangePage } from './types';
+import type { CatalogueFile, CategoryPage, Home, ProductPage, RangePage } from './types';
 
 // The build snapshot written by functions/cmd/snapshot. Read at build time only: the
 // export is static, so these reads never happen in a browser.
@@ -34,6 +34,19 @@ export function getRangePage(urlText: string): RangePage {
 export function getCategoryPage(slug: string, id: string): CategoryPage {
   return payload<CategoryPage>(`/outlet/section/${slug}/${id}/`);
 }
+
+/** A product page's payload, by its path (/{slug}/). */
+export function getProductPage(pagePath: string): ProductPage {
+  return payload<ProductPage>(pagePath);
+}
+
+/** Whether a path is a product page of this build. */
+export function isProductPath(pagePath: string): boolean {
+  productPathSet ??= new Set(getCatalogue().productPaths);
+  return productPathSet.has(pagePath);
+}
+
+let productPathSet: Set<string> | undefined;
 
 /** Every range page's route parameters. */
 export function rangeParams(): { urlText: string }[] {

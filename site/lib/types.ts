@@ -3,6 +3,8 @@
 
 export interface ProductCard {
   sku: string;
+  /** The product page: /{slug}/ */
+  path: string;
   slug: string;
   name: string;
   packSize: number;
@@ -44,7 +46,9 @@ export interface CatalogueFile {
   generatedAt: string;
   products: number;
   menu: Menu;
+  /** Every page with a catalogue payload: home, ranges, categories, products. */
   pages: string[];
+  productPaths: string[];
 }
 
 export interface Home {
@@ -65,4 +69,20 @@ export interface CategoryPage {
   range: RangeLink;
   category: CategoryLink;
   products: ProductCard[];
+}
+
+export type StockState = 'in-stock' | 'low-stock' | 'out-of-stock';
+
+export interface ProductDetail extends ProductCard {
+  description: string;
+  largeImg: string;
+  stockState: StockState;
+}
+
+export interface ProductPage {
+  kind: 'product';
+  product: ProductDetail;
+  range: RangeLink;
+  category: CategoryLink;
+  related: ProductCard[];
 }

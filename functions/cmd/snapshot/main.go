@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +37,9 @@ type catalogueFile struct {
 	GeneratedAt string     `json:"generatedAt"`
 	Products    int        `json:"products"`
 	Menu        pages.Menu `json:"menu"`
-	Pages       []string   `json:"pages"`
+	Pages       []string   `json:"pages"` // every page with a payload: home, ranges, categories, products
+	// ProductPaths are the product pages among them, for the catch-all route.
+	ProductPaths []string `json:"productPaths"`
 }
 
 func run(ctx context.Context, out string) error {
@@ -77,8 +80,18 @@ func run(ctx context.Context, out string) error {
 			return err
 		}
 	}
+	productPaths := make([]string, 0, len(site.Products))
+	for p, data := range site.Products {
+		if err := put(p, data); err != nil {
+			return err
+		}
+		productPaths = append(productPaths, p)
+	}
+	slices.Sort(paths)
+	slices.Sort(productPaths)
 	err = writeJSON(filepath.Join(tmp, "catalogue.json"), catalogueFile{
-		GeneratedAt: time.Now().UTC().Format(time.RFC3339), Products: len(products), Menu: site.Menu, Pages: paths,
+		GeneratedAt: time.Now().UTC().Format(time.RFC3339), Products: len(products), Menu: site.Menu,
+		Pages: paths, ProductPaths: productPaths,
 	})
 	if err != nil {
 		return err

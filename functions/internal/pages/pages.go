@@ -13,6 +13,7 @@ const featuredPerRange = 8
 // ProductCard is a product as a grid shows it. UnitPrice is pence ex VAT.
 type ProductCard struct {
 	SKU       string `json:"sku"`
+	Path      string `json:"path"`
 	Slug      string `json:"slug"`
 	Name      string `json:"name"`
 	PackSize  int    `json:"packSize"`
@@ -77,17 +78,54 @@ type CategoryPage struct {
 	Products []ProductCard `json:"products"`
 }
 
+// ProductDetail is everything a product page shows about the product.
+type ProductDetail struct {
+	ProductCard
+	Description string `json:"description"`
+	LargeImg    string `json:"largeImg"`
+	StockState  string `json:"stockState"` // in-stock, low-stock or out-of-stock
+	Path        string `json:"path"`
+}
+
+// ProductPage is the data of a product page, /{slug}/.
+type ProductPage struct {
+	Kind     string        `json:"kind"`
+	Product  ProductDetail `json:"product"`
+	Range    RangeLink     `json:"range"`
+	Category CategoryLink  `json:"category"`
+	Related  []ProductCard `json:"related"`
+}
+
 // Site is every page's data, keyed by page path.
 type Site struct {
 	Menu       Menu
 	Home       Home
 	Ranges     map[string]RangePage
 	Categories map[string]CategoryPage
+	Products   map[string]ProductPage
+}
+
+// relatedPerProduct is how many related products a product page shows.
+const relatedPerProduct = 6
+
+// lowStockPacks is the stock, in packs, under which a product shows as low stock.
+const lowStockPacks = 5
+
+// StockState says how much of a product is left, without giving the exact count.
+func StockState(p catalogue.Product) string {
+	switch {
+	case p.Stock <= 0:
+		return "out-of-stock"
+	case p.Stock < lowStockPacks*p.PackSize:
+		return "low-stock"
+	default:
+		return "in-stock"
+	}
 }
 
 // Card reshapes a product for a grid.
 func Card(p catalogue.Product) ProductCard {
-	return ProductCard{SKU: p.SKU, Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
+	return ProductCard{SKU: p.SKU, Path: catalogue.ProductPath(p), Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
 		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
 }
 
@@ -101,6 +139,7 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 
 	byCat := map[int][]ProductCard{}
 	byRange := map[string][]ProductCard{}
+	s := Site{Ranges: map[string]RangePage{}, Categories: map[string]CategoryPage{}, Products: make(map[string]ProductPage, len(products))}
 	for _, p := range products {
 		c := Card(p)
 		byCat[p.CategoryID] = append(byCat[p.CategoryID], c)
@@ -112,7 +151,6 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 	}
 
 	rangeLinks := map[string]RangeLink{}
-	s := Site{Ranges: map[string]RangePage{}, Categories: map[string]CategoryPage{}}
 	for _, r := range ranges {
 		l := RangeLink{URLText: r.URLText, Name: r.Name, Description: r.Description,
 			Path: catalogue.RangePath(r.URLText), Products: len(byRange[r.URLText])}
@@ -142,6 +180,23 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 	}
 	s.Menu.Groups = slices.DeleteFunc(s.Menu.Groups, func(g MenuGroup) bool { return len(g.Categories) == 0 })
 
+	catLinks := map[int]CategoryLink{}
+	for _, g := range s.Menu.Groups {
+		for _, c := range g.Categories {
+			catLinks[c.ID] = c
+		}
+	}
+	for _, p := range products {
+		path := catalogue.ProductPath(p)
+		s.Products[path] = ProductPage{
+			Kind: "product",
+			Product: ProductDetail{ProductCard: Card(p), Description: p.Description, LargeImg: p.LargeImg,
+				StockState: StockState(p), Path: path},
+			Range: rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
+			Related: related(byCat[p.CategoryID], p.SKU),
+		}
+	}
+
 	for _, r := range s.Menu.Ranges {
 		s.Ranges[r.Path] = RangePage{Kind: "range", Range: r, Categories: nonNil(catsOfRange[r.URLText]),
 			Featured: featured(byRange[r.URLText])}
@@ -163,6 +218,21 @@ func featured(list []ProductCard) []ProductCard {
 	step := len(inStock) / featuredPerRange
 	for i := range featuredPerRange {
 		out = append(out, inStock[i*step])
+	}
+	return out
+}
+
+// related picks the in-stock products next to sku in its category's name order, so
+// neighbours share a style or subject.
+func related(list []ProductCard, sku string) []ProductCard {
+	at := slices.IndexFunc(list, func(c ProductCard) bool { return c.SKU == sku })
+	out := make([]ProductCard, 0, relatedPerProduct)
+	for d := 1; len(out) < relatedPerProduct && (at-d >= 0 || at+d < len(list)); d++ {
+		for _, i := range []int{at + d, at - d} {
+			if i >= 0 && i < len(list) && list[i].InStock && len(out) < relatedPerProduct {
+				out = append(out, list[i])
+			}
+		}
 	}
 	return out
 }

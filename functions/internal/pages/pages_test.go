@@ -3,6 +3,8 @@ package pages
 import (
 	"testing"
 
+	"github.com/tradeshop/functions/internal/catalogue"
+
 	"github.com/tradeshop/functions/internal/seed"
 )
 
@@ -48,7 +50,32 @@ func TestBuildCoversEveryPage(t *testing.T) {
 			}
 		}
 	}
+	if len(s.Products) != len(c.Products) {
+		t.Fatalf("product pages %d, products %d", len(s.Products), len(c.Products))
+	}
+	for path, p := range s.Products {
+		if path != p.Product.Path || p.Category.ID != 0 && p.Category.Path == "" || len(p.Related) == 0 {
+			t.Fatalf("product page %s: %+v", path, p)
+		}
+		for _, r := range p.Related {
+			if r.SKU == p.Product.SKU || !r.InStock {
+				t.Fatalf("product %s relates to itself or to out-of-stock %s", p.Product.SKU, r.SKU)
+			}
+		}
+	}
 	if s.Home.Products != len(c.Products) {
 		t.Fatalf("home counts %d products", s.Home.Products)
+	}
+}
+
+func TestStockState(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		stock, pack int
+		want        string
+	}{{0, 6, "out-of-stock"}, {6, 6, "low-stock"}, {29, 6, "low-stock"}, {30, 6, "in-stock"}} {
+		if got := StockState(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}); got != tc.want {
+			t.Errorf("stock %d pack %d: %s, want %s", tc.stock, tc.pack, got, tc.want)
+		}
 	}
 }

@@ -1,30 +1,80 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { ProductDetail } from '@/components/catalogue/product-detail';
+import { ProductGrid } from '@/components/catalogue/product-grid';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
-import { catchAllPage, catchAllParams } from '@/lib/content-routes';
+import { JsonLd } from '@/components/seo/json-ld';
+import { catchAllPage, catchAllParams, type CatchAllPage as Data } from '@/lib/catch-all';
+import { formatPence } from '@/lib/format';
+import { absolute, breadcrumbLd, pageMetadata, productLd } from '@/lib/seo';
 
 type Params = { slug: string[] };
 
 export const dynamicParams = false;
 export const generateStaticParams = catchAllParams;
 
+function trail(data: Data) {
+  const home = { name: 'Home', path: '/' };
+  switch (data.kind) {
+    case 'product':
+      return [home, { name: data.range.name, path: data.range.path }, { name: data.category.name, path: data.category.path }, { name: data.product.name, path: data.product.path }];
+    case 'blog-index':
+      return [home, { name: 'Blog', path: '/blog/' }];
+    case 'content': {
+      const section = data.page.section === 'blog' ? { name: 'Blog', path: '/blog/' } : { name: 'Help', path: '/help/faq/' };
+      return [home, section, { name: data.page.title, path: data.page.path }];
+    }
+  }
+}
+
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const data = catchAllPage((await params).slug);
   if (!data) return {};
-  if (data.kind === 'blog-index') {
-    return { title: 'Trade blog', description: 'Ordering guides and retail tips for independent card and gift shops from TradeShop Wholesale.' };
+  switch (data.kind) {
+    case 'product': {
+      const p = data.product;
+      return pageMetadata({
+        title: `${p.name} (${p.sku})`,
+        description: `${p.name}, SKU ${p.sku}: ${formatPence(p.unitPrice)} a unit ex VAT, sold in packs of ${p.packSize}. Wholesale ${data.category.name.toLowerCase()} for retailers.`,
+        path: p.path,
+        image: absolute(p.largeImg),
+      });
+    }
+    case 'blog-index':
+      return pageMetadata({ title: 'Trade blog', description: 'Ordering guides and retail tips for independent card and gift shops from TradeShop Wholesale.', path: '/blog/' });
+    case 'content':
+      return pageMetadata({ title: data.page.title, description: data.page.description, path: data.page.path, type: data.page.section === 'blog' ? 'article' : 'website' });
   }
-  return { title: data.page.title, description: data.page.description };
 }
+
+const longDate = (d: string) => new Date(d).toLocaleDateString('en-GB', { dateStyle: 'long' });
 
 export default async function CatchAllPage({ params }: { params: Promise<Params> }) {
   const data = catchAllPage((await params).slug);
   if (!data) notFound();
+  const crumbs = trail(data);
+  const ld = <JsonLd data={breadcrumbLd(crumbs)} />;
+  if (data.kind === 'product') {
+    return (
+      <>
+        <Breadcrumbs trail={crumbs} />
+        <ProductDetail product={data.product} />
+        {data.related.length > 0 && (
+          <section aria-labelledby="related-title">
+            <h2 id="related-title">Related products</h2>
+            <ProductGrid products={data.related} label="Related products" />
+          </section>
+        )}
+        <JsonLd data={productLd(data.product, data.category.name)} />
+        {ld}
+      </>
+    );
+  }
   if (data.kind === 'blog-index') {
     return (
       <>
-        <Breadcrumbs trail={[{ name: 'Home', path: '/' }, { name: 'Blog', path: '/blog/' }]} />
+        <Breadcrumbs trail={crumbs} />
         <h1>Trade blog</h1>
         <ul className="post-list">
           {data.posts.map((p) => (
@@ -32,22 +82,23 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
               <h2>
                 <Link href={p.path}>{p.title}</Link>
               </h2>
-              {p.date && <p className="muted">{new Date(p.date).toLocaleDateString('en-GB', { dateStyle: 'long' })}</p>}
+              {p.date && <p className="muted">{longDate(p.date)}</p>}
               <p>{p.description}</p>
             </li>
           ))}
         </ul>
+        {ld}
       </>
     );
   }
   const { page } = data;
-  const section = page.section === 'blog' ? { name: 'Blog', path: '/blog/' } : { name: 'Help', path: '/help/faq/' };
   return (
     <article className="prose">
-      <Breadcrumbs trail={[{ name: 'Home', path: '/' }, section, { name: page.title, path: page.path }]} />
+      <Breadcrumbs trail={crumbs} />
       <h1>{page.title}</h1>
-      {page.date && <p className="muted">{new Date(page.date).toLocaleDateString('en-GB', { dateStyle: 'long' })}</p>}
+      {page.date && <p className="muted">{longDate(page.date)}</p>}
       <div dangerouslySetInnerHTML={{ __html: page.html }} />
+      {ld}
     </article>
   );
 }

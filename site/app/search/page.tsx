@@ -1,15 +1,23 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { SearchResults } from '@/components/search/search-results';
+import { getCatalogue } from '@/lib/catalogue';
+import { pageMetadata } from '@/lib/seo';
 
-export const metadata: Metadata = { title: 'Search', description: 'Search the TradeShop Wholesale catalogue.', robots: { index: false } };
+export const metadata: Metadata = {
+  ...pageMetadata({ title: 'Search', description: 'Search the TradeShop Wholesale catalogue by product name, SKU or range.', path: '/search/' }),
+  robots: { index: false },
+};
 
 export default function SearchPage() {
+  const { menu } = getCatalogue();
+  const ranges = menu.ranges.map((r) => ({ value: r.urlText, label: r.name }));
+  const categories = menu.groups.flatMap((g) => g.categories).map((c) => ({ value: String(c.id), label: c.name, range: c.rangeUrlText }));
   return (
     <>
       <h1>Search</h1>
-      <Suspense fallback={<p>Loading…</p>}>
-        <SearchResults />
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        <SearchResults ranges={ranges} categories={categories} />
       </Suspense>
     </>
   );

@@ -1,14 +1,20 @@
+import Link from 'next/link';
 import type { ProductCard } from '@/lib/types';
 import { formatPence, unitPriceLabel } from '@/lib/format';
 
-/** A grid of products with image, name, SKU, pack size and trade price ex VAT. */
+/** A grid of products with image, name (linking to the product page), SKU, pack size
+ * and trade price ex VAT. */
 export function ProductGrid({ products, label }: { products: ProductCard[]; label: string }) {
   return (
     <ul className="grid" aria-label={label}>
       {products.map((p) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
           <img src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
-          <h3 className="card-name">{p.name}</h3>
+          <h3 className="card-name">
+            <Link href={p.path} prefetch={false}>
+              {p.name}
+            </Link>
+          </h3>
           <p className="card-meta">
             SKU {p.sku} · Pack of {p.packSize}
           </p>

@@ -1,33 +1,86 @@
 'use client';
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
-import { ApiError, apiFetch } from '@/lib/api';
+import { useEffect, useId, useState } from 'react';
+import { Pager } from '@/components/catalogue/pager';
+import { ProductGrid } from '@/components/catalogue/product-grid';
+import { ApiError } from '@/lib/api';
+import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
 
-type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'done'; total: number };
+type Option = { value: string; label: string };
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'done'; result: SearchResult };
 
-/** Results for ?q= from GET /api/search. */
-export function SearchResults() {
-  const q = (useSearchParams().get('q') ?? '').trim();
+/** The search page: filters, ranked results from GET /api/search, paging, and the
+ * empty, no-result and error states. */
+export function SearchResults({ ranges, categories }: { ranges: Option[]; categories: (Option & { range: string })[] }) {
+  const params = readSearchParams(useSearchParams());
+  const key = searchHref(params);
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const rangeId = useId();
+  const categoryId = useId();
+
   useEffect(() => {
-    if (!q) {
+    if (!params.q) {
       setState({ kind: 'idle' });
       return;
     }
     const ctl = new AbortController();
     setState({ kind: 'loading' });
-    apiFetch<{ total: number }>(`/api/search?q=${encodeURIComponent(q)}`, { method: 'GET', signal: ctl.signal })
-      .then((r) => setState({ kind: 'done', total: r.total }))
+    searchCatalogue(params, ctl.signal)
+      .then((result) => setState({ kind: 'done', result }))
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
-        const message = err instanceof ApiError && err.status === 404 ? 'Search is not available yet. Please browse the ranges from the menu.' : 'Search is unavailable right now. Please try again shortly.';
+        const message = err instanceof ApiError && err.status === 400 ? `Those search options are not valid: ${Object.values(err.problems ?? {}).join('; ') || err.message}.` : 'Search is unavailable right now. Please try again shortly.';
         setState({ kind: 'error', message });
       });
     return () => ctl.abort();
-  }, [q]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- key is the search
+  }, [key]);
 
-  if (state.kind === 'idle') return <p>Enter a product name, SKU or range in the search box.</p>;
-  if (state.kind === 'loading') return <p role="status">Searching for “{q}”…</p>;
-  if (state.kind === 'error') return <p role="alert">{state.message}</p>;
-  return <p role="status">{state.total} results for “{q}”.</p>;
+  if (!params.q) return <p>Enter a product name, SKU or range in the search box above.</p>;
+  const shownCategories = categories.filter((c) => !params.range || c.range === params.range);
+  return (
+    <>
+      <form className="search-filters" action="/search/" method="get" aria-label="Filter results">
+        <input type="hidden" name="q" value={params.q} />
+        <label htmlFor={rangeId}>Range</label>
+        <select id={rangeId} name="range" defaultValue={params.range} key={`r-${params.range}`}>
+          <option value="">All ranges</option>
+          {ranges.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={categoryId}>Category</label>
+        <select id={categoryId} name="category" defaultValue={params.category} key={`c-${params.category}`}>
+          <option value="">All categories</option>
+          {shownCategories.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button">
+          Apply
+        </button>
+      </form>
+      {state.kind === 'loading' && <p role="status">Searching for “{params.q}”…</p>}
+      {state.kind === 'error' && <p role="alert">{state.message}</p>}
+      {state.kind === 'done' && state.result.total === 0 && (
+        <p role="status" className="no-results">
+          No products match “{params.q}”. Check the spelling, try fewer words, or browse the ranges from the menu.
+        </p>
+      )}
+      {state.kind === 'done' && state.result.total > 0 && (
+        <>
+          <p role="status">
+            {state.result.total} {state.result.total === 1 ? 'result' : 'results'} for “{params.q}”
+            {state.result.pages > 1 && `, page ${state.result.page} of ${state.result.pages}`}
+          </p>
+          <ProductGrid products={state.result.hits} label={`Results for ${params.q}`} />
+          <Pager page={state.result.page} pages={state.result.pages} label="Result pages" href={(n) => searchHref({ ...params, page: n })} />
+        </>
+      )}
+    </>
+  );
 }

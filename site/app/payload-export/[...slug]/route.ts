@@ -1,6 +1,7 @@
-import { catchAllPage, catchAllParams } from '@/lib/content-routes';
+import { catchAllPage, contentParams } from '@/lib/catch-all';
 
-// The _payload.json of every catch-all page, from the same data the page renders.
+// The _payload.json of every content page (help, blog), from the same data the page
+// renders. Product payloads come from the catalogue snapshot.
 // Next cannot nest a route under a catch-all, so these export to
 // /payload-export/{page path}/_payload.json and scripts/build.mjs moves each beside
 // its page.
@@ -8,7 +9,7 @@ export const dynamic = 'force-static';
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return catchAllParams().map(({ slug }) => ({ slug: [...slug, '_payload.json'] }));
+  return contentParams().map(({ slug }) => ({ slug: [...slug, '_payload.json'] }));
 }
 
 export async function GET(_req: Request, { params }: { params: Promise<{ slug: string[] }> }) {

@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { ProductGrid } from '@/components/catalogue/product-grid';
+import { JsonLd } from '@/components/seo/json-ld';
 import { getRangePage, rangeParams } from '@/lib/catalogue';
+import { breadcrumbLd, pageMetadata } from '@/lib/seo';
 
 type Params = { urlText: string };
 
@@ -11,14 +13,16 @@ export const generateStaticParams = rangeParams;
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { range } = getRangePage((await params).urlText);
-  return { title: `Wholesale ${range.name}`, description: range.description };
+  return pageMetadata({ title: `Wholesale ${range.name}`, description: range.description, path: range.path });
 }
 
 export default async function RangePage({ params }: { params: Promise<Params> }) {
   const page = getRangePage((await params).urlText);
+  const trail = [{ name: 'Home', path: '/' }, { name: page.range.name, path: page.range.path }];
   return (
     <>
-      <Breadcrumbs trail={[{ name: 'Home', path: '/' }, { name: page.range.name, path: page.range.path }]} />
+      <Breadcrumbs trail={trail} />
+      <JsonLd data={breadcrumbLd(trail)} />
       <h1>Wholesale {page.range.name}</h1>
       <p className="lead">{page.range.description}</p>
       <h2>Categories</h2>

@@ -1,15 +1,24 @@
 import 'server-only';
+import { getCatalogue, getProductPage, isProductPath } from './catalogue';
 import { blogPosts, contentPage, contentPages, type ContentPage } from './content';
+import type { ProductPage } from './types';
 
-/** The data a catch-all page is rendered from: a help page or blog post, or the blog
- * index. The page and its _payload.json both come from here. */
+/** The data a catch-all page is rendered from: a product, a help page or blog post,
+ * or the blog index. The page and its _payload.json both come from here. */
 export type CatchAllPage =
+  | ProductPage
   | { kind: 'content'; page: ContentPage }
   | { kind: 'blog-index'; path: '/blog/'; posts: Omit<ContentPage, 'html'>[] };
 
-/** Every catch-all path's segments, for generateStaticParams. */
-export function catchAllParams(): { slug: string[] }[] {
+/** The segments of every content page (help, blog). */
+export function contentParams(): { slug: string[] }[] {
   return [{ slug: ['blog'] }, ...contentPages().map((p) => ({ slug: [p.section, p.slug] }))];
+}
+
+/** The segments of every catch-all page: content pages and products. */
+export function catchAllParams(): { slug: string[] }[] {
+  const products = getCatalogue().productPaths.map((p) => ({ slug: p.split('/').filter(Boolean) }));
+  return [...contentParams(), ...products];
 }
 
 /** The page at these segments; undefined for a path no page has. */
@@ -18,6 +27,7 @@ export function catchAllPage(slug: string[]): CatchAllPage | undefined {
   if (path === '/blog/') {
     return { kind: 'blog-index', path, posts: blogPosts().map(({ html: _html, ...rest }) => rest) };
   }
+  if (isProductPath(path)) return getProductPage(path);
   const page = contentPage(path);
   return page && { kind: 'content', page };
 }

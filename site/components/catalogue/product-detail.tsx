@@ -1,0 +1,43 @@
+import type { ProductDetail as Detail, StockState } from '@/lib/types';
+import { formatPence, unitPriceLabel } from '@/lib/format';
+
+const stockText: Record<StockState, string> = {
+  'in-stock': 'In stock',
+  'low-stock': 'Low stock: order soon',
+  'out-of-stock': 'Out of stock',
+};
+
+/** The main block of a product page: image, name, SKU, price, pack, VAT, stock and
+ * description. */
+export function ProductDetail({ product: p }: { product: Detail }) {
+  const pack = p.unitPrice * p.packSize;
+  const packIncVat = Math.round((pack * (100 + p.vatRate)) / 100);
+  return (
+    <div className="product">
+      <img className="product-image" src={p.largeImg} alt={p.name} width={640} height={640} fetchPriority="high" />
+      <div className="product-info">
+        <h1>{p.name}</h1>
+        <p className="muted">SKU {p.sku}</p>
+        <p className="product-price">
+          <span className="price" data-pence={p.unitPrice}>
+            {unitPriceLabel(p.unitPrice)}
+          </span>{' '}
+          ex VAT
+        </p>
+        <dl className="product-facts">
+          <dt>Pack size</dt>
+          <dd>{p.packSize} units</dd>
+          <dt>Pack price</dt>
+          <dd>
+            {formatPence(pack)} ex VAT ({formatPence(packIncVat)} inc VAT)
+          </dd>
+          <dt>VAT rate</dt>
+          <dd>{p.vatRate}%</dd>
+          <dt>Availability</dt>
+          <dd className={`stock stock-${p.stockState}`}>{stockText[p.stockState]}</dd>
+        </dl>
+        <p>{p.description}</p>
+      </div>
+    </div>
+  );
+}

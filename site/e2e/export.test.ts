@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+// Checks every prerendered page of the export the tests serve, and its sitemap.
+const root = path.resolve(import.meta.dirname, '..', '..');
+const out = path.join(root, 'site', 'out');
+const catalogue = JSON.parse(readFileSync(path.join(root, 'builds', 'snapshot', 'catalogue.json'), 'utf8')) as {
+  pages: string[];
+  productPaths: string[];
+  menu: { ranges: { path: string }[]; groups: { categories: { path: string }[] }[] };
+};
+
+function htmlPages(): string[] {
+  return readdirSync(out, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name === 'index.html')
+    .map((e) => `/${path.relative(out, e.parentPath)}/`.replace(/^\/\.?\/$/, '/').replace('//', '/'))
+    .filter((p) => !p.startsWith('/_not-found/') && p !== '/404/');
+}
+
+const pages = htmlPages();
+
+describe('every prerendered page', () => {
+  it('has exactly one h1, a title, a description and a canonical URL; its JSON-LD parses', () => {
+    expect(pages.length).toBeGreaterThan(catalogue.pages.length);
+    const problems: string[] = [];
+    const titles = new Map<string, string>();
+    const descriptions = new Map<string, string>();
+    for (const p of pages) {
+      const html = readFileSync(path.join(out, p, 'index.html'), 'utf8');
+      const h1s = html.match(/<h1[\s>]/g)?.length ?? 0;
+      const title = html.match(/<title>([^<]*)<\/title>/)?.[1];
+      const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1];
+      const canonical = html.match(/<link rel="canonical" href="([^"]*)"/)?.[1];
+      if (h1s !== 1) problems.push(`${p}: ${h1s} h1`);
+      if (!title) problems.push(`${p}: no title`);
+      if (!description) problems.push(`${p}: no meta description`);
+      if (!canonical || !canonical.endsWith(p)) problems.push(`${p}: canonical ${canonical}`);
+      const lds = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => m[1]!);
+      for (const ld of lds) {
+        try {
+          const data = JSON.parse(ld) as { '@context'?: string; '@type'?: string };
+          if (data['@context'] !== 'https://schema.org' || !data['@type']) problems.push(`${p}: JSON-LD without @context/@type`);
+        } catch {
+          problems.push(`${p}: JSON-LD does not parse`);
+        }
+      }
+      const isCatalogue = catalogue.pages.includes(p);
+      if (isCatalogue && lds.length === 0) problems.push(`${p}: no JSON-LD`);
+      if (catalogue.productPaths.includes(p) && !lds.some((l) => l.includes('"@type":"Product"') && l.includes('"offers"'))) problems.push(`${p}: no Product JSON-LD`);
+      if (title && titles.has(title)) problems.push(`${p}: title also on ${titles.get(title)}`);
+      if (description && descriptions.has(description)) problems.push(`${p}: description also on ${descriptions.get(description)}`);
+      if (title) titles.set(title, p);
+      if (description) descriptions.set(description, p);
+      if (!html.includes('property="og:title"')) problems.push(`${p}: no Open Graph title`);
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
+  });
+
+  it('has its _payload.json beside it (catalogue and content pages)', () => {
+    const missing = pages.filter((p) => !p.startsWith('/account/') && p !== '/search/').filter((p) => {
+      try {
+        JSON.parse(readFileSync(path.join(out, p, '_payload.json'), 'utf8'));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('the sitemap', () => {
+  const index = readFileSync(path.join(out, 'sitemap.xml'), 'utf8');
+  const shards = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  const listed = shards.flatMap((s) => [...readFileSync(path.join(out, s), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
+
+  it('is an index of shards of at most 50,000 URLs', () => {
+    expect(index).toContain('<sitemapindex');
+    expect(shards.length).toBeGreaterThan(0);
+    for (const s of shards) expect([...readFileSync(path.join(out, s), 'utf8').matchAll(/<url>/g)].length).toBeLessThanOrEqual(50_000);
+  });
+
+  it('lists every range, category and product page exactly once', () => {
+    const counts = new Map<string, number>();
+    for (const p of listed) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const want = [
+      ...catalogue.menu.ranges.map((r) => r.path),
+      ...catalogue.menu.groups.flatMap((g) => g.categories.map((c) => c.path)),
+      ...catalogue.productPaths,
+    ];
+    for (const p of want) expect(counts.get(p), p).toBe(1);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(listed.some((p) => p.startsWith('/account/') || p.startsWith('/search/'))).toBe(false);
+  });
+
+  it('robots.txt keeps account, checkout and search out and names the sitemap', () => {
+    const robots = readFileSync(path.join(out, 'robots.txt'), 'utf8');
+    for (const d of ['/account/', '/checkout/', '/search/']) expect(robots).toContain(`Disallow: ${d}`);
+    expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+  });
+});

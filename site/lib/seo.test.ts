@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { breadcrumbLd, decimalPrice, pageMetadata, productLd } from './seo';
+
+describe('seo', () => {
+  it('prices as schema.org decimals', () => {
+    expect(decimalPrice(19)).toBe('0.19');
+    expect(decimalPrice(1205)).toBe('12.05');
+  });
+
+  it('builds canonical and Open Graph metadata', () => {
+    const m = pageMetadata({ title: 'T', description: 'D', path: '/a/' });
+    expect(m.alternates?.canonical).toBe('/a/');
+    expect(m.openGraph).toMatchObject({ title: 'T', description: 'D', url: '/a/', locale: 'en_GB' });
+  });
+
+  it('describes a product and its offer', () => {
+    const ld = productLd(
+      { sku: 'GC101-00001', path: '/x-gc101-00001/', slug: 'x', name: 'X Card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true,
+        smallImg: '/media/s.svg', largeImg: '/media/l.svg', description: 'A card.', stockState: 'low-stock' },
+      'Female Birthday Cards',
+    );
+    expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00001', offers: { price: '0.65', priceCurrency: 'GBP', availability: 'https://schema.org/LimitedAvailability' } });
+    expect(JSON.parse(JSON.stringify(ld))).toEqual(ld);
+  });
+
+  it('numbers breadcrumbs from 1', () => {
+    const ld = breadcrumbLd([{ name: 'Home', path: '/' }, { name: 'Balloons', path: '/outlet/r/wholesale_balloons/' }]);
+    expect((ld.itemListElement as { position: number }[]).map((i) => i.position)).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,89 @@
+import type { Metadata } from 'next';
+import type { ProductDetail } from './types';
+
+/** The site's public base address: canonical URLs, Open Graph and the sitemap use it.
+ * The build sets it (the local edge's address locally, the CDN's in the cloud). */
+export const siteUrl = (process.env.NEXT_PUBLIC_SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+
+export const siteName = 'TradeShop Wholesale';
+
+/** An absolute URL on this site. */
+export const absolute = (path: string) => siteUrl + path;
+
+/** Title, description, canonical URL and Open Graph tags of one page. */
+export function pageMetadata(p: { title: string; description: string; path: string; image?: string; type?: 'website' | 'article' }): Metadata {
+  return {
+    title: p.title,
+    description: p.description,
+    alternates: { canonical: p.path },
+    openGraph: {
+      title: p.title,
+      description: p.description,
+      url: p.path,
+      siteName,
+      type: p.type ?? 'website',
+      locale: 'en_GB',
+      ...(p.image && { images: [{ url: p.image }] }),
+    },
+  };
+}
+
+type JsonLd = Record<string, unknown>;
+
+/** schema.org Organization of the shop. */
+export function organizationLd(contact: { phone: string; email: string }): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: siteName,
+    url: absolute('/'),
+    contactPoint: { '@type': 'ContactPoint', telephone: contact.phone, email: contact.email, contactType: 'sales', areaServed: 'GB' },
+  };
+}
+
+/** schema.org BreadcrumbList of a trail of pages. */
+export function breadcrumbLd(trail: { name: string; path: string }[]): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.name, item: absolute(c.path) })),
+  };
+}
+
+const availability: Record<ProductDetail['stockState'], string> = {
+  'in-stock': 'https://schema.org/InStock',
+  'low-stock': 'https://schema.org/LimitedAvailability',
+  'out-of-stock': 'https://schema.org/OutOfStock',
+};
+
+/** Pence as the decimal string schema.org prices use: 65 -> "0.65". */
+export const decimalPrice = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+
+/** schema.org Product with its trade offer (unit price ex VAT, sold in packs). */
+export function productLd(p: ProductDetail, categoryName: string): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: p.name,
+    sku: p.sku,
+    description: p.description,
+    category: categoryName,
+    image: [absolute(p.largeImg)],
+    url: absolute(p.path),
+    offers: {
+      '@type': 'Offer',
+      url: absolute(p.path),
+      price: decimalPrice(p.unitPrice),
+      priceCurrency: 'GBP',
+      availability: availability[p.stockState],
+      itemCondition: 'https://schema.org/NewCondition',
+      priceSpecification: {
+        '@type': 'UnitPriceSpecification',
+        price: decimalPrice(p.unitPrice),
+        priceCurrency: 'GBP',
+        valueAddedTaxIncluded: false,
+      },
+      eligibleQuantity: { '@type': 'QuantitativeValue', minValue: p.packSize, unitText: `pack of ${p.packSize}` },
+    },
+  };
+}

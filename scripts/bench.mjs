@@ -7,15 +7,22 @@
 //        default catalogue, site build, edge listening), as the smoke test starts it.
 // build: full build time (snapshot + next build + payloads + meta) and pages built for
 //        the default seed and for BENCH_LARGE_PRODUCTS (default 50,000) products.
+// search: GET /api/search latency p50/p99 over 1,000 queries at 3,000 and 50,000
+//        products (budget: p99 under 10 ms at 50,000).
+// js:    first-load JavaScript (gzip) of a category page (budget: under 110 kB).
+// lighthouse: mobile Lighthouse scores of the home, a category and a product page
+//        (budget: performance 95+, accessibility, best practices and SEO 100).
 // Everything runs on loopback against an in-memory dynalite, and stops by itself.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  binDir, buildGoCommands, ensureNpmPackages, freePort, run, say, startAuthEmulator, startDynalite,
+  binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator, startDynalite,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
-import { buildSite } from './build.mjs';
+import { buildSite, exportDir, snapshotDir } from './build.mjs';
+import { firstLoadJS } from './first-load-js.mjs';
+import { lighthouseScores } from './lighthouse.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (name) => wanted.size === 0 || wanted.has(name);
@@ -69,6 +76,28 @@ async function main() {
   if (want('stack')) {
     record('smoke stack start', secs(t0), 's',
       `(dynalite ${tDynalite}s, Auth emulator ${tAuth}s, seed ${tSeed}s, build ${first.seconds.toFixed(1)}s, edge up)`);
+  }
+
+  const categoryPath = '/outlet/section/female-birthday-cards/101/';
+  if (want('js')) {
+    const js = firstLoadJS(exportDir, categoryPath);
+    record('first-load JS, category page', Number((js.gzipBytes / 1000).toFixed(1)), 'kB gzip',
+      `(${js.files} scripts, ${(js.rawBytes / 1000).toFixed(0)} kB raw; budget 110 kB)`);
+  }
+  if (want('lighthouse')) {
+    const product = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8')).productPaths[10];
+    const base = `http://127.0.0.1:${edgePort}`;
+    for (const r of await lighthouseScores([`${base}/`, base + categoryPath, base + product])) {
+      record(`lighthouse mobile ${new URL(r.url).pathname}`, r.performance, 'performance',
+        `(accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms)`);
+    }
+  }
+  if (want('search')) {
+    const out = await capture('go', ['run', './cmd/benchsearch', '-products', `3000,${largeProducts}`, '-queries', '1000'], { cwd: path.join(root, 'functions') });
+    for (const line of out.trim().split('\n')) {
+      const m = line.match(/search (\d+) products: index build ([\d.]+)s; (\d+) queries p50 ([\d.]+)ms p99 ([\d.]+)ms max ([\d.]+)ms/);
+      if (m) record(`search p99, ${m[1]} products`, Number(m[5]), 'ms', `(p50 ${m[4]} ms, max ${m[6]} ms over ${m[3]} queries; index built in ${m[2]} s; budget p99 < 10 ms at 50,000)`);
+    }
   }
 
   if (want('build')) {

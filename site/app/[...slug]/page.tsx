@@ -63,7 +63,7 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
         {data.related.length > 0 && (
           <section aria-labelledby="related-title">
             <h2 id="related-title">Related products</h2>
-            <ProductGrid products={data.related} label="Related products" />
+            <ProductGrid products={data.related} label="Related products" level={3} />
           </section>
         )}
         <JsonLd data={productLd(data.product, data.category.name)} />

@@ -45,7 +45,7 @@ async function ensureChromium() {
 /** Every Lambda under functions/cmd, as the cloud builds it. */
 function lambdaNames() {
   return readdirSync(path.join(root, 'functions', 'cmd')).filter(
-    (n) => !['local', 'seed', 'snapshot'].includes(n),
+    (n) => !['local', 'seed', 'snapshot', 'benchsearch'].includes(n),
   );
 }
 

@@ -30,7 +30,10 @@ type Shop struct {
 	FreeDeliveryThresholdPence int64            `json:"freeDeliveryThresholdPence"`
 	DeliveryOptions            []DeliveryOption `json:"deliveryOptions"`
 	DefaultVATRate             int              `json:"defaultVatRate"`
-	Contact                    Contact          `json:"contact"`
+	// DefaultDiscounts are the public discounts, percent off by key: "range:{urlText}",
+	// "category:{id}" or "product:{sku}". An account's own dsc is merged over them.
+	DefaultDiscounts map[string]int `json:"defaultDiscounts"`
+	Contact          Contact        `json:"contact"`
 }
 
 // Load parses the embedded shop.json and checks it.
@@ -46,6 +49,11 @@ func Load() (Shop, error) {
 		return Shop{}, fmt.Errorf("shop.json: no delivery options")
 	case s.DefaultVATRate < 0 || s.DefaultVATRate > 100:
 		return Shop{}, fmt.Errorf("shop.json: defaultVatRate %d out of range", s.DefaultVATRate)
+	}
+	for k, v := range s.DefaultDiscounts {
+		if v < 0 || v > 100 {
+			return Shop{}, fmt.Errorf("shop.json: discount %s is %d%%", k, v)
+		}
 	}
 	for _, d := range s.DeliveryOptions {
 		if d.ID == "" || d.ChargePence < 0 {

@@ -53,17 +53,7 @@ type emptyCartRow struct {
 // handleShoppingCartSmall answers POST /api/shoppingCartSmall {token} with the
 // caller's basket lines, most recent first, priced at list price.
 func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, baskets BasketReader, products ProductReader) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[tokenRequest](r)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		who, err := verify.Verify(r.Context(), req.Token)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		lines, err := baskets.BasketLines(r.Context(), who.UID)
 		if err != nil {
 			writeError(w, r, log, err)

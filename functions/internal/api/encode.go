@@ -79,6 +79,8 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case isCSRF(err):
+		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again"})
 	case errors.Is(err, store.ErrNotFound):
 		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, auth.ErrKeysUnavailable):
@@ -89,3 +91,5 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
 	}
 }
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

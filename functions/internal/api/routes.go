@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -17,7 +19,10 @@ type Deps struct {
 	Log      *slog.Logger
 	Verifier auth.Verifier
 	Store    *store.Store
-	Search   SearchIndex
+	Search   *search.Provider
+	CSRF     *csrf.Protector
+	Shop     config.Shop
+	Now      func() time.Time
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -30,7 +35,16 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, err
 	}
-	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge)}, nil
+	protector, err := csrf.FromEnv(getenv)
+	if err != nil {
+		return Deps{}, err
+	}
+	shop, err := config.Load()
+	if err != nil {
+		return Deps{}, err
+	}
+	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
+		CSRF: protector, Shop: shop, Now: time.Now}, nil
 }
 
 // searchMaxAge is how stale the search index may get before it is rebuilt in the
@@ -64,6 +78,12 @@ func Endpoints(d Deps) []Endpoint {
 	return []Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Store)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
+		{"getProfile", "POST /api/getProfile", handleGetProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
+		{"profile", "POST /api/profile", protect(d.Log, d.CSRF, handleUpdateProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"csrf", "GET /api/csrf", handleCSRF(d.CSRF)},
+		{"session", "POST /api/session", handleSessionStart(d.Log, d.Verifier, d.CSRF)},
+		{"session", "DELETE /api/session", handleSessionEnd()},
+		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
 	}
 }
 
@@ -80,14 +100,18 @@ func NewHandler(d Deps) http.Handler {
 	return mux
 }
 
-// EndpointHandler serves the one named endpoint, for its Lambda.
+// EndpointHandler serves the named endpoint (every method it has), for its Lambda.
 func EndpointHandler(d Deps, name string) (http.Handler, error) {
+	mux := http.NewServeMux()
+	found := false
 	for _, e := range Endpoints(d) {
 		if e.Name == name {
-			mux := http.NewServeMux()
 			mux.Handle(e.Pattern, e.Handler)
-			return mux, nil
+			found = true
 		}
 	}
-	return nil, fmt.Errorf("no endpoint named %q", name)
+	if !found {
+		return nil, fmt.Errorf("no endpoint named %q", name)
+	}
+	return mux, nil
 }

@@ -319,3 +319,29 @@ func (s *Store) MarkSeedLoaded(ctx context.Context, n int) error {
 	}
 	return nil
 }
+
+// CategoryProducts reads up to limit products of a category in name order.
+func (s *Store) CategoryProducts(ctx context.Context, categoryID, limit int) ([]catalogue.Product, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(
+		expression.Key("gsi1pk").Equal(expression.Value(prefixCategory + strconv.Itoa(categoryID)))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build category query: %w", err)
+	}
+	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		TableName: aws.String(s.table), IndexName: aws.String(indexChildren),
+		KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(),
+		ExpressionAttributeValues: expr.Values(), Limit: aws.Int32(int32(limit)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("category %d products: %w", categoryID, err)
+	}
+	var items []productItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return nil, fmt.Errorf("unmarshal products: %w", err)
+	}
+	products := make([]catalogue.Product, len(items))
+	for i, it := range items {
+		products[i] = it.toProduct()
+	}
+	return products, nil
+}

@@ -10,6 +10,8 @@ const (
 	prefixBasket   = "BASKET#"
 	prefixType     = "TYPE#"
 
+	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
+	skProfile = "PROFILE"
 	// skItem is the sort key of an entity's own item (range, category, product).
 	skItem = "ITEM"
 	// pkSeedMarker and skSeedMarker key the item that records a finished seed load.

@@ -68,11 +68,19 @@ type User struct {
 }
 
 // NewUser signs up a new user with email and password in the Auth emulator.
-func NewUser(t *testing.T) User {
+func NewUser(t *testing.T) User { return NewNamedUser(t, "") }
+
+// NewNamedUser signs up a user whose display name is name (the business name the site
+// sets after sign-up), so its ID token carries the name claim.
+func NewNamedUser(t *testing.T, name string) User {
 	t.Helper()
 	need(t, "FIREBASE_AUTH_EMULATOR_HOST")
 	email := fmt.Sprintf("buyer-%s@shop.test", suffix())
-	body, _ := json.Marshal(map[string]any{"email": email, "password": "correct-horse-1", "returnSecureToken": true})
+	req := map[string]any{"email": email, "password": "correct-horse-1", "returnSecureToken": true}
+	if name != "" {
+		req["displayName"] = name
+	}
+	body, _ := json.Marshal(req)
 	url := "http://" + os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") + "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local"
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Post(url, "application/json", bytes.NewReader(body))

@@ -1,0 +1,24 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/tradeshop/functions/internal/csrf"
+)
+
+// handleCSRF answers GET /api/csrf with a fresh token for the page's csrf-token meta tag
+// and sets the matching HttpOnly cookie.
+func handleCSRF(p *csrf.Protector) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		encode(w, http.StatusOK, map[string]string{"token": p.SetCookie(w, r), "header": csrf.HeaderName})
+	})
+}
+
+// protect puts a state-changing endpoint behind the CSRF checks; refusals are 403 JSON.
+func protect(log *slog.Logger, p *csrf.Protector, h http.Handler) http.Handler {
+	return p.Protect(h, func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, log, err) })
+}
+
+func isCSRF(err error) bool { return errors.Is(err, csrf.ErrInvalid) }

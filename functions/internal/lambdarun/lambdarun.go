@@ -1,0 +1,34 @@
+// Package lambdarun is the whole body of every Lambda's main: read the configuration
+// from the environment, build the shared dependencies, and serve the one named /api
+// endpoint behind the API Gateway v2 adapter with request logging.
+package lambdarun
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/tradeshop/functions/internal/api"
+)
+
+// Run serves endpoint name until the Lambda runtime stops the process.
+func Run(name string) {
+	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	deps, err := api.DepsFromEnv(context.Background(), os.Getenv, log)
+	if err != nil {
+		log.Error("start", "endpoint", name, "err", err)
+		os.Exit(1)
+	}
+	if name == "search" {
+		deps.Search.Warm() // build the index while the first request is on its way
+	}
+	h, err := api.EndpointHandler(deps, name)
+	if err != nil {
+		log.Error("start", "endpoint", name, "err", err)
+		os.Exit(1)
+	}
+	lambda.Start(httpadapter.NewV2(api.WithRequestLog(log, h)).ProxyWithContext)
+}

@@ -1,0 +1,33 @@
+package pricing
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+)
+
+// discountKey is "range:{urlText}", "category:{id}" or "product:{sku}".
+var discountKey = regexp.MustCompile(`^(range:[a-z0-9_-]+|category:\d+|product:[A-Z0-9-]+)$`)
+
+// MergeDiscounts lays an account's discounts (dsc, a JSON object of key to percent, ""
+// for none) over the public defaults; the account's value wins for a key both have.
+func MergeDiscounts(defaults map[string]int, dsc string) (map[string]int, error) {
+	out := make(map[string]int, len(defaults))
+	for k, v := range defaults {
+		out[k] = v
+	}
+	if dsc == "" {
+		return out, nil
+	}
+	var own map[string]int
+	if err := json.Unmarshal([]byte(dsc), &own); err != nil {
+		return nil, fmt.Errorf("account discounts are not a JSON object of whole percentages: %w", err)
+	}
+	for k, v := range own {
+		if !discountKey.MatchString(k) || v < 0 || v > 100 {
+			return nil, fmt.Errorf("account discount %q: %d%% is not allowed", k, v)
+		}
+		out[k] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Profile is a trade account's details. ActiveCouponID keeps its "coupon-" prefix;
+// DSC is the account's own discounts as a JSON object string ("" for none).
+type Profile struct {
+	UID            string
+	Business       string
+	Email          string
+	Telephone      string
+	OptInMarketing int
+	ActiveCouponID string
+	DSC            string
+	UpdatedAt      time.Time
+}
+
+type profileItem struct {
+	PK             string `dynamodbav:"pk"`
+	SK             string `dynamodbav:"sk"`
+	Business       string `dynamodbav:"business,omitempty"`
+	Email          string `dynamodbav:"email,omitempty"`
+	Telephone      string `dynamodbav:"telephone,omitempty"`
+	OptInMarketing int    `dynamodbav:"optInMarketing"`
+	ActiveCouponID string `dynamodbav:"active_coupon_id,omitempty"`
+	DSC            string `dynamodbav:"dsc,omitempty"`
+	UpdatedAt      int64  `dynamodbav:"updatedAt"`
+}
+
+func profileKey(uid string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: prefixUser + uid},
+		"sk": &types.AttributeValueMemberS{Value: skProfile},
+	}
+}
+
+func (it profileItem) toProfile(uid string) Profile {
+	return Profile{UID: uid, Business: it.Business, Email: it.Email, Telephone: it.Telephone,
+		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC,
+		UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+}
+
+// Profile reads uid's profile; ErrNotFound when there is none.
+func (s *Store) Profile(ctx context.Context, uid string) (Profile, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: profileKey(uid), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return Profile{}, fmt.Errorf("get profile %s: %w", uid, err)
+	}
+	if out.Item == nil {
+		return Profile{}, fmt.Errorf("get profile %s: %w", uid, ErrNotFound)
+	}
+	var it profileItem
+	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
+		return Profile{}, fmt.Errorf("unmarshal profile %s: %w", uid, err)
+	}
+	return it.toProfile(uid), nil
+}
+
+// CreateProfile writes a new profile for uid unless one with a business or an email
+// already exists (so two first requests cannot overwrite each other); it answers the
+// profile that is stored afterwards.
+func (s *Store) CreateProfile(ctx context.Context, p Profile, at time.Time) (Profile, error) {
+	item, err := attributevalue.MarshalMap(profileItem{PK: prefixUser + p.UID, SK: skProfile, Business: p.Business,
+		Email: p.Email, Telephone: p.Telephone, OptInMarketing: p.OptInMarketing, ActiveCouponID: p.ActiveCouponID,
+		DSC: p.DSC, UpdatedAt: at.UnixMilli()})
+	if err != nil {
+		return Profile{}, fmt.Errorf("marshal profile: %w", err)
+	}
+	cond := expression.AttributeNotExists(expression.Name("pk")).Or(
+		expression.AttributeNotExists(expression.Name("business")).And(expression.AttributeNotExists(expression.Name("email"))))
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return Profile{}, fmt.Errorf("build profile condition: %w", err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.table), Item: item,
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+	})
+	var lost *types.ConditionalCheckFailedException
+	if errors.As(err, &lost) {
+		return s.Profile(ctx, p.UID) // another request created it first
+	}
+	if err != nil {
+		return Profile{}, fmt.Errorf("create profile %s: %w", p.UID, err)
+	}
+	p.UpdatedAt = time.UnixMilli(at.UnixMilli()).UTC()
+	return p, nil
+}
+
+// ProfileUpdate is the part of a profile its owner edits.
+type ProfileUpdate struct {
+	Business       string
+	Telephone      string
+	Email          string
+	OptInMarketing int
+}
+
+// UpdateProfile sets the owner-editable fields of uid's profile in one update, creating
+// the profile if it does not exist, and answers the stored profile.
+func (s *Store) UpdateProfile(ctx context.Context, uid string, u ProfileUpdate, at time.Time) (Profile, error) {
+	upd := expression.Set(expression.Name("business"), expression.Value(u.Business)).
+		Set(expression.Name("email"), expression.Value(u.Email)).
+		Set(expression.Name("optInMarketing"), expression.Value(u.OptInMarketing)).
+		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))
+	if u.Telephone != "" {
+		upd = upd.Set(expression.Name("telephone"), expression.Value(u.Telephone))
+	} else {
+		upd = upd.Remove(expression.Name("telephone"))
+	}
+	expr, err := expression.NewBuilder().WithUpdate(upd).Build()
+	if err != nil {
+		return Profile{}, fmt.Errorf("build profile update: %w", err)
+	}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: profileKey(uid), UpdateExpression: expr.Update(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if err != nil {
+		return Profile{}, fmt.Errorf("update profile %s: %w", uid, err)
+	}
+	var it profileItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+		return Profile{}, fmt.Errorf("unmarshal profile %s: %w", uid, err)
+	}
+	return it.toProfile(uid), nil
+}

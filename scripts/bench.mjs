@@ -49,6 +49,7 @@ async function main() {
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
     SITE_URL: `http://127.0.0.1:${edgePort}`,
+    AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
   };
   const media = path.join(scratch, 'media');
 

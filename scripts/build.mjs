@@ -90,7 +90,8 @@ export async function buildSite({ env = process.env } = {}) {
   say('build', `next build of ${catalogue.pages.length} catalogue pages`);
   await run('npx', ['next', 'build'], {
     cwd: path.join(root, 'site'),
-    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl,
+      NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   say('build', 'writing _payload.json beside every prerendered page');

@@ -53,7 +53,9 @@ async function main() {
   say('run', 'loading the seed catalogue if the table is new');
   await run(path.join(binDir, 'seed'), ['-if-empty', '-products', cfg.products, '-media', path.join(localDir, 'media')], { env: childEnv });
 
-  await buildSite({ env: { ...childEnv, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}` } });
+  await buildSite({
+    env: { ...childEnv, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`, AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}` },
+  });
 
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: { ...serviceEnv, PORT: String(cfg.port), SITE_DIR: 'site/out', MEDIA_DIR: path.join(localDir, 'media') },

@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { AccountProvider } from '@/components/account/account-provider';
 import { AppBehaviours } from '@/components/app/app-behaviours';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
@@ -39,6 +40,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <SiteFooter />
         <ToastRegion />
         <AppBehaviours buildId={buildId} />
+        <AccountProvider />
       </body>
     </html>
   );

@@ -34,6 +34,20 @@ describe('apiFetch', () => {
     expect(Object.keys(f.calls[0]!.init.headers as object)).not.toContain(CSRF_HEADER);
   });
 
+  it('fetches a CSRF token first for a protected call on a page without one', async () => {
+    let meta = '';
+    const page = { querySelector: () => ({ get content() { return meta; }, setAttribute: (_: string, v: string) => (meta = v) }) } as unknown as Pick<Document, 'querySelector'>;
+    const calls: { url: string; init: RequestInit }[] = [];
+    const impl = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return new Response(url === '/api/csrf' ? '{"token":"fresh"}' : '{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    await apiFetch('/api/profile', { body: {}, csrf: true, fetchImpl: impl, doc: page });
+    expect(calls.map((c) => c.url)).toEqual(['/api/csrf', '/api/profile']);
+    expect((calls[1]!.init.headers as Record<string, string>)[CSRF_HEADER]).toBe('fresh');
+    expect(meta).toBe('fresh');
+  });
+
   it('turns an error answer into an ApiError with the server message', async () => {
     const f = fakeFetch(400, '{"error":"request body has invalid fields","problems":{"email":"not an email"}}');
     const err = await apiFetch('/api/profile', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);

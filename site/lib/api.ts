@@ -25,14 +25,27 @@ export interface ApiOptions {
   signal?: AbortSignal;
   fetchImpl?: typeof fetch;
   doc?: Pick<Document, 'querySelector'>;
+  /** The endpoint is CSRF-protected: make sure the page has a token first. */
+  csrf?: boolean;
+}
+
+/** Fetches a CSRF token (GET /api/csrf sets its cookie) into the page's meta tag. */
+async function loadCsrfToken(fetchImpl: typeof fetch, doc: Pick<Document, 'querySelector'>): Promise<string> {
+  const res = await fetchImpl('/api/csrf', { method: 'GET', credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new ApiError(res.status, 'could not start a secure session; reload the page');
+  const { token } = (await res.json()) as { token: string };
+  doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.setAttribute('content', token);
+  return token;
 }
 
 /** The one function every API call goes through: JSON in and out, the page's CSRF
- * token in CSRF_HEADER, same-origin credentials, and an ApiError for any non-2xx. */
+ * token in CSRF_HEADER (fetched first if a state-changing call finds none), same-origin
+ * credentials, and an ApiError for any non-2xx. */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
-  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch, doc } = opts;
+  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch, doc = document } = opts;
   const h: Record<string, string> = { Accept: 'application/json', ...headers };
-  const token = csrfToken(doc);
+  let token = csrfToken(doc);
+  if (!token && opts.csrf) token = await loadCsrfToken(fetchImpl, doc);
   if (token) h[CSRF_HEADER] = token;
   if (body !== undefined) h['Content-Type'] = 'application/json';
   const res = await fetchImpl(path, {

@@ -1,21 +1,75 @@
+'use client';
 import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useAccount } from '@/components/account/use-account';
+import { showViewYourBasket } from '@/lib/account-store';
 
-/** The account menu. Signed out it offers Register and Sign In; the signed-in items
- * (Dashboard, Update Your Details, View Basket, Recommended Products, Sign Out) come
- * with the accounts work. */
+/** The account menu. Signed out: Register and Sign In. Signed in: Dashboard, Update
+ * Your Details, View Basket, Recommended Products and Sign Out, plus View Your Basket
+ * when the basket has lines or the buyer is in checkout (docs/accounts.md). */
 export function AccountMenu() {
+  const account = useAccount();
+  const pathname = usePathname();
+  if (account.status === 'loading') {
+    return <p className="account-menu account-menu-loading" aria-hidden="true" />;
+  }
+  if (account.user === 0) {
+    return (
+      <ul className="account-menu" aria-label="Account">
+        <li>
+          <Link href="/account/register/" prefetch={false}>
+            Register
+          </Link>
+        </li>
+        <li>
+          <Link href="/account/login/" prefetch={false}>
+            Sign In
+          </Link>
+        </li>
+      </ul>
+    );
+  }
+  const name = account.profile?.business || account.user.displayName || account.user.email;
   return (
-    <ul className="account-menu" aria-label="Account">
-      <li>
-        <Link href="/account/register/" prefetch={false}>
-          Register
-        </Link>
-      </li>
-      <li>
-        <Link href="/account/login/" prefetch={false}>
-          Sign In
-        </Link>
-      </li>
-    </ul>
+    <details className="account-menu account-menu-signed-in" key={pathname}>
+      <summary>
+        <span className="sr-only">Account menu for </span>
+        {name}
+      </summary>
+      <ul aria-label="Account">
+        {showViewYourBasket(account, pathname) && (
+          <li className="view-your-basket">
+            <Link href="/checkout/basket/" prefetch={false}>
+              View Your Basket
+            </Link>
+          </li>
+        )}
+        <li>
+          <Link href="/account/dashboard/" prefetch={false}>
+            Dashboard
+          </Link>
+        </li>
+        <li>
+          <Link href="/account/change_email/" prefetch={false}>
+            Update Your Details
+          </Link>
+        </li>
+        <li>
+          <Link href="/checkout/basket/" prefetch={false}>
+            View Basket
+          </Link>
+        </li>
+        <li>
+          <Link href="/account/recommended/" prefetch={false}>
+            Recommended Products
+          </Link>
+        </li>
+        <li>
+          <Link href="/account/logout/" prefetch={false}>
+            Sign Out
+          </Link>
+        </li>
+      </ul>
+    </details>
   );
 }

@@ -1,17 +1,19 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { RegisterForm } from '@/components/account/register-form';
 import { pageMetadata } from '@/lib/seo';
-import { AccountByPhone } from '@/components/layout/coming-soon-account';
 
 export const metadata: Metadata = {
   ...pageMetadata({ title: 'Register for a trade account', description: 'Open a trade account with TradeShop Wholesale to buy greeting cards, gift wrap and giftware at trade prices.', path: '/account/register/' }),
   robots: { index: false },
 };
 
-export default function RegisterPage() {
+export default function Page() {
   return (
     <>
       <h1>Register for a trade account</h1>
-      <AccountByPhone action="registration" />
+      <RegisterForm />
+      <p>Already trading with us? <Link href="/account/login/">Sign in</Link>.</p>
     </>
   );
 }

@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+
+import { Recommended } from '@/components/account/recommended';
+import { pageMetadata } from '@/lib/seo';
+
+export const metadata: Metadata = {
+  ...pageMetadata({ title: 'Recommended Products', description: 'Products picked for your shop from TradeShop Wholesale.', path: '/account/recommended/' }),
+  robots: { index: false },
+};
+
+export default function Page() {
+  return (
+    <>
+      <h1>Recommended Products</h1>
+      <Recommended />
+      
+    </>
+  );
+}

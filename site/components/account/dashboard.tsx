@@ -1,0 +1,56 @@
+'use client';
+import Link from 'next/link';
+import { SignedOutNotice } from './signed-out-notice';
+import { useAccount } from './use-account';
+
+/** The dashboard: profile summary, active coupon, recent orders and links. */
+export function Dashboard() {
+  const account = useAccount();
+  if (account.status === 'loading') return <p role="status">Loading your account…</p>;
+  if (account.user === 0) return <SignedOutNotice />;
+  const p = account.profile;
+  const coupon = p?.active_coupon_id ? p.active_coupon_id.replace(/^coupon-/, '') : '';
+  return (
+    <>
+      <p className="lead">
+        Welcome, <strong className="dashboard-business">{p?.business || account.user.displayName || account.user.email}</strong>.
+      </p>
+      <h2>Your details</h2>
+      {p ? (
+        <dl className="summary-list">
+          <dt>Business</dt>
+          <dd>{p.business || 'Not set'}</dd>
+          <dt>Email</dt>
+          <dd>{p.email}</dd>
+          <dt>Telephone</dt>
+          <dd>{p.telephone || 'Not set'}</dd>
+          <dt>Marketing emails</dt>
+          <dd>{p.optInMarketing === 1 ? 'Yes' : 'No'}</dd>
+          <dt>Active coupon</dt>
+          <dd>{coupon || 'None'}</dd>
+        </dl>
+      ) : (
+        <p role="status">Loading your details…</p>
+      )}
+      <h2>Recent orders</h2>
+      <p>You have not placed any orders yet.</p>
+      <h2>Your account</h2>
+      <ul>
+        <li>
+          <Link href="/account/change_email/">Update Your Details</Link>
+        </li>
+        <li>
+          <Link href="/checkout/basket/" prefetch={false}>
+            View Basket
+          </Link>
+        </li>
+        <li>
+          <Link href="/account/recommended/">Recommended Products</Link>
+        </li>
+        <li>
+          <Link href="/account/logout/">Sign Out</Link>
+        </li>
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { readArchUrl } from '@/lib/archurl';
+import { authErrorMessage } from '@/lib/auth-errors';
+import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { validEmail } from '@/lib/validation';
+import { Field } from './field';
+
+/** Sign in with email and password, then back to the page visited before (archUrl),
+ * else the dashboard. */
+export function LoginForm() {
+  const router = useRouter();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError('');
+    const problems: Record<string, string> = {};
+    if (!validEmail(email)) problems.email = 'Enter an email address such as buyer@yourshop.co.uk.';
+    if (!password) problems.password = 'Enter your password.';
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
+      await sdk.signInWithEmailAndPassword(auth, email.trim().toLowerCase(), password);
+      router.push(readArchUrl(document.cookie) ?? '/account/dashboard/');
+    } catch (err) {
+      setFormError(authErrorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <form className="form" onSubmit={submit} noValidate>
+        {formError && (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        )}
+        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} required />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} required />
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign In'}
+        </button>
+      </form>
+      <p>
+        <Link href="/account/password_reset/">Forgotten your password?</Link> · New to TradeShop? <Link href="/account/register/">Register</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { ProductGrid } from '@/components/catalogue/product-grid';
+import { idToken } from '@/lib/account-store';
+import { apiFetch } from '@/lib/api';
+import type { ProductCard } from '@/lib/types';
+import { SignedOutNotice } from './signed-out-notice';
+import { useAccount } from './use-account';
+
+type Answer = { reason: 'basket' | 'best-sellers'; products: ProductCard[] };
+
+/** Products picked for the buyer (POST /api/recommended), drawn like a category grid. */
+export function Recommended() {
+  const account = useAccount();
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [error, setError] = useState(false);
+  const uid = account.user === 0 ? '' : account.user.uid;
+  useEffect(() => {
+    if (!uid) return;
+    idToken()
+      .then((token) => apiFetch<Answer>('/api/recommended', { body: { token } }))
+      .then(setAnswer)
+      .catch(() => setError(true));
+  }, [uid]);
+  if (account.status === 'loading') return <p role="status">Loading…</p>;
+  if (account.user === 0) return <SignedOutNotice />;
+  if (error) return <p role="alert">Recommendations could not be loaded. Please try again.</p>;
+  if (!answer) return <p role="status">Finding products for you…</p>;
+  return (
+    <>
+      <p className="lead">{answer.reason === 'basket' ? 'Picked from the categories in your basket.' : 'Our best sellers with trade buyers.'}</p>
+      <ProductGrid products={answer.products} label="Recommended products" />
+    </>
+  );
+}

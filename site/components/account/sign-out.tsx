@@ -1,0 +1,26 @@
+'use client';
+import Link from 'next/link';
+import { useEffect, useState } from 'react';
+import { authErrorMessage } from '@/lib/auth-errors';
+import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { toaster } from '@/lib/toaster';
+
+/** Signs the buyer out on arrival and says so with a toast. */
+export function SignOut() {
+  const [state, setState] = useState<'working' | 'done' | string>('working');
+  useEffect(() => {
+    (async () => {
+      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
+      await sdk.signOut(auth);
+      toaster.show({ header: 'Account Signed Out', message: 'You have logged out', style: 'info' });
+      setState('done');
+    })().catch((err: unknown) => setState(authErrorMessage(err)));
+  }, []);
+  if (state === 'working') return <p role="status">Signing you out…</p>;
+  if (state !== 'done') return <p role="alert" className="form-error">{state}</p>;
+  return (
+    <p>
+      You are signed out. <Link href="/account/login/">Sign in again</Link> or go to the <Link href="/">homepage</Link>.
+    </p>
+  );
+}

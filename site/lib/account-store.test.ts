@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { isEmptyCart, showViewYourBasket, type AccountState } from './account-store';
+
+const base: AccountState = { status: 'ready', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 };
+const user = { uid: 'u1', email: 'a@b.co', displayName: 'A' };
+
+describe('account state rules', () => {
+  it('treats a first row with id 1 as an empty basket', () => {
+    expect(isEmptyCart([{ id: 1 }])).toBe(true);
+    expect(isEmptyCart([])).toBe(true);
+    expect(isEmptyCart([{ id: 'GC101-00001', quantity: 6 }])).toBe(false);
+  });
+
+  it('shows View Your Basket only to a signed-in user with lines or in checkout', () => {
+    expect(showViewYourBasket(base, '/')).toBe(false);
+    expect(showViewYourBasket({ ...base, user }, '/')).toBe(false);
+    expect(showViewYourBasket({ ...base, user, basket: 'populated', cart: [{ id: 'X' }] }, '/')).toBe(true);
+    expect(showViewYourBasket({ ...base, user }, '/checkout/billing/')).toBe(true);
+    expect(showViewYourBasket({ ...base, basket: 'populated', cart: [{ id: 'X' }] }, '/checkout/basket/')).toBe(false);
+  });
+});

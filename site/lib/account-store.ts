@@ -1,0 +1,122 @@
+import { apiFetch } from './api';
+import { reportError } from './report';
+
+/** The signed-in user, or 0 when signed out (SPEC.md section 3). */
+export type User = { uid: string; email: string; displayName: string } | 0;
+
+/** A basket line as POST /api/shoppingCartSmall answers it (pence). */
+export interface CartLine {
+  id: string | number;
+  sku?: string;
+  quantity?: number;
+  line_amount?: number;
+  product?: { name: string; small_img: string; pack_size?: number };
+}
+
+export interface Profile {
+  business: string;
+  email: string;
+  telephone: string;
+  optInMarketing: number;
+  active_coupon_id: string;
+  dsc: string;
+}
+
+export type BasketStatus = 'idle' | 'loading' | 'error' | 'empty' | 'populated';
+
+/** Everything the account menu, basket widget and account pages read. */
+export interface AccountState {
+  /** 'loading' until the provider has said who is signed in. */
+  status: 'loading' | 'ready';
+  user: User;
+  profile: Profile | null;
+  cart: CartLine[];
+  basket: BasketStatus;
+  /** Set to 1 to make the basket reload; the store resets it to 0. */
+  cartUpdated: 0 | 1;
+}
+
+const initial: AccountState = { status: 'loading', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 };
+let state = initial;
+const listeners = new Set<() => void>();
+
+export const accountState = () => state;
+export function subscribeAccount(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+function set(patch: Partial<AccountState>) {
+  state = { ...state, ...patch };
+  for (const fn of listeners) fn();
+}
+
+/** True when the first returned basket row has id 1: the API's "empty" answer. */
+export const isEmptyCart = (rows: CartLine[]) => rows.length === 0 || rows[0]?.id === 1;
+
+/** Asks the current user's ID token (the SDK refreshes it before it expires). */
+export type TokenSource = () => Promise<string>;
+let tokenSource: TokenSource | null = null;
+
+/** The caller's ID token for an API body; throws when signed out. */
+export async function idToken(): Promise<string> {
+  if (!tokenSource) throw new Error('No user is currently signed in');
+  return tokenSource();
+}
+
+/** Reloads the basket list. */
+export async function loadBasket(): Promise<void> {
+  if (!tokenSource) return;
+  set({ basket: 'loading' });
+  try {
+    const rows = await apiFetch<CartLine[]>('/api/shoppingCartSmall', { body: { token: await idToken() } });
+    const empty = isEmptyCart(rows);
+    set({ cart: empty ? [] : rows, basket: empty ? 'empty' : 'populated', cartUpdated: 0 });
+  } catch (err) {
+    reportError(err, { context: { where: 'basket load' } });
+    set({ basket: 'error', cartUpdated: 0 });
+  }
+}
+
+/** Reloads the profile (getProfile creates it on first sign-in). */
+export async function loadProfile(): Promise<Profile | null> {
+  if (!tokenSource) return null;
+  try {
+    const profile = await apiFetch<Profile>('/api/getProfile', { body: { token: await idToken() } });
+    set({ profile });
+    return profile;
+  } catch (err) {
+    reportError(err, { context: { where: 'profile load' } });
+    return null;
+  }
+}
+
+/** Marks the basket changed: the basket reloads and the flag returns to 0. */
+export function setCartUpdated(): void {
+  set({ cartUpdated: 1 });
+  void loadBasket();
+}
+
+/** Called when the provider reports a signed-in user: fetch the token, then load the
+ * basket and profile. */
+export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Promise<void> {
+  tokenSource = tokens;
+  set({ status: 'ready', user });
+  await Promise.all([loadBasket(), loadProfile()]);
+}
+
+/** Called when the provider reports no user: the basket list is emptied. */
+export function signedOut(): void {
+  tokenSource = null;
+  set({ status: 'ready', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 });
+}
+
+/** Updates the stored profile after a save. */
+export const profileSaved = (profile: Profile) => set({ profile });
+
+/** The two flags of the View Your Basket rule (docs/accounts.md): the basket has lines,
+ * or the buyer is in checkout. The link shows for a signed-in user when either holds. */
+export function showViewYourBasket(s: AccountState, pathname: string): boolean {
+  const hasLines = s.basket === 'populated' && s.cart.length > 0;
+  const inCheckout = pathname.startsWith('/checkout/');
+  return s.user !== 0 && !!s.user.uid && (hasLines || inCheckout);
+}

@@ -1,0 +1,28 @@
+import type { Auth } from 'firebase/auth';
+
+// Firebase config comes from the build environment; locally it is the emulator's demo
+// project, which never reaches Google.
+const config = {
+  apiKey: process.env.NEXT_PUBLIC_FIREBASE_API_KEY || 'demo-api-key',
+  authDomain: process.env.NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN || 'demo-tradeshop.firebaseapp.com',
+  projectId: process.env.NEXT_PUBLIC_FIREBASE_PROJECT_ID || 'demo-tradeshop',
+};
+const emulatorURL = process.env.NEXT_PUBLIC_AUTH_EMULATOR_URL || '';
+
+let auth: Promise<Auth> | undefined;
+
+/** The Firebase Auth instance, loaded on first use so pages that never need it do not
+ * pay for the SDK up front. Points at the Auth emulator when the build says so. */
+export function getFirebaseAuth(): Promise<Auth> {
+  auth ??= (async () => {
+    const [{ initializeApp, getApps }, a] = await Promise.all([import('firebase/app'), import('firebase/auth')]);
+    const app = getApps()[0] ?? initializeApp(config);
+    const instance = a.getAuth(app);
+    if (emulatorURL) a.connectAuthEmulator(instance, emulatorURL, { disableWarnings: true });
+    return instance;
+  })();
+  return auth;
+}
+
+/** The Firebase Auth functions, loaded with the instance. */
+export const authSDK = () => import('firebase/auth');

@@ -57,6 +57,16 @@ func answerProfile(p store.Profile, defaults map[string]int) (profileAnswer, err
 		ActiveCouponID: p.ActiveCouponID, DSC: string(dsc)}, nil
 }
 
+// writeProfile answers a profile with its discounts merged over the defaults.
+func writeProfile(w http.ResponseWriter, r *http.Request, log *slog.Logger, p store.Profile, defaults map[string]int) {
+	a, err := answerProfile(p, defaults)
+	if err != nil {
+		writeError(w, r, log, err)
+		return
+	}
+	encode(w, http.StatusOK, a)
+}
+
 // handleGetProfile answers POST /api/getProfile {token}. A missing profile, or one with
 // neither business nor email, is created from the sign-in's display name and email.
 func handleGetProfile(log *slog.Logger, verify auth.Verifier, profiles ProfileStore, shop config.Shop, now func() time.Time) http.Handler {
@@ -73,12 +83,7 @@ func handleGetProfile(log *slog.Logger, verify auth.Verifier, profiles ProfileSt
 				return
 			}
 		}
-		a, err := answerProfile(p, shop.DefaultDiscounts)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		encode(w, http.StatusOK, a)
+		writeProfile(w, r, log, p, shop.DefaultDiscounts)
 	})
 }
 
@@ -145,11 +150,6 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 			writeError(w, r, log, err)
 			return
 		}
-		a, err := answerProfile(p, shop.DefaultDiscounts)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		encode(w, http.StatusOK, a)
+		writeProfile(w, r, log, p, shop.DefaultDiscounts)
 	})
 }

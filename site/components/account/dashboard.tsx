@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
@@ -36,20 +37,13 @@ export function Dashboard() {
       <p>You have not placed any orders yet.</p>
       <h2>Your account</h2>
       <ul>
-        <li>
-          <Link href="/account/change_email/">Update Your Details</Link>
-        </li>
-        <li>
-          <Link href="/checkout/basket/" prefetch={false}>
-            View Basket
-          </Link>
-        </li>
-        <li>
-          <Link href="/account/recommended/">Recommended Products</Link>
-        </li>
-        <li>
-          <Link href="/account/logout/">Sign Out</Link>
-        </li>
+        {ACCOUNT_LINKS.filter((l) => l.label !== 'Dashboard').map((l) => (
+          <li key={l.label}>
+            <Link href={l.href} prefetch={false}>
+              {l.label}
+            </Link>
+          </li>
+        ))}
       </ul>
     </>
   );

@@ -4,6 +4,15 @@ import { usePathname } from 'next/navigation';
 import { useAccount } from '@/components/account/use-account';
 import { showViewYourBasket } from '@/lib/account-store';
 
+/** The signed-in account links, for the account menu and the dashboard. */
+export const ACCOUNT_LINKS = [
+  { href: '/account/dashboard/', label: 'Dashboard' },
+  { href: '/account/change_email/', label: 'Update Your Details' },
+  { href: '/checkout/basket/', label: 'View Basket' },
+  { href: '/account/recommended/', label: 'Recommended Products' },
+  { href: '/account/logout/', label: 'Sign Out' },
+];
+
 /** The account menu. Signed out: Register and Sign In. Signed in: Dashboard, Update
  * Your Details, View Basket, Recommended Products and Sign Out, plus View Your Basket
  * when the basket has lines or the buyer is in checkout (docs/accounts.md). */
@@ -44,31 +53,13 @@ export function AccountMenu() {
             </Link>
           </li>
         )}
-        <li>
-          <Link href="/account/dashboard/" prefetch={false}>
-            Dashboard
-          </Link>
-        </li>
-        <li>
-          <Link href="/account/change_email/" prefetch={false}>
-            Update Your Details
-          </Link>
-        </li>
-        <li>
-          <Link href="/checkout/basket/" prefetch={false}>
-            View Basket
-          </Link>
-        </li>
-        <li>
-          <Link href="/account/recommended/" prefetch={false}>
-            Recommended Products
-          </Link>
-        </li>
-        <li>
-          <Link href="/account/logout/" prefetch={false}>
-            Sign Out
-          </Link>
-        </li>
+        {ACCOUNT_LINKS.map((l) => (
+          <li key={l.label}>
+            <Link href={l.href} prefetch={false}>
+              {l.label}
+            </Link>
+          </li>
+        ))}
       </ul>
     </details>
   );

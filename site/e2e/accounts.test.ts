@@ -67,11 +67,13 @@ describe('accounts', { timeout: 60_000 }, () => {
     await screenshot(page, 'accounts-signed-out-toast');
     await page.goto(shopURL + '/account/dashboard/');
     await expect.poll(() => page.locator('main').textContent()).toContain('No user is currently signed in');
-    await expect(page.getByRole('link', { name: 'Sign In' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('header').getByRole('link', { name: 'Sign In', exact: true }).isVisible()).resolves.toBe(true);
   });
 
   it('a wrong password is a clear error; signing in returns to the page visited before', async () => {
     await page.goto(shopURL + '/outlet/r/wholesale_balloons/');
+    const archUrl = async () => (await ctx.cookies()).find((c) => c.name === 'archUrl')?.value;
+    await expect.poll(archUrl).toBe(encodeURIComponent('/outlet/r/wholesale_balloons/'));
     await page.goto(shopURL + '/account/login/');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not-my-password');

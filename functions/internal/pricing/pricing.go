@@ -1,0 +1,181 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// MaxLineUnits is the most units one basket line may hold.
+const MaxLineUnits = 10_000
+
+// Line is a basket line to price: a quantity in units of a product.
+type Line struct {
+	SKU          string
+	Quantity     int
+	UnitPrice    int64 // list price of one unit, pence ex VAT
+	PackSize     int
+	VATRate      int // whole percent
+	RangeURLText string
+	CategoryID   int
+}
+
+// PricedLine is a line with its discount, net amount and VAT.
+type PricedLine struct {
+	Line
+	DiscountPercent int   // the account/public discount that applied
+	ListAmount      int64 // quantity × unit price
+	LineDiscount    int64 // ListAmount × DiscountPercent, rounded
+	NetAmount       int64 // ListAmount − LineDiscount: the line_amount shown
+	CouponShare     int64 // this line's share of the coupon discount
+	VAT             int64 // (NetAmount − CouponShare) × VATRate, rounded
+}
+
+// Coupon is a discount code: percent or a fixed amount off goods, with a minimum spend,
+// a validity window and a usage limit (0 for none).
+type Coupon struct {
+	ID            string
+	Kind          string // "percent" or "fixed"
+	Percent       int
+	AmountPence   int64
+	MinSpendPence int64
+	ValidFrom     time.Time
+	ValidTo       time.Time
+	UsageLimit    int
+	Used          int
+}
+
+// Totals is a priced basket.
+type Totals struct {
+	Lines          []PricedLine
+	GoodsExVAT     int64 // sum of line net amounts
+	CouponDiscount int64
+	NetExVAT       int64 // goods less coupon
+	VAT            int64
+	TotalIncVAT    int64
+	CouponError    error // why a held coupon did not apply, if it did not
+}
+
+// Coupon problems; each says what the buyer can do.
+var (
+	ErrCouponNotStarted = errors.New("this coupon is not valid yet")
+	ErrCouponExpired    = errors.New("this coupon has expired")
+	ErrCouponUsedUp     = errors.New("this coupon has been used as many times as it allows")
+	ErrCouponMinimum    = errors.New("your basket is below this coupon's minimum spend")
+	ErrQuantityNotPacks = errors.New("quantity must be a whole number of packs")
+	ErrQuantityTooSmall = errors.New("quantity must be at least one pack")
+	ErrQuantityTooLarge = errors.New("quantity is more than one line may hold")
+)
+
+// roundPercent is amount × percent / 100, rounded half up to a whole penny.
+func roundPercent(amount int64, percent int) int64 {
+	return (amount*int64(percent) + 50) / 100
+}
+
+// CheckQuantity says whether a quantity in units is a positive whole number of packs
+// within the line maximum.
+func CheckQuantity(quantity, packSize int) error {
+	switch {
+	case quantity < packSize || quantity <= 0:
+		return ErrQuantityTooSmall
+	case packSize <= 0 || quantity%packSize != 0:
+		return fmt.Errorf("%w of %d", ErrQuantityNotPacks, packSize)
+	case quantity > MaxLineUnits:
+		return fmt.Errorf("%w (%d units)", ErrQuantityTooLarge, MaxLineUnits)
+	}
+	return nil
+}
+
+// DiscountFor is the discount that applies to a line: the most specific key wins
+// (product, then category, then range).
+func DiscountFor(discounts map[string]int, l Line) int {
+	for _, k := range []string{"product:" + l.SKU, "category:" + strconv.Itoa(l.CategoryID), "range:" + l.RangeURLText} {
+		if v, ok := discounts[k]; ok {
+			return v
+		}
+	}
+	return 0
+}
+
+// CheckCoupon says whether coupon c applies to goods worth goodsExVAT at time now.
+func CheckCoupon(c Coupon, goodsExVAT int64, now time.Time) error {
+	switch {
+	case !c.ValidFrom.IsZero() && now.Before(c.ValidFrom):
+		return ErrCouponNotStarted
+	case !c.ValidTo.IsZero() && !now.Before(c.ValidTo):
+		return ErrCouponExpired
+	case c.UsageLimit > 0 && c.Used >= c.UsageLimit:
+		return ErrCouponUsedUp
+	case goodsExVAT < c.MinSpendPence:
+		return ErrCouponMinimum
+	}
+	return nil
+}
+
+// couponDiscount is what coupon c takes off goods: never more than the goods.
+func couponDiscount(c Coupon, goods int64) int64 {
+	var d int64
+	switch c.Kind {
+	case "percent":
+		d = roundPercent(goods, c.Percent)
+	case "fixed":
+		d = c.AmountPence
+	}
+	return min(max(d, 0), goods)
+}
+
+// Price works out every line and the totals. coupon may be nil; one that does not
+// apply is reported in CouponError and takes nothing off.
+func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time) Totals {
+	t := Totals{Lines: make([]PricedLine, len(lines))}
+	for i, l := range lines {
+		pct := DiscountFor(discounts, l)
+		list := int64(l.Quantity) * l.UnitPrice
+		disc := roundPercent(list, pct)
+		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, ListAmount: list, LineDiscount: disc, NetAmount: list - disc}
+		t.GoodsExVAT += list - disc
+	}
+	if coupon != nil {
+		if err := CheckCoupon(*coupon, t.GoodsExVAT, now); err != nil {
+			t.CouponError = err
+		} else {
+			t.CouponDiscount = couponDiscount(*coupon, t.GoodsExVAT)
+			shareCoupon(t.Lines, t.CouponDiscount, t.GoodsExVAT)
+		}
+	}
+	for i := range t.Lines {
+		l := &t.Lines[i]
+		l.VAT = roundPercent(l.NetAmount-l.CouponShare, l.VATRate)
+		t.VAT += l.VAT
+	}
+	t.NetExVAT = t.GoodsExVAT - t.CouponDiscount
+	t.TotalIncVAT = t.NetExVAT + t.VAT
+	return t
+}
+
+// shareCoupon splits discount across lines in proportion to their net amounts; the
+// pennies left by rounding down go to the lines with the largest remainders.
+func shareCoupon(lines []PricedLine, discount, goods int64) {
+	if discount == 0 || goods == 0 {
+		return
+	}
+	type rem struct {
+		i int
+		r int64
+	}
+	rems := make([]rem, len(lines))
+	var given int64
+	for i := range lines {
+		exact := discount * lines[i].NetAmount
+		lines[i].CouponShare = exact / goods
+		given += lines[i].CouponShare
+		rems[i] = rem{i, exact % goods}
+	}
+	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
+	for k := 0; given < discount; k++ {
+		lines[rems[k%len(rems)].i].CouponShare++
+		given++
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sort"
+	"time"
+
+	"github.com/tradeshop/functions/config"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/catalogue"
@@ -51,45 +53,23 @@ type emptyCartRow struct {
 }
 
 // handleShoppingCartSmall answers POST /api/shoppingCartSmall {token} with the
-// caller's basket lines, most recent first, priced at list price.
-func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, baskets BasketReader, products ProductReader) http.Handler {
+// caller's basket lines, most recent first, each line_amount the buyer's own price (in
+// pence, ex VAT): the same pricing as the full basket.
+func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		lines, err := baskets.BasketLines(r.Context(), who.UID)
+		b, err := priceBasket(r.Context(), st, shop, who.UID, now())
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		if len(lines) == 0 {
+		if len(b.Lines) == 0 {
 			encode(w, http.StatusOK, []emptyCartRow{{ID: 1}})
 			return
 		}
-		skus := make([]string, len(lines))
-		for i, l := range lines {
-			skus[i] = l.SKU
-		}
-		bySKU, err := products.ProductsBySKU(r.Context(), skus)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		sort.SliceStable(lines, func(i, j int) bool { return lines[i].UpdatedAt.After(lines[j].UpdatedAt) })
-		rows := make([]cartLine, 0, len(lines))
-		for _, l := range lines {
-			p, ok := bySKU[l.SKU]
-			if !ok {
-				// A line whose product left the catalogue is not shown as buyable.
-				log.WarnContext(r.Context(), "basket line for unknown product", "request_id", RequestID(r.Context()), "sku", l.SKU)
-				continue
-			}
-			rows = append(rows, cartLine{
-				ID: l.SKU, SKU: l.SKU, Quantity: l.Quantity,
-				LineAmount: int64(l.Quantity) * p.UnitPrice,
-				Product:    cartProduct{Name: p.Name, SmallImg: p.SmallImg, PackSize: p.PackSize},
-			})
-		}
-		if len(rows) == 0 {
-			encode(w, http.StatusOK, []emptyCartRow{{ID: 1}})
-			return
+		rows := make([]cartLine, len(b.Lines))
+		for i, l := range b.Lines {
+			rows[i] = cartLine{ID: l.SKU, SKU: l.SKU, Quantity: l.Quantity, LineAmount: l.LineAmount,
+				Product: cartProduct{Name: l.Name, SmallImg: l.SmallImg, PackSize: l.PackSize}}
 		}
 		encode(w, http.StatusOK, rows)
 	})

@@ -3,8 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,7 +22,7 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
 		t.Fatal(err)
 	}
-	h := NewHandler(Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Verifier: testenv.Verifier(t), Store: st})
+	h := NewHandler(testDeps(t, st, testenv.Verifier(t)))
 	alice, bob := testenv.NewUser(t), testenv.NewUser(t)
 
 	post := func(body string) (int, string) {

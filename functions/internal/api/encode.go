@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/store"
@@ -74,15 +75,22 @@ type errorBody struct {
 // place that decides status codes; a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var bad *errBadRequest
+	var conflict *errConflict
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case errors.As(err, &conflict):
+		encode(w, http.StatusConflict, errorBody{Error: conflict.msg})
 	case isCSRF(err):
 		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again"})
 	case errors.Is(err, store.ErrNotFound):
-		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
+		msg := "not found"
+		if m := err.Error(); strings.HasPrefix(m, "no product with SKU") || strings.HasPrefix(m, "no coupon") {
+			msg = strings.TrimSuffix(m, ": "+store.ErrNotFound.Error())
+		}
+		encode(w, http.StatusNotFound, errorBody{Error: msg})
 	case errors.Is(err, auth.ErrKeysUnavailable):
 		log.ErrorContext(r.Context(), "token keys unavailable", "request_id", RequestID(r.Context()), "err", err)
 		encode(w, http.StatusServiceUnavailable, errorBody{Error: "sign-in service temporarily unavailable; try again shortly"})

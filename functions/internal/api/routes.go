@@ -76,7 +76,7 @@ type Endpoint struct {
 // Endpoints lists the whole /api surface.
 func Endpoints(d Deps) []Endpoint {
 	return []Endpoint{
-		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Store)},
+		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
 		{"getProfile", "POST /api/getProfile", handleGetProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"profile", "POST /api/profile", protect(d.Log, d.CSRF, handleUpdateProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
@@ -84,6 +84,12 @@ func Endpoints(d Deps) []Endpoint {
 		{"session", "POST /api/session", handleSessionStart(d.Log, d.Verifier, d.CSRF)},
 		{"session", "DELETE /api/session", handleSessionEnd()},
 		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
+		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
+		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
+		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 // DefaultProducts is the size of the default seed catalogue.
@@ -131,4 +134,21 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 func describe(d catDef, fam family, style, subject string, pack int) string {
 	return fmt.Sprintf("A %s %s design from our %s range. Sold in packs of %d. %s",
 		strings.ToLower(style), subject, strings.ToLower(d.name), pack, fam.blurb)
+}
+
+// Coupons are the seed's discount codes for local use: two that work, one with a
+// minimum spend, one expired and one not yet started.
+func Coupons(now time.Time) []store.StoredCoupon {
+	year := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	c := func(id, desc, kind string, pct int, amount, minSpend int64, from, to time.Time) store.StoredCoupon {
+		return store.StoredCoupon{Description: desc, Coupon: pricing.Coupon{ID: id, Kind: kind, Percent: pct, AmountPence: amount,
+			MinSpendPence: minSpend, ValidFrom: from, ValidTo: to}}
+	}
+	return []store.StoredCoupon{
+		c("TRADE10", "10% off goods", "percent", 10, 0, 0, year, year.AddDate(2, 0, 0)),
+		c("WELCOME5", "£5 off orders of £50 or more", "fixed", 0, 500, 5000, year, year.AddDate(2, 0, 0)),
+		c("BULK15", "15% off goods on orders of £500 or more", "percent", 15, 0, 50000, year, year.AddDate(2, 0, 0)),
+		c("SUMMER20", "20% off (expired)", "percent", 20, 0, 0, year.AddDate(-1, 0, 0), year.AddDate(-1, 9, 0)),
+		c("NEXTYEAR", "10% off from next year", "percent", 10, 0, 0, year.AddDate(1, 0, 0), year.AddDate(2, 0, 0)),
+	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -82,6 +83,70 @@ func (s *Store) AddToBasket(ctx context.Context, uid, sku string, quantity int, 
 	})
 	if err != nil {
 		return fmt.Errorf("add %s to basket %s: %w", sku, uid, err)
+	}
+	return nil
+}
+
+// ErrLineFull means an add would take a line past its maximum.
+var ErrLineFull = errors.New("basket line would exceed its maximum quantity")
+
+func basketKey(uid, sku string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: prefixUser + uid},
+		"sk": &types.AttributeValueMemberS{Value: prefixBasket + sku},
+	}
+}
+
+// AddToBasketUpTo adds quantity units atomically, refusing (ErrLineFull, nothing
+// written) when the line would then hold more than limit units.
+func (s *Store) AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, limit int, at time.Time) error {
+	cond := expression.AttributeNotExists(expression.Name("quantity")).
+		Or(expression.Name("quantity").LessThanEqual(expression.Value(limit - quantity)))
+	expr, err := expression.NewBuilder().WithCondition(cond).WithUpdate(
+		expression.Add(expression.Name("quantity"), expression.Value(quantity)).
+			Set(expression.Name("sku"), expression.Value(sku)).
+			Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
+	if err != nil {
+		return fmt.Errorf("build basket add: %w", err)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: basketKey(uid, sku),
+		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+	})
+	var full *types.ConditionalCheckFailedException
+	if errors.As(err, &full) {
+		return ErrLineFull
+	}
+	if err != nil {
+		return fmt.Errorf("add %s to basket %s: %w", sku, uid, err)
+	}
+	return nil
+}
+
+// SetBasketQuantity sets a line to exactly quantity units (creating it if needed).
+func (s *Store) SetBasketQuantity(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
+	expr, err := expression.NewBuilder().WithUpdate(
+		expression.Set(expression.Name("quantity"), expression.Value(quantity)).
+			Set(expression.Name("sku"), expression.Value(sku)).
+			Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
+	if err != nil {
+		return fmt.Errorf("build basket set: %w", err)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: basketKey(uid, sku), UpdateExpression: expr.Update(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+	})
+	if err != nil {
+		return fmt.Errorf("set %s in basket %s: %w", sku, uid, err)
+	}
+	return nil
+}
+
+// RemoveFromBasket deletes a line; removing a line that is not there is not an error.
+func (s *Store) RemoveFromBasket(ctx context.Context, uid, sku string) error {
+	if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: basketKey(uid, sku)}); err != nil {
+		return fmt.Errorf("remove %s from basket %s: %w", sku, uid, err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ const (
 	prefixUser     = "USER#"
 	prefixBasket   = "BASKET#"
 	prefixType     = "TYPE#"
+	prefixCoupon   = "COUPON#"
 
 	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
 	skProfile = "PROFILE"

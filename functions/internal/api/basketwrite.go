@@ -1,0 +1,150 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+var skuPattern = regexp.MustCompile(`^[A-Z]{2}\d{3}-\d{5}$`)
+
+// lineRequest is the body of the basket writes: {token, sku, quantity}.
+type lineRequest struct {
+	Token    string `json:"token"`
+	SKU      string `json:"sku"`
+	Quantity *int   `json:"quantity"`
+}
+
+func (l lineRequest) idToken() string { return l.Token }
+
+// Valid checks the shape; pack sizes and stock are checked against the product.
+func (l lineRequest) Valid(context.Context) map[string]string {
+	problems := map[string]string{}
+	if !skuPattern.MatchString(l.SKU) {
+		problems["sku"] = "must be a product SKU such as GC101-00001"
+	}
+	if l.Quantity == nil {
+		problems["quantity"] = "is required: a number of units, a whole number of packs"
+	} else if *l.Quantity < 0 || *l.Quantity > pricing.MaxLineUnits {
+		problems["quantity"] = fmt.Sprintf("must be from 0 to %d units", pricing.MaxLineUnits)
+	}
+	return problems
+}
+
+// removeRequest is {token, sku}.
+type removeRequest struct {
+	Token string `json:"token"`
+	SKU   string `json:"sku"`
+}
+
+func (r removeRequest) idToken() string { return r.Token }
+
+func (r removeRequest) Valid(context.Context) map[string]string {
+	if !skuPattern.MatchString(r.SKU) {
+		return map[string]string{"sku": "must be a product SKU such as GC101-00001"}
+	}
+	return nil
+}
+
+// errConflict is a request the catalogue refuses (out of stock, more than in stock):
+// answered 409 with its message.
+type errConflict struct{ msg string }
+
+func (e *errConflict) Error() string { return e.msg }
+
+// buyable checks that sku exists, is in stock and that quantity is whole packs within
+// the line maximum and the stock.
+func buyable(ctx context.Context, st BasketStore, sku string, quantity int) (catalogue.Product, error) {
+	products, err := st.ProductsBySKU(ctx, []string{sku})
+	if err != nil {
+		return catalogue.Product{}, err
+	}
+	p, ok := products[sku]
+	if !ok {
+		return catalogue.Product{}, fmt.Errorf("no product with SKU %s: %w", sku, store.ErrNotFound)
+	}
+	if p.Stock <= 0 {
+		return p, &errConflict{msg: fmt.Sprintf("%s is out of stock", p.Name)}
+	}
+	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
+		return p, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{"quantity": err.Error()}}
+	}
+	if quantity > p.Stock {
+		return p, &errConflict{msg: fmt.Sprintf("only %d units of %s are in stock", p.Stock, p.Name)}
+	}
+	return p, nil
+}
+
+func answerBasket(w http.ResponseWriter, r *http.Request, log *slog.Logger, st BasketStore, shop config.Shop, uid string, now time.Time) {
+	a, err := priceBasket(r.Context(), st, shop, uid, now)
+	if err != nil {
+		writeError(w, r, log, err)
+		return
+	}
+	encode(w, http.StatusOK, a)
+}
+
+// handleBasket answers POST /api/basket {token}: the full priced basket.
+func handleBasket(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
+		answerBasket(w, r, log, st, shop, who.UID, now())
+	})
+}
+
+// handleBasketAdd answers POST /api/basket/add {token, sku, quantity}: adds whole packs
+// in one atomic update (two tabs adding at once both count).
+func handleBasketAdd(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req lineRequest) {
+		p, err := buyable(r.Context(), st, req.SKU, *req.Quantity)
+		if err == nil {
+			err = st.AddToBasketUpTo(r.Context(), who.UID, p.SKU, *req.Quantity, min(pricing.MaxLineUnits, p.Stock), now())
+		}
+		if errors.Is(err, store.ErrLineFull) {
+			err = &errConflict{msg: fmt.Sprintf("that would take %s past the most you can order (%d units)", p.Name, min(pricing.MaxLineUnits, p.Stock))}
+		}
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		answerBasket(w, r, log, st, shop, who.UID, now())
+	})
+}
+
+// handleBasketSet answers POST /api/basket/set {token, sku, quantity}: sets a line to
+// exactly quantity units; 0 removes it.
+func handleBasketSet(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req lineRequest) {
+		var err error
+		if *req.Quantity == 0 {
+			err = st.RemoveFromBasket(r.Context(), who.UID, req.SKU)
+		} else if _, err = buyable(r.Context(), st, req.SKU, *req.Quantity); err == nil {
+			err = st.SetBasketQuantity(r.Context(), who.UID, req.SKU, *req.Quantity, now())
+		}
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		answerBasket(w, r, log, st, shop, who.UID, now())
+	})
+}
+
+// handleBasketRemove answers POST /api/basket/remove {token, sku}.
+func handleBasketRemove(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req removeRequest) {
+		if err := st.RemoveFromBasket(r.Context(), who.UID, req.SKU); err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		answerBasket(w, r, log, st, shop, who.UID, now())
+	})
+}

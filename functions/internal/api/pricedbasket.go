@@ -1,0 +1,135 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// BasketStore is everything the basket endpoints read and write.
+type BasketStore interface {
+	BasketReader
+	ProductReader
+	ProfileStore
+	Coupon(ctx context.Context, id string) (store.StoredCoupon, error)
+	AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, limit int, at time.Time) error
+	SetBasketQuantity(ctx context.Context, uid, sku string, quantity int, at time.Time) error
+	RemoveFromBasket(ctx context.Context, uid, sku string) error
+	SetActiveCoupon(ctx context.Context, uid, prefixed string, at time.Time) error
+}
+
+var _ BasketStore = (*store.Store)(nil)
+
+// basketLine is one priced line of the full basket. Money is pence.
+type basketLine struct {
+	ID              string `json:"id"`
+	SKU             string `json:"sku"`
+	Name            string `json:"name"`
+	Path            string `json:"path"`
+	SmallImg        string `json:"small_img"`
+	PackSize        int    `json:"pack_size"`
+	Quantity        int    `json:"quantity"`
+	UnitPrice       int64  `json:"unit_price"`
+	DiscountPercent int    `json:"discount_percent"`
+	LineAmount      int64  `json:"line_amount"`
+	VATRate         int    `json:"vat_rate"`
+	VAT             int64  `json:"vat"`
+	InStock         bool   `json:"in_stock"`
+}
+
+type basketCoupon struct {
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Error       string `json:"error,omitempty"`
+}
+
+// basketAnswer is the full basket with its totals and the order nudges.
+type basketAnswer struct {
+	Lines                 []basketLine  `json:"lines"`
+	GoodsExVAT            int64         `json:"goods_ex_vat"`
+	CouponDiscount        int64         `json:"coupon_discount"`
+	NetExVAT              int64         `json:"net_ex_vat"`
+	VAT                   int64         `json:"vat"`
+	TotalIncVAT           int64         `json:"total_inc_vat"`
+	Coupon                *basketCoupon `json:"coupon"`
+	MinimumOrder          int64         `json:"minimum_order"`
+	BelowMinimumBy        int64         `json:"below_minimum_by"`
+	FreeDeliveryThreshold int64         `json:"free_delivery_threshold"`
+	FreeDeliveryIn        int64         `json:"free_delivery_in"`
+}
+
+// priceBasket reads uid's lines, products, discounts and coupon and prices them; lines
+// come most recently changed first. Lines whose product left the catalogue are dropped.
+func priceBasket(ctx context.Context, st BasketStore, shop config.Shop, uid string, now time.Time) (basketAnswer, error) {
+	lines, err := st.BasketLines(ctx, uid)
+	if err != nil {
+		return basketAnswer{}, err
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].UpdatedAt.After(lines[j].UpdatedAt) })
+	skus := make([]string, len(lines))
+	for i, l := range lines {
+		skus[i] = l.SKU
+	}
+	products, err := st.ProductsBySKU(ctx, skus)
+	if err != nil {
+		return basketAnswer{}, err
+	}
+	profile, err := st.Profile(ctx, uid)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return basketAnswer{}, err
+	}
+	discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, profile.DSC)
+	if err != nil {
+		return basketAnswer{}, err
+	}
+	var coupon *store.StoredCoupon
+	if id := strings.TrimPrefix(profile.ActiveCouponID, couponPrefix); id != "" {
+		c, err := st.Coupon(ctx, id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return basketAnswer{}, err
+		}
+		if err == nil {
+			coupon = &c
+		}
+	}
+	var toPrice []pricing.Line
+	var kept []catalogue.Product
+	for _, l := range lines {
+		p, ok := products[l.SKU]
+		if !ok {
+			continue
+		}
+		kept = append(kept, p)
+		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice, PackSize: p.PackSize,
+			VATRate: p.VATRate, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
+	}
+	var pc *pricing.Coupon
+	if coupon != nil {
+		pc = &coupon.Coupon
+	}
+	t := pricing.Price(toPrice, discounts, pc, now)
+	a := basketAnswer{Lines: make([]basketLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
+		NetExVAT: t.NetExVAT, VAT: t.VAT, TotalIncVAT: t.TotalIncVAT, MinimumOrder: shop.MinimumOrderPence,
+		BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT), FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence,
+		FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-t.NetExVAT)}
+	for i, l := range t.Lines {
+		p := kept[i]
+		a.Lines[i] = basketLine{ID: p.SKU, SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(p), SmallImg: p.SmallImg,
+			PackSize: p.PackSize, Quantity: l.Quantity, UnitPrice: p.UnitPrice, DiscountPercent: l.DiscountPercent,
+			LineAmount: l.NetAmount, VATRate: p.VATRate, VAT: l.VAT, InStock: p.Stock > 0}
+	}
+	if coupon != nil {
+		a.Coupon = &basketCoupon{ID: coupon.ID, Description: coupon.Description}
+		if t.CouponError != nil {
+			a.Coupon.Error = t.CouponError.Error()
+		}
+	}
+	return a, nil
+}

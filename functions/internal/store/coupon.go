@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// StoredCoupon is a coupon with who may use it: an empty AccountUID means anyone.
+type StoredCoupon struct {
+	pricing.Coupon
+	Description string
+	AccountUID  string
+}
+
+type couponItem struct {
+	PK            string `dynamodbav:"pk"`
+	SK            string `dynamodbav:"sk"`
+	ID            string `dynamodbav:"id"`
+	Description   string `dynamodbav:"description"`
+	Kind          string `dynamodbav:"kind"`
+	Percent       int    `dynamodbav:"percent"`
+	AmountPence   int64  `dynamodbav:"amountPence"`
+	MinSpendPence int64  `dynamodbav:"minSpendPence"`
+	ValidFrom     int64  `dynamodbav:"validFrom"` // Unix seconds, 0 for none
+	ValidTo       int64  `dynamodbav:"validTo"`
+	UsageLimit    int    `dynamodbav:"usageLimit"`
+	Used          int    `dynamodbav:"used"`
+	AccountUID    string `dynamodbav:"accountUid,omitempty"`
+}
+
+func unixOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+func timeOrZero(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
+}
+
+// PutCoupons writes coupons (the seed's and tests'), overwriting same ids.
+func (s *Store) PutCoupons(ctx context.Context, coupons []StoredCoupon) error {
+	items := make([]any, len(coupons))
+	for i, c := range coupons {
+		items[i] = couponItem{PK: prefixCoupon + c.ID, SK: skItem, ID: c.ID, Description: c.Description, Kind: c.Kind,
+			Percent: c.Percent, AmountPence: c.AmountPence, MinSpendPence: c.MinSpendPence, ValidFrom: unixOrZero(c.ValidFrom),
+			ValidTo: unixOrZero(c.ValidTo), UsageLimit: c.UsageLimit, Used: c.Used, AccountUID: c.AccountUID}
+	}
+	return s.batchPut(ctx, items, nil)
+}
+
+// Coupon reads a coupon by id; ErrNotFound when there is none.
+func (s *Store) Coupon(ctx context.Context, id string) (StoredCoupon, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: prefixCoupon + id}, "sk": &types.AttributeValueMemberS{Value: skItem}}})
+	if err != nil {
+		return StoredCoupon{}, fmt.Errorf("get coupon %s: %w", id, err)
+	}
+	if out.Item == nil {
+		return StoredCoupon{}, fmt.Errorf("coupon %s: %w", id, ErrNotFound)
+	}
+	var it couponItem
+	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
+		return StoredCoupon{}, fmt.Errorf("unmarshal coupon %s: %w", id, err)
+	}
+	return StoredCoupon{Coupon: pricing.Coupon{ID: it.ID, Kind: it.Kind, Percent: it.Percent, AmountPence: it.AmountPence,
+		MinSpendPence: it.MinSpendPence, ValidFrom: timeOrZero(it.ValidFrom), ValidTo: timeOrZero(it.ValidTo),
+		UsageLimit: it.UsageLimit, Used: it.Used}, Description: it.Description, AccountUID: it.AccountUID}, nil
+}
+
+// SetActiveCoupon records uid's one active coupon ("coupon-" + id), or clears it when
+// prefixed is "".
+func (s *Store) SetActiveCoupon(ctx context.Context, uid, prefixed string, at time.Time) error {
+	var upd expression.UpdateBuilder
+	if prefixed == "" {
+		upd = expression.Remove(expression.Name("active_coupon_id"))
+	} else {
+		upd = expression.Set(expression.Name("active_coupon_id"), expression.Value(prefixed))
+	}
+	upd = upd.Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))
+	expr, err := expression.NewBuilder().WithUpdate(upd).Build()
+	if err != nil {
+		return fmt.Errorf("build coupon update: %w", err)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: profileKey(uid),
+		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	if err != nil {
+		return fmt.Errorf("set coupon of %s: %w", uid, err)
+	}
+	return nil
+}

@@ -25,7 +25,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Signs a new user up in the Auth emulator and answers the ID token. */
-export async function emulatorUser(): Promise<{ uid: string; idToken: string }> {
+export async function emulatorUser(): Promise<{ uid: string; idToken: string; email: string; password: string }> {
   const host = process.env.AUTH_EMULATOR_HOST;
   if (!host) throw new Error('AUTH_EMULATOR_HOST is not set');
   const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.test`;
@@ -36,5 +36,5 @@ export async function emulatorUser(): Promise<{ uid: string; idToken: string }> 
   });
   if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status}`);
   const body = (await res.json()) as { localId: string; idToken: string };
-  return { uid: body.localId, idToken: body.idToken };
+  return { uid: body.localId, idToken: body.idToken, email, password: 'correct-horse-1' };
 }

@@ -1,4 +1,5 @@
 import type { ProductDetail as Detail, StockState } from '@/lib/types';
+import { AddToBasket } from '@/components/basket/add-to-basket';
 import { formatPence, unitPriceLabel } from '@/lib/format';
 
 const stockText: Record<StockState, string> = {
@@ -36,6 +37,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>Availability</dt>
           <dd className={`stock stock-${p.stockState}`}>{stockText[p.stockState]}</dd>
         </dl>
+        <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} />
         <p>{p.description}</p>
       </div>
     </div>

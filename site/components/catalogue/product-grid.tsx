@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { AddToBasket } from '@/components/basket/add-to-basket';
 import type { ProductCard } from '@/lib/types';
 import { formatPence, unitPriceLabel } from '@/lib/format';
 
@@ -26,7 +27,7 @@ export function ProductGrid({ products, label, level = 2 }: { products: ProductC
             </span>{' '}
             <span className="muted">ex VAT · {formatPence(p.unitPrice * p.packSize)} a pack</span>
           </p>
-          {!p.inStock && <p className="stock-out">Out of stock</p>}
+          {p.inStock ? <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} /> : <p className="stock-out">Out of stock</p>}
         </li>
       ))}
     </ul>

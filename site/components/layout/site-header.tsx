@@ -1,6 +1,7 @@
 import type { Menu } from '@/lib/types';
 import { formatPence } from '@/lib/format';
 import { getShopConfig } from '@/lib/shop-config';
+import { BasketWidget } from '@/components/basket/basket-widget';
 import { AccountMenu } from './account-menu';
 import { HeaderShell } from './header-shell';
 import { InfoModal } from './info-modal';
@@ -24,6 +25,7 @@ export function SiteHeader({ menu }: { menu: Menu }) {
           Questions? Call {shop.contact.phone} ({shop.contact.hours}).
         </p>
       </InfoModal>
+      <BasketWidget />
       <AccountMenu />
     </>
   );

@@ -1,0 +1,174 @@
+'use client';
+import Link from 'next/link';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { SignedOutNotice } from '@/components/account/signed-out-notice';
+import { useAccount } from '@/components/account/use-account';
+import { ApiError } from '@/lib/api';
+import { applyCoupon, getBasket, removeLine, setLine, type Basket } from '@/lib/basket';
+import { formatPence } from '@/lib/format';
+
+const message = (err: unknown) => (err instanceof ApiError ? (Object.values(err.problems ?? {})[0] ?? err.message) : 'Something went wrong. Please try again.');
+
+/** The basket page: lines with quantities in packs, coupon, totals ex VAT, VAT and
+ * inc VAT, the minimum-order and free-delivery nudges, and Continue to billing. */
+export function BasketPage() {
+  const account = useAccount();
+  const [basket, setBasket] = useState<Basket | null>(null);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [coupon, setCoupon] = useState('');
+  const [packs, setPacks] = useState<Record<string, string>>({});
+  const uid = account.user === 0 ? '' : account.user.uid;
+
+  const show = useCallback((b: Basket) => {
+    setBasket(b);
+    setPacks(Object.fromEntries(b.lines.map((l) => [l.sku, String(l.quantity / l.pack_size)])));
+  }, []);
+
+  useEffect(() => {
+    if (!uid) return;
+    getBasket().then(show).catch(() => setError('There was a technical problem loading your basket.'));
+  }, [uid, show]);
+
+  if (account.status === 'loading') return <p role="status">Loading your basket…</p>;
+  if (account.user === 0) return <SignedOutNotice />;
+  if (error && !basket) return <p role="alert" className="form-error">{error}</p>;
+  if (!basket) return <p role="status">Loading your basket…</p>;
+
+  async function run(work: () => Promise<Basket | void>, done: string) {
+    setError('');
+    setNotice('');
+    try {
+      const b = await work();
+      show(b ?? (await getBasket()));
+      setNotice(done);
+    } catch (err) {
+      setError(message(err));
+    }
+  }
+  const update = (e: FormEvent, sku: string, packSize: number) => {
+    e.preventDefault();
+    const n = Number(packs[sku]);
+    if (!Number.isInteger(n) || n < 0) {
+      setError('Enter a whole number of packs (0 removes the line).');
+      return;
+    }
+    void run(() => setLine(sku, n * packSize), n === 0 ? 'Line removed.' : 'Quantity updated.');
+  };
+  const submitCoupon = (e: FormEvent) => {
+    e.preventDefault();
+    if (!coupon.trim()) return;
+    void run(() => applyCoupon(coupon), 'Coupon applied.');
+  };
+
+  if (basket.lines.length === 0) {
+    return (
+      <p>
+        Your basket is empty. Browse the <Link href="/">ranges</Link> to start an order.
+      </p>
+    );
+  }
+  return (
+    <>
+      {error && <p className="form-error" role="alert">{error}</p>}
+      {notice && <p className="form-ok" role="status">{notice}</p>}
+      <table className="basket-table">
+        <caption className="sr-only">Your basket</caption>
+        <thead>
+          <tr>
+            <th scope="col">Product</th>
+            <th scope="col">Unit price ex VAT</th>
+            <th scope="col">Packs</th>
+            <th scope="col">Line ex VAT</th>
+            <th scope="col"><span className="sr-only">Remove</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {basket.lines.map((l) => (
+            <tr key={l.sku} data-sku={l.sku}>
+              <td>
+                <img src={l.small_img} alt="" width={48} height={48} />{' '}
+                <Link href={l.path}>{l.name}</Link>
+                <br />
+                <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
+              </td>
+              <td>
+                {formatPence(l.unit_price)}
+                {l.discount_percent > 0 && <span className="muted"> less {l.discount_percent}%</span>}
+              </td>
+              <td>
+                <form onSubmit={(e) => update(e, l.sku, l.pack_size)} className="qty-form">
+                  <label htmlFor={`qty-${l.sku}`} className="sr-only">Packs of {l.name}</label>
+                  <input id={`qty-${l.sku}`} type="number" min={0} step={1} value={packs[l.sku] ?? ''} onChange={(e) => setPacks({ ...packs, [l.sku]: e.target.value })} />
+                  <button type="submit" className="button">Update</button>
+                </form>
+                <span className="muted">{l.quantity} units</span>
+              </td>
+              <td className="line-amount">{formatPence(l.line_amount)}</td>
+              <td>
+                <button type="button" className="link-button" onClick={() => void run(() => removeLine(l.sku), 'Line removed.')} aria-label={`Remove ${l.name}`}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <section className="coupon" aria-labelledby="coupon-title">
+        <h2 id="coupon-title">Coupon</h2>
+        {basket.coupon ? (
+          <p>
+            <strong className="coupon-code">{basket.coupon.id}</strong>: {basket.coupon.description}
+            {basket.coupon.error && <span className="form-error"> Not applied: {basket.coupon.error}.</span>}{' '}
+            <button type="button" className="link-button" onClick={() => void run(() => applyCoupon(''), 'Coupon removed.')}>
+              Remove coupon
+            </button>
+          </p>
+        ) : (
+          <form onSubmit={submitCoupon} className="coupon-form">
+            <label htmlFor="coupon-code">Coupon code</label>
+            <input id="coupon-code" value={coupon} onChange={(e) => setCoupon(e.target.value)} autoCapitalize="characters" />
+            <button type="submit" className="button">Apply</button>
+          </form>
+        )}
+      </section>
+
+      <dl className="totals">
+        <dt>Goods ex VAT</dt>
+        <dd data-total="goods">{formatPence(basket.goods_ex_vat)}</dd>
+        {basket.coupon_discount > 0 && (
+          <>
+            <dt>Coupon</dt>
+            <dd data-total="coupon">−{formatPence(basket.coupon_discount)}</dd>
+          </>
+        )}
+        <dt>Total ex VAT</dt>
+        <dd data-total="net">{formatPence(basket.net_ex_vat)}</dd>
+        <dt>VAT</dt>
+        <dd data-total="vat">{formatPence(basket.vat)}</dd>
+        <dt>Total inc VAT</dt>
+        <dd data-total="gross">{formatPence(basket.total_inc_vat)}</dd>
+      </dl>
+      {basket.free_delivery_in > 0 ? (
+        <p className="nudge">Add {formatPence(basket.free_delivery_in)} more (ex VAT) for free standard delivery.</p>
+      ) : (
+        <p className="nudge">Your order qualifies for free standard delivery.</p>
+      )}
+      {basket.below_minimum_by > 0 ? (
+        <>
+          <p id="minimum-reason" className="nudge">
+            The minimum order is {formatPence(basket.minimum_order)} ex VAT: add {formatPence(basket.below_minimum_by)} more to continue.
+          </p>
+          <button type="button" className="button" disabled aria-describedby="minimum-reason">
+            Continue to billing
+          </button>
+        </>
+      ) : (
+        <Link href="/checkout/billing/" className="button" prefetch={false}>
+          Continue to billing
+        </Link>
+      )}
+    </>
+  );
+}

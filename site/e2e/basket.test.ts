@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { emulatorUser, launch, screenshot, shopURL } from './browser';
+
+let browser: Browser;
+let page: Page;
+
+const pounds = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.-]/g, '')) * 100);
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const user = await emulatorUser();
+  await page.goto(shopURL + '/account/login/');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/account\/dashboard\/$/);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('basket', { timeout: 90_000 }, () => {
+  it('adds three products from a category grid and the widget counts them', async () => {
+    await page.goto(shopURL + '/outlet/section/male-birthday-cards/102/');
+    const forms = page.locator('.grid .card form.add-to-basket');
+    for (let i = 0; i < 3; i++) {
+      await forms.nth(i).locator('input').fill(String(i + 1));
+      await forms.nth(i).getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => forms.nth(i).locator('[role="status"]').textContent()).toMatch(/Added \d packs?/);
+    }
+    await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe('Basket (3)');
+    await page.locator('.basket-widget summary').click();
+    expect(await page.locator('.basket-lines li').count()).toBe(3);
+    await screenshot(page, 'basket-widget');
+  });
+
+  it('the basket page edits a quantity, applies a seeded coupon, and its totals add up', async () => {
+    await page.goto(shopURL + '/checkout/basket/');
+    await page.waitForSelector('.basket-table');
+    const first = page.locator('.basket-table tbody tr').first();
+    await first.locator('input[type="number"]').fill('5');
+    await first.getByRole('button', { name: 'Update' }).click();
+    await expect.poll(() => page.locator('.form-ok').textContent()).toBe('Quantity updated.');
+    await page.getByLabel('Coupon code').fill('trade10');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('.coupon-code').textContent()).toBe('TRADE10');
+
+    const lines = (await page.locator('.basket-table .line-amount').allTextContents()).map(pounds);
+    const goods = pounds(await page.locator('[data-total="goods"]').textContent());
+    const coupon = pounds(await page.locator('[data-total="coupon"]').textContent());
+    const net = pounds(await page.locator('[data-total="net"]').textContent());
+    const vat = pounds(await page.locator('[data-total="vat"]').textContent());
+    const gross = pounds(await page.locator('[data-total="gross"]').textContent());
+    expect(goods).toBe(lines.reduce((a, b) => a + b, 0));
+    expect(Math.abs(coupon)).toBe(Math.floor((goods * 10 + 50) / 100)); // 10%, rounded half up
+    expect(net).toBe(goods - Math.abs(coupon));
+    expect(gross).toBe(net + vat);
+    expect(Math.abs(vat - Math.round(net * 0.2))).toBeLessThanOrEqual(lines.length); // VAT per line, half up
+    await screenshot(page, 'basket-page');
+  });
+
+  it('shows "(Showing Most Recent 10)" with 11 lines', async () => {
+    await page.goto(shopURL + '/outlet/section/foil-balloons/601/');
+    const forms = page.locator('.grid .card form.add-to-basket');
+    for (let i = 0; i < 8; i++) {
+      await forms.nth(i).getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => forms.nth(i).locator('[role="status"]').textContent()).toMatch(/Added/);
+    }
+    await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe('Basket (11)');
+    await page.locator('.basket-widget summary').click();
+    expect(await page.locator('.basket-lines li').count()).toBe(10);
+    await expect(page.locator('.basket-dropdown').textContent()).resolves.toContain('(Showing Most Recent 10)');
+  });
+});

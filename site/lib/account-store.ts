@@ -1,4 +1,5 @@
 import { apiFetch } from './api';
+import { clearOwnPrices } from './own-prices';
 import { reportError } from './report';
 
 /** The signed-in user, or 0 when signed out (SPEC.md section 3). */
@@ -107,6 +108,7 @@ export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Pro
 /** Called when the provider reports no user: the basket list is emptied. */
 export function signedOut(): void {
   tokenSource = null;
+  clearOwnPrices();
   set({ status: 'ready', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 });
 }
 

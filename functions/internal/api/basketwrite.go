@@ -148,3 +148,66 @@ func handleBasketRemove(log *slog.Logger, verify auth.Verifier, st BasketStore, 
 		answerBasket(w, r, log, st, shop, who.UID, now())
 	})
 }
+
+// maxBatchLines bounds one "Add all to basket": a grid page holds 48 products.
+const maxBatchLines = 100
+
+// batchRequest is {token, lines: [{sku, quantity}]}.
+type batchRequest struct {
+	Token string      `json:"token"`
+	Lines []batchLine `json:"lines"`
+}
+
+type batchLine struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+func (b batchRequest) idToken() string { return b.Token }
+
+func (b batchRequest) Valid(context.Context) map[string]string {
+	problems := map[string]string{}
+	if len(b.Lines) == 0 || len(b.Lines) > maxBatchLines {
+		problems["lines"] = fmt.Sprintf("must hold 1 to %d lines", maxBatchLines)
+	}
+	seen := map[string]bool{}
+	for i, l := range b.Lines {
+		switch {
+		case !skuPattern.MatchString(l.SKU):
+			problems[fmt.Sprintf("lines[%d].sku", i)] = "must be a product SKU such as GC101-00001"
+		case seen[l.SKU]:
+			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"
+		case l.Quantity <= 0 || l.Quantity > pricing.MaxLineUnits:
+			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("must be from 1 to %d units", pricing.MaxLineUnits)
+		}
+		seen[l.SKU] = true
+	}
+	return problems
+}
+
+// handleBasketAddMany answers POST /api/basket/addMany {token, lines}: the grid's "Add
+// all to basket". Every line is checked before any is written, so a bad line adds
+// nothing; each write is then the same atomic add as a single Add.
+func handleBasketAddMany(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req batchRequest) {
+		limits := make([]int, len(req.Lines))
+		for i, l := range req.Lines {
+			p, err := buyable(r.Context(), st, l.SKU, l.Quantity)
+			if err != nil {
+				writeError(w, r, log, fmt.Errorf("line %d (%s): %w", i+1, l.SKU, err))
+				return
+			}
+			limits[i] = min(pricing.MaxLineUnits, p.Stock)
+		}
+		for i, l := range req.Lines {
+			if err := st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, limits[i], now()); err != nil {
+				if errors.Is(err, store.ErrLineFull) {
+					err = &errConflict{msg: fmt.Sprintf("%s would pass the most you can order; the lines before it were added", l.SKU)}
+				}
+				writeError(w, r, log, err)
+				return
+			}
+		}
+		answerBasket(w, r, log, st, shop, who.UID, now())
+	})
+}

@@ -71,6 +71,46 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 		}
 	})
 
+	t.Run("add all: one bad line adds nothing; good lines all land", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		bad := fmt.Sprintf(`{"token":%q,"lines":[{"sku":%q,"quantity":%d},{"sku":%q,"quantity":%d}]}`,
+			u.IDToken, inStock.SKU, inStock.PackSize, outOfStock.SKU, outOfStock.PackSize)
+		if code, b := c.post("/api/basket/addMany", bad, nil); code != 409 {
+			t.Fatalf("bad batch: %d %v", code, b)
+		}
+		if lines, _ := st.BasketLines(ctx, u.UID); len(lines) != 0 {
+			t.Fatalf("a refused batch wrote %+v", lines)
+		}
+		other := cat.Products[1]
+		if other.SKU == inStock.SKU || other.Stock < other.PackSize {
+			t.Skip("seed layout changed")
+		}
+		good := fmt.Sprintf(`{"token":%q,"lines":[{"sku":%q,"quantity":%d},{"sku":%q,"quantity":%d}]}`,
+			u.IDToken, inStock.SKU, 2*inStock.PackSize, other.SKU, other.PackSize)
+		if code, b := c.post("/api/basket/addMany", good, nil); code != 200 || len(b["lines"].([]any)) != 2 {
+			t.Fatalf("good batch: %d %v", code, b)
+		}
+	})
+
+	t.Run("own prices apply the buyer's discounts", func(t *testing.T) {
+		var xmas = cat.Products[0]
+		for _, p := range cat.Products {
+			if p.RangeURLText == "wholesale-christmas" && p.UnitPrice >= 100 {
+				xmas = p
+				break
+			}
+		}
+		code, b := c.post("/api/prices", fmt.Sprintf(`{"token":%q,"skus":[%q,%q]}`, alice.IDToken, xmas.SKU, inStock.SKU), nil)
+		prices, _ := b["prices"].(map[string]any)
+		x, _ := prices[xmas.SKU].(map[string]any)
+		if code != 200 || x["discount_percent"] != float64(5) || x["unit_price"] != float64(xmas.UnitPrice-(xmas.UnitPrice*5+50)/100) {
+			t.Fatalf("%d %v", code, b)
+		}
+		if code, _ := c.post("/api/prices", fmt.Sprintf(`{"token":%q,"skus":[]}`, alice.IDToken), nil); code != 400 {
+			t.Fatalf("empty skus: %d", code)
+		}
+	})
+
 	t.Run("50 concurrent adds of one SKU end with the exact sum", func(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 50 {
@@ -121,7 +161,9 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 	})
 
 	t.Run("coupons: foreign and unknown codes are 404, expired 409, a good one applies", func(t *testing.T) {
-		body := func(u testenv.User, id string) string { return fmt.Sprintf(`{"token":%q,"active_coupon_id":%q}`, u.IDToken, id) }
+		body := func(u testenv.User, id string) string {
+			return fmt.Sprintf(`{"token":%q,"active_coupon_id":%q}`, u.IDToken, id)
+		}
 		for _, tc := range []struct {
 			path, body string
 			status     int

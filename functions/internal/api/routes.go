@@ -86,8 +86,10 @@ func Endpoints(d Deps) []Endpoint {
 		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
 		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"basketAddMany", "POST /api/basket/addMany", protect(d.Log, d.CSRF, handleBasketAddMany(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
 		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
 		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 	}

@@ -99,6 +99,14 @@ func DiscountFor(discounts map[string]int, l Line) int {
 	return 0
 }
 
+// UnitPriceFor is the buyer's price of one unit: the list price less the discount that
+// applies, rounded half up. (Lines are priced on the line amount, so a line can differ
+// from units × this by a penny.)
+func UnitPriceFor(discounts map[string]int, l Line) (price int64, percent int) {
+	percent = DiscountFor(discounts, l)
+	return l.UnitPrice - roundPercent(l.UnitPrice, percent), percent
+}
+
 // CheckCoupon says whether coupon c applies to goods worth goodsExVAT at time now.
 func CheckCoupon(c Coupon, goodsExVAT int64, now time.Time) error {
 	switch {

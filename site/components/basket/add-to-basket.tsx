@@ -1,15 +1,17 @@
 'use client';
 import Link from 'next/link';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { ApiError } from '@/lib/api';
 import { addToBasket } from '@/lib/basket';
 
-/** Quantity in packs and an Add button for one product. Signed out, it offers sign-in. */
-export function AddToBasket({ sku, packSize, inStock, name }: { sku: string; packSize: number; inStock: boolean; name: string }) {
+/** Quantity in packs and an Add button for one product; Add with no quantity adds one
+ * pack. In a grid the quantities start empty, so "Add all to basket" adds only what the
+ * buyer typed. Signed out, it offers sign-in. */
+export function AddToBasket({ sku, packSize, inStock, name, inGrid = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean }) {
   const account = useAccount();
   const id = useId();
-  const [packs, setPacks] = useState('1');
+  const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   if (!inStock) return null;
@@ -22,7 +24,7 @@ export function AddToBasket({ sku, packSize, inStock, name }: { sku: string; pac
   }
   async function add(e: FormEvent) {
     e.preventDefault();
-    const n = Number(packs);
+    const n = Number(input.current?.value || '1');
     if (!Number.isInteger(n) || n < 1) {
       setStatus({ ok: false, text: 'Enter a whole number of packs.' });
       return;
@@ -38,9 +40,9 @@ export function AddToBasket({ sku, packSize, inStock, name }: { sku: string; pac
     }
   }
   return (
-    <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`}>
+    <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
       <label htmlFor={id}>Packs of {packSize}</label>
-      <input id={id} type="number" inputMode="numeric" min={1} step={1} value={packs} onChange={(e) => setPacks(e.target.value)} />
+      <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} />
       <button type="submit" className="button" disabled={busy}>
         Add
       </button>

@@ -39,7 +39,7 @@ export function CategoryProducts({ path, total, label, children }: { path: strin
   if (page > 1) {
     if (failed) grid = <p role="alert">This page of products could not be loaded. Please try again.</p>;
     else if (!products) grid = <p role="status">Loading products…</p>;
-    else grid = <ProductGrid products={products.slice(from, from + CATEGORY_PAGE_SIZE)} label={`${label}, page ${page}`} />;
+    else grid = <ProductGrid products={products.slice(from, from + CATEGORY_PAGE_SIZE)} label={`${label}, page ${page}`} order />;
   }
   return (
     <>

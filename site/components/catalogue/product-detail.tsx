@@ -1,6 +1,7 @@
 import type { ProductDetail as Detail, StockState } from '@/lib/types';
 import { AddToBasket } from '@/components/basket/add-to-basket';
-import { formatPence, unitPriceLabel } from '@/lib/format';
+import { Price } from '@/components/basket/price';
+import { formatPence } from '@/lib/format';
 
 const stockText: Record<StockState, string> = {
   'in-stock': 'In stock',
@@ -20,15 +21,13 @@ export function ProductDetail({ product: p }: { product: Detail }) {
         <h1>{p.name}</h1>
         <p className="muted">SKU {p.sku}</p>
         <p className="product-price">
-          <span className="price" data-pence={p.unitPrice}>
-            {unitPriceLabel(p.unitPrice)}
-          </span>{' '}
+          <Price sku={p.sku} listPrice={p.unitPrice} />{' '}
           ex VAT
         </p>
         <dl className="product-facts">
           <dt>Pack size</dt>
           <dd>{p.packSize} units</dd>
-          <dt>Pack price</dt>
+          <dt>Pack list price</dt>
           <dd>
             {formatPence(pack)} ex VAT ({formatPence(packIncVat)} inc VAT)
           </dd>

@@ -1,14 +1,17 @@
 import Link from 'next/link';
+import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import type { ProductCard } from '@/lib/types';
-import { formatPence, unitPriceLabel } from '@/lib/format';
+import { Price } from '@/components/basket/price';
+import { formatPence } from '@/lib/format';
 
 /** A grid of products with image, name (linking to the product page), SKU, pack size
  * and trade price ex VAT. Card names are headings one level below the section the
- * grid sits in (h2 right under the page's h1, h3 under an h2). */
-export function ProductGrid({ products, label, level = 2 }: { products: ProductCard[]; label: string; level?: 2 | 3 }) {
+ * grid sits in (h2 right under the page's h1, h3 under an h2). With order, it is an
+ * order form: quantities start empty and one button adds them all. */
+export function ProductGrid({ products, label, level = 2, order = false }: { products: ProductCard[]; label: string; level?: 2 | 3; order?: boolean }) {
   const Name = level === 2 ? 'h2' : 'h3';
-  return (
+  const grid = (
     <ul className="grid" aria-label={label}>
       {products.map((p) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
@@ -22,14 +25,20 @@ export function ProductGrid({ products, label, level = 2 }: { products: ProductC
             SKU {p.sku} · Pack of {p.packSize}
           </p>
           <p className="card-price">
-            <span className="price" data-pence={p.unitPrice}>
-              {unitPriceLabel(p.unitPrice)}
-            </span>{' '}
+            <Price sku={p.sku} listPrice={p.unitPrice} />{' '}
             <span className="muted">ex VAT · {formatPence(p.unitPrice * p.packSize)} a pack</span>
           </p>
-          {p.inStock ? <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} /> : <p className="stock-out">Out of stock</p>}
+          {p.inStock ? <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} /> : <p className="stock-out">Out of stock</p>}
         </li>
       ))}
     </ul>
+  );
+  if (!order) return grid;
+  // Grid ordering: type quantities against several products, then add them all at once.
+  return (
+    <div className="grid-order">
+      {grid}
+      <AddAllToBasket />
+    </div>
   );
 }

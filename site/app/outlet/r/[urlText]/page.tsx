@@ -34,7 +34,7 @@ export default async function RangePage({ params }: { params: Promise<Params> })
         ))}
       </ul>
       <h2>Featured lines</h2>
-      <ProductGrid products={page.featured} label={`Featured ${page.range.name}`} level={3} />
+      <ProductGrid products={page.featured} label={`Featured ${page.range.name}`} level={3} order />
     </>
   );
 }

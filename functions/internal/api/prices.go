@@ -1,0 +1,70 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// maxPriceSKUs bounds one prices request: a page shows at most 48 products plus related.
+const maxPriceSKUs = 100
+
+type pricesRequest struct {
+	Token string   `json:"token"`
+	SKUs  []string `json:"skus"`
+}
+
+func (p pricesRequest) idToken() string { return p.Token }
+
+func (p pricesRequest) Valid(context.Context) map[string]string {
+	if len(p.SKUs) == 0 || len(p.SKUs) > maxPriceSKUs {
+		return map[string]string{"skus": "must list 1 to 100 SKUs"}
+	}
+	for _, s := range p.SKUs {
+		if !skuPattern.MatchString(s) {
+			return map[string]string{"skus": "must all be product SKUs such as GC101-00001"}
+		}
+	}
+	return nil
+}
+
+type ownPrice struct {
+	ListPrice       int64 `json:"list_price"`
+	UnitPrice       int64 `json:"unit_price"`
+	DiscountPercent int   `json:"discount_percent"`
+}
+
+// handlePrices answers POST /api/prices {token, skus}: the buyer's own unit prices (ex
+// VAT, pence) after their discounts, for the products a page shows. The static pages
+// carry only list prices.
+func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
+		profile, err := st.Profile(r.Context(), who.UID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			writeError(w, r, log, err)
+			return
+		}
+		discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, profile.DSC)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		products, err := st.ProductsBySKU(r.Context(), req.SKUs)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		out := make(map[string]ownPrice, len(products))
+		for sku, p := range products {
+			price, pct := pricing.UnitPriceFor(discounts, pricing.Line{SKU: p.SKU, UnitPrice: p.UnitPrice, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
+			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: price, DiscountPercent: pct}
+		}
+		encode(w, http.StatusOK, map[string]any{"prices": out})
+	})
+}

@@ -1,0 +1,49 @@
+import { idToken } from './account-store';
+import { apiFetch } from './api';
+import { reportError } from './report';
+
+/** A buyer's own price of one unit (pence ex VAT). */
+export interface OwnPrice {
+  list_price: number;
+  unit_price: number;
+  discount_percent: number;
+}
+
+const cache = new Map<string, OwnPrice>();
+const pending = new Set<string>();
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+export const ownPrice = (sku: string): OwnPrice | undefined => cache.get(sku);
+export function subscribeOwnPrices(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Asks for a SKU's own price; requests from one render are batched into one call. */
+export function requestOwnPrice(sku: string): void {
+  if (cache.has(sku) || pending.has(sku)) return;
+  pending.add(sku);
+  timer ??= setTimeout(() => void flush(), 30);
+}
+
+async function flush() {
+  timer = undefined;
+  const skus = [...pending];
+  pending.clear();
+  try {
+    for (let i = 0; i < skus.length; i += 100) {
+      const { prices } = await apiFetch<{ prices: Record<string, OwnPrice> }>('/api/prices', { body: { token: await idToken(), skus: skus.slice(i, i + 100) } });
+      for (const [sku, p] of Object.entries(prices)) cache.set(sku, p);
+    }
+  } catch (err) {
+    reportError(err, { context: { where: 'own prices' } });
+  }
+  for (const fn of listeners) fn();
+}
+
+/** Forgets every own price (on sign-out). */
+export function clearOwnPrices(): void {
+  cache.clear();
+  for (const fn of listeners) fn();
+}

@@ -10,6 +10,8 @@
 // search: GET /api/search latency p50/p99 over 1,000 queries at 3,000 and 50,000
 //        products (budget: p99 under 10 ms at 50,000).
 // js:    first-load JavaScript (gzip) of a category page (budget: under 110 kB).
+// basket: basket add and shoppingCartSmall latency p50/p99 under 50 concurrent signed-in
+//        clients on loopback (20 rounds each).
 // lighthouse: mobile Lighthouse scores of the home, a category and a product page
 //        (budget: performance 95+, accessibility, best practices and SEO 100).
 // Everything runs on loopback against an in-memory dynalite, and stops by itself.
@@ -22,6 +24,7 @@ import {
 } from './lib.mjs';
 import { buildSite, exportDir, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
+import { basketLatency } from './bench-basket.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -92,6 +95,11 @@ async function main() {
       record(`lighthouse mobile ${new URL(r.url).pathname}`, r.performance, 'performance',
         `(accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms)`);
     }
+  }
+  if (want('basket')) {
+    const r = await basketLatency(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, { clients: 50, rounds: 20 });
+    record('basket add, 50 clients', r.add.p99, 'ms p99', `(p50 ${r.add.p50} ms over ${r.add.n} adds)`);
+    record('shoppingCartSmall, 50 clients', r.cart.p99, 'ms p99', `(p50 ${r.cart.p50} ms over ${r.cart.n} reads)`);
   }
   if (want('search')) {
     const out = await capture('go', ['run', './cmd/benchsearch', '-products', `3000,${largeProducts}`, '-queries', '1000'], { cwd: path.join(root, 'functions') });

@@ -90,6 +90,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
 		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
 		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
+		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
+		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 	}

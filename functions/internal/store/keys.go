@@ -10,6 +10,9 @@ const (
 	prefixBasket   = "BASKET#"
 	prefixType     = "TYPE#"
 	prefixCoupon   = "COUPON#"
+	prefixOrder    = "ORDER#"
+	prefixIdem     = "IDEMPOTENCY#"
+	pkOrderCounter = "COUNTER#ORDER"
 
 	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
 	skProfile = "PROFILE"

@@ -1,0 +1,148 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tradeshop/functions/internal/seed"
+	"github.com/tradeshop/functions/internal/store"
+	"github.com/tradeshop/functions/internal/testenv"
+)
+
+func TestOrdersAreNeverLostOrDuplicated(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	cat, _ := seed.Generate(300)
+	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := NewHandler(testDeps(t, st, testenv.Verifier(t)))
+	c := newClient(t, h)
+
+	var big = cat.Products[0]
+	for _, p := range cat.Products {
+		if p.Stock >= 50*p.PackSize && p.UnitPrice*int64(p.PackSize)*10 >= 15000 {
+			big = p
+			break
+		}
+	}
+	fill := func(u testenv.User, packs int) {
+		t.Helper()
+		if err := st.SetBasketQuantity(ctx, u.UID, big.SKU, packs*big.PackSize, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place := func(u testenv.User, key string) (int, map[string]any) {
+		return c.post("/api/orders", fmt.Sprintf(`{"token":%q,"idempotency_key":%q,"delivery_option":"standard"}`, u.IDToken, key), nil)
+	}
+
+	t.Run("100 concurrent submissions with one key make exactly one order", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		fill(u, 10)
+		key := "checkout-" + u.UID
+		ids := make(chan string, 100)
+		var wg sync.WaitGroup
+		for range 100 {
+			wg.Go(func() {
+				code, o := place(u, key)
+				if code != 200 && code != 201 {
+					t.Errorf("status %d %v", code, o)
+					return
+				}
+				ids <- o["id"].(string)
+			})
+		}
+		wg.Wait()
+		close(ids)
+		seen := map[string]bool{}
+		for id := range ids {
+			seen[id] = true
+		}
+		orders, _ := st.Orders(ctx, u.UID)
+		if len(seen) != 1 || len(orders) != 1 {
+			t.Fatalf("answers named %d orders, table holds %d", len(seen), len(orders))
+		}
+		if lines, _ := st.BasketLines(ctx, u.UID); len(lines) != 0 {
+			t.Fatalf("basket not cleared after the order: %+v", lines)
+		}
+	})
+
+	t.Run("a retry after a lost answer, or a crash before the basket was cleared, makes no second order", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		fill(u, 10)
+		code, first := place(u, "lost-answer-key-0001") // the answer is "lost": we only retry
+		if code != 201 {
+			t.Fatalf("%d %v", code, first)
+		}
+		code, again := place(u, "lost-answer-key-0001")
+		if code != 200 || again["id"] != first["id"] {
+			t.Fatalf("retry: %d %v, first %v", code, again, first["id"])
+		}
+		// Order written, then the function died before clearing the basket.
+		fill(u, 10)
+		number, _ := st.NextOrderNumber(ctx)
+		if _, err := st.ClaimIdempotencyKey(ctx, u.UID, "crash-key-000000001", number, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateOrder(ctx, store.Order{ID: number, UID: u.UID, Status: "placed"}); err != nil {
+			t.Fatal(err)
+		}
+		code, retried := place(u, "crash-key-000000001")
+		if code != 200 || retried["id"] != number {
+			t.Fatalf("retry after crash: %d %v", code, retried)
+		}
+		if orders, _ := st.Orders(ctx, u.UID); len(orders) != 2 {
+			t.Fatalf("want 2 orders (one per key), have %d", len(orders))
+		}
+	})
+
+	t.Run("an order below the minimum is refused with its reason and the basket is kept", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		small := cat.Products[3]
+		if err := st.SetBasketQuantity(ctx, u.UID, small.SKU, small.PackSize, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		code, body := place(u, "below-minimum-key-01")
+		if code != 409 || body["error"] == nil {
+			t.Fatalf("%d %v", code, body)
+		}
+		if msg := body["error"].(string); !strings.HasPrefix(msg, "the minimum order is £100.00 ex VAT: add £") {
+			t.Fatalf("reason: %q", msg)
+		}
+		if lines, _ := st.BasketLines(ctx, u.UID); len(lines) != 1 {
+			t.Fatalf("basket changed by a refused order: %+v", lines)
+		}
+		if orders, _ := st.Orders(ctx, u.UID); len(orders) != 0 {
+			t.Fatal("a refused order was written")
+		}
+	})
+
+	t.Run("history is the buyer's own; another buyer's order is 404", func(t *testing.T) {
+		u, other := testenv.NewUser(t), testenv.NewUser(t)
+		fill(u, 10)
+		_, o := place(u, "history-key-0000001")
+		get := func(who testenv.User, path string) int {
+			r := httptest.NewRequest("GET", path, nil)
+			r.Header.Set("Authorization", "Bearer "+who.IDToken)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			return rec.Code
+		}
+		if code := get(u, "/api/orders/"+o["id"].(string)); code != http.StatusOK {
+			t.Fatalf("owner: %d", code)
+		}
+		if code := get(other, "/api/orders/"+o["id"].(string)); code != http.StatusNotFound {
+			t.Fatalf("another buyer: %d, want 404", code)
+		}
+		if code := get(u, "/api/orders"); code != 200 {
+			t.Fatalf("history: %d", code)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/tradeshop/functions/config"
@@ -23,6 +24,7 @@ type OrderStore interface {
 	Order(ctx context.Context, uid, id string) (store.Order, error)
 	Orders(ctx context.Context, uid string) ([]store.Order, error)
 	ClearBasket(ctx context.Context, uid string) error
+	SaveBilling(ctx context.Context, uid string, b store.Billing, at time.Time) error
 }
 
 var _ OrderStore = (*store.Store)(nil)
@@ -32,9 +34,12 @@ var idemKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 // orderRequest is POST /api/orders: the page's idempotency key (one per checkout, kept
 // across retries and refreshes) and the delivery option.
 type orderRequest struct {
-	Token          string `json:"token"`
-	IdempotencyKey string `json:"idempotency_key"`
-	DeliveryOption string `json:"delivery_option"`
+	Token          string         `json:"token"`
+	IdempotencyKey string         `json:"idempotency_key"`
+	DeliveryOption string         `json:"delivery_option"`
+	SameAsBilling  bool           `json:"same_as_billing"`
+	DeliverTo      *store.Address `json:"deliver_to"`
+	DeliveryNote   string         `json:"delivery_note"`
 }
 
 func (o orderRequest) idToken() string { return o.Token }
@@ -46,6 +51,16 @@ func (o orderRequest) Valid(context.Context) map[string]string {
 	}
 	if o.DeliveryOption == "" {
 		problems["delivery_option"] = "is required"
+	}
+	if !o.SameAsBilling {
+		if o.DeliverTo == nil {
+			problems["deliver_to"] = "give a delivery address, or deliver to the billing address"
+		} else {
+			addressProblems("deliver_to.", *o.DeliverTo, problems)
+		}
+	}
+	if len([]rune(o.DeliveryNote)) > 300 {
+		problems["delivery_note"] = "must be at most 300 characters"
 	}
 	return problems
 }
@@ -87,6 +102,9 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, st OrderStore, sho
 			return
 		}
 		o, err := buildOrder(ctx, st, shop, who.UID, number, *option, now())
+		if err == nil {
+			err = addAddresses(ctx, st, who.UID, req, &o)
+		}
 		if err != nil {
 			// The basket may be empty because a concurrent request with this key has just
 			// placed the order and cleared it.
@@ -151,6 +169,62 @@ func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid, numbe
 	o.VAT = b.VAT + deliveryVAT
 	o.TotalIncVAT = o.NetExVAT + o.VAT
 	return o, nil
+}
+
+// addAddresses puts the saved billing details and the delivery address on the order;
+// an order needs the billing step done first.
+func addAddresses(ctx context.Context, st OrderStore, uid string, req orderRequest, o *store.Order) error {
+	p, err := st.Profile(ctx, uid)
+	if err != nil && !isNotFound(err) {
+		return err
+	}
+	if p.Billing == nil {
+		return &errConflict{msg: "complete the billing step before placing the order"}
+	}
+	if p.Billing.PaymentMethod == "account" && !p.ApprovedForCredit {
+		return &errConflict{msg: "this account is not approved to pay on account; choose pro-forma on the billing step"}
+	}
+	o.Billing = p.Billing
+	to := p.Billing.Address
+	if !req.SameAsBilling && req.DeliverTo != nil {
+		to = *req.DeliverTo
+		to.Postcode = NormalisePostcode(to.Postcode)
+	}
+	o.DeliverTo = &to
+	o.DeliveryNote = strings.TrimSpace(req.DeliveryNote)
+	return nil
+}
+
+// reorderAnswer says what a reorder put back and what it could not.
+type reorderAnswer struct {
+	Added       []string `json:"added"`
+	Unavailable []string `json:"unavailable"`
+}
+
+// handleReorder answers POST /api/orders/{id}/reorder {token}: puts an old order's
+// lines back in the basket (each as one atomic add, capped by stock) and reports the
+// lines no longer available.
+func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderStore, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
+		o, err := st.Order(r.Context(), who.UID, r.PathValue("id"))
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		a := reorderAnswer{Added: []string{}, Unavailable: []string{}}
+		for _, l := range o.Lines {
+			p, err := buyable(r.Context(), st, l.SKU, l.Quantity)
+			if err == nil {
+				err = st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, min(p.Stock, 10_000), now())
+			}
+			if err != nil {
+				a.Unavailable = append(a.Unavailable, l.Name)
+				continue
+			}
+			a.Added = append(a.Added, l.Name)
+		}
+		encode(w, http.StatusOK, a)
+	})
 }
 
 func pounds(p int64) string { return fmt.Sprintf("£%d.%02d", p/100, p%100) }

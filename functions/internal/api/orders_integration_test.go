@@ -35,12 +35,16 @@ func TestOrdersAreNeverLostOrDuplicated(t *testing.T) {
 	}
 	fill := func(u testenv.User, packs int) {
 		t.Helper()
+		if err := st.SaveBilling(ctx, u.UID, store.Billing{Company: "Shop Ltd", Contact: "Pat", PaymentMethod: "proforma",
+			Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
 		if err := st.SetBasketQuantity(ctx, u.UID, big.SKU, packs*big.PackSize, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	place := func(u testenv.User, key string) (int, map[string]any) {
-		return c.post("/api/orders", fmt.Sprintf(`{"token":%q,"idempotency_key":%q,"delivery_option":"standard"}`, u.IDToken, key), nil)
+		return c.post("/api/orders", fmt.Sprintf(`{"token":%q,"idempotency_key":%q,"delivery_option":"standard","same_as_billing":true}`, u.IDToken, key), nil)
 	}
 
 	t.Run("100 concurrent submissions with one key make exactly one order", func(t *testing.T) {
@@ -121,6 +125,25 @@ func TestOrdersAreNeverLostOrDuplicated(t *testing.T) {
 		}
 		if orders, _ := st.Orders(ctx, u.UID); len(orders) != 0 {
 			t.Fatal("a refused order was written")
+		}
+	})
+
+	t.Run("an order needs the billing step; reorder reports what is no longer available", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		if err := st.SetBasketQuantity(ctx, u.UID, big.SKU, 10*big.PackSize, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if code, body := place(u, "no-billing-key-00001"); code != 409 {
+			t.Fatalf("no billing: %d %v", code, body)
+		}
+		fill(u, 10)
+		_, o := place(u, "reorder-key-0000001")
+		code, a := c.post("/api/orders/"+o["id"].(string)+"/reorder", `{"token":"`+u.IDToken+`"}`, nil)
+		if code != 200 || len(a["added"].([]any)) != 1 {
+			t.Fatalf("reorder: %d %v", code, a)
+		}
+		if lines, _ := st.BasketLines(ctx, u.UID); len(lines) != 1 || lines[0].Quantity != 10*big.PackSize {
+			t.Fatalf("reorder did not refill the basket: %+v", lines)
 		}
 	})
 

@@ -44,6 +44,9 @@ type Order struct {
 	VAT            int64       `dynamodbav:"vat" json:"vat"`
 	TotalIncVAT    int64       `dynamodbav:"totalIncVat" json:"total_inc_vat"`
 	Status         string      `dynamodbav:"status" json:"status"`
+	Billing        *Billing    `dynamodbav:"billing,omitempty" json:"billing,omitempty"`
+	DeliverTo      *Address    `dynamodbav:"deliverTo,omitempty" json:"deliver_to,omitempty"`
+	DeliveryNote   string      `dynamodbav:"deliveryNote,omitempty" json:"delivery_note,omitempty"`
 }
 
 type orderItem struct {

@@ -13,6 +13,24 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
+// Address is a postal address.
+type Address struct {
+	Line1    string `dynamodbav:"line1" json:"line1"`
+	Line2    string `dynamodbav:"line2,omitempty" json:"line2"`
+	Town     string `dynamodbav:"town" json:"town"`
+	Postcode string `dynamodbav:"postcode" json:"postcode"`
+}
+
+// Billing is what the billing step saves for next time.
+type Billing struct {
+	Company       string  `dynamodbav:"company" json:"company"`
+	Contact       string  `dynamodbav:"contact" json:"contact"`
+	Address       Address `dynamodbav:"address" json:"address"`
+	VATNumber     string  `dynamodbav:"vatNumber,omitempty" json:"vat_number"`
+	PORef         string  `dynamodbav:"poRef,omitempty" json:"po_ref"`
+	PaymentMethod string  `dynamodbav:"paymentMethod" json:"payment_method"` // "account" or "proforma"
+}
+
 // Profile is a trade account's details. ActiveCouponID keeps its "coupon-" prefix;
 // DSC is the account's own discounts as a JSON object string ("" for none).
 type Profile struct {
@@ -23,19 +41,24 @@ type Profile struct {
 	OptInMarketing int
 	ActiveCouponID string
 	DSC            string
-	UpdatedAt      time.Time
+	// ApprovedForCredit accounts may pay on account; others pay pro-forma.
+	ApprovedForCredit bool
+	Billing           *Billing
+	UpdatedAt         time.Time
 }
 
 type profileItem struct {
-	PK             string `dynamodbav:"pk"`
-	SK             string `dynamodbav:"sk"`
-	Business       string `dynamodbav:"business,omitempty"`
-	Email          string `dynamodbav:"email,omitempty"`
-	Telephone      string `dynamodbav:"telephone,omitempty"`
-	OptInMarketing int    `dynamodbav:"optInMarketing"`
-	ActiveCouponID string `dynamodbav:"active_coupon_id,omitempty"`
-	DSC            string `dynamodbav:"dsc,omitempty"`
-	UpdatedAt      int64  `dynamodbav:"updatedAt"`
+	PK             string   `dynamodbav:"pk"`
+	SK             string   `dynamodbav:"sk"`
+	Business       string   `dynamodbav:"business,omitempty"`
+	Email          string   `dynamodbav:"email,omitempty"`
+	Telephone      string   `dynamodbav:"telephone,omitempty"`
+	OptInMarketing int      `dynamodbav:"optInMarketing"`
+	ActiveCouponID string   `dynamodbav:"active_coupon_id,omitempty"`
+	DSC            string   `dynamodbav:"dsc,omitempty"`
+	UpdatedAt      int64    `dynamodbav:"updatedAt"`
+	Approved       bool     `dynamodbav:"approvedForCredit,omitempty"`
+	Billing        *Billing `dynamodbav:"billing,omitempty"`
 }
 
 func profileKey(uid string) map[string]types.AttributeValue {
@@ -48,7 +71,7 @@ func profileKey(uid string) map[string]types.AttributeValue {
 func (it profileItem) toProfile(uid string) Profile {
 	return Profile{UID: uid, Business: it.Business, Email: it.Email, Telephone: it.Telephone,
 		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC,
-		UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+		ApprovedForCredit: it.Approved, Billing: it.Billing, UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
 }
 
 // Profile reads uid's profile; ErrNotFound when there is none.
@@ -135,4 +158,31 @@ func (s *Store) UpdateProfile(ctx context.Context, uid string, u ProfileUpdate, 
 		return Profile{}, fmt.Errorf("unmarshal profile %s: %w", uid, err)
 	}
 	return it.toProfile(uid), nil
+}
+
+// SaveBilling stores the billing details for uid's next checkout.
+func (s *Store) SaveBilling(ctx context.Context, uid string, b Billing, at time.Time) error {
+	expr, err := expression.NewBuilder().WithUpdate(expression.Set(expression.Name("billing"), expression.Value(b)).
+		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
+	if err != nil {
+		return fmt.Errorf("build billing update: %w", err)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: profileKey(uid),
+		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	if err != nil {
+		return fmt.Errorf("save billing of %s: %w", uid, err)
+	}
+	return nil
+}
+
+// SetApprovedForCredit marks whether uid may pay on account (an admin decision; tests
+// and support tooling use it).
+func (s *Store) SetApprovedForCredit(ctx context.Context, uid string, approved bool) error {
+	expr, err := expression.NewBuilder().WithUpdate(expression.Set(expression.Name("approvedForCredit"), expression.Value(approved))).Build()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: profileKey(uid),
+		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	return err
 }

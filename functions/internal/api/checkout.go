@@ -1,0 +1,116 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// ukPostcode is the UK postcode format (outward and inward code), as typed.
+var ukPostcode = regexp.MustCompile(`^(?i)(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]([0-9]|[ABEHMNPRV-Y])?|[0-9][A-HJKPS-UW]) ?[0-9][ABD-HJLNP-UW-Z]{2})$`)
+
+// ukVAT is a GB VAT registration number: GB and 9 or 12 digits.
+var ukVAT = regexp.MustCompile(`^(GB)?([0-9]{9}|[0-9]{12})$`)
+
+// NormalisePostcode upper-cases a postcode and puts the one space before its last three
+// characters.
+func NormalisePostcode(p string) string {
+	p = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(p), " ", ""))
+	if len(p) > 3 {
+		p = p[:len(p)-3] + " " + p[len(p)-3:]
+	}
+	return p
+}
+
+func addressProblems(prefix string, a store.Address, problems map[string]string) {
+	need := func(field, v, label string, max int) {
+		if n := utf8.RuneCountInString(strings.TrimSpace(v)); n == 0 || n > max {
+			problems[prefix+field] = "enter the " + label
+		}
+	}
+	need("line1", a.Line1, "first line of the address", 100)
+	need("town", a.Town, "town or city", 60)
+	if utf8.RuneCountInString(a.Line2) > 100 {
+		problems[prefix+"line2"] = "must be at most 100 characters"
+	}
+	if !ukPostcode.MatchString(strings.TrimSpace(a.Postcode)) {
+		problems[prefix+"postcode"] = "enter a UK postcode such as EX1 2AB"
+	}
+}
+
+type billingRequest struct {
+	Token   string        `json:"token"`
+	Billing store.Billing `json:"billing"`
+}
+
+func (b billingRequest) idToken() string { return b.Token }
+
+func (b billingRequest) Valid(context.Context) map[string]string {
+	p := map[string]string{}
+	if n := utf8.RuneCountInString(strings.TrimSpace(b.Billing.Company)); n < 2 || n > 100 {
+		p["company"] = "enter the company name (2 to 100 characters)"
+	}
+	if n := utf8.RuneCountInString(strings.TrimSpace(b.Billing.Contact)); n < 2 || n > 100 {
+		p["contact"] = "enter the name of the person to contact"
+	}
+	addressProblems("address.", b.Billing.Address, p)
+	if v := strings.ToUpper(strings.ReplaceAll(b.Billing.VATNumber, " ", "")); v != "" && !ukVAT.MatchString(v) {
+		p["vat_number"] = "enter a UK VAT number such as GB123456789, or leave it empty"
+	}
+	if utf8.RuneCountInString(b.Billing.PORef) > 40 {
+		p["po_ref"] = "must be at most 40 characters"
+	}
+	if b.Billing.PaymentMethod != "account" && b.Billing.PaymentMethod != "proforma" {
+		p["payment_method"] = "choose pay on account or pro-forma"
+	}
+	return p
+}
+
+// handleSaveBilling answers POST /api/billing {token, billing}: checks and saves the
+// billing step for this and later checkouts. Paying on account needs an account approved
+// for credit.
+func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, now func() time.Time) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req billingRequest) {
+		p, err := st.Profile(r.Context(), who.UID)
+		if err != nil && !isNotFound(err) {
+			writeError(w, r, log, err)
+			return
+		}
+		b := req.Billing
+		if b.PaymentMethod == "account" && !p.ApprovedForCredit {
+			writeError(w, r, log, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{
+				"payment_method": "paying on account needs an account approved for credit; choose pro-forma, or ask us to open a credit account"}})
+			return
+		}
+		b.Company, b.Contact = strings.TrimSpace(b.Company), strings.TrimSpace(b.Contact)
+		b.Address.Postcode = NormalisePostcode(b.Address.Postcode)
+		b.VATNumber = strings.ToUpper(strings.ReplaceAll(b.VATNumber, " ", ""))
+		if err := st.SaveBilling(r.Context(), who.UID, b, now()); err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		encode(w, http.StatusOK, b)
+	})
+}
+
+// handleCheckout answers POST /api/checkout {token}: what the checkout steps need —
+// saved billing, whether the account may pay on account, and the delivery options.
+func handleCheckout(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
+		p, err := st.Profile(r.Context(), who.UID)
+		if err != nil && !isNotFound(err) {
+			writeError(w, r, log, err)
+			return
+		}
+		encode(w, http.StatusOK, map[string]any{"billing": p.Billing, "approved_for_credit": p.ApprovedForCredit,
+			"delivery_options": shop.DeliveryOptions, "free_delivery_threshold": shop.FreeDeliveryThresholdPence})
+	})
+}

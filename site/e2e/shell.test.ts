@@ -142,7 +142,7 @@ describe('site shell', () => {
     const res = await page.goto(shopURL + '/no-such-page/');
     expect(res?.status()).toBe(404);
     await expect(page.locator('h1').textContent()).resolves.toBe('We Were Unable to Find that Page');
-    await expect(page.locator('.error-message').textContent()).resolves.toBe('Page not found: /no-such-page/');
+    await expect.poll(() => page.locator('.error-message').textContent()).toBe('Page not found: /no-such-page/');
     const main = page.locator('main');
     await expect(main.getByRole('link', { name: 'homepage' }).getAttribute('href')).resolves.toBe('/');
     await expect(main.getByRole('link', { name: 'contact us' }).getAttribute('href')).resolves.toBe('/help/contact-us/');
@@ -152,7 +152,7 @@ describe('site shell', () => {
   it('a route whose parameters fail validation says Page Not Found with the full path', async () => {
     const res = await page.goto(shopURL + '/outlet/section/value-cards/abc/?x=1');
     expect(res?.status()).toBe(404);
-    await expect(page.locator('.error-message').textContent()).resolves.toBe('Page Not Found: /outlet/section/value-cards/abc/?x=1');
+    await expect.poll(() => page.locator('.error-message').textContent()).toBe('Page Not Found: /outlet/section/value-cards/abc/?x=1');
   });
 
   it('a crawler user agent gets no error page', async () => {
@@ -212,8 +212,9 @@ describe('site shell', () => {
     });
     await p.goto(shopURL + '/');
     const buildId = await p.evaluate(() => document.documentElement.dataset.build);
-    await expect.poll(() => prefetched.length, { timeout: 5000 }).toBeGreaterThan(0);
-    expect(prefetched.map((x) => x.url)).toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${buildId}`);
+    await expect
+      .poll(() => prefetched.map((x) => x.url), { timeout: 10_000 })
+      .toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${buildId}`);
     expect(Math.min(...prefetched.map((x) => x.at))).toBeGreaterThanOrEqual(1000);
     await ctx.close();
 

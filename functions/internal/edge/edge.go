@@ -76,6 +76,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if name == "" || strings.HasSuffix(name, "/") {
 		name += "index.html"
 	}
+	for _, sh := range shells {
+		if sh.pattern.MatchString(p) {
+			name = sh.file
+		}
+	}
 	s.serveFile(w, r, s.cfg.SiteDir, name, cacheControl(p))
 }
 
@@ -107,6 +112,16 @@ func cacheControl(p string) string {
 	default:
 		return cacheRevalidate
 	}
+}
+
+// shells are client-rendered routes with an id in the path: any /checkout/complete/{id}/
+// is answered with the one exported shell page, which reads the id from its address.
+// The CloudFront function needs the same rewrite.
+var shells = []struct {
+	pattern *regexp.Regexp
+	file    string
+}{
+	{regexp.MustCompile(`^/checkout/complete/[A-Za-z0-9-]{1,40}/$`), "checkout/complete/order/index.html"},
 }
 
 // serveFile serves dir/name without ever leaving dir; a missing file gets the 404 page.

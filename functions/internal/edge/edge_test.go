@@ -40,6 +40,7 @@ func newSite(t *testing.T) (string, http.Handler) {
 	writeFile(t, site, "outlet/r/wholesale_balloons/index.html", "<h1>Balloons</h1>"+strings.Repeat("balloon ", 400))
 	writeFile(t, site, "outlet/r/wholesale_balloons/_payload.json", `{"kind":"range"}`)
 	writeFile(t, site, "_next/static/chunks/app-1a2b.js", "console.log(1)")
+	writeFile(t, site, "checkout/complete/order/index.html", "<h1>Order complete</h1>")
 	writeFile(t, media, "products/gc101-00001-s.svg", "<svg/>")
 	cutBuild(t, site, "b1", `[
 		{"source":"/christmas","target":"/outlet/r/wholesale-christmas/","status":301},
@@ -78,6 +79,9 @@ func TestEdge(t *testing.T) {
 		{"GET", "/media/../../etc/passwd", 400, "", "", ""},
 		{"GET", "/outlet/./r/", 400, "", "", ""},
 		{"POST", "/", 405, "", "", ""},
+		{"GET", "/checkout/complete/TS-100042/", 200, "", cacheRevalidate, "Order complete"},
+		{"GET", "/checkout/complete/TS-100042", 301, "/checkout/complete/TS-100042/", "", ""},
+		{"GET", "/checkout/complete/bad%20id/", 404, "", cacheRevalidate, ""},
 		{"POST", "/api/anything", http.StatusTeapot, "", "", ""},
 	}
 	for _, tc := range cases {

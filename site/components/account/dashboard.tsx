@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
+import { OrderHistory } from '@/components/checkout/order-history';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
@@ -34,7 +35,7 @@ export function Dashboard() {
         <p role="status">Loading your details…</p>
       )}
       <h2>Recent orders</h2>
-      <p>You have not placed any orders yet.</p>
+      <OrderHistory uid={account.user.uid} />
       <h2>Your account</h2>
       <ul>
         {ACCOUNT_LINKS.filter((l) => l.label !== 'Dashboard').map((l) => (

@@ -1,0 +1,85 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Field } from '@/components/account/field';
+import { ApiError } from '@/lib/api';
+import { checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, ukPostcode, type Billing } from '@/lib/checkout';
+import { AddressFields } from './address-fields';
+
+const blank = (): Billing => ({ company: '', contact: '', address: emptyAddress(), vat_number: '', po_ref: '', payment_method: 'proforma' });
+
+/** Billing: company, contact, address, optional VAT number and PO reference, and how to
+ * pay. Saved to the profile for next time; a refresh keeps what was typed. */
+export function BillingForm() {
+  const router = useRouter();
+  const [b, setB] = useState<Billing>(blank);
+  const [approved, setApproved] = useState(false);
+  const [ready, setReady] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    checkoutInfo()
+      .then((info) => {
+        setApproved(info.approved_for_credit);
+        setB(loadDraft<Billing>('billing') ?? info.billing ?? blank());
+        setReady(true);
+      })
+      .catch(() => setFormError('Your saved details could not be loaded. Please reload the page.'));
+  }, []);
+
+  const update = (next: Billing) => {
+    setB(next);
+    saveDraft('billing', next);
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const p: Record<string, string> = {};
+    if (b.company.trim().length < 2) p.company = 'Enter the company name.';
+    if (b.contact.trim().length < 2) p.contact = 'Enter the name of the person to contact.';
+    if (!b.address.line1.trim()) p['address.line1'] = 'Enter the first line of the address.';
+    if (!b.address.town.trim()) p['address.town'] = 'Enter the town or city.';
+    if (!ukPostcode.test(b.address.postcode.trim())) p['address.postcode'] = 'Enter a UK postcode such as EX1 2AB.';
+    setErrors(p);
+    if (Object.keys(p).length) return;
+    setBusy(true);
+    setFormError('');
+    try {
+      await saveBilling(b);
+      router.push('/checkout/delivery/');
+    } catch (err) {
+      if (err instanceof ApiError && err.problems) setErrors(err.problems);
+      setFormError(err instanceof ApiError ? err.message : 'Your billing details could not be saved. Please try again.');
+      setBusy(false);
+    }
+  }
+
+  if (!ready && !formError) return <p role="status">Loading your details…</p>;
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      {formError && <p className="form-error" role="alert">{formError}</p>}
+      <Field id="company" label="Company name" autoComplete="organization" value={b.company} onChange={(e) => update({ ...b, company: e.target.value })} error={errors.company} />
+      <Field id="contact" label="Contact name" autoComplete="name" value={b.contact} onChange={(e) => update({ ...b, contact: e.target.value })} error={errors.contact} />
+      <AddressFields id="billing" value={b.address} onChange={(address) => update({ ...b, address })} errors={errors} prefix="address." />
+      <Field id="vat" label="VAT number (optional)" value={b.vat_number} onChange={(e) => update({ ...b, vat_number: e.target.value })} error={errors.vat_number} hint="For example GB123456789." />
+      <Field id="po" label="Your PO reference (optional)" value={b.po_ref} onChange={(e) => update({ ...b, po_ref: e.target.value })} error={errors.po_ref} />
+      <fieldset className="field">
+        <legend>How will you pay?</legend>
+        <div className="check">
+          <input id="pay-account" type="radio" name="pay" checked={b.payment_method === 'account'} disabled={!approved} onChange={() => update({ ...b, payment_method: 'account' })} />
+          <label htmlFor="pay-account">Pay on account (30 days){!approved && ' — needs an account approved for credit'}</label>
+        </div>
+        <div className="check">
+          <input id="pay-proforma" type="radio" name="pay" checked={b.payment_method === 'proforma'} onChange={() => update({ ...b, payment_method: 'proforma' })} />
+          <label htmlFor="pay-proforma">Pro-forma: pay by bank transfer before we dispatch</label>
+        </div>
+        {errors.payment_method && <p className="field-error">{errors.payment_method}</p>}
+      </fieldset>
+      <button type="submit" className="button" disabled={busy}>
+        Continue to delivery
+      </button>
+    </form>
+  );
+}

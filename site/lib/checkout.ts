@@ -1,0 +1,114 @@
+import { idToken } from './account-store';
+import { apiFetch } from './api';
+
+export interface Address {
+  line1: string;
+  line2: string;
+  town: string;
+  postcode: string;
+}
+
+export interface Billing {
+  company: string;
+  contact: string;
+  address: Address;
+  vat_number: string;
+  po_ref: string;
+  payment_method: 'account' | 'proforma';
+}
+
+export interface DeliveryOption {
+  id: string;
+  name: string;
+  chargePence: number;
+}
+
+export interface CheckoutInfo {
+  billing: Billing | null;
+  approved_for_credit: boolean;
+  delivery_options: DeliveryOption[];
+  free_delivery_threshold: number;
+}
+
+export interface OrderLine {
+  sku: string;
+  name: string;
+  pack_size: number;
+  quantity: number;
+  unit_price: number;
+  line_amount: number;
+  vat_rate: number;
+  vat: number;
+}
+
+export interface Order {
+  id: string;
+  placed_at: number;
+  lines: OrderLine[];
+  goods_ex_vat: number;
+  coupon_id?: string;
+  coupon_discount: number;
+  delivery_charge: number;
+  delivery_option: string;
+  net_ex_vat: number;
+  vat: number;
+  total_inc_vat: number;
+  status: string;
+  billing?: Billing;
+  deliver_to?: Address;
+  delivery_note?: string;
+}
+
+export const emptyAddress = (): Address => ({ line1: '', line2: '', town: '', postcode: '' });
+
+export async function checkoutInfo(): Promise<CheckoutInfo> {
+  return apiFetch<CheckoutInfo>('/api/checkout', { body: { token: await idToken() } });
+}
+
+export async function saveBilling(billing: Billing): Promise<Billing> {
+  return apiFetch<Billing>('/api/billing', { csrf: true, body: { token: await idToken(), billing } });
+}
+
+/** One idempotency key per checkout, kept across refreshes and retries so a resubmitted
+ * order is the same order. */
+export function checkoutKey(): string {
+  const k = sessionStorage.getItem('checkout:key');
+  if (k) return k;
+  const fresh = crypto.randomUUID();
+  sessionStorage.setItem('checkout:key', fresh);
+  return fresh;
+}
+
+export const forgetCheckoutKey = () => sessionStorage.removeItem('checkout:key');
+
+export async function placeOrder(body: { delivery_option: string; same_as_billing: boolean; deliver_to: Address | null; delivery_note: string }): Promise<Order> {
+  return apiFetch<Order>('/api/orders', { csrf: true, body: { token: await idToken(), idempotency_key: checkoutKey(), ...body } });
+}
+
+const bearer = async () => ({ Authorization: `Bearer ${await idToken()}` });
+
+export async function getOrder(id: string): Promise<Order> {
+  return apiFetch<Order>(`/api/orders/${encodeURIComponent(id)}`, { method: 'GET', headers: await bearer() });
+}
+
+export async function listOrders(): Promise<Order[]> {
+  return (await apiFetch<{ orders: Order[] }>('/api/orders', { method: 'GET', headers: await bearer() })).orders;
+}
+
+export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[] }> {
+  return apiFetch(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken() } });
+}
+
+/** Keeps a step's form across a refresh (sessionStorage). */
+export function loadDraft<T>(name: string): T | null {
+  try {
+    const v = sessionStorage.getItem(`checkout:${name}`);
+    return v ? (JSON.parse(v) as T) : null;
+  } catch {
+    return null;
+  }
+}
+export const saveDraft = (name: string, value: unknown) => sessionStorage.setItem(`checkout:${name}`, JSON.stringify(value));
+
+/** The UK postcode pattern the server checks too. */
+export const ukPostcode = /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]([0-9]|[ABEHMNPRV-Y])?|[0-9][A-HJKPS-UW]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;

@@ -266,12 +266,18 @@ describe('site shell', () => {
     await p.waitForURL(`${shopURL}/outlet/r/wholesale_balloons/`);
     await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBe('same page');
 
+    // Every build id the tab's poll has seen, from before the new build is cut.
+    const seen: string[] = [];
+    p.on('response', (r) => {
+      if (r.url().includes('/builds/latest.json') && r.status() === 200) {
+        r.json().then((b: { id: string }) => seen.push(b.id)).catch(() => undefined);
+      }
+    });
     await cutBuild();
     const latest = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
     expect(latest.id).not.toBe(before);
-    // Wait until the tab has polled the new id, then click an ordinary link.
-    await p.waitForResponse((r) => r.url().includes('/builds/latest.json') && r.status() === 200, { timeout: 10_000 });
-    await p.waitForTimeout(600);
+    // Wait until the tab has seen the new id, then click an ordinary link.
+    await expect.poll(() => seen.includes(latest.id), { timeout: 10_000 }).toBe(true);
     await p.locator('header a[href="/outlet/r/wholesale_giftware/"]').first().click();
     await p.waitForURL(`${shopURL}/outlet/r/wholesale_giftware/`);
     await p.waitForLoadState('load');

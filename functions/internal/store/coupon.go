@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tradeshop/functions/internal/pricing"
 )
@@ -64,17 +62,9 @@ func (s *Store) PutCoupons(ctx context.Context, coupons []StoredCoupon) error {
 
 // Coupon reads a coupon by id; ErrNotFound when there is none.
 func (s *Store) Coupon(ctx context.Context, id string) (StoredCoupon, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: prefixCoupon + id}, "sk": &types.AttributeValueMemberS{Value: skItem}}})
+	it, err := getItem[couponItem](ctx, s, prefixCoupon+id, skItem)
 	if err != nil {
-		return StoredCoupon{}, fmt.Errorf("get coupon %s: %w", id, err)
-	}
-	if out.Item == nil {
-		return StoredCoupon{}, fmt.Errorf("coupon %s: %w", id, ErrNotFound)
-	}
-	var it couponItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return StoredCoupon{}, fmt.Errorf("unmarshal coupon %s: %w", id, err)
+		return StoredCoupon{}, fmt.Errorf("coupon %s: %w", id, err)
 	}
 	return StoredCoupon{Coupon: pricing.Coupon{ID: it.ID, Kind: it.Kind, Percent: it.Percent, AmountPence: it.AmountPence,
 		MinSpendPence: it.MinSpendPence, ValidFrom: timeOrZero(it.ValidFrom), ValidTo: timeOrZero(it.ValidTo),

@@ -61,10 +61,6 @@ type Claim struct {
 	CreatedAt int64  `dynamodbav:"createdAt"`
 }
 
-func key(pk, sk string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}
-}
-
 // NextOrderNumber hands out the next human-friendly order number (TS-100001, …) from an
 // atomic counter.
 func (s *Store) NextOrderNumber(ctx context.Context) (string, error) {
@@ -91,26 +87,16 @@ func (s *Store) NextOrderNumber(ctx context.Context) (string, error) {
 // claimed before, it answers that earlier claim and ErrExists.
 func (s *Store) ClaimIdempotencyKey(ctx context.Context, uid, idemKey, orderID string, at time.Time) (Claim, error) {
 	c := Claim{OrderID: orderID, CreatedAt: at.UnixMilli()}
-	item, err := attributevalue.MarshalMap(struct {
+	err := s.putNew(ctx, struct {
 		PK  string `dynamodbav:"pk"`
 		SK  string `dynamodbav:"sk"`
 		TTL int64  `dynamodbav:"ttl"`
 		Claim
 	}{prefixUser + uid, prefixIdem + idemKey, at.Add(30 * 24 * time.Hour).Unix(), c})
-	if err != nil {
-		return Claim{}, err
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression: aws.String("attribute_not_exists(pk)")})
-	var taken *types.ConditionalCheckFailedException
-	if errors.As(err, &taken) {
-		out, gerr := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(prefixUser+uid, prefixIdem+idemKey), ConsistentRead: aws.Bool(true)})
+	if errors.Is(err, ErrExists) {
+		earlier, gerr := getItem[Claim](ctx, s, prefixUser+uid, prefixIdem+idemKey)
 		if gerr != nil {
 			return Claim{}, fmt.Errorf("read idempotency key: %w", gerr)
-		}
-		var earlier Claim
-		if err := attributevalue.UnmarshalMap(out.Item, &earlier); err != nil {
-			return Claim{}, err
 		}
 		return earlier, ErrExists
 	}
@@ -122,34 +108,18 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, uid, idemKey, orderID s
 
 // CreateOrder writes an order unless one with its number exists (ErrExists).
 func (s *Store) CreateOrder(ctx context.Context, o Order) error {
-	item, err := attributevalue.MarshalMap(orderItem{PK: prefixUser + o.UID, SK: prefixOrder + o.ID, Order: o})
-	if err != nil {
-		return fmt.Errorf("marshal order: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression: aws.String("attribute_not_exists(pk)")})
-	var exists *types.ConditionalCheckFailedException
-	if errors.As(err, &exists) {
-		return ErrExists
-	}
-	if err != nil {
+	err := s.putNew(ctx, orderItem{PK: prefixUser + o.UID, SK: prefixOrder + o.ID, Order: o})
+	if err != nil && !errors.Is(err, ErrExists) {
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
-	return nil
+	return err
 }
 
 // Order reads uid's order id; another buyer's order is ErrNotFound, never theirs.
 func (s *Store) Order(ctx context.Context, uid, id string) (Order, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(prefixUser+uid, prefixOrder+id), ConsistentRead: aws.Bool(true)})
+	it, err := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
 	if err != nil {
-		return Order{}, fmt.Errorf("get order %s: %w", id, err)
-	}
-	if out.Item == nil {
-		return Order{}, fmt.Errorf("order %s: %w", id, ErrNotFound)
-	}
-	var it orderItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return Order{}, fmt.Errorf("unmarshal order %s: %w", id, err)
+		return Order{}, fmt.Errorf("order %s: %w", id, err)
 	}
 	return it.Order, nil
 }

@@ -61,12 +61,7 @@ type profileItem struct {
 	Billing        *Billing `dynamodbav:"billing,omitempty"`
 }
 
-func profileKey(uid string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: prefixUser + uid},
-		"sk": &types.AttributeValueMemberS{Value: skProfile},
-	}
-}
+func profileKey(uid string) map[string]types.AttributeValue { return key(prefixUser+uid, skProfile) }
 
 func (it profileItem) toProfile(uid string) Profile {
 	return Profile{UID: uid, Business: it.Business, Email: it.Email, Telephone: it.Telephone,
@@ -76,16 +71,9 @@ func (it profileItem) toProfile(uid string) Profile {
 
 // Profile reads uid's profile; ErrNotFound when there is none.
 func (s *Store) Profile(ctx context.Context, uid string) (Profile, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: profileKey(uid), ConsistentRead: aws.Bool(true)})
+	it, err := getItem[profileItem](ctx, s, prefixUser+uid, skProfile)
 	if err != nil {
 		return Profile{}, fmt.Errorf("get profile %s: %w", uid, err)
-	}
-	if out.Item == nil {
-		return Profile{}, fmt.Errorf("get profile %s: %w", uid, ErrNotFound)
-	}
-	var it profileItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return Profile{}, fmt.Errorf("unmarshal profile %s: %w", uid, err)
 	}
 	return it.toProfile(uid), nil
 }

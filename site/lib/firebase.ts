@@ -17,7 +17,10 @@ export function getFirebaseAuth(): Promise<Auth> {
   auth ??= (async () => {
     const [{ initializeApp, getApps }, a] = await Promise.all([import('firebase/app'), import('firebase/auth')]);
     const app = getApps()[0] ?? initializeApp(config);
-    const instance = a.getAuth(app);
+    // initializeAuth, not getAuth: getAuth also installs the popup/redirect resolver, which
+    // loads Google's gapi script on every page. The shop signs in with email and password
+    // only, so it needs persistence and nothing else.
+    const instance = a.initializeAuth(app, { persistence: [a.indexedDBLocalPersistence, a.browserLocalPersistence] });
     if (emulatorURL) a.connectAuthEmulator(instance, emulatorURL, { disableWarnings: true });
     return instance;
   })();

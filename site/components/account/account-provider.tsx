@@ -5,16 +5,44 @@ import { getFirebaseAuth, authSDK } from '@/lib/firebase';
 import { reportError } from '@/lib/report';
 import { syncSession } from '@/lib/token-sync';
 
+/** Remembers on this browser whether someone was signed in, so the next visit can load
+ * the sign-in SDK at once; first visits (and crawlers) load it when the browser is idle. */
+const HINT = 'tradeshop:signed-in';
+
+function whenIdle(fn: () => void): () => void {
+  if (localStorage.getItem(HINT) === '1') {
+    fn();
+    return () => undefined;
+  }
+  if ('requestIdleCallback' in window) {
+    const id = window.requestIdleCallback(fn, { timeout: 3000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const t = globalThis.setTimeout(fn, 1500);
+  return () => globalThis.clearTimeout(t);
+}
+
 /** Follows the provider's sign-in state (SPEC.md section 4): on sign-in it fetches the
  * ID token and loads the basket and profile; on sign-out it empties the basket list.
- * The SDK is loaded after the page, so catalogue pages stay light. Renders nothing. */
+ * The SDK loads after the page (at once for a returning signed-in buyer, else when the
+ * browser is idle), so catalogue pages stay light. Renders nothing. */
 export function AccountProvider() {
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let last: string | null = null;
-    (async () => {
+    const cancel = whenIdle(() => void start());
+    async function start() {
+      try {
+        await listen();
+      } catch (err) {
+        reportError(err, { context: { where: 'sign-in provider' } });
+        signedOut();
+      }
+    }
+    async function listen() {
       const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
       unsubscribe = sdk.onIdTokenChanged(auth, (user) => {
+        localStorage.setItem(HINT, user ? '1' : '0');
         if (user) {
           const first = last !== user.uid;
           last = user.uid;
@@ -27,11 +55,11 @@ export function AccountProvider() {
           signedOut();
         }
       });
-    })().catch((err: unknown) => {
-      reportError(err, { context: { where: 'sign-in provider' } });
-      signedOut();
-    });
-    return () => unsubscribe?.();
+    }
+    return () => {
+      cancel();
+      unsubscribe?.();
+    };
   }, []);
   return null;
 }

@@ -1,7 +1,7 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { idToken, profileSaved, type Profile } from '@/lib/account-store';
+import { idToken, profileSaved, signedIn, type Profile } from '@/lib/account-store';
 import { apiFetch } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
@@ -51,6 +51,8 @@ export function RegisterForm() {
       const { user } = await sdk.createUserWithEmailAndPassword(auth, email.trim().toLowerCase(), password);
       await sdk.updateProfile(user, { displayName: business.trim() });
       await user.getIdToken(true);
+      // The sign-in listener may still be waiting for an idle moment: hand it the user now.
+      await signedIn({ uid: user.uid, email: user.email ?? '', displayName: business.trim() }, () => user.getIdToken());
       const profile = await apiFetch<Profile>('/api/profile', {
         csrf: true,
         body: { payLoad: { business: business.trim(), telephone: '', email: user.email, optInMarketing: 0, token: await idToken() } },

@@ -1,4 +1,5 @@
 'use client';
+import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { idToken, setCartUpdated } from '@/lib/account-store';
@@ -11,7 +12,13 @@ export function AddAllToBasket() {
   const button = useRef<HTMLButtonElement>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  if (account.user === 0) return null;
+  if (account.user === 0) {
+    return account.status === 'ready' ? (
+      <p className="add-signin">
+        <Link href="/account/login/">Sign in</Link> to order from this page at your trade prices.
+      </p>
+    ) : null;
+  }
 
   async function addAll() {
     const forms = [...(button.current?.closest('.grid-order')?.querySelectorAll<HTMLFormElement>('form.add-to-basket') ?? [])];

@@ -7,8 +7,9 @@ import { addToBasket } from '@/lib/basket';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
  * pack. In a grid the quantities start empty, so "Add all to basket" adds only what the
- * buyer typed. Signed out, it offers sign-in. */
-export function AddToBasket({ sku, packSize, inStock, name, inGrid = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean }) {
+ * buyer typed. Signed out, a product page offers sign-in (prompt); a grid card shows
+ * nothing. */
+export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prompt = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean; prompt?: boolean }) {
   const account = useAccount();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -16,7 +17,8 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false }: { 
   const [busy, setBusy] = useState(false);
   if (!inStock) return null;
   if (account.user === 0) {
-    return account.status === 'ready' ? (
+    // Grids show one sign-in note for all their products, not one per card.
+    return account.status === 'ready' && prompt ? (
       <p className="add-signin">
         <Link href="/account/login/">Sign in</Link> to order
       </p>

@@ -36,7 +36,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>Availability</dt>
           <dd className={`stock stock-${p.stockState}`}>{stockText[p.stockState]}</dd>
         </dl>
-        <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} />
+        <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
         <p>{p.description}</p>
       </div>
     </div>

@@ -1,0 +1,69 @@
+package edge
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+)
+
+// vectorFile is builds/edge-test-vectors.json: the routing every edge shares.
+type vectorFile struct {
+	Files map[string]string `json:"files"`
+	Build struct {
+		Redirects json.RawMessage `json:"redirects"`
+	} `json:"build"`
+	Vectors []struct {
+		Name      string `json:"name"`
+		Path      string `json:"path"`
+		Query     string `json:"query"`
+		UserAgent string `json:"userAgent"`
+		Status    int    `json:"status"`
+		Location  string `json:"location"`
+		Body      string `json:"body"`
+		NotBody   string `json:"notBody"`
+	} `json:"vectors"`
+}
+
+func TestSharedEdgeVectors(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../../builds/edge-test-vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vf vectorFile
+	if err := json.Unmarshal(raw, &vf); err != nil {
+		t.Fatal(err)
+	}
+	if len(vf.Vectors) == 0 {
+		t.Fatal("no vectors")
+	}
+	site := t.TempDir()
+	for name, body := range vf.Files {
+		writeFile(t, site, name, body)
+	}
+	cutBuild(t, site, "vectors", string(vf.Build.Redirects))
+	h := New(Config{SiteDir: site, MediaDir: t.TempDir(), API: http.NotFoundHandler(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	for _, v := range vf.Vectors {
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			req := httptest.NewRequest("GET", "http://shop.test/", nil)
+			req.URL.Path, req.URL.RawQuery = v.Path, v.Query
+			if v.UserAgent != "" {
+				req.Header.Set("User-Agent", v.UserAgent)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != v.Status || rec.Header().Get("Location") != v.Location {
+				t.Fatalf("got %d %q, want %d %q", rec.Code, rec.Header().Get("Location"), v.Status, v.Location)
+			}
+			if !strings.Contains(rec.Body.String(), v.Body) || (v.NotBody != "" && strings.Contains(rec.Body.String(), v.NotBody)) {
+				t.Fatalf("body %.80q (want %q, not %q)", rec.Body.String(), v.Body, v.NotBody)
+			}
+		})
+	}
+}

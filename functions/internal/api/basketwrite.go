@@ -62,6 +62,10 @@ type errConflict struct{ msg string }
 
 func (e *errConflict) Error() string { return e.msg }
 
+// lineLimit is the most units one basket line of p may hold: the line maximum, or the
+// stock when there is less.
+func lineLimit(p catalogue.Product) int { return min(pricing.MaxLineUnits, p.Stock) }
+
 // buyable checks that sku exists, is in stock and that quantity is whole packs within
 // the line maximum and the stock.
 func buyable(ctx context.Context, st BasketStore, sku string, quantity int) (catalogue.Product, error) {
@@ -71,7 +75,7 @@ func buyable(ctx context.Context, st BasketStore, sku string, quantity int) (cat
 	}
 	p, ok := products[sku]
 	if !ok {
-		return catalogue.Product{}, fmt.Errorf("no product with SKU %s: %w", sku, store.ErrNotFound)
+		return catalogue.Product{}, &errMissing{msg: "no product with SKU " + sku}
 	}
 	if p.Stock <= 0 {
 		return p, &errConflict{msg: fmt.Sprintf("%s is out of stock", p.Name)}
@@ -107,10 +111,10 @@ func handleBasketAdd(log *slog.Logger, verify auth.Verifier, st BasketStore, sho
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req lineRequest) {
 		p, err := buyable(r.Context(), st, req.SKU, *req.Quantity)
 		if err == nil {
-			err = st.AddToBasketUpTo(r.Context(), who.UID, p.SKU, *req.Quantity, min(pricing.MaxLineUnits, p.Stock), now())
+			err = st.AddToBasketUpTo(r.Context(), who.UID, p.SKU, *req.Quantity, lineLimit(p), now())
 		}
 		if errors.Is(err, store.ErrLineFull) {
-			err = &errConflict{msg: fmt.Sprintf("that would take %s past the most you can order (%d units)", p.Name, min(pricing.MaxLineUnits, p.Stock))}
+			err = &errConflict{msg: fmt.Sprintf("that would take %s past the most you can order (%d units)", p.Name, lineLimit(p))}
 		}
 		if err != nil {
 			writeError(w, r, log, err)
@@ -197,7 +201,7 @@ func handleBasketAddMany(log *slog.Logger, verify auth.Verifier, st BasketStore,
 				writeError(w, r, log, fmt.Errorf("line %d (%s): %w", i+1, l.SKU, err))
 				return
 			}
-			limits[i] = min(pricing.MaxLineUnits, p.Stock)
+			limits[i] = lineLimit(p)
 		}
 		for i, l := range req.Lines {
 			if err := st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, limits[i], now()); err != nil {

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -51,7 +50,7 @@ type couponAnswer struct {
 func usableCoupon(ctx context.Context, st BasketStore, uid, id string, now time.Time) (store.StoredCoupon, error) {
 	c, err := st.Coupon(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && c.AccountUID != "" && c.AccountUID != uid) {
-		return store.StoredCoupon{}, fmt.Errorf("no coupon %s: %w", id, store.ErrNotFound)
+		return store.StoredCoupon{}, &errMissing{msg: "no coupon " + id}
 	}
 	if err != nil {
 		return store.StoredCoupon{}, err

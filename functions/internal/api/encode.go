@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/store"
@@ -76,6 +75,7 @@ type errorBody struct {
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var bad *errBadRequest
 	var conflict *errConflict
+	var missing *errMissing
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
@@ -85,12 +85,10 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusConflict, errorBody{Error: conflict.msg})
 	case isCSRF(err):
 		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again"})
+	case errors.As(err, &missing):
+		encode(w, http.StatusNotFound, errorBody{Error: missing.msg})
 	case errors.Is(err, store.ErrNotFound):
-		msg := "not found"
-		if m := err.Error(); strings.HasPrefix(m, "no product with SKU") || strings.HasPrefix(m, "no coupon") {
-			msg = strings.TrimSuffix(m, ": "+store.ErrNotFound.Error())
-		}
-		encode(w, http.StatusNotFound, errorBody{Error: msg})
+		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, auth.ErrKeysUnavailable):
 		log.ErrorContext(r.Context(), "token keys unavailable", "request_id", RequestID(r.Context()), "err", err)
 		encode(w, http.StatusServiceUnavailable, errorBody{Error: "sign-in service temporarily unavailable; try again shortly"})
@@ -99,5 +97,12 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
 	}
 }
+
+// errMissing is a not-found whose message is safe to show ("no product with SKU …"); it
+// is still a store.ErrNotFound for errors.Is.
+type errMissing struct{ msg string }
+
+func (e *errMissing) Error() string { return e.msg }
+func (e *errMissing) Unwrap() error { return store.ErrNotFound }
 
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

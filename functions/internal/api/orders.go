@@ -215,7 +215,7 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderStore, now fu
 		for _, l := range o.Lines {
 			p, err := buyable(r.Context(), st, l.SKU, l.Quantity)
 			if err == nil {
-				err = st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, min(p.Stock, 10_000), now())
+				err = st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, lineLimit(p), now())
 			}
 			if err != nil {
 				a.Unavailable = append(a.Unavailable, l.Name)

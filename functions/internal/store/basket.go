@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -66,16 +65,9 @@ func (s *Store) AddToBasket(ctx context.Context, uid, sku string, quantity int, 
 	if err != nil {
 		return fmt.Errorf("build basket update: %w", err)
 	}
-	key, err := attributevalue.MarshalMap(struct {
-		PK string `dynamodbav:"pk"`
-		SK string `dynamodbav:"sk"`
-	}{prefixUser + uid, prefixBasket + sku})
-	if err != nil {
-		return fmt.Errorf("marshal basket key: %w", err)
-	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(s.table),
-		Key:                       key,
+		Key:                       basketKey(uid, sku),
 		UpdateExpression:          expr.Update(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
@@ -91,10 +83,7 @@ func (s *Store) AddToBasket(ctx context.Context, uid, sku string, quantity int, 
 var ErrLineFull = errors.New("basket line would exceed its maximum quantity")
 
 func basketKey(uid, sku string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: prefixUser + uid},
-		"sk": &types.AttributeValueMemberS{Value: prefixBasket + sku},
-	}
+	return key(prefixUser+uid, prefixBasket+sku)
 }
 
 // AddToBasketUpTo adds quantity units atomically, refusing (ErrLineFull, nothing

@@ -88,12 +88,7 @@ func (it categoryItem) toCategory() catalogue.Category {
 		RangeURLText: it.RangeURLText, Order: it.Order}
 }
 
-func productKey(sku string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: prefixProduct + sku},
-		"sk": &types.AttributeValueMemberS{Value: skItem},
-	}
-}
+func productKey(sku string) map[string]types.AttributeValue { return key(prefixProduct+sku, skItem) }
 
 func productToItem(p catalogue.Product) productItem {
 	return productItem{
@@ -292,10 +287,7 @@ func (s *Store) ProductsBySKU(ctx context.Context, skus []string) (map[string]ca
 func (s *Store) SeedLoaded(ctx context.Context) (bool, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(s.table),
-		Key: map[string]types.AttributeValue{
-			"pk": &types.AttributeValueMemberS{Value: pkSeedMarker},
-			"sk": &types.AttributeValueMemberS{Value: skSeedMarker},
-		},
+		Key:       key(pkSeedMarker, skSeedMarker),
 	})
 	if err != nil {
 		return false, fmt.Errorf("read seed marker: %w", err)

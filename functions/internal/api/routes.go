@@ -108,10 +108,15 @@ func NewHandler(d Deps) http.Handler {
 	for _, e := range Endpoints(d) {
 		mux.Handle(e.Pattern, e.Handler)
 	}
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/api/", UnknownEndpoint())
+	return mux
+}
+
+// UnknownEndpoint answers a JSON 404 naming the path, for /api paths no endpoint serves.
+func UnknownEndpoint() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		encode(w, http.StatusNotFound, errorBody{Error: "no such API endpoint: " + r.URL.Path})
 	})
-	return mux
 }
 
 // EndpointHandler serves the named endpoint (every method it has), for its Lambda.

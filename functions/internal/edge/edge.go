@@ -7,17 +7,20 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
+
+	"github.com/tradeshop/functions/internal/notfound"
 )
 
 // Cache-Control values, by kind of path.
 const (
 	cacheImmutable  = "public, max-age=31536000, immutable" // hashed assets under /_next/static/
 	cacheMedia      = "public, max-age=86400"               // product images
-	cacheRevalidate = "no-cache"                            // HTML, _payload.json, builds/meta, everything unhashed
+	cacheRevalidate = "public, max-age=0, s-maxage=60"      // HTML, _payload.json, builds/meta, everything unhashed: browsers revalidate, the CDN keeps it a minute
 	cacheNever      = "no-store"                            // builds/latest.json
 )
 
@@ -147,27 +150,8 @@ func isPathError(err error) bool {
 	return errors.As(err, &pe)
 }
 
-// crawlerUA matches search engine and link-preview crawlers; they get a bare 404
-// instead of the error page (SPEC.md: no error page is rendered for crawlers). The
-// site's lib/crawler.ts holds the same rule for client-side errors.
-var crawlerUA = regexp.MustCompile(`(?i)bot\b|crawler|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|mediapartners-google|adsbot|apis-google|feedfetcher|duckduckbot|yandex|baiduspider|petalbot|semrush|ahrefs`)
-
+// notFound answers a miss with the notfound package's handler, which the cloud's
+// notFound Lambda also serves: the 404 page, or a bare 404 for crawlers.
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", cacheRevalidate)
-	w.Header().Set("Vary", "User-Agent")
-	if crawlerUA.MatchString(r.UserAgent()) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusNotFound)
-		return
-	}
-	page, err := os.ReadFile(s.cfg.SiteDir + "/404.html")
-	if err != nil {
-		http.Error(w, "404 page not found", http.StatusNotFound)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(page)
-	}
+	notfound.Handler(s.cfg.Log, notfound.FilePage{Path: filepath.Join(s.cfg.SiteDir, "404.html")}).ServeHTTP(w, r)
 }

@@ -70,8 +70,8 @@ func TestEdge(t *testing.T) {
 		{"GET", "/builds/latest.json", 200, "", cacheNever, "b1"},
 		{"GET", "/builds/meta/b1.json", 200, "", cacheRevalidate, "christmas"},
 		{"GET", "/media/products/gc101-00001-s.svg", 200, "", cacheMedia, "<svg"},
-		{"GET", "/no/such/page/", 404, "", cacheRevalidate, "We Were Unable to Find that Page"},
-		{"GET", "/no/such/file.js", 404, "", cacheRevalidate, "Unable"},
+		{"GET", "/no/such/page/", 404, "", "no-store", "We Were Unable to Find that Page"},
+		{"GET", "/no/such/file.js", 404, "", "no-store", "Unable"},
 		{"GET", "/christmas?ref=ad", 301, "/outlet/r/wholesale-christmas/?ref=ad", "", ""},
 		{"GET", "/christmas/", 301, "/outlet/r/wholesale-christmas/", "", ""},
 		{"GET", "/survey/?utm=1", 302, "https://survey.example.com/feedback", "", ""},
@@ -81,7 +81,7 @@ func TestEdge(t *testing.T) {
 		{"POST", "/", 405, "", "", ""},
 		{"GET", "/checkout/complete/TS-100042/", 200, "", cacheRevalidate, "Order complete"},
 		{"GET", "/checkout/complete/TS-100042", 301, "/checkout/complete/TS-100042/", "", ""},
-		{"GET", "/checkout/complete/bad%20id/", 404, "", cacheRevalidate, ""},
+		{"GET", "/checkout/complete/bad%20id/", 404, "", "no-store", ""},
 		{"POST", "/api/anything", http.StatusTeapot, "", "", ""},
 	}
 	for _, tc := range cases {

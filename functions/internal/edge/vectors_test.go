@@ -17,6 +17,10 @@ type vectorFile struct {
 	Build struct {
 		Redirects json.RawMessage `json:"redirects"`
 	} `json:"build"`
+	CacheHeaders []struct {
+		Path         string `json:"path"`
+		CacheControl string `json:"cacheControl"`
+	} `json:"cacheHeaders"`
 	Vectors []struct {
 		Name      string `json:"name"`
 		Path      string `json:"path"`
@@ -48,6 +52,16 @@ func TestSharedEdgeVectors(t *testing.T) {
 	}
 	cutBuild(t, site, "vectors", string(vf.Build.Redirects))
 	h := New(Config{SiteDir: site, MediaDir: t.TempDir(), API: http.NotFoundHandler(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	for _, c := range vf.CacheHeaders {
+		t.Run("cache "+c.Path, func(t *testing.T) {
+			t.Parallel()
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "http://shop.test"+c.Path, nil))
+			if rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != c.CacheControl {
+				t.Fatalf("got %d %q, want 200 %q", rec.Code, rec.Header().Get("Cache-Control"), c.CacheControl)
+			}
+		})
+	}
 	for _, v := range vf.Vectors {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()

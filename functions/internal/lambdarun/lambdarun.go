@@ -6,6 +6,7 @@ package lambdarun
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -30,5 +31,11 @@ func Run(name string) {
 		log.Error("start", "endpoint", name, "err", err)
 		os.Exit(1)
 	}
+	Serve(log, h)
+}
+
+// Serve hands h to the Lambda runtime behind the API Gateway v2 adapter, with request
+// logging, until the runtime stops the process.
+func Serve(log *slog.Logger, h http.Handler) {
 	lambda.Start(httpadapter.NewV2(api.WithRequestLog(log, h)).ProxyWithContext)
 }

@@ -1,0 +1,63 @@
+package api
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"testing"
+)
+
+// deployedEndpoint is one entry of endpoints.json, the list the CDK app deploys.
+type deployedEndpoint struct {
+	Name   string   `json:"name"`
+	Routes []string `json:"routes"`
+	Table  string   `json:"table"`
+}
+
+// TestEndpointsFileMatchesRoutes keeps endpoints.json (read by infra/ to make one Lambda
+// and its API routes per endpoint) equal to the Endpoints the Go code serves.
+func TestEndpointsFileMatchesRoutes(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("endpoints.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Endpoints []deployedEndpoint `json:"endpoints"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatalf("endpoints.json: %v", err)
+	}
+	deployed := map[string]deployedEndpoint{}
+	for _, e := range file.Endpoints {
+		if _, dup := deployed[e.Name]; dup {
+			t.Errorf("endpoints.json lists %s twice", e.Name)
+		}
+		if !slices.Contains([]string{"none", "read", "readwrite"}, e.Table) {
+			t.Errorf("endpoints.json: %s has table %q, want none, read or readwrite", e.Name, e.Table)
+		}
+		deployed[e.Name] = e
+	}
+
+	served := map[string][]string{}
+	for _, e := range Endpoints(Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}) {
+		served[e.Name] = append(served[e.Name], e.Pattern)
+	}
+	for name, patterns := range served {
+		d, ok := deployed[name]
+		if !ok {
+			t.Errorf("endpoint %s (%v) is served but missing from endpoints.json, so it would not be deployed", name, patterns)
+			continue
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(d.Routes)), slices.Sorted(slices.Values(patterns))) {
+			t.Errorf("endpoint %s: endpoints.json routes %v, routes.go serves %v", name, d.Routes, patterns)
+		}
+	}
+	for name := range deployed {
+		if _, ok := served[name]; !ok {
+			t.Errorf("endpoints.json lists %s, which routes.go does not serve", name)
+		}
+	}
+}

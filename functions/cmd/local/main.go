@@ -41,11 +41,20 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	var emulator []string
+	if host := os.Getenv("FIREBASE_AUTH_EMULATOR_HOST"); host != "" {
+		emulator = append(emulator, "http://"+host)
+	}
+	headers, err := edge.SecurityHeaders(emulator...)
+	if err != nil {
+		return err
+	}
 	h := edge.New(edge.Config{
 		SiteDir:  env("SITE_DIR", "site/out"),
 		MediaDir: env("MEDIA_DIR", ".local/media"),
 		API:      api.NewHandler(deps),
 		Log:      log,
+		Headers:  headers,
 	})
 	addr := net.JoinHostPort(env("HOST", "127.0.0.1"), env("PORT", "8080"))
 	srv := &http.Server{

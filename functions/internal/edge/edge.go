@@ -30,6 +30,9 @@ type Config struct {
 	MediaDir string       // product images, served under /media/
 	API      http.Handler // the /api/* handlers
 	Log      *slog.Logger
+	// Headers are added to every response, as CloudFront's response headers policy
+	// does (see SecurityHeaders).
+	Headers map[string]string
 }
 
 type server struct {
@@ -45,6 +48,9 @@ func New(cfg Config) http.Handler {
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	for k, v := range s.cfg.Headers {
+		w.Header().Set(k, v)
+	}
 	p := r.URL.Path
 	if strings.HasPrefix(p, "/api/") {
 		s.cfg.API.ServeHTTP(w, r)

@@ -4,7 +4,7 @@
 // CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
 // table, serves it through the local edge, runs the end-to-end tests in headless
 // Chromium, and stops everything it started.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
 import { buildSite } from './build.mjs';
+import { buildLambdas } from './build-lambdas.mjs';
 
 const results = [];
 
@@ -40,13 +41,6 @@ async function ensureChromium() {
   });
   await apt(['update', '-qq']);
   await apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium']);
-}
-
-/** Every Lambda under functions/cmd, as the cloud builds it. */
-function lambdaNames() {
-  return readdirSync(path.join(root, 'functions', 'cmd')).filter(
-    (n) => !['local', 'seed', 'snapshot', 'benchsearch'].includes(n),
-  );
 }
 
 async function main() {
@@ -86,22 +80,15 @@ async function main() {
   await step('go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
   await step('go test (unit + integration against dynalite and the Auth emulator)', () =>
     run('go', ['test', '-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+  const lambdaDir = path.join(scratch, 'lambda');
   await step('Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
-    const out = path.join(scratch, 'lambda');
-    for (const name of lambdaNames()) {
-      const bin = path.join(out, name, 'bootstrap');
-      await run('go', ['build', '-tags', 'lambda.norpc', '-trimpath', '-ldflags=-s -w', '-o', bin, `./cmd/${name}`], {
-        cwd: fnDir,
-        env: { ...process.env, GOOS: 'linux', GOARCH: 'arm64', CGO_ENABLED: '0' },
-      });
-      say('test', `  ${name}: ${(statSync(bin).size / 1e6).toFixed(1)} MB`);
-    }
+    for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
   });
   await step('site unit tests', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'site') }));
   await step('infra tests (Template.fromStack)', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'infra') }));
   for (const stage of ['staging', 'production']) {
     await step(`cdk synth offline (${stage})`, () =>
-      run('npm', ['run', '--silent', 'synth', '-w', 'infra', '--', '--quiet', '-c', `stage=${stage}`, '-o', path.join(scratch, `cdk-${stage}`)], {
+      run('npm', ['run', '--silent', 'synth', '-w', 'infra', '--', '--quiet', '-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`, '-o', path.join(scratch, `cdk-${stage}`)], {
         env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' },
       }));
   }

@@ -34,8 +34,9 @@ var ErrInvalid = errors.New("missing or invalid CSRF token")
 
 // Protector issues and checks tokens with one secret.
 type Protector struct {
-	secret []byte
-	now    func() time.Time
+	secret  []byte
+	now     func() time.Time
+	trusted string // the site's own origin, when the API sees another Host (behind CloudFront)
 }
 
 // New makes a Protector; the secret must be at least 32 bytes.
@@ -49,7 +50,25 @@ func New(secret []byte) (*Protector, error) {
 // FromEnv reads CSRF_SECRET (base64 or raw, at least 32 bytes). Without it a random
 // secret is made for this process, which is right for one local edge but refused in
 // staging and production, where every function must share the secret.
+//
+// SITE_ORIGIN (optional, "https://shop.example") is the origin the site is served from.
+// Behind CloudFront the function sees the API's own Host, so a browser that sends no
+// Sec-Fetch-Site would fail the Origin-versus-Host check without it.
 func FromEnv(getenv func(string) string) (*Protector, error) {
+	p, err := fromEnvSecret(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if origin := getenv("SITE_ORIGIN"); origin != "" {
+		if err := http.NewCrossOriginProtection().AddTrustedOrigin(origin); err != nil {
+			return nil, fmt.Errorf("csrf: SITE_ORIGIN: %w", err)
+		}
+		p.trusted = origin
+	}
+	return p, nil
+}
+
+func fromEnvSecret(getenv func(string) string) (*Protector, error) {
 	s := getenv("CSRF_SECRET")
 	if s == "" {
 		if stage := getenv("STAGE"); stage == "staging" || stage == "production" {
@@ -132,6 +151,9 @@ func (p *Protector) Check(r *http.Request) error {
 // the refusal so every endpoint answers errors the same way.
 func (p *Protector) Protect(h http.Handler, onFail func(http.ResponseWriter, *http.Request, error)) http.Handler {
 	cop := http.NewCrossOriginProtection()
+	if p.trusted != "" {
+		_ = cop.AddTrustedOrigin(p.trusted) // checked by FromEnv
+	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		onFail(w, r, fmt.Errorf("%w: cross-site request", ErrInvalid))
 	}))

@@ -129,3 +129,42 @@ func TestSealAndOpen(t *testing.T) {
 		t.Fatal("opened an expired value")
 	}
 }
+
+// Behind CloudFront the API sees its own Host; SITE_ORIGIN lets the site's own requests
+// from browsers without Sec-Fetch-Site through, and still refuses other origins.
+func TestTrustedSiteOrigin(t *testing.T) {
+	t.Parallel()
+	secret := strings.Repeat("s", 32)
+	getenv := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if _, err := FromEnv(getenv(map[string]string{"CSRF_SECRET": secret, "SITE_ORIGIN": "shop.example/path"})); err == nil {
+		t.Fatal("a malformed SITE_ORIGIN was accepted")
+	}
+	withOrigin, err := FromEnv(getenv(map[string]string{"CSRF_SECRET": secret, "SITE_ORIGIN": "https://trade.shop.example"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, _ := FromEnv(getenv(map[string]string{"CSRF_SECRET": secret}))
+	token := withOrigin.Issue()
+	for _, tc := range []struct {
+		name   string
+		p      *Protector
+		origin string
+		want   int
+	}{
+		{"the site's origin, trusted", withOrigin, "https://trade.shop.example", 204},
+		{"the site's origin, not configured", without, "https://trade.shop.example", 403},
+		{"another origin", withOrigin, "https://evil.example", 403},
+	} {
+		h := tc.p.Protect(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }),
+			func(w http.ResponseWriter, r *http.Request, err error) { w.WriteHeader(403) })
+		r := httptest.NewRequest("POST", "https://abc123.execute-api.eu-west-2.amazonaws.com/api/profile", nil)
+		r.Header.Set(HeaderName, token)
+		r.AddCookie(&http.Cookie{Name: cookieSecure, Value: token})
+		r.Header.Set("Origin", tc.origin)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, rec.Code, tc.want)
+		}
+	}
+}

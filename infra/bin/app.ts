@@ -1,12 +1,22 @@
 // CDK app entry (see the root cdk.json). The only place that reads context or the environment:
-// `-c stage=staging|production` (default from cdk.json: staging) picks the one stack to synthesize.
+//   -c stage=staging|production   which stack to synthesize (default from cdk.json: staging)
+//   -c lambdaDir=DIR              built functions (default .local/lambda, from scripts/build-lambdas.mjs)
+// Each stage's settings are the context key `stages` in cdk.json.
+import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { ShopStack, parseStage } from '../lib/shop-stack';
+import { ShopStack, parseStage, type StageConfig } from '../lib/shop-stack';
 
 const app = new App();
 const stage = parseStage(app.node.tryGetContext('stage') ?? 'staging');
+const stages = (app.node.tryGetContext('stages') ?? {}) as Record<string, StageConfig | undefined>;
+const config = stages[stage];
+if (config === undefined) throw new Error(`cdk.json has no context stages.${stage}`);
+const repoRoot = path.resolve(__dirname, '..', '..');
+const lambdaDir = path.resolve(repoRoot, String(app.node.tryGetContext('lambdaDir') ?? '.local/lambda'));
 
 new ShopStack(app, `TradeShop-${stage}`, {
   stage,
-  description: `Wholesale trade shop backend (${stage}): DynamoDB table.`,
+  config,
+  lambdaDir,
+  description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront.`,
 });

@@ -1,6 +1,10 @@
-import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { loadEndpoints, type Endpoint } from './endpoints';
 import { loadTableSchema, type TableSchema } from './schema';
+import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
+import { ShopApi, type ApiThrottle } from './shop-api';
+import { StaticSite } from './static-site';
 import { ShopTable } from './table';
 
 /** The deployments the shop has; each is its own stack with its own table. */
@@ -16,18 +20,44 @@ export function parseStage(value: unknown): Stage {
   return stage;
 }
 
+/** What differs between stages; bin/app.ts reads it from the CDK context. */
+export interface StageConfig {
+  /** The Firebase project whose ID tokens the functions accept. */
+  readonly firebaseProjectId: string;
+  /** API-wide throttling. */
+  readonly throttle: ApiThrottle;
+  /** Days an overwritten or deleted site object is kept: how far back a rollback can reach. */
+  readonly rollbackDays: number;
+  /**
+   * The site's public origin ("https://trade.example.co.uk") when it has its own domain;
+   * by default the distribution's own https://….cloudfront.net.
+   */
+  readonly siteOrigin?: string;
+}
+
 /** Inputs of {@link ShopStack}. */
 export interface ShopStackProps extends StackProps {
   /** Which deployment this is; tagged on every resource. */
   readonly stage: Stage;
+  readonly config: StageConfig;
+  /** Folder of built functions, `{name}/bootstrap` each (scripts/build-lambdas.mjs). */
+  readonly lambdaDir: string;
   /** The table shape; defaults to functions/schema/table.json. Tests pass their own. */
   readonly schema?: TableSchema;
+  /** The /api surface; defaults to functions/internal/api/endpoints.json. */
+  readonly endpoints?: readonly Endpoint[];
+  /** Defaults to functions/internal/edge/security-headers.json. */
+  readonly securityHeaders?: SecurityHeaders;
 }
 
-/** The shop's backend resources for one stage: the DynamoDB table and its name as an output. */
+/**
+ * The whole shop for one stage: the table, the API with one function per endpoint, and
+ * the static site on CloudFront. Its outputs are what the release needs.
+ */
 export class ShopStack extends Stack {
-  /** The table construct, for wiring functions to it later. */
   public readonly shopTable: ShopTable;
+  public readonly api: ShopApi;
+  public readonly site: StaticSite;
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
     super(scope, id, props);
@@ -36,9 +66,40 @@ export class ShopStack extends Stack {
 
     this.shopTable = new ShopTable(this, 'ShopTable', { schema: props.schema ?? loadTableSchema() });
 
-    new CfnOutput(this, 'TableName', {
-      description: `Physical name of the ${stage} shop table; give it to the functions as their table name.`,
-      value: this.shopTable.table.tableName,
+    // Every function must share the CSRF signing secret; it is generated in Secrets Manager
+    // and reaches the functions as a dynamic reference, never as text in the template.
+    const csrfSecret = new secretsmanager.Secret(this, 'CsrfSecret', {
+      description: `CSRF token signing secret (${stage})`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+
+    this.api = new ShopApi(this, 'Api', {
+      endpoints: props.endpoints ?? loadEndpoints(),
+      table: this.shopTable.table,
+      codeDir: props.lambdaDir,
+      throttle: props.config.throttle,
+      environment: {
+        STAGE: stage,
+        FIREBASE_PROJECT_ID: props.config.firebaseProjectId,
+        CSRF_SECRET: csrfSecret.secretValue.unsafeUnwrap(),
+      },
+    });
+
+    this.site = new StaticSite(this, 'Site', {
+      apiDomainName: this.api.domainName,
+      codeDir: props.lambdaDir,
+      securityHeaders: props.securityHeaders ?? loadSecurityHeaders(),
+      keepOldVersions: Duration.days(props.config.rollbackDays),
+    });
+    const siteOrigin = props.config.siteOrigin ?? `https://${this.site.distribution.distributionDomainName}`;
+    for (const fn of this.api.functions.values()) fn.addEnvironment('SITE_ORIGIN', siteOrigin);
+
+    const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    output('TableName', this.shopTable.table.tableName, `The ${stage} shop table`);
+    output('SiteBucketName', this.site.bucket.bucketName, 'RELEASE_BUCKET for scripts/release');
+    output('DistributionId', this.site.distribution.distributionId, 'RELEASE_DISTRIBUTION_ID for scripts/release');
+    output('RouteRulesStoreArn', this.site.routeRules.keyValueStoreArn, 'RELEASE_KVS_ARN for scripts/release');
+    output('MediaBucketName', this.site.mediaBucket.bucketName, 'Product images, served under /media/');
+    output('SiteUrl', siteOrigin, 'Where the shop is served');
   }
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { App, Stack } from 'aws-cdk-lib';
-import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import { Stack } from 'aws-cdk-lib';
+import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA_PATH, loadTableSchema, parseTableSchema, type TableSchema } from '../lib/schema';
-import { STAGES, ShopStack, parseStage } from '../lib/shop-stack';
+import { STAGES, parseStage } from '../lib/shop-stack';
+import { stackTemplate } from './fixtures';
 import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
 
 // Expectations come straight from the JSON file, not through the loader under test,
@@ -24,7 +25,7 @@ const keySchema = (pk: RawKey, sk?: RawKey) => [
 const TABLE = 'AWS::DynamoDB::GlobalTable';
 
 describe.each(STAGES)('ShopStack (%s)', (stage) => {
-  const template = Template.fromStack(new ShopStack(new App(), `Test-${stage}`, { stage }));
+  const template = stackTemplate(stage);
 
   it('has exactly one table, under the pinned logical id, retained on delete', () => {
     template.resourceCountIs(TABLE, 1);

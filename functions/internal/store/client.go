@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aws/smithy-go/middleware"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -26,6 +27,9 @@ type Config struct {
 	TableName string
 	Endpoint  string // DYNAMODB_ENDPOINT: set locally (dynalite), empty on AWS
 	Region    string
+	// APIOptions are added to every DynamoDB call's middleware stack (tests use them to
+	// see which operations an endpoint makes).
+	APIOptions []func(*middleware.Stack) error
 }
 
 // ConfigFromEnv reads TABLE_NAME, DYNAMODB_ENDPOINT and AWS_REGION through getenv.
@@ -50,6 +54,9 @@ type Store struct {
 // no AWS profile is needed; without one it uses the standard AWS credential chain.
 func Open(ctx context.Context, c Config) (*Store, error) {
 	opts := []func(*config.LoadOptions) error{config.WithRegion(c.Region)}
+	if len(c.APIOptions) > 0 {
+		opts = append(opts, config.WithAPIOptions(c.APIOptions))
+	}
 	if c.Endpoint != "" {
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
 	}

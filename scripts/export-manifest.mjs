@@ -1,0 +1,136 @@
+// What a release publishes: the Cache-Control and Content-Type of every file, and the
+// manifest of an export (path -> sha256, size, cacheControl, contentType) after checking
+// that the export is a whole build. The release plan (publish.mjs) diffs manifests, so
+// only files whose bytes changed are uploaded.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { mapLimit } from './map-limit.mjs';
+
+/** Content-hashed assets never change under their name: cache them for a year. */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+/** latest.json tells open tabs which build is current: never cached anywhere. */
+export const CACHE_NEVER = 'no-store';
+/** Pages, payloads and route rules: browsers revalidate, the CDN may keep them a minute
+ * (the release invalidates the CDN anyway before it switches latest.json). */
+export const CACHE_SHORT = 'public, max-age=0, s-maxage=60';
+
+/** The Cache-Control of a file of the export, by its path relative to the export root. */
+export function cacheControlFor(rel) {
+  if (rel.startsWith('_next/static/')) return CACHE_IMMUTABLE;
+  if (rel === 'builds/latest.json') return CACHE_NEVER;
+  return CACHE_SHORT;
+}
+
+const utf8 = '; charset=utf-8';
+const contentTypes = {
+  html: 'text/html' + utf8,
+  json: 'application/json' + utf8,
+  js: 'text/javascript' + utf8,
+  css: 'text/css' + utf8,
+  txt: 'text/plain' + utf8, // the RSC payloads Next exports beside each page
+  xml: 'application/xml' + utf8,
+  svg: 'image/svg+xml' + utf8,
+  webmanifest: 'application/manifest+json' + utf8,
+  map: 'application/json' + utf8,
+  ico: 'image/x-icon',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  woff2: 'font/woff2',
+};
+
+/** The Content-Type of a file by its extension; unknown ones download as bytes. */
+export function contentTypeFor(rel) {
+  const ext = path.posix.extname(rel).slice(1).toLowerCase();
+  return contentTypes[ext] ?? 'application/octet-stream';
+}
+
+/** Build ids name files and KVS keys, so they must stay plain. */
+const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export const latestPath = 'builds/latest.json';
+export const metaPath = (id) => `builds/meta/${id}.json`;
+
+/** Reads a JSON file of the export, recording a problem instead of throwing. */
+function readJson(dir, rel, problems) {
+  const file = path.join(dir, rel);
+  if (!existsSync(file)) {
+    problems.push(`${rel} is missing`);
+    return null;
+  }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    problems.push(`${rel} is not JSON (${err.message})`);
+    return null;
+  }
+}
+
+/** Checks a meta file's route rules: the edge and the KVS need all three fields. */
+function checkRedirects(list, rel, problems) {
+  if (!Array.isArray(list)) return problems.push(`${rel} has no redirects list`);
+  list.forEach((r, i) => {
+    if (typeof r?.source !== 'string' || !r.source.startsWith('/') || typeof r.target !== 'string' || !Number.isInteger(r.status)) {
+      problems.push(`${rel} redirects[${i}] needs a source path, a target and a status`);
+    }
+  });
+}
+
+/** Every file under dir as a path relative to it with / separators, sorted. */
+export function listRelative(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** sha256 of a buffer, hex. */
+export const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
+
+/** Validates an export and answers its build and manifest:
+ * { dir, id, timestamp, redirects, files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
+ * Throws one message listing every problem, so nothing is published from a broken export. */
+export async function readExport(dir) {
+  const abs = path.resolve(dir);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+    throw new Error(`export ${dir} is not a folder: build the site first (scripts/build.mjs) or pass --export DIR`);
+  }
+  const problems = [];
+  for (const page of ['index.html', '404.html']) {
+    if (!existsSync(path.join(abs, page))) problems.push(`${page} is missing`);
+  }
+  const latest = readJson(abs, latestPath, problems);
+  let meta = null;
+  if (latest) {
+    if (typeof latest.id !== 'string' || !safeId.test(latest.id)) problems.push(`${latestPath} has no usable build id`);
+    else if (!Number.isFinite(latest.timestamp)) problems.push(`${latestPath} has no timestamp`);
+    else {
+      meta = readJson(abs, metaPath(latest.id), problems);
+      if (meta && meta.id !== latest.id) problems.push(`${metaPath(latest.id)} names build ${meta.id}`);
+      if (meta) checkRedirects(meta.redirects, metaPath(latest.id), problems);
+    }
+  }
+  const rels = listRelative(abs);
+  if (latest?.id) {
+    // Only this build's own route rules and latest.json belong under builds/: anything
+    // else there would be published as if it were part of this build.
+    for (const rel of rels.filter((r) => r.startsWith('builds/'))) {
+      if (rel !== latestPath && rel !== metaPath(latest.id)) problems.push(`${rel} does not belong to build ${latest.id}`);
+    }
+  }
+  if (problems.length) throw new Error(`export ${dir} cannot be published: ${problems.join('; ')}`);
+
+  const files = {};
+  let bytes = 0;
+  await mapLimit(rels, 16, async (rel) => {
+    const body = await readFile(path.join(abs, rel));
+    files[rel] = { sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) };
+    bytes += body.length;
+  });
+  const sorted = Object.fromEntries(rels.map((r) => [r, files[r]]));
+  return { dir: abs, id: latest.id, timestamp: latest.timestamp, redirects: meta.redirects, files: sorted, count: rels.length, bytes };
+}

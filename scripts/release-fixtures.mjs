@@ -1,0 +1,120 @@
+// Small generated exports and a recording target for the release tests (*.test.mjs).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A scratch folder removed by the returned cleanup. */
+export function scratch(t) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'release-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes an export like build.mjs does: the pages given, index.html and 404.html, the
+ * build's meta file and latest.json. Answers { dir, id, timestamp, files }. */
+export function writeExport(dir, { id, timestamp, files = {}, redirects = [] }) {
+  const all = {
+    'index.html': `<h1>home of ${id}</h1>`,
+    '404.html': 'We Were Unable to Find that Page',
+    [`builds/meta/${id}.json`]: JSON.stringify({ id, timestamp, redirects }),
+    'builds/latest.json': JSON.stringify({ id, timestamp }),
+    ...files, // last, so a test can replace or (with null) drop any of the above
+  };
+  for (const [rel, body] of Object.entries(all)) {
+    if (body === null) continue; // a test removing a required file
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), body);
+  }
+  return { dir, id, timestamp, files: Object.fromEntries(Object.entries(all).filter(([, b]) => b !== null)) };
+}
+
+export const buildA = {
+  id: '20260101T000000Z-aaaaaa',
+  timestamp: Date.UTC(2026, 0, 1),
+  redirects: [
+    { source: '/christmas/', target: '/outlet/r/wholesale-christmas/', status: 301 },
+    { source: '/feedback/', target: 'https://survey.tradeshop.example/feedback', status: 302 },
+  ],
+  files: {
+    '_next/static/chunks/a1b2c3.js': 'console.log("build A")',
+    '_next/static/css/a1b2c3.css': 'body{color:red}',
+    'outlet/r/balloons/index.html': '<h1>balloons v1</h1>',
+    'outlet/r/balloons/_payload.json': '{"range":"balloons"}',
+    'outlet/r/balloons/index.txt': 'rsc balloons v1',
+    'outlet/r/retired/index.html': '<h1>a range build B drops</h1>',
+    'outlet/r/retired/_payload.json': '{"range":"retired"}',
+    'blog/index.html': '<h1>blog</h1>',
+    'sitemap.xml': '<?xml version="1.0"?><sitemapindex/>',
+    'robots.txt': 'User-agent: *',
+    'icon.svg': '<svg/>',
+  },
+};
+
+export const buildB = {
+  id: '20260102T000000Z-bbbbbb',
+  timestamp: Date.UTC(2026, 0, 2),
+  redirects: [{ source: '/christmas/', target: '/outlet/r/wholesale-xmas/', status: 301 }],
+  files: {
+    '_next/static/chunks/d4e5f6.js': 'console.log("build B")',
+    '_next/static/css/a1b2c3.css': 'body{color:red}',
+    'outlet/r/balloons/index.html': '<h1>balloons v2</h1>',
+    'outlet/r/balloons/_payload.json': '{"range":"balloons"}',
+    'outlet/r/balloons/index.txt': 'rsc balloons v2',
+    'outlet/r/new-range/index.html': '<h1>new in B</h1>',
+    'blog/index.html': '<h1>blog</h1>',
+    'sitemap.xml': '<?xml version="1.0"?><sitemapindex/>',
+    'robots.txt': 'User-agent: *',
+    'icon.svg': '<svg/>',
+  },
+};
+
+/** Wraps a target so every write is recorded as "start put path" / "end put path" (and
+ * likewise restore, remove, save, edge calls), in the order they happen. */
+export function recording(target) {
+  const events = [];
+  const wrap = (verb, fn, name = (a) => a[0]) => async (...args) => {
+    const label = `${verb} ${name(args)}`;
+    events.push(`start ${label}`);
+    const r = await fn(...args);
+    events.push(`end ${label}`);
+    return r;
+  };
+  const rec = {
+    ...target,
+    put: wrap('put', target.put),
+    restore: wrap('restore', target.restore),
+    remove: wrap('remove', async (paths) => {
+      for (const p of paths) events.push(`delete ${p}`);
+      return target.remove(paths);
+    }, () => ''),
+    saveRelease: wrap('save', target.saveRelease, (a) => a[0].id),
+  };
+  if (target.edge) {
+    rec.edge = {
+      switchTo: wrap('edge', target.edge.switchTo, (a) => a[0]),
+      invalidate: wrap('invalidate', target.edge.invalidate, (a) => a[0].join(' ')),
+      prune: wrap('prune-rules', target.edge.prune, (a) => a[0].join(',')),
+    };
+  }
+  return { target: rec, events };
+}
+
+/** Index of the first event matching, or -1. */
+export const at = (events, pred) => events.findIndex(typeof pred === 'string' ? (e) => e === pred : pred);
+export const lastAt = (events, pred) => events.findLastIndex(pred);
+
+/** Every file and folder under dir with its size and mtime: equal snapshots mean
+ * nothing was written. */
+export function snapshotTree(dir) {
+  try {
+    return readdirSync(dir, { recursive: true }).sort().map((rel) => {
+      const st = statSync(path.join(dir, rel));
+      return `${rel} ${st.size} ${st.mtimeMs}`;
+    });
+  } catch (err) {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+export const read = (dir, rel) => readFileSync(path.join(dir, rel), 'utf8');

@@ -1,0 +1,117 @@
+// The release CLI as a release engineer runs it: dry-runs write nothing and work offline,
+// bad input is refused in one line before anything is built or written.
+// Run: node --test scripts/*.test.mjs
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import test from 'node:test';
+import { root } from './lib.mjs';
+import { buildA, buildB, scratch, snapshotTree, writeExport } from './release-fixtures.mjs';
+
+/** The environment without any release or AWS configuration of the machine running the tests. */
+const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_')));
+
+function release(args, env = bareEnv) {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'release.mjs'), ...args], { cwd: root, env, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Asserts a failed run: exit 1 and exactly one line on stderr matching re. */
+function assertRefused(r, re) {
+  assert.equal(r.code, 1, r.out + r.err);
+  const lines = r.err.trim().split('\n');
+  assert.equal(lines.length, 1, r.err);
+  assert.match(lines[0], /^release: /);
+  assert.match(lines[0], re);
+}
+
+const phasesInOrder = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
+function assertPhasesInOrder(text) {
+  const at = phasesInOrder.map((p) => text.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
+  assert.ok(at.every((i) => i >= 0), text);
+  assert.deepEqual([...at].sort((a, b) => a - b), at);
+}
+
+test('a dry-run against a dir target writes nothing and plans against what the folder holds', (t) => {
+  const dir = scratch(t);
+  const target = path.join(dir, 'release');
+  assert.equal(release(['--target', `dir:${target}`, '--export', writeExport(path.join(dir, 'a'), buildA).dir]).code, 0);
+  const before = snapshotTree(dir);
+
+  const b = writeExport(path.join(dir, 'b'), buildB);
+  const afterExport = snapshotTree(dir);
+  const r = release(['--target', `dir:${target}`, '--export', b.dir, '--dry-run']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(snapshotTree(dir), afterExport, 'the dry-run wrote nothing');
+  assert.ok(before.length < afterExport.length);
+  assertPhasesInOrder(r.out);
+  assert.match(r.out, new RegExp(`current build at the target: ${buildA.id}`));
+  assert.match(r.out, /hashed assets: upload 1 file, .*\(1 already at the target, kept\)/);
+  assert.match(r.out, /clean up: delete 2 files of build/);
+  assert.match(r.out, /Dry-run: nothing was written/);
+
+  const missing = path.join(dir, 'never-created');
+  assert.equal(release(['--target', `dir:${missing}`, '--export', b.dir, '--dry-run']).code, 0);
+  assert.equal(existsSync(missing), false);
+});
+
+test('a dry-run works offline: no target, or aws with no configuration, plans against an empty bucket', (t) => {
+  const exp = writeExport(path.join(scratch(t), 'a'), buildA);
+  const none = release(['--dry-run', '--export', exp.dir]);
+  assert.equal(none.code, 0, none.err);
+  assert.match(none.out, /no --target: planning against an empty bucket/);
+  assertPhasesInOrder(none.out);
+
+  const aws = release(['--dry-run', '--export', exp.dir, '--target', 'aws', '--list']);
+  assert.equal(aws.code, 0, aws.err);
+  assert.match(aws.out, /no AWS configuration .*RELEASE_BUCKET.*: planning against an empty bucket/);
+  // --list prints every file, here all 11 pages and payloads.
+  for (const rel of Object.keys(buildA.files).filter((p) => !p.startsWith('_next/'))) assert.ok(aws.out.includes(`  ${rel}\n`), rel);
+});
+
+test('a broken export is refused before anything is written', (t) => {
+  const dir = scratch(t);
+  const target = path.join(dir, 'release');
+  const broken = writeExport(path.join(dir, 'broken'), { ...buildA, files: { [`builds/meta/${buildA.id}.json`]: null } });
+  assertRefused(release(['--target', `dir:${target}`, '--export', broken.dir]), new RegExp(`builds/meta/${buildA.id}\\.json is missing`));
+  assert.equal(existsSync(target), false);
+  assertRefused(release(['--dry-run', '--export', broken.dir]), /cannot be published/);
+});
+
+test('--target aws without its configuration names every missing variable before building', (t) => {
+  const exp = writeExport(path.join(scratch(t), 'a'), buildA);
+  const r = release(['--target', 'aws', '--export', exp.dir]);
+  assertRefused(r, /RELEASE_BUCKET \(stack output SiteBucketName\), RELEASE_DISTRIBUTION_ID \(stack output DistributionId\), RELEASE_KVS_ARN \(stack output RouteRulesStoreArn\), AWS_REGION/);
+  assert.equal(r.out, '', 'nothing was built or published');
+  const partial = release(['--target', 'aws'], { ...bareEnv, RELEASE_BUCKET: 'b', AWS_REGION: 'eu-west-2' });
+  assertRefused(partial, /needs RELEASE_DISTRIBUTION_ID .*, RELEASE_KVS_ARN [^,]*$/);
+});
+
+test('--list-builds and --rollback on a dir target', (t) => {
+  const dir = scratch(t);
+  const target = `dir:${path.join(dir, 'release')}`;
+  assert.equal(release(['--target', target, '--export', writeExport(path.join(dir, 'a'), buildA).dir]).code, 0);
+  assert.equal(release(['--target', target, '--export', writeExport(path.join(dir, 'b'), buildB).dir]).code, 0);
+
+  const list = release(['--target', target, '--list-builds']);
+  assert.equal(list.code, 0, list.err);
+  assert.match(list.out, new RegExp(`${buildB.id}  2026-01-02T00:00:00.000Z .*<- current\\n  ${buildA.id}  2026-01-01`));
+
+  assertRefused(release(['--target', target, '--rollback', 'nope']), new RegExp(`build nope was never published .*known builds: ${buildB.id}, ${buildA.id}`));
+  const plan = release(['--target', target, '--rollback', buildA.id, '--dry-run']);
+  assert.equal(plan.code, 0, plan.err);
+  assert.match(plan.out, new RegExp(`Rollback plan: make build ${buildA.id} current again`));
+  assert.match(plan.out, /pages and payloads: restore \d+ files/);
+
+  const back = release(['--target', target, '--rollback', buildA.id]);
+  assert.equal(back.code, 0, back.err);
+  assert.match(release(['--target', target, '--list-builds']).out, new RegExp(`${buildA.id} .*<- current`));
+});
+
+test('bad arguments are refused in one line', () => {
+  assertRefused(release([]), /--target dir:PATH or --target aws is needed/);
+  assertRefused(release(['--target', 's3://bucket']), /--target must be dir:PATH or aws/);
+  assertRefused(release(['--target', 'dir:/tmp/x', '--bogus']), /bogus/);
+  assertRefused(release(['--target', 'dir:/tmp/x', '--list']), /--list only goes with --dry-run/);
+});

@@ -1,0 +1,179 @@
+// The aws target: the site bucket (versioning on) behind CloudFront, and the CloudFront
+// KeyValueStore the CloudFront function reads route rules from.
+//
+// UNTESTED AGAINST AWS: there is no AWS account where this was written. It is kept thin on
+// purpose: the order, the diffing and the record keeping are the shared plan in
+// publish.mjs (tested with the dir target); this file only maps each step onto one AWS
+// call. target-aws.test.mjs checks those calls against in-memory stand-ins of S3, the KVS
+// and CloudFront, which says nothing about IAM, SigV4A or the services' own behaviour.
+// Try it first against a staging stack with --dry-run, then for real.
+//
+//   s3://BUCKET/site/…               the site (CloudFront's origin path is /site)
+//   s3://BUCKET/releases/{id}.json   manifests with each file's VersionId (not reachable
+//                                    through CloudFront); rollback copies those versions back
+//   KVS  build = current build id;  r:{buildId}:{source} = {"target":…,"status":…}
+//
+// The SDK is imported here and only here (publish.mjs loads this file lazily), so dry-runs
+// and the dir target need none of it. The KeyValueStore API is signed with SigV4A, which
+// the SDK only does once @aws-sdk/signature-v4a has been imported.
+import { emptyState } from './publish.mjs';
+import { latestPath } from './export-manifest.mjs';
+import { mapLimit } from './map-limit.mjs';
+
+const sitePrefix = 'site/';
+/** UpdateKeys takes at most this many puts and deletes per call. */
+const KVS_BATCH = 50;
+/** How long to wait for a CloudFront invalidation (they usually take a minute or two). */
+const INVALIDATION_WAIT_S = 1800;
+
+const chunks = (list, size) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const hexToBase64 = (hex) => Buffer.from(hex, 'hex').toString('base64');
+/** A CopySource names the key URL-encoded, segment by segment. */
+const copySource = (bucket, key, versionId) => `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}?versionId=${encodeURIComponent(versionId)}`;
+
+/** The target over the SDK clients; `clients` ({ s3, cloudfront, kvs }) replaces them in
+ * tests, which answer the calls from memory. */
+export async function createAwsTarget({ bucket, distributionId, kvsArn, region }, clients = {}) {
+  const s3sdk = await import('@aws-sdk/client-s3');
+  const cfsdk = await import('@aws-sdk/client-cloudfront');
+  await import('@aws-sdk/signature-v4a');
+  const kvssdk = await import('@aws-sdk/client-cloudfront-keyvaluestore');
+  const s3 = clients.s3 ?? new s3sdk.S3Client({ region });
+  const cloudfront = clients.cloudfront ?? new cfsdk.CloudFrontClient({ region });
+  const kvs = clients.kvs ?? new kvssdk.CloudFrontKeyValueStoreClient({ region });
+
+  async function getJson(key) {
+    try {
+      const res = await s3.send(new s3sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
+      return JSON.parse(await res.Body.transformToString());
+    } catch (err) {
+      if (err.name === 'NoSuchKey') return null;
+      throw new Error(`reading s3://${bucket}/${key}: ${err.message}`);
+    }
+  }
+
+  async function listKeys(prefix, delimiter) {
+    const keys = [];
+    for await (const page of s3sdk.paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: prefix, Delimiter: delimiter })) {
+      for (const o of page.Contents ?? []) keys.push(o.Key);
+    }
+    return keys;
+  }
+
+  async function putJson(key, record) {
+    await s3.send(new s3sdk.PutObjectCommand({
+      Bucket: bucket, Key: key, Body: JSON.stringify(record), ContentType: 'application/json; charset=utf-8',
+      // Summary for --list-builds without downloading every manifest.
+      Metadata: { 'build-timestamp': String(record.timestamp), files: String(Object.keys(record.files).length) },
+    }));
+  }
+
+  async function deleteKeys(keys) {
+    for (const batch of chunks(keys, 1000)) {
+      const res = await s3.send(new s3sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      if (res.Errors?.length) throw new Error(`deleting from s3://${bucket}: ${res.Errors[0].Key}: ${res.Errors[0].Message}`);
+    }
+  }
+
+  async function kvsEtag() {
+    return (await kvs.send(new kvssdk.DescribeKeyValueStoreCommand({ KvsARN: kvsArn }))).ETag;
+  }
+
+  /** Applies puts then deletes in calls of at most 50, each with the ETag the last left. */
+  async function updateKvs(puts, deletes) {
+    let etag = await kvsEtag();
+    for (const batch of chunks(puts, KVS_BATCH)) {
+      etag = (await kvs.send(new kvssdk.UpdateKeysCommand({ KvsARN: kvsArn, IfMatch: etag, Puts: batch.map(({ key, value }) => ({ Key: key, Value: value })) }))).ETag;
+    }
+    for (const batch of chunks(deletes, KVS_BATCH)) {
+      etag = (await kvs.send(new kvssdk.UpdateKeysCommand({ KvsARN: kvsArn, IfMatch: etag, Deletes: batch.map((Key) => ({ Key })) }))).ETag;
+    }
+  }
+
+  return {
+    name: `aws:s3://${bucket}`,
+
+    edge: {
+      async switchTo(id, rules) {
+        await updateKvs(rules, []);
+        await updateKvs([{ key: 'build', value: id }], []); // last, in its own call
+      },
+      async invalidate(paths) {
+        const res = await cloudfront.send(new cfsdk.CreateInvalidationCommand({
+          DistributionId: distributionId,
+          InvalidationBatch: { CallerReference: `release-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
+        }));
+        await cfsdk.waitUntilInvalidationCompleted({ client: cloudfront, maxWaitTime: INVALIDATION_WAIT_S },
+          { DistributionId: distributionId, Id: res.Invalidation.Id });
+      },
+      async prune(keepIds) {
+        const keep = new Set(keepIds);
+        const stale = [];
+        for await (const page of kvssdk.paginateListKeys({ client: kvs }, { KvsARN: kvsArn })) {
+          for (const { Key } of page.Items ?? []) {
+            const m = /^r:([^:]+):/.exec(Key);
+            if (m && !keep.has(m[1])) stale.push(Key);
+          }
+        }
+        if (stale.length) await updateKvs([], stale);
+        return stale.length;
+      },
+    },
+
+    async state() {
+      const state = emptyState();
+      const latest = await getJson(sitePrefix + latestPath);
+      const releaseKeys = (await listKeys('releases/', '/')).filter((k) => k.endsWith('.json'));
+      state.releases = (await mapLimit(releaseKeys, 16, async (Key) => {
+        const head = await s3.send(new s3sdk.HeadObjectCommand({ Bucket: bucket, Key }));
+        return { id: Key.slice('releases/'.length, -'.json'.length), timestamp: Number(head.Metadata?.['build-timestamp']), files: Number(head.Metadata?.files) };
+      })).sort((a, b) => b.timestamp - a.timestamp);
+      const pending = (await mapLimit(await listKeys('releases/pending/'), 4, getJson)).filter(Boolean);
+      if (latest?.id) {
+        state.current = (await getJson(`releases/${latest.id}.json`)) ?? pending.find((r) => r.id === latest.id) ?? null;
+        if (!state.current) state.notes.push(`${latestPath} names build ${latest.id} but no manifest of it is stored: every file is uploaded, none deleted`);
+      } else {
+        state.notes.push(`s3://${bucket}/${sitePrefix} has no ${latestPath}: every file is uploaded`);
+      }
+      state.unfinished = pending.filter((r) => r.id !== state.current?.id);
+      for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
+      state.hashed = new Set((await listKeys(`${sitePrefix}_next/static/`)).map((k) => k.slice(sitePrefix.length)));
+      return state;
+    },
+
+    async readRelease(id) {
+      const record = await getJson(`releases/${id}.json`);
+      if (!record) throw new Error(`s3://${bucket} has no manifest of build ${id}`);
+      return record;
+    },
+
+    async put(rel, body, entry) {
+      const res = await s3.send(new s3sdk.PutObjectCommand({
+        Bucket: bucket, Key: sitePrefix + rel, Body: body, CacheControl: entry.cacheControl, ContentType: entry.contentType,
+        ChecksumSHA256: hexToBase64(entry.sha256), // S3 refuses the upload if the bytes arrive changed
+      }));
+      return res.VersionId;
+    },
+
+    async restore(rel, entry) {
+      await s3.send(new s3sdk.CopyObjectCommand({
+        Bucket: bucket, Key: sitePrefix + rel, CopySource: copySource(bucket, sitePrefix + rel, entry.versionId),
+        MetadataDirective: 'REPLACE', CacheControl: entry.cacheControl, ContentType: entry.contentType,
+      }));
+    },
+
+    async missingHistory(entries) {
+      // Only what the manifest recorded can be checked without a request per file; a
+      // version the bucket's lifecycle rules expired makes CopyObject fail, which stops
+      // the rollback before latest.json changes.
+      return entries.filter(([, e]) => !e.versionId).map(([p]) => p);
+    },
+
+    remove: (rels) => deleteKeys(rels.map((r) => sitePrefix + r)),
+    markStarted: (record) => putJson(`releases/pending/${record.id}.json`, record),
+    saveRelease: (record) => putJson(`releases/${record.id}.json`, record),
+    clearStarted: (ids) => deleteKeys(ids.map((id) => `releases/pending/${id}.json`)),
+    // Old object versions are the bucket's lifecycle rules' business (infra/).
+    prune: async () => '',
+  };
+}

@@ -1,0 +1,191 @@
+// The dir target: a local folder standing in for the bucket, served by the local edge.
+//
+//   PATH/site/                  what the edge serves (its SITE_DIR)
+//   PATH/releases/{id}.json     each published build's manifest
+//   PATH/releases/pending/      the manifest of a release that has started and not finished
+//   PATH/versions/{sha256}      content-addressed copies of every published file: the
+//                               local counterpart of S3 versioning, which rollback restores from
+//
+// Every file lands by rename from a temporary file in the same folder, so a running edge
+// never serves a half-written file. Site files are hard links to their version (no second
+// copy of a 500 MB export), with a fresh mtime so the edge's ETag and Last-Modified change.
+// Only the newest KEEP_LOCAL_BUILDS builds stay restorable; older manifests and the
+// versions nothing else needs are pruned, so .local/ does not grow with every run.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { latestPath, listRelative } from './export-manifest.mjs';
+import { emptyState } from './publish.mjs';
+import { mapLimit } from './map-limit.mjs';
+
+/** Builds a local release folder keeps restorable (besides the current one). */
+export const KEEP_LOCAL_BUILDS = 3;
+
+const tmpName = (file) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+
+/** Writes a file so that readers see the old or the new bytes, never a part. */
+export async function writeAtomic(file, data) {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = tmpName(file);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+async function readJsonOrNull(file) {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    if (err.code === 'ENOENT') return null;
+    throw new Error(`${file} is unreadable: ${err.message}`);
+  }
+}
+
+export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
+  const siteDir = path.join(root, 'site');
+  const releasesDir = path.join(root, 'releases');
+  const pendingDir = path.join(releasesDir, 'pending');
+  const versionsDir = path.join(root, 'versions');
+  const versionFile = (sha) => path.join(versionsDir, sha);
+  const siteFile = (rel) => {
+    const file = path.join(siteDir, rel);
+    if (!file.startsWith(siteDir + path.sep)) throw new Error(`refusing a path outside the site folder: ${rel}`);
+    return file;
+  };
+
+  /** Puts a site file in place from its version: a hard link, or a copy where links fail. */
+  async function place(rel, sha) {
+    const dest = siteFile(rel);
+    await mkdir(path.dirname(dest), { recursive: true });
+    const tmp = tmpName(dest);
+    try {
+      try {
+        await link(versionFile(sha), tmp);
+        const now = new Date();
+        await utimes(tmp, now, now);
+      } catch (err) {
+        if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(err.code)) throw err;
+        await copyFile(versionFile(sha), tmp);
+      }
+      await rename(tmp, dest);
+    } finally {
+      // rename() between two links of one file does nothing and leaves tmp behind (POSIX);
+      // that happens when dest already is this version, e.g. a republished meta file.
+      await rm(tmp, { force: true });
+    }
+  }
+
+  const storing = new Map(); // sha256 -> the write of that version
+
+  async function readReleases() {
+    const names = existsSync(releasesDir) ? (await readdir(releasesDir)).filter((n) => n.endsWith('.json')) : [];
+    const records = await Promise.all(names.map((n) => readJsonOrNull(path.join(releasesDir, n))));
+    return records.filter(Boolean).sort((a, b) => b.timestamp - a.timestamp);
+  }
+
+  async function readPending() {
+    const names = existsSync(pendingDir) ? (await readdir(pendingDir)).filter((n) => n.endsWith('.json')) : [];
+    return (await Promise.all(names.map((n) => readJsonOrNull(path.join(pendingDir, n))))).filter(Boolean);
+  }
+
+  return {
+    name: `dir:${root}`,
+    edge: null,
+
+    async state() {
+      const latest = await readJsonOrNull(path.join(siteDir, latestPath));
+      const releases = await readReleases();
+      const pending = await readPending();
+      const state = emptyState();
+      if (latest?.id) {
+        // latest.json is written after every file of its build, so a build whose run
+        // stopped before saving its manifest is still whole: its pending record says what it is.
+        state.current = releases.find((r) => r.id === latest.id) ?? pending.find((r) => r.id === latest.id) ?? null;
+        if (!state.current) state.notes.push(`${latestPath} names build ${latest.id} but no manifest of it is stored: every file is uploaded, none deleted`);
+      } else if (existsSync(siteDir)) {
+        state.notes.push(`${root} has no ${latestPath}: every file is uploaded`);
+      } else {
+        state.notes.push(`${root} holds nothing yet: planning against an empty folder`);
+      }
+      state.unfinished = pending.filter((r) => r.id !== state.current?.id);
+      for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
+      state.hashed = new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p}`));
+      state.releases = releases.map((r) => ({ id: r.id, timestamp: r.timestamp, files: Object.keys(r.files).length }));
+      return state;
+    },
+
+    async readRelease(id) {
+      const record = await readJsonOrNull(path.join(releasesDir, `${id}.json`));
+      if (!record) throw new Error(`${root} has no manifest of build ${id}`);
+      return record;
+    },
+
+    async put(rel, body, entry) {
+      // Files with the same bytes share one version; uploads run concurrently, so the
+      // first one writes it and the others wait for that write rather than race it.
+      const sha = entry.sha256;
+      if (!storing.has(sha)) storing.set(sha, existsSync(versionFile(sha)) ? Promise.resolve() : writeAtomic(versionFile(sha), body));
+      await storing.get(sha);
+      await place(rel, sha);
+      return undefined; // a folder has no version ids: the sha256 names the version
+    },
+
+    async restore(rel, entry) {
+      await place(rel, entry.sha256);
+    },
+
+    async missingHistory(entries) {
+      return entries.filter(([, e]) => !existsSync(versionFile(e.sha256))).map(([p]) => p);
+    },
+
+    async remove(rels) {
+      await mapLimit(rels, 16, async (rel) => {
+        await unlink(siteFile(rel)).catch((err) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        // Drop folders the delete emptied, so a removed page's folder goes too.
+        for (let dir = path.dirname(siteFile(rel)); dir.startsWith(siteDir + path.sep); dir = path.dirname(dir)) {
+          try {
+            await rmdir(dir);
+          } catch {
+            break; // not empty (or gone): stop climbing
+          }
+        }
+      });
+    },
+
+    async markStarted(record) {
+      await writeAtomic(path.join(pendingDir, `${record.id}.json`), JSON.stringify(record));
+    },
+
+    async saveRelease(record) {
+      await writeAtomic(path.join(releasesDir, `${record.id}.json`), JSON.stringify(record));
+    },
+
+    async clearStarted(ids) {
+      for (const id of ids) await rm(path.join(pendingDir, `${id}.json`), { force: true });
+    },
+
+    /** Keeps the newest builds and the current one restorable; deletes older manifests
+     * and every version no kept manifest (or unfinished release) refers to. */
+    async prune(currentId) {
+      const releases = await readReleases();
+      const keep = new Set([...releases.slice(0, keepBuilds).map((r) => r.id), currentId]);
+      const dropped = releases.filter((r) => !keep.has(r.id));
+      for (const r of dropped) await rm(path.join(releasesDir, `${r.id}.json`), { force: true });
+      const needed = new Set();
+      for (const r of [...releases.filter((r) => keep.has(r.id)), ...(await readPending())]) {
+        for (const e of Object.values(r.files)) needed.add(e.sha256);
+      }
+      const versions = existsSync(versionsDir) ? await readdir(versionsDir) : [];
+      const unneeded = versions.filter((v) => !needed.has(v) && !v.endsWith('.tmp'));
+      await mapLimit(unneeded, 16, (v) => rm(versionFile(v), { force: true }));
+      return dropped.length ? `${dropped.length} old local build(s) pruned (${unneeded.length} versions)` : '';
+    },
+  };
+}

@@ -1,13 +1,15 @@
 // The README's run command: installs npm packages, builds the Go commands, starts
 // dynalite (data kept in .local/dynamodb) and the Firebase Auth emulator (users kept in
-// .local/auth), loads the seed catalogue on first start only, builds the site, and
-// serves shop and API on one port through the local edge. Ctrl-C stops everything.
+// .local/auth), loads the seed catalogue on first start only, builds the site, publishes
+// it to .local/release (scripts/publish.mjs, dir target) and serves that, with the API,
+// on one port through the local edge. Ctrl-C stops everything.
 import path from 'node:path';
 import {
   binDir, buildGoCommands, ensureNpmPackages, isStopping, localDir, run, say, startAuthEmulator, startDynalite,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
-import { buildSite } from './build.mjs';
+import { buildSite, exportDir } from './build.mjs';
+import { openTarget, publishExport } from './publish.mjs';
 
 const env = (k, d) => process.env[k] || d;
 const cfg = {
@@ -57,8 +59,13 @@ async function main() {
     env: { ...childEnv, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`, AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}` },
   });
 
+  // The edge serves the published copy, never site/out: `next build` empties site/out,
+  // while a release swaps files in one by one in an order open tabs survive.
+  const releaseDir = path.join(localDir, 'release');
+  await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
+
   const edge = startService('edge', path.join(binDir, 'local'), [], {
-    env: { ...serviceEnv, PORT: String(cfg.port), SITE_DIR: 'site/out', MEDIA_DIR: path.join(localDir, 'media') },
+    env: { ...serviceEnv, PORT: String(cfg.port), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: path.join(localDir, 'media') },
     logFile: path.join(localDir, 'logs', 'edge.log'),
   });
   await waitForPort(cfg.port, { child: edge });

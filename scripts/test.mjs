@@ -2,16 +2,18 @@
 // starts its own dynalite (in memory) and Firebase Auth emulator on free ports, runs
 // the Go unit and integration tests, cross-compiles every Lambda, runs the site and
 // CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
-// table, serves it through the local edge, runs the end-to-end tests in headless
+// table, publishes it to a release folder (dir target) and serves that through the
+// local edge, dry-runs the release of the export, runs the end-to-end tests in headless
 // Chromium, and stops everything it started.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  binDir, buildGoCommands, ensureNpmPackages, freePort, root, run, say, startAuthEmulator, startDynalite,
+  binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator, startDynalite,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
-import { buildSite } from './build.mjs';
+import { buildSite, exportDir } from './build.mjs';
+import { openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 
 const results = [];
@@ -85,6 +87,10 @@ async function main() {
     for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
   });
   await step('site unit tests', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'site') }));
+  // The files by name, not `node --test scripts/`: Node would take this file
+  // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
+  await step('release script tests', () => run('node', ['--test',
+    ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
   await step('infra tests (Template.fromStack)', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'infra') }));
   for (const stage of ['staging', 'production']) {
     await step(`cdk synth offline (${stage})`, () =>
@@ -94,20 +100,28 @@ async function main() {
   }
 
   const media = path.join(scratch, 'media');
-  const built = await step('seed and build the site from the local table', async () => {
+  const releaseDir = path.join(scratch, 'release');
+  const built = await step('seed and build the site from the local table, publish it to a release folder', async () => {
     await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
     await buildSite({ env: stackEnv });
+    await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
   });
   if (built) {
+    await step('release dry-run of the real export', async () => {
+      const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);
+      const phases = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
+      const at = phases.map((p) => plan.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
+      if (at.some((i, k) => i < 0 || (k > 0 && i < at[k - 1]))) throw new Error(`the dry-run's plan lacks the phases in order (${phases.join(', ')})`);
+    });
     const edge = startService('edge', path.join(binDir, 'local'), [], {
-      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: 'site/out', MEDIA_DIR: media },
+      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media },
       logFile: path.join(scratch, 'edge.log'),
     });
     await waitForPort(edgePort, { child: edge });
     await step('end-to-end tests in headless Chromium', () =>
       run('npx', ['vitest', 'run', '--config', 'vitest.e2e.config.mts'], {
         cwd: path.join(root, 'site'),
-        env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}` },
+        env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
       }));
   }
 

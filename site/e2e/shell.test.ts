@@ -297,11 +297,13 @@ function appendLink(p: Page, href: string, text: string) {
   }, [href, text]);
 }
 
-/** Cuts a new build of the site the edge is serving, as the release does. */
+/** Cuts a new build and releases it into the folder the edge serves, as a real release
+ * does (scripts/release.mjs, dir target): build, then publish in the release order. */
 function cutBuild(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..', '..');
+  const releaseDir = process.env.RELEASE_DIR ?? path.join(root, '.local', 'release');
   return new Promise((resolve, reject) => {
-    const child = spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit', env: process.env });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`))));
+    const child = spawn('node', ['scripts/release.mjs', '--target', `dir:${releaseDir}`], { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`release exited with ${code}`))));
   });
 }

@@ -109,6 +109,7 @@ async function main() {
   if (built) {
     await step('release dry-run of the real export', async () => {
       const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);
+      console.log(plan); // the upload order and cache headers, for the reader of the test log
       const phases = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
       const at = phases.map((p) => plan.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
       if (at.some((i, k) => i < 0 || (k > 0 && i < at[k - 1]))) throw new Error(`the dry-run's plan lacks the phases in order (${phases.join(', ')})`);

@@ -24,7 +24,7 @@ func (refuseAll) Verify(context.Context, string) (auth.Claims, error) {
 func TestLambdaAdapterServesTheSharedHandler(t *testing.T) {
 	t.Parallel()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := EndpointHandler(Deps{Log: log, Verifier: refuseAll{}}, "shoppingCartSmall")
+	h, err := EndpointHandler(withVerifier(unitDeps(t), log, refuseAll{}), "shoppingCartSmall")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,12 @@ func TestLambdaAdapterServesTheSharedHandler(t *testing.T) {
 		t.Fatalf("no request id header: %v", resp.Headers)
 	}
 
-	if _, err := EndpointHandler(Deps{Log: log}, "noSuchEndpoint"); err == nil {
+	if _, err := EndpointHandler(withVerifier(unitDeps(t), log, nil), "noSuchEndpoint"); err == nil {
 		t.Fatal("unknown endpoint name accepted")
 	}
+}
+
+func withVerifier(d Deps, log *slog.Logger, v auth.Verifier) Deps {
+	d.Log, d.Verifier = log, v
+	return d
 }

@@ -38,12 +38,16 @@ type Config struct {
 type server struct {
 	cfg   Config
 	rules *rulesCache
+	// notFound answers a miss with the notfound package's handler, which the cloud's
+	// notFound Lambda also serves: the 404 page, or a bare 404 for crawlers.
+	notFound http.Handler
 }
 
 // New answers like CloudFront in front of the export and the API. Responses are
 // gzipped where the client accepts it.
 func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg, rules: &rulesCache{siteDir: cfg.SiteDir}}
+	s := &server{cfg: cfg, rules: &rulesCache{siteDir: cfg.SiteDir},
+		notFound: notfound.Handler(cfg.Log, notfound.FilePage{Path: filepath.Join(cfg.SiteDir, "404.html")})}
 	return gzhttp.GzipHandler(s)
 }
 
@@ -148,16 +152,10 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request, dir, name, ca
 	} else if !errors.Is(err, fs.ErrNotExist) && !isPathError(err) {
 		s.cfg.Log.Error("open static file", "name", name, "err", err)
 	}
-	s.notFound(w, r)
+	s.notFound.ServeHTTP(w, r)
 }
 
 func isPathError(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe)
-}
-
-// notFound answers a miss with the notfound package's handler, which the cloud's
-// notFound Lambda also serves: the 404 page, or a bare 404 for crawlers.
-func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
-	notfound.Handler(s.cfg.Log, notfound.FilePage{Path: filepath.Join(s.cfg.SiteDir, "404.html")}).ServeHTTP(w, r)
 }

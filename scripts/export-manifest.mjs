@@ -16,9 +16,12 @@ export const CACHE_NEVER = 'no-store';
  * (the release invalidates the CDN anyway before it switches latest.json). */
 export const CACHE_SHORT = 'public, max-age=0, s-maxage=60';
 
+/** Whether a path of the export is a content-hashed asset (Next's _next/static/). */
+export const isHashedAsset = (rel) => rel.startsWith('_next/static/');
+
 /** The Cache-Control of a file of the export, by its path relative to the export root. */
 export function cacheControlFor(rel) {
-  if (rel.startsWith('_next/static/')) return CACHE_IMMUTABLE;
+  if (isHashedAsset(rel)) return CACHE_IMMUTABLE;
   if (rel === 'builds/latest.json') return CACHE_NEVER;
   return CACHE_SHORT;
 }

@@ -21,7 +21,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { say } from './lib.mjs';
 import { mapLimit } from './map-limit.mjs';
-import { cacheControlFor, contentTypeFor, latestPath, metaPath, readExport, sha256 } from './export-manifest.mjs';
+import { cacheControlFor, contentTypeFor, isHashedAsset, latestPath, metaPath, readExport, sha256 } from './export-manifest.mjs';
 
 export const PHASE = {
   hashed: 'hashed assets',
@@ -40,10 +40,9 @@ export const KEEP_EDGE_RULES_OF = 10;
 /** Uploads in flight at once. */
 export const CONCURRENCY = 16;
 
-const isHashed = (p) => p.startsWith('_next/static/');
 /** Never deleted by a clean up: hashed assets serve open tabs of older builds, and meta
  * files are tiny and let the edge serve any build a rollback brings back. */
-const isKept = (p) => isHashed(p) || p.startsWith('builds/meta/');
+const isKept = (p) => isHashedAsset(p) || p.startsWith('builds/meta/');
 
 /** The KVS entries of a build's route rules (format fixed by the CloudFront function). */
 export function edgeRuleEntries(id, redirects) {
@@ -61,6 +60,28 @@ function checkEdgeRules(entries) {
 /** The state of a target nothing was ever published to. */
 export function emptyState(note) {
   return { current: null, unfinished: [], hashed: new Set(), releases: [], notes: note ? [note] : [] };
+}
+
+/** A target's state from what it holds, the same reading for every target:
+ * latestId, the build builds/latest.json names (or nothing); saved, that build's saved
+ * manifest (or null); pending, the manifests of releases that started and did not clear;
+ * releases, the published builds ({id, timestamp, files}); hashed, the _next/static paths
+ * it has; noLatestNote, what to say when it has no latest.json. */
+export function targetState({ latestId, saved, pending, releases, hashed, noLatestNote }) {
+  const state = emptyState();
+  if (latestId) {
+    // latest.json is written after every file of its build, so a build whose run
+    // stopped before saving its manifest is still whole: its pending record says what it is.
+    state.current = saved ?? pending.find((r) => r.id === latestId) ?? null;
+    if (!state.current) state.notes.push(`${latestPath} names build ${latestId} but no manifest of it is stored: every file is uploaded, none deleted`);
+  } else {
+    state.notes.push(noLatestNote);
+  }
+  state.unfinished = pending.filter((r) => r.id !== state.current?.id);
+  for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
+  state.hashed = hashed;
+  state.releases = releases;
+  return state;
 }
 
 /** The build ids whose KVS rules a clean up keeps: the newest published ones and the
@@ -83,8 +104,8 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
     for (const [p, e] of Object.entries(u.files)) if (current[p]?.sha256 !== e.sha256) dirty.add(p);
   }
   const paths = Object.keys(build.files);
-  const hashed = paths.filter(isHashed);
-  const pages = paths.filter((p) => !isHashed(p) && !p.startsWith('builds/'));
+  const hashed = paths.filter(isHashedAsset);
+  const pages = paths.filter((p) => !isHashedAsset(p) && !p.startsWith('builds/'));
   const changedPages = pages.filter((p) => dirty.has(p) || current[p]?.sha256 !== build.files[p].sha256);
   const uploadHashed = hashed.filter((p) => !state.hashed.has(p));
   const buildSet = new Set(paths);

@@ -16,7 +16,7 @@
 // The SDK is imported here and only here (publish.mjs loads this file lazily), so dry-runs
 // and the dir target need none of it. The KeyValueStore API is signed with SigV4A, which
 // the SDK only does once @aws-sdk/signature-v4a has been imported.
-import { emptyState } from './publish.mjs';
+import { targetState } from './publish.mjs';
 import { latestPath } from './export-manifest.mjs';
 import { mapLimit } from './map-limit.mjs';
 
@@ -121,24 +121,20 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     },
 
     async state() {
-      const state = emptyState();
       const latest = await getJson(sitePrefix + latestPath);
       const releaseKeys = (await listKeys('releases/', '/')).filter((k) => k.endsWith('.json'));
-      state.releases = (await mapLimit(releaseKeys, 16, async (Key) => {
+      const releases = (await mapLimit(releaseKeys, 16, async (Key) => {
         const head = await s3.send(new s3sdk.HeadObjectCommand({ Bucket: bucket, Key }));
         return { id: Key.slice('releases/'.length, -'.json'.length), timestamp: Number(head.Metadata?.['build-timestamp']), files: Number(head.Metadata?.files) };
       })).sort((a, b) => b.timestamp - a.timestamp);
-      const pending = (await mapLimit(await listKeys('releases/pending/'), 4, getJson)).filter(Boolean);
-      if (latest?.id) {
-        state.current = (await getJson(`releases/${latest.id}.json`)) ?? pending.find((r) => r.id === latest.id) ?? null;
-        if (!state.current) state.notes.push(`${latestPath} names build ${latest.id} but no manifest of it is stored: every file is uploaded, none deleted`);
-      } else {
-        state.notes.push(`s3://${bucket}/${sitePrefix} has no ${latestPath}: every file is uploaded`);
-      }
-      state.unfinished = pending.filter((r) => r.id !== state.current?.id);
-      for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
-      state.hashed = new Set((await listKeys(`${sitePrefix}_next/static/`)).map((k) => k.slice(sitePrefix.length)));
-      return state;
+      return targetState({
+        latestId: latest?.id,
+        saved: latest?.id ? await getJson(`releases/${latest.id}.json`) : null,
+        pending: (await mapLimit(await listKeys('releases/pending/'), 4, getJson)).filter(Boolean),
+        releases,
+        hashed: new Set((await listKeys(`${sitePrefix}_next/static/`)).map((k) => k.slice(sitePrefix.length))),
+        noLatestNote: `s3://${bucket}/${sitePrefix} has no ${latestPath}: every file is uploaded`,
+      });
     },
 
     async readRelease(id) {

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { latestPath, listRelative } from './export-manifest.mjs';
-import { emptyState } from './publish.mjs';
+import { targetState } from './publish.mjs';
 import { mapLimit } from './map-limit.mjs';
 
 /** Builds a local release folder keeps restorable (besides the current one). */
@@ -100,23 +100,14 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
     async state() {
       const latest = await readJsonOrNull(path.join(siteDir, latestPath));
       const releases = await readReleases();
-      const pending = await readPending();
-      const state = emptyState();
-      if (latest?.id) {
-        // latest.json is written after every file of its build, so a build whose run
-        // stopped before saving its manifest is still whole: its pending record says what it is.
-        state.current = releases.find((r) => r.id === latest.id) ?? pending.find((r) => r.id === latest.id) ?? null;
-        if (!state.current) state.notes.push(`${latestPath} names build ${latest.id} but no manifest of it is stored: every file is uploaded, none deleted`);
-      } else if (existsSync(siteDir)) {
-        state.notes.push(`${root} has no ${latestPath}: every file is uploaded`);
-      } else {
-        state.notes.push(`${root} holds nothing yet: planning against an empty folder`);
-      }
-      state.unfinished = pending.filter((r) => r.id !== state.current?.id);
-      for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
-      state.hashed = new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p}`));
-      state.releases = releases.map((r) => ({ id: r.id, timestamp: r.timestamp, files: Object.keys(r.files).length }));
-      return state;
+      return targetState({
+        latestId: latest?.id,
+        saved: releases.find((r) => r.id === latest?.id) ?? null,
+        pending: await readPending(),
+        releases: releases.map((r) => ({ id: r.id, timestamp: r.timestamp, files: Object.keys(r.files).length })),
+        hashed: new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p}`)),
+        noLatestNote: existsSync(siteDir) ? `${root} has no ${latestPath}: every file is uploaded` : `${root} holds nothing yet: planning against an empty folder`,
+      });
     },
 
     async readRelease(id) {

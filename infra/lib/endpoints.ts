@@ -24,6 +24,8 @@ export interface Endpoint {
   readonly name: string;
   readonly routes: readonly Route[];
   readonly table: TableAccess;
+  /** The IAM actions of its table level (tableLevels in the file), e.g. dynamodb:GetItem. */
+  readonly tableActions: readonly string[];
   readonly memoryMB: number;
 }
 
@@ -32,8 +34,15 @@ const ACCESS: readonly TableAccess[] = ['none', 'read', 'readwrite'];
 
 /** Reads and validates endpoints.json; a broken file fails synth naming the entry. */
 export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown };
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown; tableLevels?: Record<string, unknown> };
   if (!Array.isArray(doc.endpoints) || doc.endpoints.length === 0) throw new Error(`${file}: endpoints must be a non-empty list`);
+  const levels = new Map(ACCESS.map((level): [TableAccess, string[]] => {
+    const ops = doc.tableLevels?.[level];
+    if (!Array.isArray(ops) || !ops.every((op) => typeof op === 'string' && /^[A-Z][A-Za-z]+$/.test(op))) {
+      throw new Error(`${file}: tableLevels.${level} must be a list of DynamoDB operation names`);
+    }
+    return [level, ops.map((op) => `dynamodb:${op}`)];
+  }));
   const names = new Set<string>();
   return doc.endpoints.map((raw: Record<string, unknown>, i: number): Endpoint => {
     const fail = (msg: string): never => {
@@ -49,6 +58,7 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
     return {
       name,
       table,
+      tableActions: levels.get(table)!,
       memoryMB,
       routes: routes.map((r): Route => {
         const m = typeof r === 'string' ? /^([A-Z]+) (\/api\/\S+)$/.exec(r) : null;

@@ -5,7 +5,7 @@ import {
 } from 'aws-cdk-lib';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { Endpoint, TableAccess } from './endpoints';
+import type { Endpoint } from './endpoints';
 
 /** Requests per second the API accepts before answering 429. */
 export interface ApiThrottle {
@@ -28,13 +28,6 @@ export interface ShopApiProps {
   /** API-wide throttling of the default stage. */
   readonly throttle: ApiThrottle;
 }
-
-/** DynamoDB actions per access level. No level can Scan: no endpoint reads the whole table. */
-export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
-  none: [],
-  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-  readwrite: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-};
 
 /**
  * The shop's HTTP API: one Go Lambda per endpoint (provided.al2023, arm64, the bootstrap
@@ -73,8 +66,7 @@ export class ShopApi extends Construct {
         description: `/api endpoint ${endpoint.name}: ${endpoint.routes.map((r) => `${r.method} ${r.path}`).join(', ')}`,
         environment: { ...props.environment, TABLE_NAME: props.table.tableName },
       });
-      const actions = TABLE_ACTIONS[endpoint.table];
-      if (actions.length > 0) props.table.grant(fn, ...actions);
+      if (endpoint.tableActions.length > 0) props.table.grant(fn, ...endpoint.tableActions);
       const integration = new HttpLambdaIntegration(`${endpoint.name}Integration`, fn);
       for (const route of endpoint.routes) {
         this.httpApi.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });

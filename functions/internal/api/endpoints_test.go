@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -19,27 +20,41 @@ type deployedEndpoint struct {
 	Table  string   `json:"table"`
 }
 
-// TestEndpointsFileMatchesRoutes keeps endpoints.json (read by infra/ to make one Lambda
-// and its API routes per endpoint) equal to the Endpoints the Go code serves.
-func TestEndpointsFileMatchesRoutes(t *testing.T) {
-	t.Parallel()
+// endpointsFile is endpoints.json: the endpoints and the DynamoDB operations of each
+// table level (the CDK app grants exactly those).
+type endpointsFile struct {
+	TableLevels map[string][]string `json:"tableLevels"`
+	Endpoints   []deployedEndpoint  `json:"endpoints"`
+}
+
+func readEndpointsFile(t *testing.T) endpointsFile {
+	t.Helper()
 	raw, err := os.ReadFile("endpoints.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file struct {
-		Endpoints []deployedEndpoint `json:"endpoints"`
-	}
+	var file endpointsFile
 	if err := json.Unmarshal(raw, &file); err != nil {
 		t.Fatalf("endpoints.json: %v", err)
+	}
+	return file
+}
+
+// TestEndpointsFileMatchesRoutes keeps endpoints.json (read by infra/ to make one Lambda
+// and its API routes per endpoint) equal to the Endpoints the Go code serves.
+func TestEndpointsFileMatchesRoutes(t *testing.T) {
+	t.Parallel()
+	file := readEndpointsFile(t)
+	if !slices.Equal(slices.Sorted(maps.Keys(file.TableLevels)), []string{"none", "read", "readwrite"}) {
+		t.Errorf("endpoints.json tableLevels %v, want none, read and readwrite", slices.Sorted(maps.Keys(file.TableLevels)))
 	}
 	deployed := map[string]deployedEndpoint{}
 	for _, e := range file.Endpoints {
 		if _, dup := deployed[e.Name]; dup {
 			t.Errorf("endpoints.json lists %s twice", e.Name)
 		}
-		if !slices.Contains([]string{"none", "read", "readwrite"}, e.Table) {
-			t.Errorf("endpoints.json: %s has table %q, want none, read or readwrite", e.Name, e.Table)
+		if _, ok := file.TableLevels[e.Table]; !ok {
+			t.Errorf("endpoints.json: %s has table %q, want one of tableLevels", e.Name, e.Table)
 		}
 		deployed[e.Name] = e
 	}

@@ -5,7 +5,8 @@
 // table, publishes it to a release folder (dir target) and serves that through the
 // local edge, dry-runs the release of the export, runs the end-to-end tests in headless
 // Chromium, and stops everything it started.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -17,6 +18,7 @@ import { openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 
 const results = [];
+let scratchDir = tmpdir();
 
 /** Runs one suite; a failure is recorded and the run goes on. */
 async function step(name, fn) {
@@ -32,6 +34,63 @@ async function step(name, fn) {
     say('test', `${name}: FAILED: ${err.message}`);
     return false;
   }
+}
+
+/** The names of the failed tests (and the first line of each error) in a vitest JSON
+ * report, one per line, so the summary at the end says what failed, not only which suite:
+ * a CI log is often read from its tail. */
+function failedVitestTests(reportFile) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  } catch {
+    return [];
+  }
+  const firstLine = (m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) out.push(`${name} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (!failed.length && file.status === 'failed') out.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return out;
+}
+
+/** Runs `vitest run` with its usual report plus a JSON one; a failure's error lists the
+ * failed tests. */
+async function vitest(cwd, args, opts = {}) {
+  const report = path.join(scratchDir, `vitest-${path.basename(cwd)}-${results.length}.json`);
+  try {
+    await run('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd, ...opts });
+  } catch (err) {
+    throw withDetails(err, failedVitestTests(report));
+  }
+}
+
+/** Runs `go test`, passing its output through, and names the failed tests on failure. */
+function goTest(args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('go', ['test', ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const failed = [];
+    let rest = '';
+    const watch = (stream, sink) => stream.on('data', (d) => {
+      sink.write(d);
+      const lines = (rest + d).split('\n');
+      rest = lines.pop();
+      for (const l of lines) if (/^\s*--- FAIL: |^FAIL\s/.test(l)) failed.push(l.trim());
+    });
+    watch(child.stdout, process.stdout);
+    watch(child.stderr, process.stderr);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve()
+      : reject(withDetails(new Error(`go test exited with ${code ?? signal}`), failed))));
+  });
+}
+
+function withDetails(err, lines) {
+  if (lines.length) err.message += lines.map((l) => `\n      ${l}`).join('');
+  return err;
 }
 
 async function ensureChromium() {
@@ -56,6 +115,7 @@ async function main() {
     Array.from({ length: 5 }, freePort),
   );
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-test-'));
+  scratchDir = scratch;
   const projectId = 'demo-tradeshop';
   const stackEnv = {
     ...process.env,
@@ -81,17 +141,17 @@ async function main() {
   const fnDir = path.join(root, 'functions');
   await step('go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
   await step('go test (unit + integration against dynalite and the Auth emulator)', () =>
-    run('go', ['test', '-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+    goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
   const lambdaDir = path.join(scratch, 'lambda');
   await step('Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
     for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
   });
-  await step('site unit tests', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'site') }));
+  await step('site unit tests', () => vitest(path.join(root, 'site'), []));
   // The files by name, not `node --test scripts/`: Node would take this file
   // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
   await step('release script tests', () => run('node', ['--test',
     ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
-  await step('infra tests (Template.fromStack)', () => run('npx', ['vitest', 'run'], { cwd: path.join(root, 'infra') }));
+  await step('infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
   for (const stage of ['staging', 'production']) {
     await step(`cdk synth offline (${stage})`, () =>
       run('npm', ['run', '--silent', 'synth', '-w', 'infra', '--', '--quiet', '-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`, '-o', path.join(scratch, `cdk-${stage}`)], {
@@ -120,8 +180,7 @@ async function main() {
     });
     await waitForPort(edgePort, { child: edge });
     await step('end-to-end tests in headless Chromium', () =>
-      run('npx', ['vitest', 'run', '--config', 'vitest.e2e.config.mts'], {
-        cwd: path.join(root, 'site'),
+      vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts'], {
         env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
       }));
   }

@@ -85,6 +85,26 @@ describe('accounts', { timeout: 60_000 }, () => {
     await expect.poll(() => accountMenu().textContent()).toContain(business);
   });
 
+  it('Update Your Details shows its fields only once the profile is here, so typing is never overwritten', async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/getProfile', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(shopURL + '/account/change_email/');
+      await page.getByLabel('New email').waitFor(); // signed in: the page is past its first loading line
+      await expect(page.locator('main').textContent()).resolves.toContain('Loading your details…');
+      expect(await page.locator('#business').count()).toBe(0);
+      release();
+      await expect.poll(() => page.getByLabel('Business name').inputValue()).toBe(business);
+    } finally {
+      release();
+      await page.unroute('**/api/getProfile');
+    }
+  });
+
   it('updates details', async () => {
     await page.goto(shopURL + '/account/change_email/');
     await page.getByLabel('Business name').fill('Meadow Cards Ltd');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isEmptyCart, showViewYourBasket, type AccountState } from './account-store';
+import { initialAccountState, isEmptyCart, showViewYourBasket, type AccountState } from './account-store';
 
-const base: AccountState = { status: 'ready', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 };
+const base: AccountState = { ...initialAccountState, status: 'ready' };
 const user = { uid: 'u1', email: 'a@b.co', displayName: 'A' };
 
 describe('account state rules', () => {

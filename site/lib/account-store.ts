@@ -25,20 +25,26 @@ export interface Profile {
 
 export type BasketStatus = 'idle' | 'loading' | 'error' | 'empty' | 'populated';
 
+/** Where the profile is: forms that edit it wait for 'ready', so nothing a buyer types is
+ * overwritten when it arrives; 'error' offers a retry. */
+export type ProfileStatus = 'idle' | 'loading' | 'ready' | 'error';
+
 /** Everything the account menu, basket widget and account pages read. */
 export interface AccountState {
   /** 'loading' until the provider has said who is signed in. */
   status: 'loading' | 'ready';
   user: User;
   profile: Profile | null;
+  profileStatus: ProfileStatus;
   cart: CartLine[];
   basket: BasketStatus;
   /** Set to 1 to make the basket reload; the store resets it to 0. */
   cartUpdated: 0 | 1;
 }
 
-const initial: AccountState = { status: 'loading', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 };
-let state = initial;
+/** The state before the provider has spoken (also the server render's). */
+export const initialAccountState: AccountState = { status: 'loading', user: 0, profile: null, profileStatus: 'idle', cart: [], basket: 'idle', cartUpdated: 0 };
+let state = initialAccountState;
 const listeners = new Set<() => void>();
 
 export const accountState = () => state;
@@ -81,12 +87,14 @@ export async function loadBasket(): Promise<void> {
 /** Reloads the profile (getProfile creates it on first sign-in). */
 export async function loadProfile(): Promise<Profile | null> {
   if (!tokenSource) return null;
+  set({ profileStatus: 'loading' });
   try {
     const profile = await apiFetch<Profile>('/api/getProfile', { body: { token: await idToken() } });
-    set({ profile });
+    set({ profile, profileStatus: 'ready' });
     return profile;
   } catch (err) {
     reportError(err, { context: { where: 'profile load' } });
+    set({ profileStatus: state.profile ? 'ready' : 'error' });
     return null;
   }
 }
@@ -101,7 +109,8 @@ export function setCartUpdated(): void {
  * basket and profile. */
 export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Promise<void> {
   tokenSource = tokens;
-  set({ status: 'ready', user });
+  const same = state.user !== 0 && state.user.uid === user.uid;
+  set(same ? { status: 'ready', user } : { status: 'ready', user, profile: null, profileStatus: 'loading' });
   await Promise.all([loadBasket(), loadProfile()]);
 }
 
@@ -109,11 +118,11 @@ export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Pro
 export function signedOut(): void {
   tokenSource = null;
   clearOwnPrices();
-  set({ status: 'ready', user: 0, profile: null, cart: [], basket: 'idle', cartUpdated: 0 });
+  set({ ...initialAccountState, status: 'ready' });
 }
 
 /** Updates the stored profile after a save. */
-export const profileSaved = (profile: Profile) => set({ profile });
+export const profileSaved = (profile: Profile) => set({ profile, profileStatus: 'ready' });
 
 /** The two flags of the View Your Basket rule (docs/accounts.md): the basket has lines,
  * or the buyer is in checkout. The link shows for a signed-in user when either holds. */

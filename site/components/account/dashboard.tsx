@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
 import { OrderHistory } from '@/components/checkout/order-history';
+import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
@@ -32,7 +33,7 @@ export function Dashboard() {
           <dd>{coupon || 'None'}</dd>
         </dl>
       ) : (
-        <p role="status">Loading your details…</p>
+        <ProfilePending status={account.profileStatus} />
       )}
       <h2>Recent orders</h2>
       <OrderHistory uid={account.user.uid} />

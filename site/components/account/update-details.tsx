@@ -1,11 +1,12 @@
 'use client';
-import { useEffect, useState, type FormEvent } from 'react';
-import { idToken, profileSaved, type Profile } from '@/lib/account-store';
+import { useState, type FormEvent } from 'react';
+import { idToken, loadProfile, profileSaved, type AccountState, type Profile } from '@/lib/account-store';
 import { ApiError, apiFetch } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
 import { businessProblem, telephoneProblem, validEmail } from '@/lib/validation';
 import { Field } from './field';
+import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
@@ -15,33 +16,41 @@ async function saveProfile(p: { business: string; telephone: string; email: stri
   return profile;
 }
 
-/** Update Your Details: business, telephone and marketing opt-in; and the sign-in email,
- * which needs the current password. */
+/** An error whose message is written for the buyer. */
+class PlainError extends Error {}
+
+/** Update Your Details: business, telephone and marketing opt-in (once the profile has
+ * arrived, so nothing typed is overwritten by it); and the sign-in email, which needs the
+ * current password. */
 export function UpdateDetails() {
-  const account = useAccount();
-  const [business, setBusiness] = useState('');
-  const [telephone, setTelephone] = useState('');
-  const [optIn, setOptIn] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const [newEmail, setNewEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [emailErrors, setEmailErrors] = useState<Record<string, string>>({});
-  const [emailStatus, setEmailStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const profile = account.profile;
+  return <UpdateDetailsView account={useAccount()} />;
+}
 
-  useEffect(() => {
-    if (profile) {
-      setBusiness(profile.business);
-      setTelephone(profile.telephone ?? '');
-      setOptIn(profile.optInMarketing === 1);
-    }
-  }, [profile]);
-
+export function UpdateDetailsView({ account }: { account: AccountState }) {
   if (account.status === 'loading') return <p role="status">Loading your details…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  const user = account.user;
+  return (
+    <>
+      <h2>Your business</h2>
+      {account.profile ? <DetailsForm profile={account.profile} email={account.user.email} /> : <ProfilePending status={account.profileStatus} />}
+      <h2>Your sign-in email</h2>
+      <p>
+        You sign in as <strong>{account.user.email}</strong>.
+      </p>
+      <EmailForm profile={account.profile} />
+    </>
+  );
+}
+
+/** Business, telephone and opt-in, starting from the profile as it was when the form
+ * appeared; a later change to the profile (after an email change) leaves what is typed. */
+function DetailsForm({ profile, email }: { profile: Profile; email: string }) {
+  const [business, setBusiness] = useState(profile.business);
+  const [telephone, setTelephone] = useState(profile.telephone ?? '');
+  const [optIn, setOptIn] = useState(profile.optInMarketing === 1);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
 
   async function saveDetails(e: FormEvent) {
     e.preventDefault();
@@ -55,7 +64,7 @@ export function UpdateDetails() {
     if (Object.keys(problems).length) return;
     setBusy(true);
     try {
-      await saveProfile({ business: business.trim(), telephone: telephone.trim(), email: user.email, optInMarketing: optIn ? 1 : 0 });
+      await saveProfile({ business: business.trim(), telephone: telephone.trim(), email, optInMarketing: optIn ? 1 : 0 });
       setStatus({ ok: true, text: 'Your details are saved.' });
     } catch (err) {
       if (err instanceof ApiError && err.problems) setErrors(err.problems);
@@ -64,6 +73,35 @@ export function UpdateDetails() {
       setBusy(false);
     }
   }
+
+  return (
+    <form className="form" onSubmit={saveDetails} noValidate>
+      {status && (
+        <p className={status.ok ? 'form-ok' : 'form-error'} role={status.ok ? 'status' : 'alert'}>
+          {status.text}
+        </p>
+      )}
+      <Field id="business" label="Business name" autoComplete="organization" value={business} onChange={(e) => setBusiness(e.target.value)} error={errors.business} />
+      <Field id="telephone" label="Telephone" type="tel" autoComplete="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} error={errors.telephone} hint="Optional. We call only about your orders." />
+      <div className="check">
+        <input id="optin" type="checkbox" checked={optIn} onChange={(e) => setOptIn(e.target.checked)} />
+        <label htmlFor="optin">Email me new ranges and trade offers</label>
+      </div>
+      <button type="submit" className="button" disabled={busy}>
+        Save details
+      </button>
+    </form>
+  );
+}
+
+/** The sign-in email: re-authenticates with the current password, changes it in the
+ * provider, then saves it to the profile. */
+function EmailForm({ profile }: { profile: Profile | null }) {
+  const [newEmail, setNewEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [emailErrors, setEmailErrors] = useState<Record<string, string>>({});
+  const [emailStatus, setEmailStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
 
   async function changeEmail(e: FormEvent) {
     e.preventDefault();
@@ -77,58 +115,37 @@ export function UpdateDetails() {
     try {
       const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
       const current = auth.currentUser;
-      if (!current || !current.email) throw new Error('No user is currently signed in');
+      if (!current || !current.email) throw new PlainError('No user is currently signed in');
+      // The profile is saved again with the new email, so it must be here before anything changes.
+      const saved = profile ?? (await loadProfile());
+      if (!saved) throw new PlainError('Your details could not be loaded, so your email was not changed. Please try again.');
       await sdk.reauthenticateWithCredential(current, sdk.EmailAuthProvider.credential(current.email, password));
       const email = newEmail.trim().toLowerCase();
       await sdk.updateEmail(current, email);
       await current.getIdToken(true);
-      await saveProfile({ business: profile?.business || business.trim(), telephone: (profile?.telephone ?? telephone).trim(), email, optInMarketing: profile?.optInMarketing ?? (optIn ? 1 : 0) });
+      await saveProfile({ business: saved.business, telephone: saved.telephone ?? '', email, optInMarketing: saved.optInMarketing });
       setPassword('');
       setNewEmail('');
       setEmailStatus({ ok: true, text: `Your sign-in email is now ${email}.` });
     } catch (err) {
-      setEmailStatus({ ok: false, text: err instanceof Error && err.message === 'No user is currently signed in' ? err.message : authErrorMessage(err) });
+      setEmailStatus({ ok: false, text: err instanceof PlainError ? err.message : authErrorMessage(err) });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <>
-      <h2>Your business</h2>
-      <form className="form" onSubmit={saveDetails} noValidate>
-        {status && (
-          <p className={status.ok ? 'form-ok' : 'form-error'} role={status.ok ? 'status' : 'alert'}>
-            {status.text}
-          </p>
-        )}
-        <Field id="business" label="Business name" autoComplete="organization" value={business} onChange={(e) => setBusiness(e.target.value)} error={errors.business} />
-        <Field id="telephone" label="Telephone" type="tel" autoComplete="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} error={errors.telephone} hint="Optional. We call only about your orders." />
-        <div className="check">
-          <input id="optin" type="checkbox" checked={optIn} onChange={(e) => setOptIn(e.target.checked)} />
-          <label htmlFor="optin">Email me new ranges and trade offers</label>
-        </div>
-        <button type="submit" className="button" disabled={busy}>
-          Save details
-        </button>
-      </form>
-
-      <h2>Your sign-in email</h2>
-      <p>
-        You sign in as <strong>{user.email}</strong>.
-      </p>
-      <form className="form" onSubmit={changeEmail} noValidate>
-        {emailStatus && (
-          <p className={emailStatus.ok ? 'form-ok' : 'form-error'} role={emailStatus.ok ? 'status' : 'alert'}>
-            {emailStatus.text}
-          </p>
-        )}
-        <Field id="newEmail" label="New email" type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} error={emailErrors.newEmail} />
-        <Field id="currentPassword" label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={emailErrors.password} />
-        <button type="submit" className="button" disabled={busy}>
-          Change email
-        </button>
-      </form>
-    </>
+    <form className="form" onSubmit={changeEmail} noValidate>
+      {emailStatus && (
+        <p className={emailStatus.ok ? 'form-ok' : 'form-error'} role={emailStatus.ok ? 'status' : 'alert'}>
+          {emailStatus.text}
+        </p>
+      )}
+      <Field id="newEmail" label="New email" type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} error={emailErrors.newEmail} />
+      <Field id="currentPassword" label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={emailErrors.password} />
+      <button type="submit" className="button" disabled={busy}>
+        Change email
+      </button>
+    </form>
   );
 }

@@ -16,6 +16,18 @@ async function saveProfile(p: { business: string; telephone: string; email: stri
   return profile;
 }
 
+type Status = { ok: boolean; text: string } | null;
+
+/** A form's outcome: a status line when it worked, an alert when it did not. */
+function FormStatus({ status }: { status: Status }) {
+  if (!status) return null;
+  return (
+    <p className={status.ok ? 'form-ok' : 'form-error'} role={status.ok ? 'status' : 'alert'}>
+      {status.text}
+    </p>
+  );
+}
+
 /** An error whose message is written for the buyer. */
 class PlainError extends Error {}
 
@@ -49,7 +61,7 @@ function DetailsForm({ profile, email }: { profile: Profile; email: string }) {
   const [telephone, setTelephone] = useState(profile.telephone ?? '');
   const [optIn, setOptIn] = useState(profile.optInMarketing === 1);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
 
   async function saveDetails(e: FormEvent) {
@@ -76,11 +88,7 @@ function DetailsForm({ profile, email }: { profile: Profile; email: string }) {
 
   return (
     <form className="form" onSubmit={saveDetails} noValidate>
-      {status && (
-        <p className={status.ok ? 'form-ok' : 'form-error'} role={status.ok ? 'status' : 'alert'}>
-          {status.text}
-        </p>
-      )}
+      <FormStatus status={status} />
       <Field id="business" label="Business name" autoComplete="organization" value={business} onChange={(e) => setBusiness(e.target.value)} error={errors.business} />
       <Field id="telephone" label="Telephone" type="tel" autoComplete="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} error={errors.telephone} hint="Optional. We call only about your orders." />
       <div className="check">
@@ -100,7 +108,7 @@ function EmailForm({ profile }: { profile: Profile | null }) {
   const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
   const [emailErrors, setEmailErrors] = useState<Record<string, string>>({});
-  const [emailStatus, setEmailStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [emailStatus, setEmailStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
 
   async function changeEmail(e: FormEvent) {
@@ -136,11 +144,7 @@ function EmailForm({ profile }: { profile: Profile | null }) {
 
   return (
     <form className="form" onSubmit={changeEmail} noValidate>
-      {emailStatus && (
-        <p className={emailStatus.ok ? 'form-ok' : 'form-error'} role={emailStatus.ok ? 'status' : 'alert'}>
-          {emailStatus.text}
-        </p>
-      )}
+      <FormStatus status={emailStatus} />
       <Field id="newEmail" label="New email" type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} error={emailErrors.newEmail} />
       <Field id="currentPassword" label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={emailErrors.password} />
       <button type="submit" className="button" disabled={busy}>

@@ -61,10 +61,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, _ := seed.Generate(60)
-	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
-		t.Fatal(err)
-	}
+	cat := putSeedCatalogue(t, st, 60)
 	if err := st.PutCoupons(ctx, seed.Coupons(time.Now())); err != nil {
 		t.Fatal(err)
 	}

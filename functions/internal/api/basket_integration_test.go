@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
@@ -18,10 +17,7 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 	t.Parallel()
 	st := testenv.Store(t)
 	ctx := context.Background()
-	cat, _ := seed.Generate(40)
-	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
-		t.Fatal(err)
-	}
+	cat := putSeedCatalogue(t, st, 40)
 	h := NewHandler(testDeps(t, st, testenv.Verifier(t)))
 	alice, bob := testenv.NewUser(t), testenv.NewUser(t)
 

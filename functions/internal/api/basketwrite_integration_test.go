@@ -18,10 +18,7 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 	t.Parallel()
 	st := testenv.Store(t)
 	ctx := context.Background()
-	cat, _ := seed.Generate(200)
-	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
-		t.Fatal(err)
-	}
+	cat := putSeedCatalogue(t, st, 200)
 	alice, bob := testenv.NewNamedUser(t, "Alice Cards"), testenv.NewNamedUser(t, "Bob News")
 	now := time.Now()
 	coupons := append(seed.Coupons(now), store.StoredCoupon{Description: "Alice only", AccountUID: alice.UID,

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -19,10 +18,7 @@ func TestOrdersAreNeverLostOrDuplicated(t *testing.T) {
 	t.Parallel()
 	st := testenv.Store(t)
 	ctx := context.Background()
-	cat, _ := seed.Generate(300)
-	if err := st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
-		t.Fatal(err)
-	}
+	cat := putSeedCatalogue(t, st, 300)
 	h := NewHandler(testDeps(t, st, testenv.Verifier(t)))
 	c := newClient(t, h)
 

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/auth/authtest"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -32,6 +33,19 @@ func testDeps(t *testing.T, st *store.Store, v auth.Verifier) Deps {
 		t.Fatal(err)
 	}
 	return Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Verifier: v, Store: st, CSRF: p, Shop: shop, Now: time.Now}
+}
+
+// putSeedCatalogue writes a generated catalogue of n products to the table and answers it.
+func putSeedCatalogue(t *testing.T, st *store.Store, n int) seed.Catalogue {
+	t.Helper()
+	cat, err := seed.Generate(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutCatalogue(context.Background(), cat.Ranges, cat.Categories, cat.Products, nil); err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }
 
 // client calls the API as the page does: it fetches a CSRF token first and sends it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialAccountState, isEmptyCart, showViewYourBasket, type AccountState } from './account-store';
+import { buyerName, initialAccountState, isEmptyCart, showViewYourBasket, type AccountState } from './account-store';
 
 const base: AccountState = { ...initialAccountState, status: 'ready' };
 const user = { uid: 'u1', email: 'a@b.co', displayName: 'A' };
@@ -17,5 +17,13 @@ describe('account state rules', () => {
     expect(showViewYourBasket({ ...base, user, basket: 'populated', cart: [{ id: 'X' }] }, '/')).toBe(true);
     expect(showViewYourBasket({ ...base, user }, '/checkout/billing/')).toBe(true);
     expect(showViewYourBasket({ ...base, basket: 'populated', cart: [{ id: 'X' }] }, '/checkout/basket/')).toBe(false);
+  });
+
+  it('names a buyer by business, else display name, else email', () => {
+    const profile = { business: 'Meadow Cards', email: user.email, telephone: '', optInMarketing: 0, active_coupon_id: '', dsc: '' };
+    expect(buyerName({ ...base, user, profile })).toBe('Meadow Cards');
+    expect(buyerName({ ...base, user, profile: { ...profile, business: '' } })).toBe('A');
+    expect(buyerName({ ...base, user: { ...user, displayName: '' } })).toBe('a@b.co');
+    expect(buyerName(base)).toBe('');
   });
 });

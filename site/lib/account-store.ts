@@ -124,6 +124,10 @@ export function signedOut(): void {
 /** Updates the stored profile after a save. */
 export const profileSaved = (profile: Profile) => set({ profile, profileStatus: 'ready' });
 
+/** What the shop calls a signed-in buyer: the business name, else the sign-in's display
+ * name, else the email ('' when signed out). */
+export const buyerName = (s: AccountState): string => (s.user === 0 ? '' : s.profile?.business || s.user.displayName || s.user.email);
+
 /** The two flags of the View Your Basket rule (docs/accounts.md): the basket has lines,
  * or the buyer is in checkout. The link shows for a signed-in user when either holds. */
 export function showViewYourBasket(s: AccountState, pathname: string): boolean {

@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { buyerName } from '@/lib/account-store';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
 import { OrderHistory } from '@/components/checkout/order-history';
 import { ProfilePending } from './profile-pending';
@@ -16,7 +17,7 @@ export function Dashboard() {
   return (
     <>
       <p className="lead">
-        Welcome, <strong className="dashboard-business">{p?.business || account.user.displayName || account.user.email}</strong>.
+        Welcome, <strong className="dashboard-business">{buyerName(account)}</strong>.
       </p>
       <h2>Your details</h2>
       {p ? (

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useAccount } from '@/components/account/use-account';
-import { showViewYourBasket } from '@/lib/account-store';
+import { buyerName, showViewYourBasket } from '@/lib/account-store';
 
 /** The signed-in account links, for the account menu and the dashboard. */
 export const ACCOUNT_LINKS = [
@@ -38,7 +38,7 @@ export function AccountMenu() {
       </ul>
     );
   }
-  const name = account.profile?.business || account.user.displayName || account.user.email;
+  const name = buyerName(account);
   return (
     <details className="account-menu account-menu-signed-in" key={pathname}>
       <summary>

@@ -1,3 +1,5 @@
+import { EMAIL_PROBLEM } from './validation';
+
 /** Plain-English messages for the sign-in provider's error codes; a raw code is never
  * shown to a buyer. */
 const messages: Record<string, string> = {
@@ -10,7 +12,7 @@ const messages: Record<string, string> = {
   'auth/network-request-failed': 'We could not reach the sign-in service. Check your connection and try again.',
   'auth/popup-blocked': 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.',
   'auth/invalid-api-key': 'Sign-in is not set up correctly on our side. Please contact us.',
-  'auth/invalid-email': 'Enter an email address such as buyer@yourshop.co.uk.',
+  'auth/invalid-email': EMAIL_PROBLEM,
   'auth/weak-password': 'Choose a longer password.',
   'auth/password-does-not-meet-requirements': 'Choose a password that meets the rules shown.',
   'auth/requires-recent-login': 'For your security, enter your current password again.',

@@ -8,6 +8,14 @@ export function validEmail(text: string): boolean {
   return emailPattern.test(text.trim().toLowerCase());
 }
 
+/** What every form says of an email address it cannot use. */
+export const EMAIL_PROBLEM = 'Enter an email address such as buyer@yourshop.co.uk.';
+
+/** EMAIL_PROBLEM when the text is not an email address, else null. */
+export function emailProblem(text: string): string | null {
+  return validEmail(text) ? null : EMAIL_PROBLEM;
+}
+
 /** The minimum password length when the provider's policy gives none (SPEC.md). */
 export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { readArchUrl } from '@/lib/archurl';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
-import { validEmail } from '@/lib/validation';
+import { emailProblem } from '@/lib/validation';
 import { Field } from './field';
 
 /** Sign in with email and password, then back to the page visited before (archUrl),
@@ -22,7 +22,8 @@ export function LoginForm() {
     e.preventDefault();
     setFormError('');
     const problems: Record<string, string> = {};
-    if (!validEmail(email)) problems.email = 'Enter an email address such as buyer@yourshop.co.uk.';
+    const m = emailProblem(email);
+    if (m) problems.email = m;
     if (!password) problems.password = 'Enter your password.';
     setErrors(problems);
     if (Object.keys(problems).length) return;

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
 import { toaster } from '@/lib/toaster';
-import { validEmail } from '@/lib/validation';
+import { emailProblem } from '@/lib/validation';
 import { Field } from './field';
 
 /** Sends the reset email with a link back to sign-in. It always says the email was
@@ -14,11 +14,9 @@ export function PasswordResetForm() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!validEmail(email)) {
-      setError('Enter an email address such as buyer@yourshop.co.uk.');
-      return;
-    }
-    setError('');
+    const problem = emailProblem(email);
+    setError(problem ?? '');
+    if (problem) return;
     try {
       const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
       await sdk.sendPasswordResetEmail(auth, email.trim().toLowerCase(), { url: `${window.location.origin}/account/login/` });

@@ -5,7 +5,7 @@ import { idToken, profileSaved, signedIn, type Profile } from '@/lib/account-sto
 import { apiFetch } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
-import { businessProblem, passwordProblem, validEmail, type PasswordPolicy } from '@/lib/validation';
+import { businessProblem, emailProblem, passwordProblem, type PasswordPolicy } from '@/lib/validation';
 import { Field } from './field';
 
 /** Reads the provider's password policy; null when it gives none (minimum length 6). */
@@ -37,7 +37,8 @@ export function RegisterForm() {
     const problems: Record<string, string> = {};
     const b = businessProblem(business);
     if (b) problems.business = b;
-    if (!validEmail(email)) problems.email = 'Enter an email address such as buyer@yourshop.co.uk.';
+    const m = emailProblem(email);
+    if (m) problems.email = m;
     setBusy(true);
     const p = passwordProblem(password, await passwordPolicy());
     if (p) problems.password = p;

@@ -4,7 +4,7 @@ import { idToken, loadProfile, profileSaved, type AccountState, type Profile } f
 import { ApiError, apiFetch } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
-import { businessProblem, telephoneProblem, validEmail } from '@/lib/validation';
+import { businessProblem, emailProblem, telephoneProblem } from '@/lib/validation';
 import { Field } from './field';
 import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
@@ -115,7 +115,8 @@ function EmailForm({ profile }: { profile: Profile | null }) {
     e.preventDefault();
     setEmailStatus(null);
     const problems: Record<string, string> = {};
-    if (!validEmail(newEmail)) problems.newEmail = 'Enter an email address such as buyer@yourshop.co.uk.';
+    const m = emailProblem(newEmail);
+    if (m) problems.newEmail = m;
     if (!password) problems.password = 'Enter your current password to change your email.';
     setEmailErrors(problems);
     if (Object.keys(problems).length) return;

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -164,7 +165,7 @@ func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid, numbe
 	if !(option.ID == "standard" && b.NetExVAT >= shop.FreeDeliveryThresholdPence) {
 		o.DeliveryCharge = option.ChargePence
 	}
-	deliveryVAT := (o.DeliveryCharge*vatOnDelivery + 50) / 100
+	deliveryVAT := pricing.RoundPercent(o.DeliveryCharge, vatOnDelivery)
 	o.NetExVAT = b.NetExVAT + o.DeliveryCharge
 	o.VAT = b.VAT + deliveryVAT
 	o.TotalIncVAT = o.NetExVAT + o.VAT

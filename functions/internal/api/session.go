@@ -15,7 +15,7 @@ const sessionTTL = 14 * 24 * time.Hour
 
 func sessionCookie(r *http.Request, value string, maxAge int) *http.Cookie {
 	c := &http.Cookie{Name: "tradeshop_session", Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: maxAge}
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+	if csrf.Secure(r) {
 		c.Name, c.Secure = "__Host-session", true
 	}
 	return c
@@ -32,12 +32,7 @@ func bearer(r *http.Request) string {
 // handleSessionStart answers POST /api/session (the token sync's sign-in call): it
 // verifies the bearer ID token and sets a signed, HttpOnly session cookie for its uid.
 func handleSessionStart(log *slog.Logger, verify auth.Verifier, seal *csrf.Protector) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		who, err := verify.Verify(r.Context(), bearer(r))
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
+	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
 		http.SetCookie(w, sessionCookie(r, seal.Seal("session", who.UID, sessionTTL), int(sessionTTL.Seconds())))
 		w.WriteHeader(http.StatusNoContent)
 	})

@@ -116,7 +116,8 @@ func (p *Protector) valid(tok string) bool {
 	return err == nil && p.now().Unix() < e
 }
 
-func secure(r *http.Request) bool {
+// Secure says whether the request came over HTTPS, directly or through a proxy that says so.
+func Secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
@@ -124,7 +125,7 @@ func secure(r *http.Request) bool {
 func (p *Protector) SetCookie(w http.ResponseWriter, r *http.Request) string {
 	tok := p.Issue()
 	c := &http.Cookie{Name: cookiePlain, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: int(TTL.Seconds())}
-	if secure(r) {
+	if Secure(r) {
 		c.Name, c.Secure = cookieSecure, true
 	}
 	http.SetCookie(w, c)
@@ -136,7 +137,7 @@ func (p *Protector) SetCookie(w http.ResponseWriter, r *http.Request) string {
 func (p *Protector) Check(r *http.Request) error {
 	header := r.Header.Get(HeaderName)
 	name := cookiePlain
-	if secure(r) {
+	if Secure(r) {
 		name = cookieSecure
 	}
 	c, err := r.Cookie(name)

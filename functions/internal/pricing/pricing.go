@@ -69,8 +69,8 @@ var (
 	ErrQuantityTooLarge = errors.New("quantity is more than one line may hold")
 )
 
-// roundPercent is amount × percent / 100, rounded half up to a whole penny.
-func roundPercent(amount int64, percent int) int64 {
+// RoundPercent is amount × percent / 100, rounded half up to a whole penny.
+func RoundPercent(amount int64, percent int) int64 {
 	return (amount*int64(percent) + 50) / 100
 }
 
@@ -104,7 +104,7 @@ func DiscountFor(discounts map[string]int, l Line) int {
 // from units × this by a penny.)
 func UnitPriceFor(discounts map[string]int, l Line) (price int64, percent int) {
 	percent = DiscountFor(discounts, l)
-	return l.UnitPrice - roundPercent(l.UnitPrice, percent), percent
+	return l.UnitPrice - RoundPercent(l.UnitPrice, percent), percent
 }
 
 // CheckCoupon says whether coupon c applies to goods worth goodsExVAT at time now.
@@ -127,7 +127,7 @@ func couponDiscount(c Coupon, goods int64) int64 {
 	var d int64
 	switch c.Kind {
 	case "percent":
-		d = roundPercent(goods, c.Percent)
+		d = RoundPercent(goods, c.Percent)
 	case "fixed":
 		d = c.AmountPence
 	}
@@ -141,7 +141,7 @@ func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time
 	for i, l := range lines {
 		pct := DiscountFor(discounts, l)
 		list := int64(l.Quantity) * l.UnitPrice
-		disc := roundPercent(list, pct)
+		disc := RoundPercent(list, pct)
 		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, ListAmount: list, LineDiscount: disc, NetAmount: list - disc}
 		t.GoodsExVAT += list - disc
 	}
@@ -155,7 +155,7 @@ func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time
 	}
 	for i := range t.Lines {
 		l := &t.Lines[i]
-		l.VAT = roundPercent(l.NetAmount-l.CouponShare, l.VATRate)
+		l.VAT = RoundPercent(l.NetAmount-l.CouponShare, l.VATRate)
 		t.VAT += l.VAT
 	}
 	t.NetExVAT = t.GoodsExVAT - t.CouponDiscount

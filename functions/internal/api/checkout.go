@@ -79,8 +79,8 @@ func (b billingRequest) Valid(context.Context) map[string]string {
 // for credit.
 func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req billingRequest) {
-		p, err := st.Profile(r.Context(), who.UID)
-		if err != nil && !isNotFound(err) {
+		p, err := savedProfile(r.Context(), st, who.UID)
+		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
@@ -105,8 +105,8 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, no
 // saved billing, whether the account may pay on account, and the delivery options.
 func handleCheckout(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		p, err := st.Profile(r.Context(), who.UID)
-		if err != nil && !isNotFound(err) {
+		p, err := savedProfile(r.Context(), st, who.UID)
+		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}

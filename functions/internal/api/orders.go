@@ -97,14 +97,23 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, st OrderStore, sho
 			writeError(w, r, log, err)
 			return
 		}
-		number = claim.OrderID // the first request's number, for every request with this key
-		if o, err := st.Order(ctx, who.UID, number); err == nil {
-			encode(w, http.StatusOK, o)
+		if errors.Is(err, store.ErrExists) {
+			// Sent before: answer that request's order if it is placed (a fresh number
+			// from the counter cannot have one).
+			number = claim.OrderID
+			if o, err := st.Order(ctx, who.UID, number); err == nil {
+				encode(w, http.StatusOK, o)
+				return
+			}
+		}
+		profile, err := savedProfile(ctx, st, who.UID)
+		if err != nil {
+			writeError(w, r, log, err)
 			return
 		}
-		o, err := buildOrder(ctx, st, shop, who.UID, number, *option, now())
+		o, err := buildOrder(ctx, st, shop, who.UID, profile, number, *option, now())
 		if err == nil {
-			err = addAddresses(ctx, st, who.UID, req, &o)
+			err = addAddresses(profile, req, &o)
 		}
 		if err != nil {
 			// The basket may be empty because a concurrent request with this key has just
@@ -139,8 +148,8 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, st OrderStore, sho
 
 // buildOrder prices the basket for an order, refusing an empty basket, one below the
 // minimum order, or a line that is out of stock.
-func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid, number string, option config.DeliveryOption, at time.Time) (store.Order, error) {
-	b, err := priceBasket(ctx, st, shop, uid, at)
+func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid string, profile store.Profile, number string, option config.DeliveryOption, at time.Time) (store.Order, error) {
+	b, err := priceBasketFor(ctx, st, shop, uid, profile, at)
 	if err != nil {
 		return store.Order{}, err
 	}
@@ -174,11 +183,7 @@ func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid, numbe
 
 // addAddresses puts the saved billing details and the delivery address on the order;
 // an order needs the billing step done first.
-func addAddresses(ctx context.Context, st OrderStore, uid string, req orderRequest, o *store.Order) error {
-	p, err := st.Profile(ctx, uid)
-	if err != nil && !isNotFound(err) {
-		return err
-	}
+func addAddresses(p store.Profile, req orderRequest, o *store.Order) error {
 	if p.Billing == nil {
 		return &errConflict{msg: "complete the billing step before placing the order"}
 	}

@@ -68,6 +68,24 @@ type basketAnswer struct {
 // priceBasket reads uid's lines, products, discounts and coupon and prices them; lines
 // come most recently changed first. Lines whose product left the catalogue are dropped.
 func priceBasket(ctx context.Context, st BasketStore, shop config.Shop, uid string, now time.Time) (basketAnswer, error) {
+	profile, err := savedProfile(ctx, st, uid)
+	if err != nil {
+		return basketAnswer{}, err
+	}
+	return priceBasketFor(ctx, st, shop, uid, profile, now)
+}
+
+// savedProfile answers the buyer's profile, or an empty one when none is saved yet.
+func savedProfile(ctx context.Context, st ProfileStore, uid string) (store.Profile, error) {
+	p, err := st.Profile(ctx, uid)
+	if isNotFound(err) {
+		return store.Profile{}, nil
+	}
+	return p, err
+}
+
+// priceBasketFor is priceBasket with the buyer's profile (discounts, active coupon) already read.
+func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid string, profile store.Profile, now time.Time) (basketAnswer, error) {
 	lines, err := st.BasketLines(ctx, uid)
 	if err != nil {
 		return basketAnswer{}, err
@@ -79,10 +97,6 @@ func priceBasket(ctx context.Context, st BasketStore, shop config.Shop, uid stri
 	}
 	products, err := st.ProductsBySKU(ctx, skus)
 	if err != nil {
-		return basketAnswer{}, err
-	}
-	profile, err := st.Profile(ctx, uid)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return basketAnswer{}, err
 	}
 	discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, profile.DSC)

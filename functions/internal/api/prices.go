@@ -2,14 +2,12 @@ package api
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/pricing"
-	"github.com/tradeshop/functions/internal/store"
 )
 
 // maxPriceSKUs bounds one prices request: a page shows at most 48 products plus related.
@@ -45,8 +43,8 @@ type ownPrice struct {
 // carry only list prices.
 func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
-		profile, err := st.Profile(r.Context(), who.UID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		profile, err := savedProfile(r.Context(), st, who.UID)
+		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}

@@ -114,14 +114,12 @@ func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid s
 		}
 	}
 	var toPrice []pricing.Line
-	var kept []catalogue.Product
 	for _, l := range lines {
 		p, ok := products[l.SKU]
 		if !ok {
 			continue
 		}
-		kept = append(kept, p)
-		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice, PackSize: p.PackSize,
+		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice,
 			VATRate: p.VATRate, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
 	}
 	var pc *pricing.Coupon
@@ -134,7 +132,7 @@ func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid s
 		BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT), FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence,
 		FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-t.NetExVAT)}
 	for i, l := range t.Lines {
-		p := kept[i]
+		p := products[l.SKU]
 		a.Lines[i] = basketLine{ID: p.SKU, SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(p), SmallImg: p.SmallImg,
 			PackSize: p.PackSize, Quantity: l.Quantity, UnitPrice: p.UnitPrice, DiscountPercent: l.DiscountPercent,
 			LineAmount: l.NetAmount, VATRate: p.VATRate, VAT: l.VAT, InStock: p.Stock > 0}

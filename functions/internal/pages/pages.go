@@ -84,7 +84,6 @@ type ProductDetail struct {
 	Description string `json:"description"`
 	LargeImg    string `json:"largeImg"`
 	StockState  string `json:"stockState"` // in-stock, low-stock or out-of-stock
-	Path        string `json:"path"`
 }
 
 // ProductPage is the data of a product page, /{slug}/.
@@ -191,7 +190,7 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 		s.Products[path] = ProductPage{
 			Kind: "product",
 			Product: ProductDetail{ProductCard: Card(p), Description: p.Description, LargeImg: p.LargeImg,
-				StockState: StockState(p), Path: path},
+				StockState: StockState(p)},
 			Range: rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
 			Related: related(byCat[p.CategoryID], p.SKU),
 		}

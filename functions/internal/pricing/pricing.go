@@ -16,8 +16,7 @@ type Line struct {
 	SKU          string
 	Quantity     int
 	UnitPrice    int64 // list price of one unit, pence ex VAT
-	PackSize     int
-	VATRate      int // whole percent
+	VATRate      int   // whole percent
 	RangeURLText string
 	CategoryID   int
 }
@@ -26,9 +25,7 @@ type Line struct {
 type PricedLine struct {
 	Line
 	DiscountPercent int   // the account/public discount that applied
-	ListAmount      int64 // quantity × unit price
-	LineDiscount    int64 // ListAmount × DiscountPercent, rounded
-	NetAmount       int64 // ListAmount − LineDiscount: the line_amount shown
+	NetAmount       int64 // quantity × unit price, less DiscountPercent of it (rounded): the line_amount shown
 	CouponShare     int64 // this line's share of the coupon discount
 	VAT             int64 // (NetAmount − CouponShare) × VATRate, rounded
 }
@@ -142,7 +139,7 @@ func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time
 		pct := DiscountFor(discounts, l)
 		list := int64(l.Quantity) * l.UnitPrice
 		disc := RoundPercent(list, pct)
-		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, ListAmount: list, LineDiscount: disc, NetAmount: list - disc}
+		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, NetAmount: list - disc}
 		t.GoodsExVAT += list - disc
 	}
 	if coupon != nil {

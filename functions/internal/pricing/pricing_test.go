@@ -9,7 +9,7 @@ import (
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 func card(sku string, qty int, unit int64) Line {
-	return Line{SKU: sku, Quantity: qty, UnitPrice: unit, PackSize: 6, VATRate: 20, RangeURLText: "wholesale_greeting_cards", CategoryID: 101}
+	return Line{SKU: sku, Quantity: qty, UnitPrice: unit, VATRate: 20, RangeURLText: "wholesale_greeting_cards", CategoryID: 101}
 }
 
 func TestCheckQuantity(t *testing.T) {
@@ -70,8 +70,8 @@ func TestPrice(t *testing.T) {
 		{"expired coupon", []Line{card("A", 6, 100)}, nil, &Coupon{Kind: "percent", Percent: 10, ValidTo: now.Add(-time.Hour)}, 600, 0, 120, 720, ErrCouponExpired},
 		{"coupon not started", []Line{card("A", 6, 100)}, nil, &Coupon{Kind: "percent", Percent: 10, ValidFrom: now.Add(time.Hour)}, 600, 0, 120, 720, ErrCouponNotStarted},
 		{"coupon used up", []Line{card("A", 6, 100)}, nil, &Coupon{Kind: "percent", Percent: 10, UsageLimit: 3, Used: 3}, 600, 0, 120, 720, ErrCouponUsedUp},
-		{"largest quantity", []Line{{SKU: "X", Quantity: MaxLineUnits, UnitPrice: 900, PackSize: 10, VATRate: 20}}, nil, nil, 9_000_000, 0, 1_800_000, 10_800_000, nil},
-		{"zero-rated line", []Line{{SKU: "Z", Quantity: 10, UnitPrice: 199, PackSize: 10, VATRate: 0}}, nil, nil, 1990, 0, 0, 1990, nil},
+		{"largest quantity", []Line{{SKU: "X", Quantity: MaxLineUnits, UnitPrice: 900, VATRate: 20}}, nil, nil, 9_000_000, 0, 1_800_000, 10_800_000, nil},
+		{"zero-rated line", []Line{{SKU: "Z", Quantity: 10, UnitPrice: 199, VATRate: 0}}, nil, nil, 1990, 0, 0, 1990, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
@@ -56,10 +57,10 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 
 	p1, p2 := cat.Products[0], cat.Products[1]
 	base := time.Now()
-	if err := st.AddToBasket(ctx, alice.UID, p1.SKU, 2*p1.PackSize, base); err != nil {
+	if err := st.AddToBasketUpTo(ctx, alice.UID, p1.SKU, 2*p1.PackSize, pricing.MaxLineUnits, base); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AddToBasket(ctx, alice.UID, p2.SKU, p2.PackSize, base.Add(time.Second)); err != nil {
+	if err := st.AddToBasketUpTo(ctx, alice.UID, p2.SKU, p2.PackSize, pricing.MaxLineUnits, base.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -95,7 +96,7 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 		var wg sync.WaitGroup
 		for range n {
 			wg.Go(func() {
-				if err := st.AddToBasket(ctx, bob.UID, p.SKU, p.PackSize, time.Now()); err != nil {
+				if err := st.AddToBasketUpTo(ctx, bob.UID, p.SKU, p.PackSize, pricing.MaxLineUnits, time.Now()); err != nil {
 					t.Error(err)
 				}
 			})

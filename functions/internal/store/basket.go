@@ -55,30 +55,6 @@ func (s *Store) BasketLines(ctx context.Context, uid string) ([]BasketLine, erro
 	return lines, nil
 }
 
-// AddToBasket adds quantity units of sku to uid's basket in one atomic update, so two
-// tabs adding the same SKU at once both count.
-func (s *Store) AddToBasket(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
-	expr, err := expression.NewBuilder().WithUpdate(
-		expression.Add(expression.Name("quantity"), expression.Value(quantity)).
-			Set(expression.Name("sku"), expression.Value(sku)).
-			Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
-	if err != nil {
-		return fmt.Errorf("build basket update: %w", err)
-	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
-		Key:                       basketKey(uid, sku),
-		UpdateExpression:          expr.Update(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnValues:              types.ReturnValueNone,
-	})
-	if err != nil {
-		return fmt.Errorf("add %s to basket %s: %w", sku, uid, err)
-	}
-	return nil
-}
-
 // ErrLineFull means an add would take a line past its maximum.
 var ErrLineFull = errors.New("basket line would exceed its maximum quantity")
 
@@ -86,8 +62,9 @@ func basketKey(uid, sku string) map[string]types.AttributeValue {
 	return key(prefixUser+uid, prefixBasket+sku)
 }
 
-// AddToBasketUpTo adds quantity units atomically, refusing (ErrLineFull, nothing
-// written) when the line would then hold more than limit units.
+// AddToBasketUpTo adds quantity units of sku to uid's basket in one atomic update (two
+// tabs adding the same SKU at once both count), refusing (ErrLineFull, nothing written)
+// when the line would then hold more than limit units.
 func (s *Store) AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, limit int, at time.Time) error {
 	cond := expression.AttributeNotExists(expression.Name("quantity")).
 		Or(expression.Name("quantity").LessThanEqual(expression.Value(limit - quantity)))

@@ -73,6 +73,12 @@ func buyable(ctx context.Context, st BasketStore, sku string, quantity int) (cat
 	if err != nil {
 		return catalogue.Product{}, err
 	}
+	return checkBuyable(products, sku, quantity)
+}
+
+// checkBuyable is buyable's check against products already read (one batch read serves
+// every line of a request).
+func checkBuyable(products map[string]catalogue.Product, sku string, quantity int) (catalogue.Product, error) {
 	p, ok := products[sku]
 	if !ok {
 		return catalogue.Product{}, &errMissing{msg: "no product with SKU " + sku}
@@ -194,9 +200,18 @@ func (b batchRequest) Valid(context.Context) map[string]string {
 // nothing; each write is then the same atomic add as a single Add.
 func handleBasketAddMany(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req batchRequest) {
+		skus := make([]string, len(req.Lines))
+		for i, l := range req.Lines {
+			skus[i] = l.SKU
+		}
+		products, err := st.ProductsBySKU(r.Context(), skus)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
 		limits := make([]int, len(req.Lines))
 		for i, l := range req.Lines {
-			p, err := buyable(r.Context(), st, l.SKU, l.Quantity)
+			p, err := checkBuyable(products, l.SKU, l.Quantity)
 			if err != nil {
 				writeError(w, r, log, fmt.Errorf("line %d (%s): %w", i+1, l.SKU, err))
 				return

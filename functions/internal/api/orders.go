@@ -217,9 +217,18 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderStore, now fu
 			writeError(w, r, log, err)
 			return
 		}
+		skus := make([]string, len(o.Lines))
+		for i, l := range o.Lines {
+			skus[i] = l.SKU
+		}
+		products, err := st.ProductsBySKU(r.Context(), skus)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
 		a := reorderAnswer{Added: []string{}, Unavailable: []string{}}
 		for _, l := range o.Lines {
-			p, err := buyable(r.Context(), st, l.SKU, l.Quantity)
+			p, err := checkBuyable(products, l.SKU, l.Quantity)
 			if err == nil {
 				err = st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, lineLimit(p), now())
 			}

@@ -65,15 +65,8 @@ func measure(size, n int) error {
 	if err != nil {
 		return err
 	}
-	names := map[int]string{}
-	for _, cat := range c.Categories {
-		names[cat.ID] = cat.Name
-	}
 	t0 := time.Now()
-	ix, err := search.Build(c.Products, names)
-	if err != nil {
-		return err
-	}
+	ix := search.Build(c.Products, c.Categories)
 	build := time.Since(t0)
 	qs := queries(c, n)
 	ctx := context.Background()

@@ -58,11 +58,7 @@ func catalogueIndex(st *store.Store) search.Loader {
 		if err != nil {
 			return nil, err
 		}
-		names := make(map[int]string, len(cats))
-		for _, c := range cats {
-			names[c.ID] = c.Name
-		}
-		return search.Build(products, names)
+		return search.Build(products, cats), nil
 	}
 }
 

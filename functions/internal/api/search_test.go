@@ -20,11 +20,7 @@ func (f fixedIndex) Get(context.Context) (*search.Index, error) { return f.ix, n
 func TestSearchEndpoint(t *testing.T) {
 	t.Parallel()
 	c, _ := seed.Generate(500)
-	names := map[int]string{}
-	for _, cat := range c.Categories {
-		names[cat.ID] = cat.Name
-	}
-	ix, _ := search.Build(c.Products, names)
+	ix := search.Build(c.Products, c.Categories)
 	h := handleSearch(slog.New(slog.NewTextHandler(io.Discard, nil)), fixedIndex{ix})
 	get := func(q string) (int, map[string]any) {
 		rec := httptest.NewRecorder()

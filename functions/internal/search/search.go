@@ -84,8 +84,12 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// Build indexes the products. categoryNames maps category id to name.
-func Build(products []catalogue.Product, categoryNames map[int]string) (*Index, error) {
+// Build indexes the products; a product's category name counts as words of its title.
+func Build(products []catalogue.Product, cats []catalogue.Category) *Index {
+	categoryNames := make(map[int]string, len(cats))
+	for _, c := range cats {
+		categoryNames[c.ID] = c.Name
+	}
 	ix := &Index{
 		docs: make([]Hit, len(products)), nameWords: make([]uint8, len(products)),
 		all: map[string][]posting{}, title: map[string][]posting{},
@@ -134,7 +138,7 @@ func Build(products []catalogue.Product, categoryNames map[int]string) (*Index, 
 	ix.scratch.New = func() any {
 		return &scratch{term: make([]float32, n), total: make([]float32, n), count: make([]uint8, n)}
 	}
-	return ix, nil
+	return ix
 }
 
 // Len is how many products are indexed.

@@ -73,14 +73,15 @@ func run(ctx context.Context, n int, media string, ifEmpty bool) error {
 	if err != nil {
 		return err
 	}
-	if err := st.PutCoupons(ctx, seed.Coupons(time.Now())); err != nil {
+	coupons := seed.Coupons(time.Now())
+	if err := st.PutCoupons(ctx, coupons); err != nil {
 		return err
 	}
 	if err := st.MarkSeedLoaded(ctx, len(cat.Products)); err != nil {
 		return err
 	}
 	fmt.Printf("seed: loaded %d ranges, %d categories, %d products and %d coupons into %s in %.1fs\n",
-		len(cat.Ranges), len(cat.Categories), len(cat.Products), len(seed.Coupons(time.Now())), st.TableName(), time.Since(start).Seconds())
+		len(cat.Ranges), len(cat.Categories), len(cat.Products), len(coupons), st.TableName(), time.Since(start).Seconds())
 	return nil
 }
 

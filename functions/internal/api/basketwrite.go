@@ -87,7 +87,7 @@ func checkBuyable(products map[string]catalogue.Product, sku string, quantity in
 		return p, &errConflict{msg: fmt.Sprintf("%s is out of stock", p.Name)}
 	}
 	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
-		return p, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{"quantity": err.Error()}}
+		return p, invalidField("quantity", err.Error())
 	}
 	if quantity > p.Stock {
 		return p, &errConflict{msg: fmt.Sprintf("only %d units of %s are in stock", p.Stock, p.Name)}

@@ -86,8 +86,8 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, no
 		}
 		b := req.Billing
 		if b.PaymentMethod == "account" && !p.ApprovedForCredit {
-			writeError(w, r, log, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{
-				"payment_method": "paying on account needs an account approved for credit; choose pro-forma, or ask us to open a credit account"}})
+			writeError(w, r, log, invalidField("payment_method",
+				"paying on account needs an account approved for credit; choose pro-forma, or ask us to open a credit account"))
 			return
 		}
 		b.Company, b.Contact = strings.TrimSpace(b.Company), strings.TrimSpace(b.Contact)

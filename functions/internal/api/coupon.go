@@ -76,7 +76,7 @@ func describeCoupon(c store.StoredCoupon) couponAnswer {
 func handleGetCoupon(log *slog.Logger, verify auth.Verifier, st BasketStore, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req couponRequest) {
 		if req.ActiveCouponID == "" {
-			writeError(w, r, log, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{"active_coupon_id": "is required"}})
+			writeError(w, r, log, invalidField("active_coupon_id", "is required"))
 			return
 		}
 		c, err := usableCoupon(r.Context(), st, who.UID, req.ActiveCouponID, now())

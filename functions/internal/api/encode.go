@@ -30,6 +30,16 @@ type errBadRequest struct {
 
 func (e *errBadRequest) Error() string { return e.msg }
 
+// invalidFields is the 400 for a body whose fields are wrong: each problem by field name.
+func invalidFields(problems map[string]string) error {
+	return &errBadRequest{msg: "request body has invalid fields", problems: problems}
+}
+
+// invalidField is invalidFields for one field.
+func invalidField(field, problem string) error {
+	return invalidFields(map[string]string{field: problem})
+}
+
 // decode reads a JSON body into T and validates it.
 func decode[T Validator](r *http.Request) (T, error) {
 	var v T
@@ -51,7 +61,7 @@ func decode[T Validator](r *http.Request) (T, error) {
 		return v, &errBadRequest{msg: "request body has data after the JSON object"}
 	}
 	if problems := v.Valid(r.Context()); len(problems) > 0 {
-		return v, &errBadRequest{msg: "request body has invalid fields", problems: problems}
+		return v, invalidFields(problems)
 	}
 	return v, nil
 }

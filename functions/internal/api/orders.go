@@ -84,7 +84,7 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, st OrderStore, sho
 			}
 		}
 		if option == nil {
-			writeError(w, r, log, &errBadRequest{msg: "request body has invalid fields", problems: map[string]string{"delivery_option": "is not one of the shop's delivery options"}})
+			writeError(w, r, log, invalidField("delivery_option", "is not one of the shop's delivery options"))
 			return
 		}
 		number, err := st.NextOrderNumber(ctx)

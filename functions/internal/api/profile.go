@@ -138,8 +138,7 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req profileRequest) {
 		email := strings.ToLower(strings.TrimSpace(req.PayLoad.Email))
 		if !strings.EqualFold(email, who.Email) {
-			writeError(w, r, log, &errBadRequest{msg: "request body has invalid fields",
-				problems: map[string]string{"email": "must be the email you sign in with; change your sign-in email first"}})
+			writeError(w, r, log, invalidField("email", "must be the email you sign in with; change your sign-in email first"))
 			return
 		}
 		p, err := profiles.UpdateProfile(r.Context(), who.UID, store.ProfileUpdate{

@@ -105,12 +105,17 @@ export function setCartUpdated(): void {
   void loadBasket();
 }
 
-/** Called when the provider reports a signed-in user: fetch the token, then load the
- * basket and profile. */
+/** Called when the provider reports a signed-in user. When the state becomes signed in
+ * (SPEC.md section 4), the basket and profile load. The same buyer reported again (a
+ * token refresh, a changed email or name) only updates the user: reloading then would
+ * race a save in flight, such as the email change's profile save. */
 export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Promise<void> {
   tokenSource = tokens;
-  const same = state.user !== 0 && state.user.uid === user.uid;
-  set(same ? { status: 'ready', user } : { status: 'ready', user, profile: null, profileStatus: 'loading' });
+  if (state.user !== 0 && state.user.uid === user.uid) {
+    set({ user });
+    return;
+  }
+  set({ status: 'ready', user, profile: null, profileStatus: 'loading' });
   await Promise.all([loadBasket(), loadProfile()]);
 }
 

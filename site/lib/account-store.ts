@@ -126,8 +126,12 @@ export function signedOut(): void {
   set({ ...initialAccountState, status: 'ready' });
 }
 
-/** Updates the stored profile after a save. */
-export const profileSaved = (profile: Profile) => set({ profile, profileStatus: 'ready' });
+/** Saves the buyer's profile (POST /api/profile) and keeps the answer as the profile. */
+export async function saveProfile(p: { business: string; telephone: string; email: string; optInMarketing: number }): Promise<Profile> {
+  const profile = await apiFetch<Profile>('/api/profile', { csrf: true, body: { payLoad: { ...p, token: await idToken() } } });
+  set({ profile, profileStatus: 'ready' });
+  return profile;
+}
 
 /** What the shop calls a signed-in buyer: the business name, else the sign-in's display
  * name, else the email ('' when signed out). */

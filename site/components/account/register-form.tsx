@@ -1,8 +1,7 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { idToken, profileSaved, signedIn, type Profile } from '@/lib/account-store';
-import { apiFetch } from '@/lib/api';
+import { saveProfile, signedIn } from '@/lib/account-store';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
 import { businessProblem, emailProblem, passwordProblem, type PasswordPolicy } from '@/lib/validation';
@@ -54,11 +53,7 @@ export function RegisterForm() {
       await user.getIdToken(true);
       // The sign-in listener may still be waiting for an idle moment: hand it the user now.
       await signedIn({ uid: user.uid, email: user.email ?? '', displayName: business.trim() }, () => user.getIdToken());
-      const profile = await apiFetch<Profile>('/api/profile', {
-        csrf: true,
-        body: { payLoad: { business: business.trim(), telephone: '', email: user.email, optInMarketing: 0, token: await idToken() } },
-      });
-      profileSaved(profile);
+      await saveProfile({ business: business.trim(), telephone: '', email: user.email ?? '', optInMarketing: 0 });
       router.push('/account/dashboard/');
     } catch (err) {
       setFormError(authErrorMessage(err));

@@ -1,7 +1,7 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { idToken, loadProfile, profileSaved, type AccountState, type Profile } from '@/lib/account-store';
-import { ApiError, apiFetch } from '@/lib/api';
+import { loadProfile, saveProfile, type AccountState, type Profile } from '@/lib/account-store';
+import { ApiError } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
 import { businessProblem, emailProblem, telephoneProblem } from '@/lib/validation';
@@ -9,12 +9,6 @@ import { Field } from './field';
 import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
-
-async function saveProfile(p: { business: string; telephone: string; email: string; optInMarketing: number }): Promise<Profile> {
-  const profile = await apiFetch<Profile>('/api/profile', { csrf: true, body: { payLoad: { ...p, token: await idToken() } } });
-  profileSaved(profile);
-  return profile;
-}
 
 type Status = { ok: boolean; text: string } | null;
 

@@ -112,3 +112,12 @@ export const saveDraft = (name: string, value: unknown) => sessionStorage.setIte
 
 /** The UK postcode pattern the server checks too. */
 export const ukPostcode = /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]([0-9]|[ABEHMNPRV-Y])?|[0-9][A-HJKPS-UW]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;
+
+/** What is wrong with an address, keyed by prefix + field as the API names its problems. */
+export function addressProblems(a: Address, prefix: string): Record<string, string> {
+  const p: Record<string, string> = {};
+  if (!a.line1.trim()) p[`${prefix}line1`] = 'Enter the first line of the address.';
+  if (!a.town.trim()) p[`${prefix}town`] = 'Enter the town or city.';
+  if (!ukPostcode.test(a.postcode.trim())) p[`${prefix}postcode`] = 'Enter a UK postcode such as EX1 2AB.';
+  return p;
+}

@@ -3,7 +3,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
 import { ApiError } from '@/lib/api';
-import { checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, ukPostcode, type Billing } from '@/lib/checkout';
+import { addressProblems, checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, type Billing } from '@/lib/checkout';
 import { AddressFields } from './address-fields';
 
 const blank = (): Billing => ({ company: '', contact: '', address: emptyAddress(), vat_number: '', po_ref: '', payment_method: 'proforma' });
@@ -39,9 +39,7 @@ export function BillingForm() {
     const p: Record<string, string> = {};
     if (b.company.trim().length < 2) p.company = 'Enter the company name.';
     if (b.contact.trim().length < 2) p.contact = 'Enter the name of the person to contact.';
-    if (!b.address.line1.trim()) p['address.line1'] = 'Enter the first line of the address.';
-    if (!b.address.town.trim()) p['address.town'] = 'Enter the town or city.';
-    if (!ukPostcode.test(b.address.postcode.trim())) p['address.postcode'] = 'Enter a UK postcode such as EX1 2AB.';
+    Object.assign(p, addressProblems(b.address, 'address.'));
     setErrors(p);
     if (Object.keys(p).length) return;
     setBusy(true);

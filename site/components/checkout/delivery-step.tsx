@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { setCartUpdated } from '@/lib/account-store';
 import { ApiError } from '@/lib/api';
 import { getBasket, type Basket } from '@/lib/basket';
-import { checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, ukPostcode, type Address, type CheckoutInfo } from '@/lib/checkout';
+import { addressProblems, checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, type Address, type CheckoutInfo } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 import { AddressFields } from './address-fields';
 
@@ -51,18 +51,14 @@ export function DeliveryStep() {
       </p>
     );
   const option = info.delivery_options.find((o) => o.id === d.option) ?? info.delivery_options[0]!;
-  const free = option.id === 'standard' && basket.net_ex_vat >= info.free_delivery_threshold;
+  const isFree = (o: { id: string }) => o.id === 'standard' && basket.net_ex_vat >= info.free_delivery_threshold;
+  const free = isFree(option);
   const charge = free ? 0 : option.chargePence;
   const chargeVat = Math.floor((charge * 20 + 50) / 100);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const p: Record<string, string> = {};
-    if (!d.sameAsBilling) {
-      if (!d.address.line1.trim()) p['deliver_to.line1'] = 'Enter the first line of the address.';
-      if (!d.address.town.trim()) p['deliver_to.town'] = 'Enter the town or city.';
-      if (!ukPostcode.test(d.address.postcode.trim())) p['deliver_to.postcode'] = 'Enter a UK postcode such as EX1 2AB.';
-    }
+    const p = d.sameAsBilling ? {} : addressProblems(d.address, 'deliver_to.');
     setErrors(p);
     if (Object.keys(p).length) return;
     setBusy(true);
@@ -101,12 +97,11 @@ export function DeliveryStep() {
       <fieldset className="field">
         <legend>Delivery</legend>
         {info.delivery_options.map((o) => {
-          const isFree = o.id === 'standard' && basket.net_ex_vat >= info.free_delivery_threshold;
           return (
             <div className="check" key={o.id}>
               <input id={`opt-${o.id}`} type="radio" name="option" checked={d.option === o.id} onChange={() => update({ ...d, option: o.id })} />
               <label htmlFor={`opt-${o.id}`}>
-                {o.name}: {isFree ? 'free' : `${formatPence(o.chargePence)} ex VAT`}
+                {o.name}: {isFree(o) ? 'free' : `${formatPence(o.chargePence)} ex VAT`}
               </label>
             </div>
           );

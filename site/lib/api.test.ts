@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CSRF_HEADER, apiFetch } from './api';
+import { ApiError, CSRF_HEADER, apiErrorText, apiFetch } from './api';
 
 const doc = (token: string | null) => ({
   querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
@@ -58,5 +58,13 @@ describe('apiFetch', () => {
   it('copes with a non-JSON error page', async () => {
     const f = fakeFetch(502, '<html>Bad gateway</html>');
     await expect(apiFetch('/api/x', { fetchImpl: f.impl, doc: doc('') })).rejects.toMatchObject({ status: 502 });
+  });
+});
+
+describe('apiErrorText', () => {
+  it('tells the first field problem, else the message; anything else gets the fallback', () => {
+    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be whole packs' }), 'x')).toBe('must be whole packs');
+    expect(apiErrorText(new ApiError(409, 'only 3 units are in stock'), 'x')).toBe('only 3 units are in stock');
+    expect(apiErrorText(new TypeError('fetch failed'), 'Could not add. Try again.')).toBe('Could not add. Try again.');
   });
 });

@@ -13,6 +13,12 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the buyer about a failed call: the API's first field problem, else its
+ * message; fallback for anything that is not an API answer. */
+export function apiErrorText(err: unknown, fallback: string): string {
+  return err instanceof ApiError ? (Object.values(err.problems ?? {})[0] ?? err.message) : fallback;
+}
+
 /** The page's CSRF token, from <meta name="csrf-token">. */
 export function csrfToken(doc: Pick<Document, 'querySelector'> = document): string {
   return doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';

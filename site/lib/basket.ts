@@ -54,6 +54,13 @@ export async function setLine(sku: string, units: number): Promise<Basket> {
   return b;
 }
 
+/** Adds several products in one all-or-nothing request; the basket widget reloads. */
+export async function addManyToBasket(lines: { sku: string; quantity: number }[]): Promise<Basket> {
+  const b = await apiFetch<Basket>('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines } });
+  setCartUpdated();
+  return b;
+}
+
 export async function removeLine(sku: string): Promise<Basket> {
   const b = await apiFetch<Basket>('/api/basket/remove', { csrf: true, body: { token: await idToken(), sku } });
   setCartUpdated();

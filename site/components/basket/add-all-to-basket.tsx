@@ -2,8 +2,8 @@
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
-import { idToken, setCartUpdated } from '@/lib/account-store';
-import { ApiError, apiFetch } from '@/lib/api';
+import { ApiError } from '@/lib/api';
+import { addManyToBasket } from '@/lib/basket';
 
 /** Grid ordering: adds every product of the grid that has a quantity typed in, in one
  * all-or-nothing request, then clears the quantities. */
@@ -35,9 +35,8 @@ export function AddAllToBasket() {
     }
     setBusy(true);
     try {
-      await apiFetch('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines: picked.map((x) => ({ sku: x.sku, quantity: x.packs * x.pack })) } });
+      await addManyToBasket(picked.map((x) => ({ sku: x.sku, quantity: x.packs * x.pack })));
       for (const x of picked) x.f.querySelector('input')!.value = '';
-      setCartUpdated();
       setStatus({ ok: true, text: `Added ${picked.length} ${picked.length === 1 ? 'line' : 'lines'} to your basket.` });
     } catch (err) {
       setStatus({ ok: false, text: err instanceof ApiError ? err.message : 'Could not add. Please try again.' });

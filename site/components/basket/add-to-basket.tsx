@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '@/components/account/use-account';
-import { ApiError } from '@/lib/api';
+import { apiErrorText } from '@/lib/api';
 import { addToBasket } from '@/lib/basket';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
@@ -36,7 +36,7 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prom
       await addToBasket(sku, n * packSize);
       setStatus({ ok: true, text: `Added ${n} ${n === 1 ? 'pack' : 'packs'}` });
     } catch (err) {
-      setStatus({ ok: false, text: err instanceof ApiError ? (Object.values(err.problems ?? {})[0] ?? err.message) : 'Could not add. Try again.' });
+      setStatus({ ok: false, text: apiErrorText(err, 'Could not add. Try again.') });
     } finally {
       setBusy(false);
     }

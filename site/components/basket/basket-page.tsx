@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
-import { ApiError } from '@/lib/api';
+import { apiErrorText } from '@/lib/api';
 import { applyCoupon, getBasket, removeLine, setLine, type Basket } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
 
-const message = (err: unknown) => (err instanceof ApiError ? (Object.values(err.problems ?? {})[0] ?? err.message) : 'Something went wrong. Please try again.');
+const message = (err: unknown) => apiErrorText(err, 'Something went wrong. Please try again.');
 
 /** The basket page: lines with quantities in packs, coupon, totals ex VAT, VAT and
  * inc VAT, the minimum-order and free-delivery nudges, and Continue to billing. */

@@ -7,7 +7,7 @@ import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { JsonLd } from '@/components/seo/json-ld';
 import { catchAllPage, catchAllParams, type CatchAllPage as Data } from '@/lib/catch-all';
 import { formatPence } from '@/lib/format';
-import { absolute, breadcrumbLd, pageMetadata, productLd } from '@/lib/seo';
+import { absolute, pageMetadata, productLd } from '@/lib/seo';
 
 type Params = { slug: string[] };
 
@@ -54,7 +54,6 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
   const data = catchAllPage((await params).slug);
   if (!data) notFound();
   const crumbs = trail(data);
-  const ld = <JsonLd data={breadcrumbLd(crumbs)} />;
   if (data.kind === 'product') {
     return (
       <>
@@ -67,7 +66,6 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
           </section>
         )}
         <JsonLd data={productLd(data.product, data.category.name)} />
-        {ld}
       </>
     );
   }
@@ -87,7 +85,6 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
             </li>
           ))}
         </ul>
-        {ld}
       </>
     );
   }
@@ -98,7 +95,6 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
       <h1>{page.title}</h1>
       {page.date && <p className="muted">{longDate(page.date)}</p>}
       <div dangerouslySetInnerHTML={{ __html: page.html }} />
-      {ld}
     </article>
   );
 }

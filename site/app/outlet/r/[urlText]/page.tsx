@@ -2,9 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { ProductGrid } from '@/components/catalogue/product-grid';
-import { JsonLd } from '@/components/seo/json-ld';
 import { getRangePage, rangeParams } from '@/lib/catalogue';
-import { breadcrumbLd, pageMetadata } from '@/lib/seo';
+import { pageMetadata } from '@/lib/seo';
 
 type Params = { urlText: string };
 
@@ -22,7 +21,6 @@ export default async function RangePage({ params }: { params: Promise<Params> })
   return (
     <>
       <Breadcrumbs trail={trail} />
-      <JsonLd data={breadcrumbLd(trail)} />
       <h1>Wholesale {page.range.name}</h1>
       <p className="lead">{page.range.description}</p>
       <h2>Categories</h2>

@@ -2,10 +2,9 @@ import type { Metadata } from 'next';
 import { CategoryProducts } from '@/components/catalogue/category-products';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
-import { JsonLd } from '@/components/seo/json-ld';
 import { categoryParams, getCategoryPage } from '@/lib/catalogue';
 import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
-import { breadcrumbLd, pageMetadata } from '@/lib/seo';
+import { pageMetadata } from '@/lib/seo';
 import type { CategoryPage as Data } from '@/lib/types';
 
 type Params = { urltext: string; pageID: string };
@@ -40,7 +39,6 @@ export default async function CategoryPage({ params }: { params: Promise<Params>
       <CategoryProducts path={page.category.path} total={page.products.length} label={page.category.name}>
         <ProductGrid products={page.products.slice(0, CATEGORY_PAGE_SIZE)} label={page.category.name} order />
       </CategoryProducts>
-      <JsonLd data={breadcrumbLd(trail(page))} />
     </>
   );
 }

@@ -2,6 +2,7 @@
 import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { CATEGORY_PAGE_SIZE, pageFromSearch } from '@/lib/paging';
+import { payloadURL } from '@/lib/prefetch';
 import { reportError } from '@/lib/report';
 import type { CategoryPage, ProductCard } from '@/lib/types';
 import { Pager } from './pager';
@@ -25,7 +26,8 @@ export function CategoryProducts({ path, total, label, children }: { path: strin
 
   useEffect(() => {
     if (page === 1 || products) return;
-    fetch(`${path}_payload.json`)
+    // The prefetcher's URL for the same payload (lib/prefetch), so a prefetched copy serves.
+    fetch(payloadURL(path, document.documentElement.dataset.build ?? '') ?? `${path}_payload.json`)
       .then((r) => (r.ok ? (r.json() as Promise<CategoryPage>) : Promise.reject(new Error(`payload answered ${r.status}`))))
       .then((p) => setProducts(p.products))
       .catch((err: unknown) => {

@@ -5,9 +5,10 @@
 //
 //   node scripts/build.mjs            # uses .local/bin/snapshot (built if missing)
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
+import { latestBody, latestPath, listRelative, metaPath } from './export-manifest.mjs';
 
 export const snapshotDir = path.join(root, 'builds', 'snapshot');
 export const exportDir = path.join(root, 'site', 'out');
@@ -64,14 +65,6 @@ export function validateRedirects(doc, pagePaths = new Set()) {
   return list.map(({ source, target, status }) => ({ source, target, status }));
 }
 
-/** Every file under dir (none if dir is missing). */
-function listFiles(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
-}
-
 /** Builds the site; answers { id, pages, htmlFiles, seconds }. */
 export async function buildSite({ env = process.env } = {}) {
   const started = performance.now();
@@ -102,10 +95,10 @@ export async function buildSite({ env = process.env } = {}) {
   // Content pages' payloads are exported by the route handler under /payload-export/.
   const contentPayloads = path.join(exportDir, 'payload-export');
   const contentPaths = [];
-  for (const file of listFiles(contentPayloads)) {
-    const page = path.dirname(path.relative(contentPayloads, file));
+  for (const rel of listRelative(contentPayloads)) {
+    const page = path.dirname(rel);
     if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`content payload for /${page}/ has no exported page`);
-    renameSync(file, path.join(exportDir, page, '_payload.json'));
+    renameSync(path.join(contentPayloads, rel), path.join(exportDir, page, '_payload.json'));
     contentPaths.push(`/${page}/`);
   }
   rmSync(contentPayloads, { recursive: true, force: true });
@@ -116,11 +109,11 @@ export async function buildSite({ env = process.env } = {}) {
 
   const timestamp = Date.now();
   mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });
-  writeFileSync(path.join(exportDir, 'builds', 'meta', `${id}.json`), JSON.stringify({ id, timestamp, redirects }));
+  writeFileSync(path.join(exportDir, metaPath(id)), JSON.stringify({ id, timestamp, redirects }));
   // Written last: an open tab that sees this id can load everything above.
-  writeFileSync(path.join(exportDir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
+  writeFileSync(path.join(exportDir, latestPath), latestBody({ id, timestamp }));
 
-  const htmlFiles = listFiles(exportDir).filter((f) => f.endsWith('.html')).length;
+  const htmlFiles = listRelative(exportDir).filter((f) => f.endsWith('.html')).length;
   const seconds = (performance.now() - started) / 1000;
   say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
   return { id, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };

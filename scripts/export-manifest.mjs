@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimit } from './map-limit.mjs';
+import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 /** Content-hashed assets never change under their name: cache them for a year. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -57,6 +57,9 @@ const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const latestPath = 'builds/latest.json';
 export const metaPath = (id) => `builds/meta/${id}.json`;
 
+/** The body of builds/latest.json for a build: the build writes it, a rollback rewrites it. */
+export const latestBody = ({ id, timestamp }) => Buffer.from(JSON.stringify({ id, timestamp }));
+
 /** Reads a JSON file of the export, recording a problem instead of throwing. */
 function readJson(dir, rel, problems) {
   const file = path.join(dir, rel);
@@ -94,6 +97,9 @@ export function listRelative(dir) {
 /** sha256 of a buffer, hex. */
 export const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
+/** A file's manifest entry: its hash and size, and the headers it is published with. */
+export const manifestEntry = (rel, body) => ({ sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) });
+
 /** Validates an export and answers its build and manifest:
  * { dir, id, timestamp, redirects, files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
  * Throws one message listing every problem, so nothing is published from a broken export. */
@@ -129,9 +135,9 @@ export async function readExport(dir) {
 
   const files = {};
   let bytes = 0;
-  await mapLimit(rels, 16, async (rel) => {
+  await mapLimit(rels, CONCURRENCY, async (rel) => {
     const body = await readFile(path.join(abs, rel));
-    files[rel] = { sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) };
+    files[rel] = manifestEntry(rel, body);
     bytes += body.length;
   });
   const sorted = Object.fromEntries(rels.map((r) => [r, files[r]]));

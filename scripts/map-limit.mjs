@@ -1,6 +1,9 @@
 // Runs an async function over a list with at most `limit` calls in flight: enough to keep
 // a disk or S3 busy without opening thousands of files or sockets at once.
 
+/** How many reads or uploads the release keeps in flight. */
+export const CONCURRENCY = 16;
+
 /** Calls fn(item, index) for every item, `limit` at a time; answers the results in order.
  * The first failure stops new calls and rejects once the calls in flight have settled.
  * onProgress(done) is called after each item. */

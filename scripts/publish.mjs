@@ -20,8 +20,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { say } from './lib.mjs';
-import { mapLimit } from './map-limit.mjs';
-import { cacheControlFor, contentTypeFor, isHashedAsset, latestPath, metaPath, readExport, sha256 } from './export-manifest.mjs';
+import { CONCURRENCY, mapLimit } from './map-limit.mjs';
+import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
 
 export const PHASE = {
   hashed: 'hashed assets',
@@ -37,8 +37,6 @@ export const PHASE = {
 /** The KeyValueStore keeps the route rules of this many newest published builds (plus
  * the current one), so a rollback to any of them finds its rules still there. */
 export const KEEP_EDGE_RULES_OF = 10;
-/** Uploads in flight at once. */
-export const CONCURRENCY = 16;
 
 /** Never deleted by a clean up: hashed assets serve open tabs of older builds, and meta
  * files are tiny and let the edge serve any build a rollback brings back. */
@@ -328,9 +326,6 @@ export async function publishExport({ exportDir, target, log = (m) => say('relea
   return executePlan(plan, target, { source: (p) => readFile(path.join(exp.dir, p)), log, firstStep: 2 });
 }
 
-/** The body of builds/latest.json for a build, byte for byte as build.mjs writes it. */
-export const latestBody = (build) => Buffer.from(JSON.stringify({ id: build.id, timestamp: build.timestamp }));
-
 /** Plans making an earlier published build current again; refuses an unknown id and a
  * build whose history the target no longer has, before anything is written. */
 export async function planRollback(target, id) {
@@ -343,7 +338,7 @@ export async function planRollback(target, id) {
   // latest.json is written fresh (its content is fixed by the build), everything else
   // comes back from the target's history, which must still hold it.
   const latest = latestBody(build);
-  build.files[latestPath] = { ...build.files[latestPath], sha256: sha256(latest), size: latest.length, cacheControl: cacheControlFor(latestPath), contentType: contentTypeFor(latestPath) };
+  build.files[latestPath] = { ...build.files[latestPath], ...manifestEntry(latestPath, latest) };
   const plan = planRelease(build, state, { kind: 'rollback' });
   const restores = plannedWrites(plan).filter((p) => p !== latestPath).map((p) => [p, build.files[p]]);
   const missing = await target.missingHistory(restores);

@@ -18,7 +18,7 @@
 // the SDK only does once @aws-sdk/signature-v4a has been imported.
 import { targetState } from './publish.mjs';
 import { latestPath } from './export-manifest.mjs';
-import { mapLimit } from './map-limit.mjs';
+import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 const sitePrefix = 'site/';
 /** UpdateKeys takes at most this many puts and deletes per call. */
@@ -123,7 +123,7 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     async state() {
       const latest = await getJson(sitePrefix + latestPath);
       const releaseKeys = (await listKeys('releases/', '/')).filter((k) => k.endsWith('.json'));
-      const releases = (await mapLimit(releaseKeys, 16, async (Key) => {
+      const releases = (await mapLimit(releaseKeys, CONCURRENCY, async (Key) => {
         const head = await s3.send(new s3sdk.HeadObjectCommand({ Bucket: bucket, Key }));
         return { id: Key.slice('releases/'.length, -'.json'.length), timestamp: Number(head.Metadata?.['build-timestamp']), files: Number(head.Metadata?.files) };
       })).sort((a, b) => b.timestamp - a.timestamp);

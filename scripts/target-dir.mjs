@@ -17,7 +17,7 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, ut
 import path from 'node:path';
 import { latestPath, listRelative } from './export-manifest.mjs';
 import { targetState } from './publish.mjs';
-import { mapLimit } from './map-limit.mjs';
+import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 /** Builds a local release folder keeps restorable (besides the current one). */
 export const KEEP_LOCAL_BUILDS = 3;
@@ -135,7 +135,7 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
     },
 
     async remove(rels) {
-      await mapLimit(rels, 16, async (rel) => {
+      await mapLimit(rels, CONCURRENCY, async (rel) => {
         await unlink(siteFile(rel)).catch((err) => {
           if (err.code !== 'ENOENT') throw err;
         });
@@ -175,7 +175,7 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
       }
       const versions = existsSync(versionsDir) ? await readdir(versionsDir) : [];
       const unneeded = versions.filter((v) => !needed.has(v) && !v.endsWith('.tmp'));
-      await mapLimit(unneeded, 16, (v) => rm(versionFile(v), { force: true }));
+      await mapLimit(unneeded, CONCURRENCY, (v) => rm(versionFile(v), { force: true }));
       return dropped.length ? `${dropped.length} old local build(s) pruned (${unneeded.length} versions)` : '';
     },
   };

@@ -14,7 +14,7 @@ import {
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
 import { buildSite, exportDir } from './build.mjs';
-import { openTarget, publishExport } from './publish.mjs';
+import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 
 const results = [];
@@ -170,7 +170,7 @@ async function main() {
     await step('release dry-run of the real export', async () => {
       const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);
       console.log(plan); // the upload order and cache headers, for the reader of the test log
-      const phases = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
+      const phases = [PHASE.hashed, PHASE.pages, PHASE.meta, PHASE.edge, PHASE.invalidate, PHASE.latest];
       const at = phases.map((p) => plan.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
       if (at.some((i, k) => i < 0 || (k > 0 && i < at[k - 1]))) throw new Error(`the dry-run's plan lacks the phases in order (${phases.join(', ')})`);
     });

@@ -141,6 +141,9 @@ export const plannedWrites = (plan) => plan.phases.flatMap((ph) => ph.files ?? [
 
 const nf = new Intl.NumberFormat('en-GB');
 export const count = (n, word) => `${nf.format(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** The bytes of the listed paths of a manifest. */
+const sizeOf = (files, paths) => paths.reduce((s, p) => s + files[p].size, 0);
 /** Bytes for people: 1.2 MB (SI units, like S3's console). */
 export function formatBytes(n) {
   if (n < 1000) return `${n} B`;
@@ -161,13 +164,12 @@ export function formatBytes(n) {
 export function describePlan(plan, { target = 'none', edge, list = false, exportDir } = {}) {
   const { build } = plan;
   const files = build.files;
-  const bytesOf = (ps) => ps.reduce((s, p) => s + files[p].size, 0);
   const all = Object.keys(files);
   const out = [];
   const verb = plan.kind === 'rollback' ? 'restore' : 'upload';
   out.push(plan.kind === 'rollback'
-    ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${formatBytes(bytesOf(all))})`
-    : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${formatBytes(bytesOf(all))})`);
+    ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`
+    : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`);
   out.push(`  target: ${target}`);
   out.push(`  current build at the target: ${plan.previousId ?? 'none'}`);
   for (const note of plan.notes) out.push(`  note: ${note}`);
@@ -179,7 +181,7 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
     const head = `${n++}. ${ph.name}:`;
     if (ph.files) {
       const skipped = ph.skipped ? ` (${nf.format(ph.skipped)} ${ph.name === PHASE.hashed ? 'already at the target, kept' : 'unchanged, skipped'})` : '';
-      out.push(`${head} ${verb} ${count(ph.files.length, 'file')}, ${formatBytes(bytesOf(ph.files))}${skipped}`);
+      out.push(`${head} ${verb} ${count(ph.files.length, 'file')}, ${formatBytes(sizeOf(files, ph.files))}${skipped}`);
       out.push(...describeGroups(ph.files, files, list));
     } else if (ph.name === PHASE.edge) {
       const local = edge === false ? ' (skipped: the local edge reads builds/meta itself)' : onlyEdge;
@@ -211,7 +213,7 @@ function describeGroups(paths, files, list) {
   }
   const out = [];
   for (const [key, ps] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
-    const bytes = ps.reduce((s, p) => s + files[p].size, 0);
+    const bytes = sizeOf(files, ps);
     out.push(`     ${count(ps.length, 'file').padStart(12)} ${formatBytes(bytes).padStart(9)}  ${key}`);
     out.push(...describeList(ps, list, ' '.repeat(29))); // under the Cache-Control column
   }
@@ -257,7 +259,7 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
           log(`${tag(i, ph)}: ${nf.format(done)}/${nf.format(ph.files.length)}`);
         }
       });
-      const bytes = ph.files.reduce((s, p) => s + build.files[p].size, 0);
+      const bytes = sizeOf(build.files, ph.files);
       const skipped = ph.skipped ? `, ${nf.format(ph.skipped)} ${ph.name === PHASE.hashed ? 'already there' : 'unchanged'}` : '';
       log(`${tag(i, ph)}: ${count(ph.files.length, 'file')}, ${formatBytes(bytes)} ${plan.kind === 'rollback' ? 'restored' : 'uploaded'}${skipped} (${took()})`);
     } else if (ph.name === PHASE.edge) {

@@ -79,15 +79,18 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     return (await kvs.send(new kvssdk.DescribeKeyValueStoreCommand({ KvsARN: kvsArn }))).ETag;
   }
 
-  /** Applies puts then deletes in calls of at most 50, each with the ETag the last left. */
-  async function updateKvs(puts, deletes) {
-    let etag = await kvsEtag();
-    for (const batch of chunks(puts, KVS_BATCH)) {
-      etag = (await kvs.send(new kvssdk.UpdateKeysCommand({ KvsARN: kvsArn, IfMatch: etag, Puts: batch.map(({ key, value }) => ({ Key: key, Value: value })) }))).ETag;
+  /** Applies puts then deletes in calls of at most 50, each with the ETag the last left
+   * (starting from etag, else the store's current one); answers the last ETag. */
+  async function updateKvs(puts, deletes, etag) {
+    etag ??= await kvsEtag();
+    const calls = [
+      ...chunks(puts, KVS_BATCH).map((b) => ({ Puts: b.map(({ key, value }) => ({ Key: key, Value: value })) })),
+      ...chunks(deletes, KVS_BATCH).map((b) => ({ Deletes: b.map((Key) => ({ Key })) })),
+    ];
+    for (const change of calls) {
+      etag = (await kvs.send(new kvssdk.UpdateKeysCommand({ KvsARN: kvsArn, IfMatch: etag, ...change }))).ETag;
     }
-    for (const batch of chunks(deletes, KVS_BATCH)) {
-      etag = (await kvs.send(new kvssdk.UpdateKeysCommand({ KvsARN: kvsArn, IfMatch: etag, Deletes: batch.map((Key) => ({ Key })) }))).ETag;
-    }
+    return etag;
   }
 
   return {
@@ -95,8 +98,8 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
 
     edge: {
       async switchTo(id, rules) {
-        await updateKvs(rules, []);
-        await updateKvs([{ key: 'build', value: id }], []); // last, in its own call
+        const etag = await updateKvs(rules, []);
+        await updateKvs([{ key: 'build', value: id }], [], etag); // last, in its own call
       },
       async invalidate(paths) {
         const res = await cloudfront.send(new cfsdk.CreateInvalidationCommand({

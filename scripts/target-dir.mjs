@@ -82,16 +82,14 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
 
   const storing = new Map(); // sha256 -> the write of that version
 
-  async function readReleases() {
-    const names = existsSync(releasesDir) ? (await readdir(releasesDir)).filter((n) => n.endsWith('.json')) : [];
-    const records = await Promise.all(names.map((n) => readJsonOrNull(path.join(releasesDir, n))));
-    return records.filter(Boolean).sort((a, b) => b.timestamp - a.timestamp);
+  /** Every readable .json record in dir (none if dir is missing). */
+  async function readRecords(dir) {
+    const names = existsSync(dir) ? (await readdir(dir)).filter((n) => n.endsWith('.json')) : [];
+    return (await Promise.all(names.map((n) => readJsonOrNull(path.join(dir, n))))).filter(Boolean);
   }
 
-  async function readPending() {
-    const names = existsSync(pendingDir) ? (await readdir(pendingDir)).filter((n) => n.endsWith('.json')) : [];
-    return (await Promise.all(names.map((n) => readJsonOrNull(path.join(pendingDir, n))))).filter(Boolean);
-  }
+  const readReleases = async () => (await readRecords(releasesDir)).sort((a, b) => b.timestamp - a.timestamp);
+  const readPending = () => readRecords(pendingDir);
 
   return {
     name: `dir:${root}`,

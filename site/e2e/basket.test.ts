@@ -83,4 +83,36 @@ describe('basket', { timeout: 90_000 }, () => {
     expect(await page.locator('.basket-lines li').count()).toBe(10);
     await expect(page.locator('.basket-dropdown').textContent()).resolves.toContain('(Showing Most Recent 10)');
   });
+
+  it('an add is kept when the basket load of the page answers after it', async () => {
+    // The page loads the basket as the sign-in is restored; hold that answer (taken from the
+    // server before the add) until the add's own reload has answered, then deliver it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let first: { lines: number; delivered: Promise<void> } | null = null;
+    await page.route('**/api/shoppingCartSmall', async (route) => {
+      if (first) return route.continue();
+      const response = await route.fetch();
+      const lines = ((await response.json()) as { id: unknown }[]).filter((l) => l.id !== 1).length;
+      first = { lines, delivered: held.then(() => route.fulfill({ response })) };
+    });
+    try {
+      await page.goto(shopURL + '/outlet/section/photo-frames/803/');
+      await expect.poll(() => first?.lines ?? -1).toBeGreaterThanOrEqual(0);
+      const before = first!.lines;
+      const form = page.locator('.grid .card form.add-to-basket').first();
+      await form.getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => form.locator('[role="status"]').textContent()).toMatch(/Added/);
+      await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe(`Basket (${before + 1})`);
+      const finished = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/shoppingCartSmall'));
+      release();
+      await first!.delivered;
+      await finished;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      await expect(page.locator('.basket-widget summary').textContent()).resolves.toBe(`Basket (${before + 1})`);
+    } finally {
+      release();
+      await page.unroute('**/api/shoppingCartSmall');
+    }
+  });
 });

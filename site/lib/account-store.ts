@@ -70,29 +70,43 @@ export async function idToken(): Promise<string> {
   return tokenSource();
 }
 
+/* Loads can overlap: the basket loads at sign-in and again after an add, and the answers
+ * may come back in either order. Each load takes a ticket and only the newest ticket's
+ * answer is kept, so the basket as it was at sign-in never replaces the basket after the
+ * add. Signing out and saving the profile void the tickets in flight. */
+let basketTicket = 0;
+let profileTicket = 0;
+
 /** Reloads the basket list. */
 export async function loadBasket(): Promise<void> {
   if (!tokenSource) return;
+  const ticket = ++basketTicket;
   set({ basket: 'loading' });
   try {
     const rows = await apiFetch<CartLine[]>('/api/shoppingCartSmall', { body: { token: await idToken() } });
+    if (ticket !== basketTicket) return;
     const empty = isEmptyCart(rows);
     set({ cart: empty ? [] : rows, basket: empty ? 'empty' : 'populated', cartUpdated: 0 });
   } catch (err) {
+    if (ticket !== basketTicket) return;
     reportError(err, { context: { where: 'basket load' } });
     set({ basket: 'error', cartUpdated: 0 });
   }
 }
 
-/** Reloads the profile (getProfile creates it on first sign-in). */
+/** Reloads the profile (getProfile creates it on first sign-in). Resolves to null when
+ * the load failed or a newer load or save overtook it. */
 export async function loadProfile(): Promise<Profile | null> {
   if (!tokenSource) return null;
+  const ticket = ++profileTicket;
   set({ profileStatus: 'loading' });
   try {
     const profile = await apiFetch<Profile>('/api/getProfile', { body: { token: await idToken() } });
+    if (ticket !== profileTicket) return null;
     set({ profile, profileStatus: 'ready' });
     return profile;
   } catch (err) {
+    if (ticket !== profileTicket) return null;
     reportError(err, { context: { where: 'profile load' } });
     set({ profileStatus: state.profile ? 'ready' : 'error' });
     return null;
@@ -122,6 +136,8 @@ export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Pro
 /** Called when the provider reports no user: the basket list is emptied. */
 export function signedOut(): void {
   tokenSource = null;
+  basketTicket++;
+  profileTicket++;
   clearOwnPrices();
   set({ ...initialAccountState, status: 'ready' });
 }
@@ -129,6 +145,7 @@ export function signedOut(): void {
 /** Saves the buyer's profile (POST /api/profile) and keeps the answer as the profile. */
 export async function saveProfile(p: { business: string; telephone: string; email: string; optInMarketing: number }): Promise<Profile> {
   const profile = await apiFetch<Profile>('/api/profile', { csrf: true, body: { payLoad: { ...p, token: await idToken() } } });
+  profileTicket++; // a load in flight may have read the profile before this save
   set({ profile, profileStatus: 'ready' });
   return profile;
 }

@@ -115,4 +115,48 @@ describe('basket', { timeout: 90_000 }, () => {
       await page.unroute('**/api/shoppingCartSmall');
     }
   });
+
+  it('the basket page shows the newest of two overlapping updates and keeps a box typed meanwhile', async () => {
+    await page.goto(shopURL + '/checkout/basket/');
+    await page.waitForSelector('.basket-table');
+    const rows = page.locator('.basket-table tbody tr');
+    expect(await rows.count()).toBeGreaterThan(2);
+    // The first update's answer (taken from the server straight away) arrives last.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    await page.route('**/api/basket/set', async (route) => {
+      if (calls++ > 0) return route.continue();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    try {
+      // Rows are found by SKU: an update may reorder them.
+      const skus = await rows.evaluateAll((trs) => trs.slice(0, 3).map((tr) => (tr as HTMLElement).dataset.sku!));
+      const row = (i: number) => page.locator(`.basket-table tbody tr[data-sku="${skus[i]}"]`);
+      const box = (i: number) => row(i).locator('input[type="number"]');
+      await box(0).fill('3');
+      await row(0).getByRole('button', { name: 'Update' }).click();
+      await expect.poll(() => calls).toBe(1);
+      await box(1).fill('4');
+      await row(1).getByRole('button', { name: 'Update' }).click();
+      await expect.poll(() => page.locator('.form-ok').textContent()).toBe('Quantity updated.');
+      await box(2).fill('9'); // typed, not submitted
+      const finished = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/basket/set'));
+      release();
+      await finished;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      await expect(box(0).inputValue()).resolves.toBe('3');
+      await expect(box(1).inputValue()).resolves.toBe('4');
+      await expect(box(2).inputValue()).resolves.toBe('9');
+      await page.reload();
+      await page.waitForSelector('.basket-table');
+      await expect(box(0).inputValue()).resolves.toBe('3');
+      await expect(box(1).inputValue()).resolves.toBe('4');
+    } finally {
+      release();
+      await page.unroute('**/api/basket/set');
+    }
+  });
 });

@@ -33,6 +33,22 @@ export interface Basket {
   free_delivery_in: number;
 }
 
+/** A line's quantity as the basket page's packs box shows it. */
+const packsOf = (l: BasketLine) => String(l.quantity / l.pack_size);
+
+/** The basket page's packs boxes once it shows the basket `next`: each box shows its
+ * line's packs, except a box the buyer changed since `shown` was on screen and has not
+ * submitted yet, which keeps what was typed. `submitted` is the line just updated. */
+export function packsBoxes(shown: Basket | null, next: Basket, typed: Record<string, string>, submitted?: string): Record<string, string> {
+  return Object.fromEntries(
+    next.lines.map((l) => {
+      const was = shown?.lines.find((x) => x.sku === l.sku);
+      const edited = was && l.sku !== submitted && typed[l.sku] !== undefined && typed[l.sku] !== packsOf(was);
+      return [l.sku, edited ? typed[l.sku]! : packsOf(l)];
+    }),
+  );
+}
+
 /** The widget shows at most this many lines. */
 export const WIDGET_LINES = 10;
 

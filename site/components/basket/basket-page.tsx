@@ -1,10 +1,10 @@
 'use client';
 import Link from 'next/link';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
-import { applyCoupon, getBasket, removeLine, setLine, type Basket } from '@/lib/basket';
+import { applyCoupon, getBasket, packsBoxes, removeLine, setLine, type Basket } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
 
 const message = (err: unknown) => apiErrorText(err, 'Something went wrong. Please try again.');
@@ -19,10 +19,16 @@ export function BasketPage() {
   const [coupon, setCoupon] = useState('');
   const [packs, setPacks] = useState<Record<string, string>>({});
   const uid = account.user === 0 ? '' : account.user.uid;
+  /** The basket on screen, and a ticket per change: changes can overlap and answer out
+   * of order, and only the newest change's basket is shown. */
+  const shown = useRef<Basket | null>(null);
+  const ticket = useRef(0);
 
-  const show = useCallback((b: Basket) => {
+  const show = useCallback((b: Basket, submitted?: string) => {
+    const before = shown.current;
+    shown.current = b;
     setBasket(b);
-    setPacks(Object.fromEntries(b.lines.map((l) => [l.sku, String(l.quantity / l.pack_size)])));
+    setPacks((typed) => packsBoxes(before, b, typed, submitted));
   }, []);
 
   useEffect(() => {
@@ -35,15 +41,22 @@ export function BasketPage() {
   if (error && !basket) return <p role="alert" className="form-error">{error}</p>;
   if (!basket) return <p role="status">Loading your basket…</p>;
 
-  async function run(work: () => Promise<Basket | void>, done: string) {
+  async function run(work: () => Promise<Basket | void>, done: string, sku?: string) {
+    const mine = ++ticket.current;
     setError('');
     setNotice('');
     try {
-      const b = await work();
-      show(b ?? (await getBasket()));
+      const b = (await work()) ?? (await getBasket());
+      if (mine !== ticket.current) return; // a later change answers with a newer basket
+      show(b, sku);
       setNotice(done);
     } catch (err) {
+      if (mine !== ticket.current) return;
       setError(message(err));
+      // Earlier changes may have been dropped for this one: show the basket as it is.
+      getBasket()
+        .then((b) => mine === ticket.current && show(b))
+        .catch(() => {});
     }
   }
   const update = (e: FormEvent, sku: string, packSize: number) => {
@@ -53,7 +66,7 @@ export function BasketPage() {
       setError('Enter a whole number of packs (0 removes the line).');
       return;
     }
-    void run(() => setLine(sku, n * packSize), n === 0 ? 'Line removed.' : 'Quantity updated.');
+    void run(() => setLine(sku, n * packSize), n === 0 ? 'Line removed.' : 'Quantity updated.', sku);
   };
   const submitCoupon = (e: FormEvent) => {
     e.preventDefault();
@@ -99,14 +112,14 @@ export function BasketPage() {
               <td>
                 <form onSubmit={(e) => update(e, l.sku, l.pack_size)} className="qty-form">
                   <label htmlFor={`qty-${l.sku}`} className="sr-only">Packs of {l.name}</label>
-                  <input id={`qty-${l.sku}`} type="number" min={0} step={1} value={packs[l.sku] ?? ''} onChange={(e) => setPacks({ ...packs, [l.sku]: e.target.value })} />
+                  <input id={`qty-${l.sku}`} type="number" min={0} step={1} value={packs[l.sku] ?? ''} onChange={(e) => setPacks((typed) => ({ ...typed, [l.sku]: e.target.value }))} />
                   <button type="submit" className="button">Update</button>
                 </form>
                 <span className="muted">{l.quantity} units</span>
               </td>
               <td className="line-amount">{formatPence(l.line_amount)}</td>
               <td>
-                <button type="button" className="link-button" onClick={() => void run(() => removeLine(l.sku), 'Line removed.')} aria-label={`Remove ${l.name}`}>
+                <button type="button" className="link-button" onClick={() => void run(() => removeLine(l.sku), 'Line removed.', l.sku)} aria-label={`Remove ${l.name}`}>
                   Remove
                 </button>
               </td>

@@ -13,6 +13,8 @@ const cache = new Map<string, OwnPrice>();
 const pending = new Set<string>();
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Bumped on sign-out: prices asked for by the buyer who left are not kept when they answer. */
+let generation = 0;
 
 export const ownPrice = (sku: string): OwnPrice | undefined => cache.get(sku);
 export function subscribeOwnPrices(fn: () => void): () => void {
@@ -31,12 +33,15 @@ async function flush() {
   timer = undefined;
   const skus = [...pending];
   pending.clear();
+  const asked = generation;
   try {
     for (let i = 0; i < skus.length; i += 100) {
       const { prices } = await apiFetch<{ prices: Record<string, OwnPrice> }>('/api/prices', { body: { token: await idToken(), skus: skus.slice(i, i + 100) } });
+      if (asked !== generation) return;
       for (const [sku, p] of Object.entries(prices)) cache.set(sku, p);
     }
   } catch (err) {
+    if (asked !== generation) return;
     reportError(err, { context: { where: 'own prices' } });
   }
   for (const fn of listeners) fn();
@@ -44,6 +49,7 @@ async function flush() {
 
 /** Forgets every own price (on sign-out). */
 export function clearOwnPrices(): void {
+  generation++;
   cache.clear();
   for (const fn of listeners) fn();
 }

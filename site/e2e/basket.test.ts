@@ -159,4 +159,41 @@ describe('basket', { timeout: 90_000 }, () => {
       await page.unroute('**/api/basket/set');
     }
   });
+
+  it('on a phone, signed in, the header tools and the basket fit the screen', async () => {
+    const phone = await browser.newContext({
+      storageState: await page.context().storageState({ indexedDB: true }), // the sign-in lives in IndexedDB
+      viewport: { width: 360, height: 740 },
+      userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36',
+      isMobile: true,
+      hasTouch: true,
+    });
+    const p = await phone.newPage();
+    try {
+      await p.goto(shopURL + '/outlet/section/photo-frames/803/');
+      const form = p.locator('.grid .card form.add-to-basket').nth(2);
+      await form.getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => form.locator('[role="status"]').textContent()).toMatch(/Added/);
+      await p.goto(shopURL + '/checkout/basket/');
+      await p.waitForSelector('.site-header[data-layout="compact"] .account-menu-signed-in');
+      await p.waitForSelector('.basket-table');
+      const fit = await p.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const outside = ['.info-button', '.basket-widget summary', '.account-menu-signed-in summary', '.basket-table .qty-form button']
+          .filter((s) => {
+            const r = document.querySelector(s)!.getBoundingClientRect();
+            return r.left < 0 || r.right > width;
+          });
+        return { sideways: document.documentElement.scrollWidth - width, outside };
+      });
+      expect(fit).toEqual({ sideways: 0, outside: [] });
+      await p.locator('.basket-widget summary').click();
+      const dropdown = await p.locator('.basket-dropdown').boundingBox();
+      expect(dropdown!.x).toBeGreaterThanOrEqual(0);
+      expect(dropdown!.x + dropdown!.width).toBeLessThanOrEqual(360);
+      await screenshot(p, 'basket-phone-360');
+    } finally {
+      await phone.close();
+    }
+  });
 });

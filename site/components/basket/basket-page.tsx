@@ -105,11 +105,11 @@ export function BasketPage() {
                 <br />
                 <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
               </td>
-              <td>
+              <td data-label="Unit price ex VAT">
                 {formatPence(l.unit_price)}
                 {l.discount_percent > 0 && <span className="muted"> less {l.discount_percent}%</span>}
               </td>
-              <td>
+              <td data-label="Packs">
                 <form onSubmit={(e) => update(e, l.sku, l.pack_size)} className="qty-form">
                   <label htmlFor={`qty-${l.sku}`} className="sr-only">Packs of {l.name}</label>
                   <input id={`qty-${l.sku}`} type="number" min={0} step={1} value={packs[l.sku] ?? ''} onChange={(e) => setPacks((typed) => ({ ...typed, [l.sku]: e.target.value }))} />
@@ -117,8 +117,8 @@ export function BasketPage() {
                 </form>
                 <span className="muted">{l.quantity} units</span>
               </td>
-              <td className="line-amount">{formatPence(l.line_amount)}</td>
-              <td>
+              <td className="line-amount" data-label="Line ex VAT">{formatPence(l.line_amount)}</td>
+              <td className="line-remove">
                 <button type="button" className="link-button" onClick={() => void run(() => removeLine(l.sku), 'Line removed.', l.sku)} aria-label={`Remove ${l.name}`}>
                   Remove
                 </button>

@@ -28,10 +28,10 @@ export function OrderView({ order: o }: { order: Order }) {
               <td>
                 {l.name} <span className="muted">({l.sku})</span>
               </td>
-              <td>{l.quantity}</td>
-              <td>{formatPence(l.unit_price)}</td>
-              <td>{formatPence(l.line_amount)}</td>
-              <td>{formatPence(l.vat)}</td>
+              <td data-label="Units">{l.quantity}</td>
+              <td data-label="Unit ex VAT">{formatPence(l.unit_price)}</td>
+              <td data-label="Line ex VAT">{formatPence(l.line_amount)}</td>
+              <td data-label="VAT">{formatPence(l.vat)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CSRF_HEADER, apiErrorText, apiFetch } from './api';
+import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, fieldProblems } from './api';
 
 const doc = (token: string | null) => ({
   querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
@@ -63,8 +63,21 @@ describe('apiFetch', () => {
 
 describe('apiErrorText', () => {
   it('tells the first field problem, else the message; anything else gets the fallback', () => {
-    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be whole packs' }), 'x')).toBe('must be whole packs');
-    expect(apiErrorText(new ApiError(409, 'only 3 units are in stock'), 'x')).toBe('only 3 units are in stock');
+    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be from 0 to 10000 units' }), 'x')).toBe('Quantity must be from 0 to 10000 units.');
+    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { 'deliver_to.postcode': 'enter a UK postcode such as EX1 2AB' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
+    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { active_coupon_id: 'is required' }), 'x')).toBe('Coupon code is required.');
+    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { delivery_option: 'is not one of the shop\'s delivery options' }), 'x')).toBe("Delivery option is not one of the shop's delivery options.");
+    expect(apiErrorText(new ApiError(409, 'only 3 units of Gold Balloons are in stock'), 'x')).toBe('Only 3 units of Gold Balloons are in stock.');
+    expect(apiErrorText(new ApiError(409, 'Coupon expired.'), 'x')).toBe('Coupon expired.');
     expect(apiErrorText(new TypeError('fetch failed'), 'Could not add. Try again.')).toBe('Could not add. Try again.');
+  });
+});
+
+describe('fieldProblems', () => {
+  it('gives each field problem as a sentence, by field, and nothing for other errors', () => {
+    const err = new ApiError(400, 'request body has invalid fields', { 'address.postcode': 'enter a UK postcode such as EX1 2AB', telephone: 'must be at least 7 digits' });
+    expect(fieldProblems(err)).toEqual({ 'address.postcode': 'Enter a UK postcode such as EX1 2AB.', telephone: 'Telephone must be at least 7 digits.' });
+    expect(fieldProblems(new ApiError(409, 'your basket is empty'))).toEqual({});
+    expect(fieldProblems(new TypeError('fetch failed'))).toEqual({});
   });
 });

@@ -13,10 +13,38 @@ export class ApiError extends Error {
   }
 }
 
-/** What to tell the buyer about a failed call: the API's first field problem, else its
- * message; fallback for anything that is not an API answer. */
+/** The API writes its messages as phrases ("only 42 units of … are in stock"); on a
+ * page they read as sentences: a capital first letter and a full stop. */
+export function asSentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  return t[0]!.toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
+}
+
+/** Field names as a buyer knows them, where the API's name would read oddly. */
+const FIELD_NAMES: Record<string, string> = { sku: 'SKU', q: 'Search text', active_coupon_id: 'Coupon code', idempotency_key: 'Checkout key' };
+
+/** A field problem as a sentence. A problem that reads on from the field's name ("must be
+ * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". */
+export function problemSentence(field: string, problem: string): string {
+  const key = field.split('.').pop() ?? field;
+  const name = FIELD_NAMES[key] ?? key.replace(/_/g, ' ');
+  return asSentence(/^(must|is|are)\b/.test(problem) ? `${name} ${problem}` : problem);
+}
+
+/** The API's field problems of a failed call as sentences, by field name, for the form's
+ * fields to show; empty for anything else. */
+export function fieldProblems(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError) || !err.problems) return {};
+  return Object.fromEntries(Object.entries(err.problems).map(([field, problem]) => [field, problemSentence(field, problem)]));
+}
+
+/** What to tell the buyer about a failed call, as a sentence: the API's first field
+ * problem, else its message; fallback for anything that is not an API answer. */
 export function apiErrorText(err: unknown, fallback: string): string {
-  return err instanceof ApiError ? (Object.values(err.problems ?? {})[0] ?? err.message) : fallback;
+  if (!(err instanceof ApiError)) return fallback;
+  const [first] = Object.entries(err.problems ?? {});
+  return first ? problemSentence(...first) : asSentence(err.message);
 }
 
 /** The page's CSRF token, from <meta name="csrf-token">. */

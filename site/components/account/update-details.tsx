@@ -1,7 +1,7 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { loadProfile, saveProfile, type AccountState, type Profile } from '@/lib/account-store';
-import { ApiError } from '@/lib/api';
+import { apiErrorText, fieldProblems } from '@/lib/api';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { authSDK, getFirebaseAuth } from '@/lib/firebase';
 import { businessProblem, emailProblem, telephoneProblem } from '@/lib/validation';
@@ -73,8 +73,8 @@ function DetailsForm({ profile, email }: { profile: Profile; email: string }) {
       await saveProfile({ business: business.trim(), telephone: telephone.trim(), email, optInMarketing: optIn ? 1 : 0 });
       setStatus({ ok: true, text: 'Your details are saved.' });
     } catch (err) {
-      if (err instanceof ApiError && err.problems) setErrors(err.problems);
-      setStatus({ ok: false, text: err instanceof ApiError ? err.message : 'Your details could not be saved. Please try again.' });
+      setErrors(fieldProblems(err));
+      setStatus({ ok: false, text: apiErrorText(err, 'Your details could not be saved. Please try again.') });
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
-import { ApiError } from '@/lib/api';
+import { apiErrorText } from '@/lib/api';
 import { addManyToBasket } from '@/lib/basket';
 
 /** Grid ordering: adds every product of the grid that has a quantity typed in, in one
@@ -39,7 +39,7 @@ export function AddAllToBasket() {
       for (const x of picked) x.f.querySelector('input')!.value = '';
       setStatus({ ok: true, text: `Added ${picked.length} ${picked.length === 1 ? 'line' : 'lines'} to your basket.` });
     } catch (err) {
-      setStatus({ ok: false, text: err instanceof ApiError ? err.message : 'Could not add. Please try again.' });
+      setStatus({ ok: false, text: apiErrorText(err, 'Could not add. Please try again.') });
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
-import { ApiError } from '@/lib/api';
+import { apiErrorText, fieldProblems } from '@/lib/api';
 import { addressProblems, checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, type Billing } from '@/lib/checkout';
 import { AddressFields } from './address-fields';
 
@@ -48,8 +48,8 @@ export function BillingForm() {
       await saveBilling(b);
       router.push('/checkout/delivery/');
     } catch (err) {
-      if (err instanceof ApiError && err.problems) setErrors(err.problems);
-      setFormError(err instanceof ApiError ? err.message : 'Your billing details could not be saved. Please try again.');
+      setErrors(fieldProblems(err));
+      setFormError(apiErrorText(err, 'Your billing details could not be saved. Please try again.'));
       setBusy(false);
     }
   }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { setCartUpdated } from '@/lib/account-store';
-import { ApiError } from '@/lib/api';
+import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { getBasket, type Basket } from '@/lib/basket';
 import { addressProblems, checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, type Address, type CheckoutInfo } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
@@ -71,8 +71,8 @@ export function DeliveryStep() {
       router.push(`/checkout/complete/${order.id}/`);
     } catch (err) {
       // The idempotency key is kept: pressing Place Order again cannot make a second order.
-      if (err instanceof ApiError && err.problems) setErrors(err.problems);
-      setError(err instanceof ApiError ? `Your order was not placed: ${err.message}.` : 'We could not reach the shop. Your basket is safe; press Place Order again.');
+      setErrors(fieldProblems(err));
+      setError(err instanceof ApiError ? `Your order was not placed. ${apiErrorText(err, '')}` : 'We could not reach the shop. Your basket is safe; press Place Order again.');
       setBusy(false);
     }
   }

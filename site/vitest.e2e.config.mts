@@ -18,6 +18,9 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     sequence: { sequencer: PathOrder },
+    // expect.poll gives a page 10 s to reach the awaited state (vitest's default is 1 s: an
+    // add and the basket reload after it can take longer on a loaded CI machine).
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

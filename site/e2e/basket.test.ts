@@ -1,11 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { APIResponse, Browser, Page } from 'playwright-core';
 import { emulatorUser, launch, screenshot, shopURL } from './browser';
 
 let browser: Browser;
 let page: Page;
 
 const pounds = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.-]/g, '')) * 100);
+
+/** Holds the first answer to an API path: the request reaches the server at once, and its
+ * answer reaches the page only on deliver(), which returns once the page has it and has had
+ * a frame to act on it. Later requests pass straight through. */
+async function holdFirstAnswer(p: Page, path: string) {
+  const pattern = `**${path}`;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let taken = false;
+  let answer: APIResponse | undefined;
+  await p.route(pattern, async (route) => {
+    if (taken) return route.continue();
+    taken = true;
+    answer = await route.fetch();
+    await held;
+    await route.fulfill({ response: answer });
+  });
+  return {
+    /** The held answer, once the server has given it. */
+    answer: () => answer,
+    async deliver() {
+      const finished = p.waitForEvent('requestfinished', (r) => r.url().endsWith(path));
+      release();
+      await finished;
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    },
+    async stop() {
+      release();
+      await p.unroute(pattern);
+    },
+  };
+}
 
 beforeAll(async () => {
   browser = await launch();
@@ -89,34 +121,21 @@ describe('basket', { timeout: 90_000 }, () => {
   });
 
   it('an add is kept when the basket load of the page answers after it', async () => {
-    // The page loads the basket as the sign-in is restored; hold that answer (taken from the
-    // server before the add) until the add's own reload has answered, then deliver it.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let first: { lines: number; delivered: Promise<void> } | null = null;
-    await page.route('**/api/shoppingCartSmall', async (route) => {
-      if (first) return route.continue();
-      const response = await route.fetch();
-      const lines = ((await response.json()) as { id: unknown }[]).filter((l) => l.id !== 1).length;
-      first = { lines, delivered: held.then(() => route.fulfill({ response })) };
-    });
+    // The page loads the basket as the sign-in is restored; hold that answer (the basket
+    // before the add) until the add's own reload has answered, then deliver it.
+    const held = await holdFirstAnswer(page, '/api/shoppingCartSmall');
     try {
       await page.goto(shopURL + '/outlet/section/photo-frames/803/');
-      await expect.poll(() => first?.lines ?? -1).toBeGreaterThanOrEqual(0);
-      const before = first!.lines;
+      await expect.poll(() => held.answer()).toBeTruthy();
+      const before = ((await held.answer()!.json()) as { id: unknown }[]).filter((l) => l.id !== 1).length;
       const form = page.locator('.grid .card form.add-to-basket').first();
       await form.getByRole('button', { name: 'Add' }).click();
       await expect.poll(() => form.locator('[role="status"]').textContent()).toMatch(/Added/);
       await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe(`Basket (${before + 1})`);
-      const finished = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/shoppingCartSmall'));
-      release();
-      await first!.delivered;
-      await finished;
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      await held.deliver();
       await expect(page.locator('.basket-widget summary').textContent()).resolves.toBe(`Basket (${before + 1})`);
     } finally {
-      release();
-      await page.unroute('**/api/shoppingCartSmall');
+      await held.stop();
     }
   });
 
@@ -125,16 +144,8 @@ describe('basket', { timeout: 90_000 }, () => {
     await page.waitForSelector('.basket-table');
     const rows = page.locator('.basket-table tbody tr');
     expect(await rows.count()).toBeGreaterThan(2);
-    // The first update's answer (taken from the server straight away) arrives last.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let calls = 0;
-    await page.route('**/api/basket/set', async (route) => {
-      if (calls++ > 0) return route.continue();
-      const response = await route.fetch();
-      await held;
-      await route.fulfill({ response });
-    });
+    // The first update's answer arrives last.
+    const held = await holdFirstAnswer(page, '/api/basket/set');
     try {
       // Rows are found by SKU: an update may reorder them.
       const skus = await rows.evaluateAll((trs) => trs.slice(0, 3).map((tr) => (tr as HTMLElement).dataset.sku!));
@@ -142,15 +153,12 @@ describe('basket', { timeout: 90_000 }, () => {
       const box = (i: number) => row(i).locator('input[type="number"]');
       await box(0).fill('3');
       await row(0).getByRole('button', { name: 'Update' }).click();
-      await expect.poll(() => calls).toBe(1);
+      await expect.poll(() => held.answer()).toBeTruthy();
       await box(1).fill('4');
       await row(1).getByRole('button', { name: 'Update' }).click();
       await expect.poll(() => page.locator('.form-ok').textContent()).toBe('Quantity updated.');
       await box(2).fill('9'); // typed, not submitted
-      const finished = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/basket/set'));
-      release();
-      await finished;
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      await held.deliver();
       await expect(box(0).inputValue()).resolves.toBe('3');
       await expect(box(1).inputValue()).resolves.toBe('4');
       await expect(box(2).inputValue()).resolves.toBe('9');
@@ -159,8 +167,7 @@ describe('basket', { timeout: 90_000 }, () => {
       await expect(box(0).inputValue()).resolves.toBe('3');
       await expect(box(1).inputValue()).resolves.toBe('4');
     } finally {
-      release();
-      await page.unroute('**/api/basket/set');
+      await held.stop();
     }
   });
 

@@ -3,7 +3,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useId, useState } from 'react';
 import { Pager } from '@/components/catalogue/pager';
 import { ProductGrid } from '@/components/catalogue/product-grid';
-import { ApiError } from '@/lib/api';
+import { ApiError, asSentence, fieldProblems } from '@/lib/api';
 import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
 
 type Option = { value: string; label: string };
@@ -29,7 +29,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       .then((result) => setState({ kind: 'done', result }))
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
-        const message = err instanceof ApiError && err.status === 400 ? `Those search options are not valid: ${Object.values(err.problems ?? {}).join('; ') || err.message}.` : 'Search is unavailable right now. Please try again shortly.';
+        const message = err instanceof ApiError && err.status === 400 ? `Those search options are not valid. ${Object.values(fieldProblems(err)).join(' ') || asSentence(err.message)}` : 'Search is unavailable right now. Please try again shortly.';
         setState({ kind: 'error', message });
       });
     return () => ctl.abort();

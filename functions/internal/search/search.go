@@ -25,7 +25,8 @@ const MaxPage = 200
 const maxTerms = 8
 
 // Field weights: a word in the name counts most, then the category, then the
-// description. How it matched scales that: exactly 1, as a prefix 0.5, with a typo 0.25.
+// description. How it matched scales that: exactly (or as a synonym) 1, as a prefix
+// 0.5, with a typo 0.25.
 const (
 	weightName        = 6
 	weightCategory    = 4
@@ -77,11 +78,6 @@ type Index struct {
 	skus       []string // lowercase SKUs, sorted; index i is skuDoc[i]
 	skuDoc     []int32
 	scratch    sync.Pool
-}
-
-// words splits text into lowercase words of letters and digits.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // Build indexes the products; a product's category name counts as words of its title.
@@ -167,21 +163,30 @@ func (s *scratch) raise(doc int32, v float32) {
 	s.term[doc] = max(s.term[doc], v)
 }
 
-// queryTerms splits the query into words, keeping hyphenated tokens whole only when
-// they look like a SKU.
-func (ix *Index) queryTerms(q string) []string {
+// queryTerms splits the query into words as the index does (stop words dropped,
+// plurals folded), keeping hyphenated tokens whole only when they look like a SKU,
+// and gives each word its synonyms. A word with synonyms keeps them even if it is
+// also a stop word's spelling ("him" is not dropped).
+func (ix *Index) queryTerms(q string) []term {
 	raw := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
 	})
-	var out []string
+	var out []term
 	for _, t := range raw {
 		t = strings.Trim(t, "-")
 		switch {
 		case t == "":
 		case strings.Contains(t, "-") && ix.hasSKUPrefix(t):
-			out = append(out, t)
+			out = append(out, term{word: t})
 		default:
-			out = append(out, words(t)...)
+			for _, w := range split(t) {
+				f := fold(w)
+				alts, ok := synonyms[f]
+				if !ok && stopWords[w] {
+					continue
+				}
+				out = append(out, term{word: f, alts: alts})
+			}
 		}
 	}
 	return out[:min(len(out), maxTerms)]
@@ -192,10 +197,22 @@ func (ix *Index) hasSKUPrefix(t string) bool {
 	return i < len(ix.skus) && strings.HasPrefix(ix.skus[i], t)
 }
 
-// scoreTerm sets s.term to each product's best match of one query word.
-func (ix *Index) scoreTerm(s *scratch, t string) {
+// scoreTerm sets s.term to each product's best match of one query word. A word with
+// synonyms finds them as if typed, and only exactly: the synonyms file says what it
+// means, so "her" does not find "heron" as a prefix. Other words also match as a
+// prefix, a SKU or within a typo.
+func (ix *Index) scoreTerm(s *scratch, qt term) {
+	t := qt.word
 	for _, p := range ix.all[t] {
 		s.raise(p.doc, p.weight)
+	}
+	for _, a := range qt.alts {
+		for _, p := range ix.all[a] {
+			s.raise(p.doc, p.weight)
+		}
+	}
+	if len(qt.alts) > 0 {
+		return
 	}
 	if len(t) >= 2 {
 		for i := sort.SearchStrings(ix.dict, t); i < len(ix.dict) && strings.HasPrefix(ix.dict[i], t); i++ {

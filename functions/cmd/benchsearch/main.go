@@ -66,7 +66,7 @@ func measure(size, n int) error {
 		return err
 	}
 	t0 := time.Now()
-	ix := search.Build(c.Products, c.Categories)
+	ix := search.Build(c.Products, c.Categories, c.Ranges)
 	build := time.Since(t0)
 	qs := queries(c, n)
 	ctx := context.Background()

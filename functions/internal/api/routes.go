@@ -54,11 +54,11 @@ const searchMaxAge = 5 * time.Minute
 // catalogueIndex builds the search index from the table's catalogue.
 func catalogueIndex(st *store.Store) search.Loader {
 	return func(ctx context.Context) (*search.Index, error) {
-		_, cats, products, err := st.Catalogue(ctx)
+		ranges, cats, products, err := st.Catalogue(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return search.Build(products, cats), nil
+		return search.Build(products, cats, ranges), nil
 	}
 }
 

@@ -20,7 +20,7 @@ func (f fixedIndex) Get(context.Context) (*search.Index, error) { return f.ix, n
 func TestSearchEndpoint(t *testing.T) {
 	t.Parallel()
 	c, _ := seed.Generate(500)
-	ix := search.Build(c.Products, c.Categories)
+	ix := search.Build(c.Products, c.Categories, c.Ranges)
 	h := handleSearch(slog.New(slog.NewTextHandler(io.Discard, nil)), fixedIndex{ix})
 	get := func(q string) (int, map[string]any) {
 		rec := httptest.NewRecorder()

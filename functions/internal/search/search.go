@@ -24,12 +24,13 @@ const MaxPage = 200
 // maxTerms bounds how many words of a query are searched.
 const maxTerms = 8
 
-// Field weights: a word in the name counts most, then the category, then the
-// description. How it matched scales that: exactly (or as a synonym) 1, as a prefix
-// 0.5, with a typo 0.25.
+// Field weights: a word in the name counts most, then the category, then the range,
+// then the description. How it matched scales that: exactly (or as a synonym) 1, as a
+// prefix 0.5, with a typo 0.25.
 const (
 	weightName        = 6
 	weightCategory    = 4
+	weightRange       = 3
 	weightDescription = 1
 	weightSKU         = 20
 	weightSKUPrefix   = 8
@@ -80,11 +81,16 @@ type Index struct {
 	scratch    sync.Pool
 }
 
-// Build indexes the products; a product's category name counts as words of its title.
-func Build(products []catalogue.Product, cats []catalogue.Category) *Index {
+// Build indexes the products; a product's category and range names count as words of
+// its title.
+func Build(products []catalogue.Product, cats []catalogue.Category, ranges []catalogue.Range) *Index {
 	categoryNames := make(map[int]string, len(cats))
 	for _, c := range cats {
 		categoryNames[c.ID] = c.Name
+	}
+	rangeNames := make(map[string]string, len(ranges))
+	for _, r := range ranges {
+		rangeNames[r.URLText] = r.Name
 	}
 	ix := &Index{
 		docs: make([]Hit, len(products)), nameWords: make([]uint8, len(products)),
@@ -115,6 +121,10 @@ func Build(products []catalogue.Product, cats []catalogue.Category) *Index {
 		for _, w := range words(categoryNames[p.CategoryID]) {
 			add(ix.all, w, doc, weightCategory)
 			add(ix.title, w, doc, weightCategory)
+		}
+		for _, w := range words(rangeNames[p.RangeURLText]) {
+			add(ix.all, w, doc, weightRange)
+			add(ix.title, w, doc, weightRange)
 		}
 		for _, w := range words(p.Description) {
 			add(ix.all, w, doc, weightDescription)

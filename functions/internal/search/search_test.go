@@ -19,7 +19,7 @@ func build(t testing.TB, n int) *Index {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	ix := Build(c.Products, c.Categories)
+	ix := Build(c.Products, c.Categories, c.Ranges)
 	t.Logf("indexed %d products in %v", n, time.Since(start))
 	return ix
 }
@@ -157,7 +157,7 @@ func either(a, b func(Hit) bool) func(Hit) bool {
 func TestBuyerQueries(t *testing.T) {
 	t.Parallel()
 	c, _ := seed.Generate(seed.DefaultProducts)
-	ix := Build(c.Products, c.Categories)
+	ix := Build(c.Products, c.Categories, c.Ranges)
 	heForBirthday := named(`\b(Dad|Grandad|Brother|Son|Uncle|Nephew|Husband) Birthday`)
 	sheForBirthday := named(`\b(Mum|Nan|Sister|Daughter|Wife|Auntie|Niece) Birthday`)
 	for _, tc := range []struct {
@@ -182,6 +182,10 @@ func TestBuyerQueries(t *testing.T) {
 		{"mum", named(`\b(Mum|Mam|Mother's)\b`), inCategory(304)},
 		{"mothers day cards", inCategory(304), inCategory(304)},
 		{"thank you cards", named(`Thank You`), named(`Thank You Card`)},
+		{"stationery", inRange("wholesale_stationery"), inRange("wholesale_stationery")},
+		{"giftware", inRange("wholesale_giftware"), inRange("wholesale_giftware")},
+		{"greeting cards", inRange("wholesale_greeting_cards"), inRange("wholesale_greeting_cards")},
+		{"partyware", inRange("wholesale_partyware"), inRange("wholesale_partyware")},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			all := searchAll(t, ix, tc.query)

@@ -87,6 +87,29 @@ describe('catalogue', () => {
     await expect.poll(() => page.locator('[role="status"]').first().textContent()).toMatch(/page 2 of/);
   });
 
+  it('a buyer\'s phrase finds what they meant: stop words, plurals and synonyms', async () => {
+    // Typed into the header's search box, as a buyer does.
+    await page.goto(shopURL + '/');
+    await page.locator('.header-search input[name="q"]').fill('birthday cards for him');
+    await page.locator('.header-search input[name="q"]').press('Enter');
+    await page.waitForURL(/\/search\/\?q=birthday\+cards\+for\+him/);
+    await page.waitForSelector('.grid .card, .no-results');
+    await expect(page.locator('[role="status"]').first().textContent()).resolves.toMatch(/^\d+ results for “birthday cards for him”, page 1 of \d+$/);
+    const names = await page.locator('.grid .card-name').allTextContents();
+    expect(names).toHaveLength(24);
+    for (const n of names) expect(n).toMatch(/\b(Dad|Grandad|Brother|Son|Uncle|Nephew|Husband) Birthday/);
+    await screenshot(page, 'catalogue-search-buyer-phrase');
+
+    await searchFor('xmas');
+    const xmas = await page.locator('.grid .card-name').allTextContents();
+    expect(xmas.length).toBeGreaterThan(10);
+    for (const n of xmas) expect(n).toMatch(/Christmas/);
+    await searchFor('cards');
+    const cards = await page.locator('.grid .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-sku')));
+    await searchFor('card');
+    await expect(page.locator('.grid .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-sku')))).resolves.toEqual(cards);
+  });
+
   it('a search with no match says so', async () => {
     await searchFor('zzqxv');
     await expect(page.locator('.no-results').textContent()).resolves.toContain('No products match “zzqxv”');

@@ -65,8 +65,41 @@ export function validateRedirects(doc, pagePaths = new Set()) {
   return list.map(({ source, target, status }) => ({ source, target, status }));
 }
 
+/** functions/config/shop.json: the business constants the functions and the pages share. */
+export const shopConfigPath = path.join(root, 'functions', 'config', 'shop.json');
+export const readShopConfig = () => JSON.parse(readFileSync(shopConfigPath, 'utf8'));
+
+/** Site versions buyers see: their builds must carry the shop's real details. */
+const PUBLIC_VERSIONS = new Set(['staging', 'production']);
+
+/** The example values in a shop.json that a real shop must replace before buyers see
+ * them: an all-zero sort code or account number, and contact details in the ranges kept
+ * for examples (an .example domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). */
+export function placeholderProblems(shop) {
+  const problems = [];
+  const bank = shop.bankTransfer ?? {};
+  const contact = shop.contact ?? {};
+  if (!/[1-9]/.test(bank.sortCode ?? '')) problems.push(`bankTransfer.sortCode "${bank.sortCode ?? ''}" is a placeholder`);
+  if (!/[1-9]/.test(bank.accountNumber ?? '')) problems.push(`bankTransfer.accountNumber "${bank.accountNumber ?? ''}" is a placeholder`);
+  if (/\.example$/i.test(contact.email ?? '')) problems.push(`contact.email "${contact.email}" is an example address`);
+  if (/^01632\s?960/.test(contact.phone ?? '')) problems.push(`contact.phone "${contact.phone}" is a number kept for drama`);
+  return problems;
+}
+
+/** Refuses a staging or production build while shop.json holds placeholders, with every
+ * one named; a local build may use them. */
+export function checkPublishable(shop, siteVersion = 'local') {
+  if (!PUBLIC_VERSIONS.has(siteVersion)) return;
+  const problems = placeholderProblems(shop);
+  if (problems.length) {
+    throw new Error(`refusing a ${siteVersion} build: functions/config/shop.json still holds placeholders that buyers would read as the shop's own details:\n  ${problems.join('\n  ')}\nPut the real details in functions/config/shop.json (docs/build-and-release.md), or build with SITE_VERSION=local.`);
+  }
+}
+
 /** Builds the site; answers { id, pages, htmlFiles, seconds }. */
-export async function buildSite({ env = process.env } = {}) {
+export async function buildSite({ env = process.env, shop = readShopConfig() } = {}) {
+  // Refused before anything is built or written.
+  checkPublishable(shop, env.SITE_VERSION);
   const started = performance.now();
   const id = newBuildId();
   const siteUrl = (env.SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');

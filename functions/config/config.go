@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 )
 
 //go:embed shop.json
@@ -24,6 +25,18 @@ type Contact struct {
 	Hours   string `json:"hours"`
 }
 
+// BankTransfer is the account pro-forma orders are paid into.
+type BankTransfer struct {
+	AccountName   string `json:"accountName"`
+	SortCode      string `json:"sortCode"`      // 12-34-56
+	AccountNumber string `json:"accountNumber"` // eight digits
+}
+
+var (
+	sortCodePattern      = regexp.MustCompile(`^[0-9]{2}-[0-9]{2}-[0-9]{2}$`)
+	accountNumberPattern = regexp.MustCompile(`^[0-9]{8}$`)
+)
+
 // Shop is shop.json.
 type Shop struct {
 	MinimumOrderPence          int64            `json:"minimumOrderPence"`
@@ -34,6 +47,7 @@ type Shop struct {
 	// "category:{id}" or "product:{sku}". An account's own dsc is merged over them.
 	DefaultDiscounts map[string]int `json:"defaultDiscounts"`
 	Contact          Contact        `json:"contact"`
+	BankTransfer     BankTransfer   `json:"bankTransfer"`
 }
 
 // Load parses the embedded shop.json and checks it.
@@ -49,6 +63,9 @@ func Load() (Shop, error) {
 		return Shop{}, fmt.Errorf("shop.json: no delivery options")
 	case s.DefaultVATRate < 0 || s.DefaultVATRate > 100:
 		return Shop{}, fmt.Errorf("shop.json: defaultVatRate %d out of range", s.DefaultVATRate)
+	case s.BankTransfer.AccountName == "" || !sortCodePattern.MatchString(s.BankTransfer.SortCode) ||
+		!accountNumberPattern.MatchString(s.BankTransfer.AccountNumber):
+		return Shop{}, fmt.Errorf("shop.json: bankTransfer needs an accountName, a sortCode such as 12-34-56 and an eight-digit accountNumber")
 	}
 	for k, v := range s.DefaultDiscounts {
 		if v < 0 || v > 100 {

@@ -14,4 +14,7 @@ func TestLoad(t *testing.T) {
 	if s.Contact.Email == "" || s.Contact.Phone == "" {
 		t.Fatal("contact details missing")
 	}
+	if b := s.BankTransfer; b.AccountName == "" || len(b.SortCode) != 8 || len(b.AccountNumber) != 8 {
+		t.Fatalf("bank details for pro-forma orders: %+v", b)
+	}
 }

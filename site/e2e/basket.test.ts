@@ -97,11 +97,62 @@ describe('basket', { timeout: 90_000 }, () => {
     await screenshot(page, 'basket-page');
   });
 
+  it('a quantity change keeps every line in its place', async () => {
+    await page.goto(shopURL + '/checkout/basket/');
+    await page.waitForSelector('.basket-table');
+    const rows = page.locator('.basket-table tbody tr');
+    expect(await rows.count()).toBeGreaterThan(2);
+    const order = () => rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.sku!));
+    const before = await order();
+    const last = rows.last();
+    const packs = Number(await last.locator('input[type="number"]').inputValue());
+    await last.locator('input[type="number"]').fill(String(packs + 1));
+    await last.getByRole('button', { name: 'Update' }).click();
+    await expect.poll(() => page.locator('.form-ok').textContent()).toBe('Quantity updated.');
+    expect(await order()).toEqual(before);
+    await page.reload();
+    await page.waitForSelector('.basket-table');
+    expect(await order()).toEqual(before);
+  });
+
+  it('a part pack gets the shop\'s message beside its box, and the box shows the real packs again', async () => {
+    await page.goto(shopURL + '/checkout/basket/');
+    await page.waitForSelector('.basket-table');
+    const row = page.locator('.basket-table tbody tr').first();
+    const box = row.locator('input[type="number"]');
+    const real = await box.inputValue();
+    const writes: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/basket/') && writes.push(r.url()));
+    await box.fill('1.5');
+    await row.getByRole('button', { name: 'Update' }).click();
+    const message = row.locator('.field-error');
+    await expect.poll(() => message.textContent()).toBe('1.5 is not a whole number of packs. Enter a whole number (0 removes the line).');
+    await expect(box.getAttribute('aria-describedby')).resolves.toBe(await message.getAttribute('id'));
+    await expect(box.inputValue()).resolves.toBe(real);
+    expect(writes).toEqual([]);
+    await screenshot(page, 'basket-part-pack');
+  });
+
+  it('a basket that fails to load offers Try again', async () => {
+    let failures = 1;
+    await page.route('**/api/basket', (route) => (failures-- > 0 ? route.fulfill({ status: 503, body: '{"error":"unavailable"}' }) : route.continue()));
+    try {
+      await page.goto(shopURL + '/checkout/basket/');
+      const alert = page.locator('main [role="alert"]');
+      await expect.poll(() => alert.textContent()).toContain('There was a technical problem loading your basket.');
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await page.waitForSelector('.basket-table');
+    } finally {
+      await page.unroute('**/api/basket');
+    }
+  });
+
   it('after sign-in, prices switch to the buyer\'s own prices', async () => {
     await page.goto(shopURL + '/outlet/section/single-christmas-cards/202/');
     const first = page.locator('.grid .card').first();
-    const list = Number(await first.locator('.price').getAttribute('data-pence'));
     await expect.poll(() => first.locator('.own-price').count()).toBe(1);
+    // The list price, struck through beside the buyer's own once it has arrived.
+    const list = pounds(await first.locator('.own-price ~ .muted s').textContent());
     const own = Number(await first.locator('.own-price').getAttribute('data-pence'));
     expect(own).toBe(list - Math.floor((list * 5 + 50) / 100)); // the public 5% Christmas discount
     await expect(first.textContent()).resolves.toContain('your price, 5% off');

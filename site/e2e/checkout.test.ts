@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, screenshot, shopURL } from './browser';
+import { emulatorUser, launch, screenshot, shopURL } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -84,5 +84,67 @@ describe('checkout journey', { timeout: 120_000 }, () => {
     await p.goto(shopURL + '/checkout/billing/');
     await expect.poll(() => p.locator('main').textContent()).toContain('No user is currently signed in');
     await ctx.close();
+  });
+});
+
+describe('checkout below the minimum order', { timeout: 120_000 }, () => {
+  let p: Page;
+  let short = '';
+
+  beforeAll(async () => {
+    p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('one pack in the basket is below the minimum order', async () => {
+    const user = await emulatorUser();
+    await p.goto(shopURL + '/account/login/');
+    await p.getByLabel('Email').fill(user.email);
+    await p.getByLabel('Password').fill(user.password);
+    await p.getByRole('button', { name: 'Sign In' }).click();
+    await p.waitForURL(/\/account\/dashboard\/$/);
+    await p.goto(shopURL + '/outlet/section/photo-frames/803/');
+    const form = p.locator('.grid .card form.add-to-basket').first();
+    await form.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => form.locator('[role="status"]').textContent()).toMatch(/Added/);
+    await p.goto(shopURL + '/checkout/basket/');
+    const reason = await p.locator('#minimum-reason').textContent();
+    short = /add (£[\d,.]+) more/.exec(reason ?? '')?.[1] ?? '';
+    expect(short).toMatch(/^£/);
+  });
+
+  /** The notice a step shows at once: how far below the minimum, and a way back. */
+  async function expectMinimumNotice() {
+    const notice = p.locator('main .minimum-notice');
+    await expect.poll(() => notice.textContent()).toBe(`Your basket is ${short} below the minimum order of £100.00 ex VAT. Back to your basket to add more.`);
+    await expect(notice.getByRole('link', { name: 'Back to your basket' }).getAttribute('href')).resolves.toBe('/checkout/basket/');
+  }
+
+  it('billing says at once how far below the minimum the basket is, and shows a VAT-number problem once', async () => {
+    await p.goto(shopURL + '/checkout/billing/');
+    await expectMinimumNotice();
+    await p.getByLabel('Company name').fill('Small Shop Ltd');
+    await p.getByLabel('Contact name').fill('Jo Small');
+    await p.getByLabel('Address line 1').fill('1 High Street');
+    await p.getByLabel('Town or city').fill('Exampleton');
+    await p.getByLabel('Postcode').fill('EX1 2AB');
+    await p.getByLabel('VAT number (optional)').fill('GB123');
+    await p.getByRole('button', { name: 'Continue to delivery' }).click();
+    await expect.poll(() => p.locator('#vat-error').textContent()).toBe('Enter a UK VAT number such as GB123456789, or leave it empty.');
+    const text = (await p.locator('main').textContent()) ?? '';
+    expect(text.split('UK VAT number').length - 1).toBe(1);
+    await screenshot(p, 'checkout-billing-minimum');
+  });
+
+  it('delivery says so too, and Place Order waits for a basket at the minimum', async () => {
+    await p.getByLabel('VAT number (optional)').fill('');
+    await p.getByRole('button', { name: 'Continue to delivery' }).click();
+    await p.waitForURL(/\/checkout\/delivery\/$/);
+    await expectMinimumNotice();
+    await expect(p.getByRole('button', { name: 'Place Order' }).isDisabled()).resolves.toBe(true);
+    await p.locator('.minimum-notice').getByRole('link', { name: 'Back to your basket' }).click();
+    await p.waitForURL(/\/checkout\/basket\/$/);
   });
 });

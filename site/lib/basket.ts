@@ -1,5 +1,6 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
+import { formatPence } from './format';
 
 /** One priced line of POST /api/basket (pence). */
 export interface BasketLine {
@@ -10,8 +11,12 @@ export interface BasketLine {
   small_img: string;
   pack_size: number;
   quantity: number;
+  /** The catalogue's price of one unit. */
+  list_price: number;
+  /** The buyer's price of one unit: the list price less discount_percent. */
   unit_price: number;
   discount_percent: number;
+  /** quantity × unit_price. */
   line_amount: number;
   vat_rate: number;
   vat: number;
@@ -34,7 +39,7 @@ export interface Basket {
 }
 
 /** A line's quantity as the basket page's packs box shows it. */
-const packsOf = (l: BasketLine) => String(l.quantity / l.pack_size);
+export const packsOf = (l: BasketLine) => String(l.quantity / l.pack_size);
 
 /** The basket page's packs boxes once it shows the basket `next`: each box shows its
  * line's packs, except a box the buyer changed since `shown` was on screen and has not
@@ -47,6 +52,18 @@ export function packsBoxes(shown: Basket | null, next: Basket, typed: Record<str
       return [l.sku, edited ? typed[l.sku]! : packsOf(l)];
     }),
   );
+}
+
+/** What is wrong with a packs box's text, as the shop says it beside the box, or '' when
+ * it is a whole number of packs (0 removes the line). */
+export function packsProblem(typed: string): string {
+  const t = typed.trim();
+  if (t === '') return 'Enter a number of packs (0 removes the line).';
+  const n = Number(t);
+  if (!Number.isFinite(n)) return `${t} is not a number of packs. Enter a whole number (0 removes the line).`;
+  if (n < 0) return 'Enter 0 or more packs (0 removes the line).';
+  if (!Number.isInteger(n)) return `${t} is not a whole number of packs. Enter a whole number (0 removes the line).`;
+  return '';
 }
 
 /** The widget shows at most this many lines. */
@@ -86,4 +103,41 @@ export async function removeLine(sku: string): Promise<Basket> {
 /** Makes code the account's coupon ("" clears it); ids travel without "coupon-". */
 export async function applyCoupon(code: string): Promise<void> {
   await apiFetch('/api/updateCoupon', { csrf: true, body: { token: await idToken(), active_coupon_id: code.trim().toUpperCase().replace(/^COUPON-/, '') } });
+}
+
+/** A coupon's terms as POST /api/getCoupon answers them (pence ex VAT). */
+export interface CouponAnswer {
+  active_coupon_id: string;
+  description?: string;
+  kind?: 'percent' | 'fixed';
+  percent?: number;
+  amount_pence?: number;
+  min_spend_pence?: number;
+  /** RFC 3339; the coupon works until (not at) this moment. */
+  valid_to?: string;
+}
+
+/** The terms of a coupon (its holder may use it), from POST /api/getCoupon. */
+export async function getCoupon(code: string): Promise<CouponAnswer> {
+  return apiFetch<CouponAnswer>('/api/getCoupon', { body: { token: await idToken(), active_coupon_id: code } });
+}
+
+const londonDate = (d: Date) => d.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' });
+const londonTime = (d: Date) => d.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
+
+/** The last moment a coupon works, as a buyer reads it: "the end of 31 December 2027"
+ * for a coupon that stops at midnight (UK time), else "14:30 on 5 March 2027". */
+export function validUntil(validTo: string): string {
+  const end = new Date(validTo);
+  if (londonTime(end) === '00:00') return `the end of ${londonDate(new Date(end.getTime() - 1))}`;
+  return `${londonTime(end)} on ${londonDate(end)}`;
+}
+
+/** A coupon's terms as one sentence: "Terms: £5.00 off orders of £50.00 or more ex VAT,
+ * valid until the end of 31 December 2027." The amounts are the server's, only formatted. */
+export function couponTerms(c: CouponAnswer): string {
+  const off = c.kind === 'fixed' ? `${formatPence(c.amount_pence ?? 0)} off` : `${c.percent ?? 0}% off`;
+  const what = c.min_spend_pence ? `${c.kind === 'fixed' ? '' : 'goods on '}orders of ${formatPence(c.min_spend_pence)} or more ex VAT` : 'goods';
+  const until = c.valid_to ? `, valid until ${validUntil(c.valid_to)}` : '';
+  return `Terms: ${off} ${what}${until}.`;
 }

@@ -28,6 +28,9 @@ export interface CheckoutInfo {
   approved_for_credit: boolean;
   delivery_options: DeliveryOption[];
   free_delivery_threshold: number;
+  /** The minimum order (pence ex VAT), and how far the basket is below it (0 at or over). */
+  minimum_order: number;
+  below_minimum_by: number;
 }
 
 export interface OrderLine {
@@ -35,6 +38,10 @@ export interface OrderLine {
   name: string;
   pack_size: number;
   quantity: number;
+  /** The catalogue's unit price when the order was placed. */
+  list_price: number;
+  discount_percent: number;
+  /** The unit price charged: line_amount is quantity × this. */
   unit_price: number;
   line_amount: number;
   vat_rate: number;

@@ -5,7 +5,7 @@ vi.mock('./api', () => ({ apiFetch: () => new Promise((r) => answers.push(r)) })
 vi.mock('./account-store', () => ({ idToken: async () => 't' }));
 
 const { clearOwnPrices, ownPrice, requestOwnPrice } = await import('./own-prices');
-const price = { list_price: 100, unit_price: 95, discount_percent: 5 };
+const price = { list_price: 100, unit_price: 95, discount_percent: 5, pack_size: 6, pack_price: 570, pack_price_inc_vat: 684 };
 
 describe('own prices', () => {
   it('batches the SKUs of one render and keeps their prices', async () => {

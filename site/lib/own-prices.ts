@@ -2,11 +2,15 @@ import { idToken } from './account-store';
 import { apiFetch } from './api';
 import { reportError } from './report';
 
-/** A buyer's own price of one unit (pence ex VAT). */
+/** A buyer's own prices of one unit and of one pack (pence ex VAT unless inc VAT). */
 export interface OwnPrice {
   list_price: number;
   unit_price: number;
   discount_percent: number;
+  pack_size: number;
+  /** pack_size × unit_price, as a basket line of one pack is priced. */
+  pack_price: number;
+  pack_price_inc_vat: number;
 }
 
 const cache = new Map<string, OwnPrice>();

@@ -101,16 +101,34 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, no
 	})
 }
 
+// checkoutAnswer is what the checkout steps need before the buyer types anything.
+type checkoutAnswer struct {
+	Billing               *store.Billing          `json:"billing"`
+	ApprovedForCredit     bool                    `json:"approved_for_credit"`
+	DeliveryOptions       []config.DeliveryOption `json:"delivery_options"`
+	FreeDeliveryThreshold int64                   `json:"free_delivery_threshold"`
+	MinimumOrder          int64                   `json:"minimum_order"`    // pence ex VAT
+	BelowMinimumBy        int64                   `json:"below_minimum_by"` // what the basket lacks of the minimum, 0 at or over it
+}
+
 // handleCheckout answers POST /api/checkout {token}: what the checkout steps need —
-// saved billing, whether the account may pay on account, and the delivery options.
-func handleCheckout(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop) http.Handler {
+// saved billing, whether the account may pay on account, the delivery options, and how
+// far the priced basket is below the minimum order (so each step can say so at once,
+// not only when Place Order is refused).
+func handleCheckout(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		p, err := savedProfile(r.Context(), st, who.UID)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, map[string]any{"billing": p.Billing, "approved_for_credit": p.ApprovedForCredit,
-			"delivery_options": shop.DeliveryOptions, "free_delivery_threshold": shop.FreeDeliveryThresholdPence})
+		b, err := priceBasketFor(r.Context(), st, shop, who.UID, p, now())
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		encode(w, http.StatusOK, checkoutAnswer{Billing: p.Billing, ApprovedForCredit: p.ApprovedForCredit,
+			DeliveryOptions: shop.DeliveryOptions, FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence,
+			MinimumOrder: b.MinimumOrder, BelowMinimumBy: b.BelowMinimumBy})
 	})
 }

@@ -166,7 +166,8 @@ func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid string
 			return store.Order{}, &errConflict{msg: fmt.Sprintf("%s is out of stock; remove it to order the rest", l.Name)}
 		}
 		o.Lines = append(o.Lines, store.OrderLine{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Quantity: l.Quantity,
-			UnitPrice: l.UnitPrice, LineAmount: l.LineAmount, VATRate: l.VATRate, VAT: l.VAT})
+			ListPrice: l.ListPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.UnitPrice, LineAmount: l.LineAmount,
+			VATRate: l.VATRate, VAT: l.VAT})
 	}
 	if b.Coupon != nil && b.Coupon.Error == "" {
 		o.CouponID = b.Coupon.ID

@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 	"errors"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,9 +36,10 @@ type basketLine struct {
 	SmallImg        string `json:"small_img"`
 	PackSize        int    `json:"pack_size"`
 	Quantity        int    `json:"quantity"`
-	UnitPrice       int64  `json:"unit_price"`
-	DiscountPercent int    `json:"discount_percent"`
-	LineAmount      int64  `json:"line_amount"`
+	ListPrice       int64  `json:"list_price"`       // the catalogue's price of one unit
+	UnitPrice       int64  `json:"unit_price"`       // the buyer's price of one unit: list less discount_percent
+	DiscountPercent int    `json:"discount_percent"` // the buyer's discount on this line
+	LineAmount      int64  `json:"line_amount"`      // quantity × unit_price
 	VATRate         int    `json:"vat_rate"`
 	VAT             int64  `json:"vat"`
 	InStock         bool   `json:"in_stock"`
@@ -66,7 +67,8 @@ type basketAnswer struct {
 }
 
 // priceBasket reads uid's lines, products, discounts and coupon and prices them; lines
-// come most recently changed first. Lines whose product left the catalogue are dropped.
+// come most recently added first, and keep their place when their quantity changes.
+// Lines whose product left the catalogue are dropped.
 func priceBasket(ctx context.Context, st BasketStore, shop config.Shop, uid string, now time.Time) (basketAnswer, error) {
 	profile, err := savedProfile(ctx, st, uid)
 	if err != nil {
@@ -90,7 +92,7 @@ func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid s
 	if err != nil {
 		return basketAnswer{}, err
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].UpdatedAt.After(lines[j].UpdatedAt) })
+	sortNewestAddedFirst(lines)
 	skus := make([]string, len(lines))
 	for i, l := range lines {
 		skus[i] = l.SKU
@@ -134,7 +136,7 @@ func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid s
 	for i, l := range t.Lines {
 		p := products[l.SKU]
 		a.Lines[i] = basketLine{ID: p.SKU, SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(p), SmallImg: p.SmallImg,
-			PackSize: p.PackSize, Quantity: l.Quantity, UnitPrice: p.UnitPrice, DiscountPercent: l.DiscountPercent,
+			PackSize: p.PackSize, Quantity: l.Quantity, ListPrice: p.UnitPrice, UnitPrice: l.NetUnitPrice, DiscountPercent: l.DiscountPercent,
 			LineAmount: l.NetAmount, VATRate: p.VATRate, VAT: l.VAT, InStock: p.Stock > 0}
 	}
 	if coupon != nil {
@@ -144,4 +146,15 @@ func priceBasketFor(ctx context.Context, st BasketStore, shop config.Shop, uid s
 		}
 	}
 	return a, nil
+}
+
+// sortNewestAddedFirst orders basket lines by when each was first added, newest first
+// (SKU breaks a tie), so changing a quantity never moves a line.
+func sortNewestAddedFirst(lines []store.BasketLine) {
+	slices.SortStableFunc(lines, func(a, b store.BasketLine) int {
+		if c := b.AddedAt.Compare(a.AddedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.SKU, b.SKU)
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
@@ -32,15 +33,19 @@ func (p pricesRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
+// ownPrice is one product's prices for the buyer, pence ex VAT unless named inc VAT.
 type ownPrice struct {
 	ListPrice       int64 `json:"list_price"`
 	UnitPrice       int64 `json:"unit_price"`
 	DiscountPercent int   `json:"discount_percent"`
+	PackSize        int   `json:"pack_size"`
+	PackPrice       int64 `json:"pack_price"`         // pack_size × unit_price: what one pack adds to a basket line
+	PackPriceIncVAT int64 `json:"pack_price_inc_vat"` // pack_price with the product's VAT, rounded half up
 }
 
-// handlePrices answers POST /api/prices {token, skus}: the buyer's own unit prices (ex
-// VAT, pence) after their discounts, for the products a page shows. The static pages
-// carry only list prices.
+// handlePrices answers POST /api/prices {token, skus}: the buyer's own unit and pack
+// prices (ex VAT, pence) after their discounts, for the products a page shows. The
+// static pages carry only list prices.
 func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
 		profile, err := savedProfile(r.Context(), st, who.UID)
@@ -60,8 +65,11 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 		}
 		out := make(map[string]ownPrice, len(products))
 		for sku, p := range products {
-			price, pct := pricing.UnitPriceFor(discounts, pricing.Line{SKU: p.SKU, UnitPrice: p.UnitPrice, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
-			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: price, DiscountPercent: pct}
+			// A pack is priced as a basket line of one pack: the numbers the basket will show.
+			pack := pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
+				RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
+			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
+				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT}
 		}
 		encode(w, http.StatusOK, map[string]any{"prices": out})
 	})

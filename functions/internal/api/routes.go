@@ -91,7 +91,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, d.Now))},
 		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now))},
-		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, d.Store, d.Shop)},
+		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 	}

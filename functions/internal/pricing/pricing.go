@@ -25,7 +25,8 @@ type Line struct {
 type PricedLine struct {
 	Line
 	DiscountPercent int   // the account/public discount that applied
-	NetAmount       int64 // quantity × unit price, less DiscountPercent of it (rounded): the line_amount shown
+	NetUnitPrice    int64 // the unit price charged: UnitPrice less DiscountPercent of it, rounded half up
+	NetAmount       int64 // Quantity × NetUnitPrice: the line_amount shown
 	CouponShare     int64 // this line's share of the coupon discount
 	VAT             int64 // (NetAmount − CouponShare) × VATRate, rounded
 }
@@ -97,8 +98,8 @@ func DiscountFor(discounts map[string]int, l Line) int {
 }
 
 // UnitPriceFor is the buyer's price of one unit: the list price less the discount that
-// applies, rounded half up. (Lines are priced on the line amount, so a line can differ
-// from units × this by a penny.)
+// applies, rounded half up. A line is priced at exactly Quantity × this, so a unit
+// price, a pack price and a line amount shown to the buyer always agree.
 func UnitPriceFor(discounts map[string]int, l Line) (price int64, percent int) {
 	percent = DiscountFor(discounts, l)
 	return l.UnitPrice - RoundPercent(l.UnitPrice, percent), percent
@@ -136,11 +137,10 @@ func couponDiscount(c Coupon, goods int64) int64 {
 func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time) Totals {
 	t := Totals{Lines: make([]PricedLine, len(lines))}
 	for i, l := range lines {
-		pct := DiscountFor(discounts, l)
-		list := int64(l.Quantity) * l.UnitPrice
-		disc := RoundPercent(list, pct)
-		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, NetAmount: list - disc}
-		t.GoodsExVAT += list - disc
+		unit, pct := UnitPriceFor(discounts, l)
+		net := int64(l.Quantity) * unit
+		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, NetUnitPrice: unit, NetAmount: net}
+		t.GoodsExVAT += net
 	}
 	if coupon != nil {
 		if err := CheckCoupon(*coupon, t.GoodsExVAT, now); err != nil {

@@ -63,7 +63,7 @@ func TestPrice(t *testing.T) {
 		{"empty basket", nil, nil, nil, 0, 0, 0, 0, nil},
 		{"one line, no discounts", []Line{card("A", 12, 65)}, nil, nil, 780, 0, 156, 936, nil},
 		{"value cards at 19p", []Line{card("V", 24, 19)}, nil, nil, 456, 0, 91, 547, nil},                                        // 91.2 -> 91
-		{"line discount rounds half up", []Line{card("A", 6, 75)}, map[string]int{"category:101": 5}, nil, 427, 0, 85, 512, nil}, // 450, 22.5 -> 23 off
+		{"unit discount rounds half up", []Line{card("A", 6, 75)}, map[string]int{"category:101": 5}, nil, 426, 0, 85, 511, nil}, // 3.75 -> 4 off a unit: 6 × 71
 		{"percent coupon", []Line{card("A", 12, 100), card("B", 6, 50)}, nil, pct(10, 0), 1500, 150, 270, 1620, nil},
 		{"coupon below minimum spend takes nothing", []Line{card("A", 6, 100)}, nil, pct(10, 10000), 600, 0, 120, 720, ErrCouponMinimum},
 		{"fixed coupon larger than the goods is capped", []Line{card("A", 6, 100)}, nil, fixed(5000), 600, 600, 0, 0, nil},
@@ -102,5 +102,21 @@ func TestCouponSharesAddUpExactly(t *testing.T) {
 	}
 	if sum != 100 {
 		t.Fatalf("shares add to %d", sum)
+	}
+}
+
+// TestLineIsUnitPriceTimesQuantity: the unit price a buyer is shown, times the units, is
+// the line amount, for every price and discount (rounding is per unit, never per line).
+func TestLineIsUnitPriceTimesQuantity(t *testing.T) {
+	t.Parallel()
+	for unit := int64(1); unit <= 1000; unit += 7 {
+		for _, pct := range []int{0, 3, 5, 12, 33, 50, 100} {
+			l := card("A", 6*int(unit%9+1), unit)
+			got := Price([]Line{l}, map[string]int{"product:A": pct}, nil, now).Lines[0]
+			want, _ := UnitPriceFor(map[string]int{"product:A": pct}, l)
+			if got.NetUnitPrice != want || got.NetAmount != int64(l.Quantity)*got.NetUnitPrice {
+				t.Fatalf("%dp at %d%% × %d: unit %d (own price %d), line %d", unit, pct, l.Quantity, got.NetUnitPrice, want, got.NetAmount)
+			}
+		}
 	}
 }

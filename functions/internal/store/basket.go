@@ -16,6 +16,7 @@ import (
 type BasketLine struct {
 	SKU       string
 	Quantity  int
+	AddedAt   time.Time // when the line was first added; later changes keep it
 	UpdatedAt time.Time
 }
 
@@ -24,11 +25,24 @@ type basketItem struct {
 	SK        string `dynamodbav:"sk"`
 	SKU       string `dynamodbav:"sku"`
 	Quantity  int    `dynamodbav:"quantity"`
+	AddedAt   int64  `dynamodbav:"addedAt"`   // Unix milliseconds; absent on lines written before it was kept
 	UpdatedAt int64  `dynamodbav:"updatedAt"` // Unix milliseconds
 }
 
 func (it basketItem) toLine() BasketLine {
-	return BasketLine{SKU: it.SKU, Quantity: it.Quantity, UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+	added := it.AddedAt
+	if added == 0 {
+		added = it.UpdatedAt
+	}
+	return BasketLine{SKU: it.SKU, Quantity: it.Quantity, AddedAt: time.UnixMilli(added).UTC(), UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+}
+
+// touchLine is the update every basket write makes besides the quantity: the SKU, the
+// time of this change, and the time the line was first added (set once, then kept).
+func touchLine(u expression.UpdateBuilder, sku string, at time.Time) expression.UpdateBuilder {
+	return u.Set(expression.Name("sku"), expression.Value(sku)).
+		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli())).
+		Set(expression.Name("addedAt"), expression.IfNotExists(expression.Name("addedAt"), expression.Value(at.UnixMilli())))
 }
 
 // BasketLines reads every line of uid's basket.
@@ -69,9 +83,7 @@ func (s *Store) AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, 
 	cond := expression.AttributeNotExists(expression.Name("quantity")).
 		Or(expression.Name("quantity").LessThanEqual(expression.Value(limit - quantity)))
 	expr, err := expression.NewBuilder().WithCondition(cond).WithUpdate(
-		expression.Add(expression.Name("quantity"), expression.Value(quantity)).
-			Set(expression.Name("sku"), expression.Value(sku)).
-			Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
+		touchLine(expression.Add(expression.Name("quantity"), expression.Value(quantity)), sku, at)).Build()
 	if err != nil {
 		return fmt.Errorf("build basket add: %w", err)
 	}
@@ -93,9 +105,7 @@ func (s *Store) AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, 
 // SetBasketQuantity sets a line to exactly quantity units (creating it if needed).
 func (s *Store) SetBasketQuantity(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
 	expr, err := expression.NewBuilder().WithUpdate(
-		expression.Set(expression.Name("quantity"), expression.Value(quantity)).
-			Set(expression.Name("sku"), expression.Value(sku)).
-			Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))).Build()
+		touchLine(expression.Set(expression.Name("quantity"), expression.Value(quantity)), sku, at)).Build()
 	if err != nil {
 		return fmt.Errorf("build basket set: %w", err)
 	}

@@ -17,16 +17,44 @@ import (
 // ErrExists means a conditional create found the item already there.
 var ErrExists = errors.New("already exists")
 
-// OrderLine is one line of a placed order, priced when it was placed (pence).
+// OrderLine is one line of a placed order, priced when it was placed (pence):
+// LineAmount is Quantity × UnitPrice, the unit price charged.
 type OrderLine struct {
-	SKU        string `dynamodbav:"sku" json:"sku"`
-	Name       string `dynamodbav:"name" json:"name"`
-	PackSize   int    `dynamodbav:"packSize" json:"pack_size"`
-	Quantity   int    `dynamodbav:"quantity" json:"quantity"`
-	UnitPrice  int64  `dynamodbav:"unitPrice" json:"unit_price"`
-	LineAmount int64  `dynamodbav:"lineAmount" json:"line_amount"`
-	VATRate    int    `dynamodbav:"vatRate" json:"vat_rate"`
-	VAT        int64  `dynamodbav:"vat" json:"vat"`
+	SKU             string `dynamodbav:"sku" json:"sku"`
+	Name            string `dynamodbav:"name" json:"name"`
+	PackSize        int    `dynamodbav:"packSize" json:"pack_size"`
+	Quantity        int    `dynamodbav:"quantity" json:"quantity"`
+	ListPrice       int64  `dynamodbav:"listPrice" json:"list_price"`             // the catalogue's unit price
+	DiscountPercent int    `dynamodbav:"discountPercent" json:"discount_percent"` // the buyer's discount on the line
+	UnitPrice       int64  `dynamodbav:"unitPrice" json:"unit_price"`             // list less the discount: the price charged
+	LineAmount      int64  `dynamodbav:"lineAmount" json:"line_amount"`
+	VATRate         int    `dynamodbav:"vatRate" json:"vat_rate"`
+	VAT             int64  `dynamodbav:"vat" json:"vat"`
+}
+
+// fromStoredLine reads a line as stored. Lines stored before list prices were kept
+// (no listPrice) hold the list price in unitPrice and a line amount priced on the whole
+// line: their list price is that, and their unit price charged is the line amount per
+// unit where it divides exactly (otherwise no whole-penny unit price exists and the
+// list price stays).
+func fromStoredLine(l OrderLine) OrderLine {
+	if l.ListPrice != 0 || l.UnitPrice == 0 {
+		return l
+	}
+	l.ListPrice = l.UnitPrice
+	if l.Quantity > 0 && l.LineAmount%int64(l.Quantity) == 0 {
+		l.UnitPrice = l.LineAmount / int64(l.Quantity)
+	}
+	return l
+}
+
+func (it orderItem) toOrder() Order {
+	o := it.Order
+	o.Lines = make([]OrderLine, len(it.Lines))
+	for i, l := range it.Lines {
+		o.Lines[i] = fromStoredLine(l)
+	}
+	return o
 }
 
 // Order is a placed order. Money is pence.
@@ -121,7 +149,7 @@ func (s *Store) Order(ctx context.Context, uid, id string) (Order, error) {
 	if err != nil {
 		return Order{}, fmt.Errorf("order %s: %w", id, err)
 	}
-	return it.Order, nil
+	return it.toOrder(), nil
 }
 
 // Orders reads uid's orders, newest first.
@@ -138,7 +166,7 @@ func (s *Store) Orders(ctx context.Context, uid string) ([]Order, error) {
 	}
 	out := make([]Order, len(items))
 	for i, it := range items {
-		out[i] = it.Order
+		out[i] = it.toOrder()
 	}
 	return out, nil
 }

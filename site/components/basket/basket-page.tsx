@@ -4,8 +4,10 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
-import { applyCoupon, getBasket, packsBoxes, removeLine, setLine, type Basket } from '@/lib/basket';
+import { applyCoupon, getBasket, packsBoxes, packsOf, packsProblem, removeLine, setLine, type Basket } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
+import { CouponTerms } from './coupon-terms';
+import { LineUnitPrice } from './line-unit-price';
 
 const message = (err: unknown) => apiErrorText(err, 'Something went wrong. Please try again.');
 
@@ -18,6 +20,8 @@ export function BasketPage() {
   const [notice, setNotice] = useState('');
   const [coupon, setCoupon] = useState('');
   const [packs, setPacks] = useState<Record<string, string>>({});
+  /** A packs box's own problem, shown beside it, by SKU. */
+  const [boxErrors, setBoxErrors] = useState<Record<string, string>>({});
   const uid = account.user === 0 ? '' : account.user.uid;
   /** The basket on screen, and a ticket per change: changes can overlap and answer out
    * of order, and only the newest change's basket is shown. */
@@ -31,14 +35,27 @@ export function BasketPage() {
     setPacks((typed) => packsBoxes(before, b, typed, submitted));
   }, []);
 
+  const load = useCallback(() => {
+    setError('');
+    getBasket()
+      .then(show)
+      .catch(() => setError('There was a technical problem loading your basket.'));
+  }, [show]);
   useEffect(() => {
-    if (!uid) return;
-    getBasket().then(show).catch(() => setError('There was a technical problem loading your basket.'));
-  }, [uid, show]);
+    if (uid) load();
+  }, [uid, load]);
 
   if (account.status === 'loading') return <p role="status">Loading your basket…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (error && !basket) return <p role="alert" className="form-error">{error}</p>;
+  if (error && !basket)
+    return (
+      <p role="alert" className="form-error">
+        {error}{' '}
+        <button type="button" className="link-button" onClick={load}>
+          Try again
+        </button>
+      </p>
+    );
   if (!basket) return <p role="status">Loading your basket…</p>;
 
   async function run(work: () => Promise<Basket | void>, done: string, sku?: string) {
@@ -61,11 +78,16 @@ export function BasketPage() {
   }
   const update = (e: FormEvent, sku: string, packSize: number) => {
     e.preventDefault();
-    const n = Number(packs[sku]);
-    if (!Number.isInteger(n) || n < 0) {
-      setError('Enter a whole number of packs (0 removes the line).');
+    const typed = packs[sku] ?? '';
+    const problem = packsProblem(typed);
+    setBoxErrors(({ [sku]: _, ...others }) => (problem ? { ...others, [sku]: problem } : others));
+    if (problem) {
+      // The line is unchanged: its box shows its packs again, the problem names what was typed.
+      const line = basket.lines.find((l) => l.sku === sku);
+      if (line) setPacks((boxes) => ({ ...boxes, [sku]: packsOf(line) }));
       return;
     }
+    const n = Number(typed);
     void run(() => setLine(sku, n * packSize), n === 0 ? 'Line removed.' : 'Quantity updated.', sku);
   };
   const submitCoupon = (e: FormEvent) => {
@@ -106,15 +128,28 @@ export function BasketPage() {
                 <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
               </td>
               <td data-label="Unit price ex VAT">
-                {formatPence(l.unit_price)}
-                {l.discount_percent > 0 && <span className="muted"> less {l.discount_percent}%</span>}
+                <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
               </td>
               <td data-label="Packs">
-                <form onSubmit={(e) => update(e, l.sku, l.pack_size)} className="qty-form">
+                <form onSubmit={(e) => update(e, l.sku, l.pack_size)} className="qty-form" noValidate>
                   <label htmlFor={`qty-${l.sku}`} className="sr-only">Packs of {l.name}</label>
-                  <input id={`qty-${l.sku}`} type="number" min={0} step={1} value={packs[l.sku] ?? ''} onChange={(e) => setPacks((typed) => ({ ...typed, [l.sku]: e.target.value }))} />
+                  <input
+                    id={`qty-${l.sku}`}
+                    type="number"
+                    min={0}
+                    step={1}
+                    value={packs[l.sku] ?? ''}
+                    aria-invalid={boxErrors[l.sku] ? true : undefined}
+                    aria-describedby={boxErrors[l.sku] ? `qty-${l.sku}-error` : undefined}
+                    onChange={(e) => setPacks((typed) => ({ ...typed, [l.sku]: e.target.value }))}
+                  />
                   <button type="submit" className="button">Update</button>
                 </form>
+                {boxErrors[l.sku] && (
+                  <p id={`qty-${l.sku}-error`} className="field-error" role="alert">
+                    {boxErrors[l.sku]}
+                  </p>
+                )}
                 <span className="muted">{l.quantity} units</span>
               </td>
               <td className="line-amount" data-label="Line ex VAT">{formatPence(l.line_amount)}</td>
@@ -131,13 +166,16 @@ export function BasketPage() {
       <section className="coupon" aria-labelledby="coupon-title">
         <h2 id="coupon-title">Coupon</h2>
         {basket.coupon ? (
-          <p>
-            <strong className="coupon-code">{basket.coupon.id}</strong>: {basket.coupon.description}
-            {basket.coupon.error && <span className="form-error"> Not applied: {basket.coupon.error}.</span>}{' '}
-            <button type="button" className="link-button" onClick={() => void run(() => applyCoupon(''), 'Coupon removed.')}>
-              Remove coupon
-            </button>
-          </p>
+          <>
+            <p>
+              <strong className="coupon-code">{basket.coupon.id}</strong>: {basket.coupon.description}
+              {basket.coupon.error && <span className="form-error"> Not applied: {basket.coupon.error}.</span>}{' '}
+              <button type="button" className="link-button" onClick={() => void run(() => applyCoupon(''), 'Coupon removed.')}>
+                Remove coupon
+              </button>
+            </p>
+            <CouponTerms code={basket.coupon.id} />
+          </>
         ) : (
           <form onSubmit={submitCoupon} className="coupon-form">
             <label htmlFor="coupon-code">Coupon code</label>

@@ -2,17 +2,23 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { formatPence, unitPriceLabel } from '@/lib/format';
-import { ownPrice, requestOwnPrice, subscribeOwnPrices } from '@/lib/own-prices';
+import { ownPrice, requestOwnPrice, subscribeOwnPrices, type OwnPrice } from '@/lib/own-prices';
 
-/** A unit price ex VAT: the list price in the static page, switched to the buyer's own
- * price (from POST /api/prices) once they are signed in and a discount applies. */
-export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
+/** The buyer's own prices of a product (POST /api/prices) once they are signed in and
+ * they have arrived; undefined before, and signed out. */
+function useOwnPrice(sku: string): OwnPrice | undefined {
   const account = useAccount();
   const signedIn = account.user !== 0;
   useEffect(() => {
     if (signedIn) requestOwnPrice(sku);
   }, [signedIn, sku]);
-  const own = useSyncExternalStore(subscribeOwnPrices, () => (signedIn ? ownPrice(sku) : undefined), () => undefined);
+  return useSyncExternalStore(subscribeOwnPrices, () => (signedIn ? ownPrice(sku) : undefined), () => undefined);
+}
+
+/** A unit price ex VAT: the list price in the static page, switched to the buyer's own
+ * price (from POST /api/prices) once they are signed in and a discount applies. */
+export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
+  const own = useOwnPrice(sku);
   if (!own || own.discount_percent === 0) {
     return (
       <span className="price" data-pence={listPrice}>
@@ -28,6 +34,32 @@ export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
       <span className="muted">
         your price, {own.discount_percent}% off <s>{formatPence(listPrice)}</s>
       </span>
+    </>
+  );
+}
+
+/** A card's pack price ex VAT: the list pack price in the static page, the buyer's own
+ * (the server's pack size × their unit price) once it has arrived. */
+export function PackPrice({ sku, listPackPrice }: { sku: string; listPackPrice: number }) {
+  const own = useOwnPrice(sku);
+  const pence = own ? own.pack_price : listPackPrice;
+  return (
+    <span className="pack-price" data-pence={pence}>
+      {formatPence(pence)}
+    </span>
+  );
+}
+
+/** A product page's "Your pack price" fact, for a signed-in buyer with a discount. */
+export function OwnPackPrice({ sku }: { sku: string }) {
+  const own = useOwnPrice(sku);
+  if (!own || own.discount_percent === 0) return null;
+  return (
+    <>
+      <dt>Your pack price</dt>
+      <dd className="own-pack-price" data-pence={own.pack_price}>
+        {formatPence(own.pack_price)} ex VAT ({formatPence(own.pack_price_inc_vat)} inc VAT), {own.discount_percent}% off
+      </dd>
     </>
   );
 }

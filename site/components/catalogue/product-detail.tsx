@@ -1,6 +1,6 @@
 import type { ProductDetail as Detail, StockState } from '@/lib/types';
 import { AddToBasket } from '@/components/basket/add-to-basket';
-import { Price } from '@/components/basket/price';
+import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
 
 const stockText: Record<StockState, string> = {
@@ -31,6 +31,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dd>
             {formatPence(pack)} ex VAT ({formatPence(packIncVat)} inc VAT)
           </dd>
+          <OwnPackPrice sku={p.sku} />
           <dt>VAT rate</dt>
           <dd>{p.vatRate}%</dd>
           <dt>Availability</dt>

@@ -2,8 +2,7 @@ import Link from 'next/link';
 import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import type { ProductCard } from '@/lib/types';
-import { Price } from '@/components/basket/price';
-import { formatPence } from '@/lib/format';
+import { PackPrice, Price } from '@/components/basket/price';
 
 /** A grid of products with image, name (linking to the product page), SKU, pack size
  * and trade price ex VAT. Card names are headings one level below the section the
@@ -26,7 +25,9 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
           </p>
           <p className="card-price">
             <Price sku={p.sku} listPrice={p.unitPrice} />{' '}
-            <span className="muted">ex VAT · {formatPence(p.unitPrice * p.packSize)} a pack</span>
+            <span className="muted">
+              ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unitPrice * p.packSize} /> a pack
+            </span>
           </p>
           {p.inStock ? <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} /> : <p className="stock-out">Out of stock</p>}
         </li>

@@ -3,8 +3,9 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
 import { apiErrorText, fieldProblems } from '@/lib/api';
-import { addressProblems, checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, type Billing } from '@/lib/checkout';
+import { addressProblems, checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, type Billing, type CheckoutInfo } from '@/lib/checkout';
 import { AddressFields } from './address-fields';
+import { MinimumNotice } from './minimum-notice';
 
 const blank = (): Billing => ({ company: '', contact: '', address: emptyAddress(), vat_number: '', po_ref: '', payment_method: 'proforma' });
 
@@ -13,18 +14,16 @@ const blank = (): Billing => ({ company: '', contact: '', address: emptyAddress(
 export function BillingForm() {
   const router = useRouter();
   const [b, setB] = useState<Billing>(blank);
-  const [approved, setApproved] = useState(false);
-  const [ready, setReady] = useState(false);
+  const [info, setInfo] = useState<CheckoutInfo | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState('');
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     checkoutInfo()
-      .then((info) => {
-        setApproved(info.approved_for_credit);
-        setB(loadDraft<Billing>('billing') ?? info.billing ?? blank());
-        setReady(true);
+      .then((i) => {
+        setB(loadDraft<Billing>('billing') ?? i.billing ?? blank());
+        setInfo(i);
       })
       .catch(() => setFormError('Your saved details could not be loaded. Please reload the page.'));
   }, []);
@@ -48,15 +47,19 @@ export function BillingForm() {
       await saveBilling(b);
       router.push('/checkout/delivery/');
     } catch (err) {
-      setErrors(fieldProblems(err));
-      setFormError(apiErrorText(err, 'Your billing details could not be saved. Please try again.'));
+      // Field problems are shown beside their fields; the line above the form only points at them.
+      const problems = fieldProblems(err);
+      setErrors(problems);
+      setFormError(Object.keys(problems).length ? 'Please correct the details marked below.' : apiErrorText(err, 'Your billing details could not be saved. Please try again.'));
       setBusy(false);
     }
   }
 
-  if (!ready && !formError) return <p role="status">Loading your details…</p>;
+  if (!info && !formError) return <p role="status">Loading your details…</p>;
+  const approved = info?.approved_for_credit ?? false;
   return (
     <form className="form" onSubmit={submit} noValidate>
+      {info && <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />}
       {formError && <p className="form-error" role="alert">{formError}</p>}
       <Field id="company" label="Company name" autoComplete="organization" value={b.company} onChange={(e) => update({ ...b, company: e.target.value })} error={errors.company} />
       <Field id="contact" label="Contact name" autoComplete="name" value={b.contact} onChange={(e) => update({ ...b, contact: e.target.value })} error={errors.contact} />

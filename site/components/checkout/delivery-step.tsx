@@ -8,6 +8,7 @@ import { getBasket, type Basket } from '@/lib/basket';
 import { addressProblems, checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, type Address, type CheckoutInfo } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 import { AddressFields } from './address-fields';
+import { MINIMUM_NOTICE_ID, MinimumNotice } from './minimum-notice';
 
 interface Draft {
   sameAsBilling: boolean;
@@ -44,11 +45,15 @@ export function DeliveryStep() {
 
   if (error && !info) return <p className="form-error" role="alert">{error}</p>;
   if (!info || !basket) return <p role="status">Loading your order…</p>;
+  const minimum = <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />;
   if (!info.billing)
     return (
-      <p className="form-error" role="alert">
-        Please give your billing details first. <Link href="/checkout/billing/">Go to billing</Link>.
-      </p>
+      <>
+        {minimum}
+        <p className="form-error" role="alert">
+          Please give your billing details first. <Link href="/checkout/billing/">Go to billing</Link>.
+        </p>
+      </>
     );
   const option = info.delivery_options.find((o) => o.id === d.option) ?? info.delivery_options[0]!;
   const isFree = (o: { id: string }) => o.id === 'standard' && basket.net_ex_vat >= info.free_delivery_threshold;
@@ -79,6 +84,7 @@ export function DeliveryStep() {
 
   return (
     <form className="form checkout-form" onSubmit={submit} noValidate>
+      {minimum}
       {error && <p className="form-error" role="alert">{error}</p>}
       <fieldset className="field">
         <legend>Deliver to</legend>
@@ -137,7 +143,7 @@ export function DeliveryStep() {
         <dt>Total inc VAT</dt>
         <dd data-total="gross">{formatPence(basket.net_ex_vat + charge + basket.vat + chargeVat)}</dd>
       </dl>
-      <button type="submit" className="button" disabled={busy}>
+      <button type="submit" className="button" disabled={busy || info.below_minimum_by > 0} aria-describedby={info.below_minimum_by > 0 ? MINIMUM_NOTICE_ID : undefined}>
         {busy ? 'Placing your order…' : 'Place Order'}
       </button>
     </form>

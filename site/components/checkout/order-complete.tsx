@@ -29,7 +29,7 @@ export function OrderComplete() {
       <OrderView order={order} />
       <h2>What happens next</h2>
       <p>
-        We email a confirmation now. {order.billing?.payment_method === 'proforma' ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders ready by 1pm on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
+        {order.billing?.payment_method === 'proforma' ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders ready by 1pm on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
       </p>
     </>
   );

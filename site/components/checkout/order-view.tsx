@@ -1,3 +1,5 @@
+import { LineUnitPrice } from '@/components/basket/line-unit-price';
+import { bankTransfer } from '@/lib/bank-transfer';
 import type { Order } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 
@@ -29,7 +31,9 @@ export function OrderView({ order: o }: { order: Order }) {
                 {l.name} <span className="muted">({l.sku})</span>
               </td>
               <td data-label="Units">{l.quantity}</td>
-              <td data-label="Unit ex VAT">{formatPence(l.unit_price)}</td>
+              <td data-label="Unit ex VAT">
+                <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
+              </td>
               <td data-label="Line ex VAT">{formatPence(l.line_amount)}</td>
               <td data-label="VAT">{formatPence(l.vat)}</td>
             </tr>
@@ -83,7 +87,8 @@ export function OrderView({ order: o }: { order: Order }) {
       </div>
       {o.billing?.payment_method === 'proforma' ? (
         <p className="payment-instructions">
-          <strong>Pro-forma:</strong> please pay {formatPence(o.total_inc_vat)} by bank transfer to TradeShop Wholesale, sort code 00-00-00, account 00000000, quoting {o.id}. We dispatch as soon as it reaches us.
+          <strong>Pro-forma:</strong> please pay {formatPence(o.total_inc_vat)} by bank transfer
+          {bankTransfer && ` to ${bankTransfer.accountName}, sort code ${bankTransfer.sortCode}, account ${bankTransfer.accountNumber}`}, quoting {o.id}. We dispatch as soon as it reaches us.
         </p>
       ) : (
         <p className="payment-instructions">

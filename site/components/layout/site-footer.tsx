@@ -3,8 +3,9 @@ import { HelpLinkItems } from './menu-links';
 /** Where the feedback link goes: an external survey, set at build time. */
 const FEEDBACK_URL = process.env.NEXT_PUBLIC_FEEDBACK_URL || 'https://survey.tradeshop.example/feedback';
 
-/** The footer every page shares. */
-export function SiteFooter() {
+/** The footer every page shares. It is rendered when the site is built, so its
+ * copyright year is the build's year (every release renders it again). */
+export function SiteFooter({ year = new Date().getFullYear() }: { year?: number }) {
   return (
     <footer className="site-footer">
       <nav aria-label="Help">
@@ -17,7 +18,7 @@ export function SiteFooter() {
           </li>
         </ul>
       </nav>
-      <p>© 2025 TradeShop Wholesale. Trade prices shown ex VAT.</p>
+      <p>© {year} TradeShop Wholesale. Trade prices shown ex VAT.</p>
     </footer>
   );
 }

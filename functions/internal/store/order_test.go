@@ -1,0 +1,32 @@
+package store
+
+import "testing"
+
+func TestFromStoredLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		in, want OrderLine
+	}{
+		{"a line with its list price is as stored",
+			OrderLine{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710},
+			OrderLine{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710}},
+		{"an older line without discount",
+			OrderLine{Quantity: 12, UnitPrice: 65, LineAmount: 780},
+			OrderLine{Quantity: 12, ListPrice: 65, UnitPrice: 65, LineAmount: 780}},
+		{"an older discounted line: the unit price charged is the line per unit",
+			OrderLine{Quantity: 6, UnitPrice: 300, LineAmount: 1710},
+			OrderLine{Quantity: 6, ListPrice: 300, UnitPrice: 285, LineAmount: 1710}},
+		{"an older line priced on the whole line has no whole-penny unit price",
+			OrderLine{Quantity: 6, UnitPrice: 75, LineAmount: 427},
+			OrderLine{Quantity: 6, ListPrice: 75, UnitPrice: 75, LineAmount: 427}},
+		{"a free line", OrderLine{Quantity: 6}, OrderLine{Quantity: 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := fromStoredLine(tc.in); got != tc.want {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

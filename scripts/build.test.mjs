@@ -1,0 +1,41 @@
+// The build refuses to publish the example details of shop.json to buyers.
+// Run: node --test scripts/*.test.mjs
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { buildSite, checkPublishable, placeholderProblems } from './build.mjs';
+
+const placeholders = {
+  bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
+  contact: { phone: '01632 960 123', email: 'trade@tradeshop.example', address: 'Unit 4, Exampleton', hours: '9 to 5' },
+};
+const real = {
+  bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
+  contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Exeter', hours: '9 to 5' },
+};
+
+test('every placeholder is named', () => {
+  assert.deepEqual(placeholderProblems(placeholders), [
+    'bankTransfer.sortCode "00-00-00" is a placeholder',
+    'bankTransfer.accountNumber "00000000" is a placeholder',
+    'contact.email "trade@tradeshop.example" is an example address',
+    'contact.phone "01632 960 123" is a number kept for drama',
+  ]);
+  assert.deepEqual(placeholderProblems({}), ['bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
+  assert.deepEqual(placeholderProblems(real), []);
+});
+
+test('staging and production builds refuse placeholders; local builds and real details pass', () => {
+  for (const version of ['staging', 'production']) {
+    assert.throws(() => checkPublishable(placeholders, version), (err) => {
+      assert.match(err.message, new RegExp(`^refusing a ${version} build: functions/config/shop.json still holds placeholders`));
+      assert.match(err.message, /bankTransfer\.sortCode "00-00-00" is a placeholder/);
+      return true;
+    });
+    assert.doesNotThrow(() => checkPublishable(real, version));
+  }
+  for (const version of [undefined, 'local']) assert.doesNotThrow(() => checkPublishable(placeholders, version));
+});
+
+test('buildSite refuses before it builds anything', async () => {
+  await assert.rejects(buildSite({ env: { SITE_VERSION: 'production' }, shop: placeholders }), /^Error: refusing a production build/);
+});

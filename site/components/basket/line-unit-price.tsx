@@ -1,0 +1,18 @@
+import { formatPence } from '@/lib/format';
+
+/** A line's unit price ex VAT as charged, with the list price and the discount beside it
+ * where one applies: units × the first amount is the line amount. */
+export function LineUnitPrice({ unit, list, discountPercent }: { unit: number; list: number; discountPercent: number }) {
+  return (
+    <>
+      <span className="unit-price">{formatPence(unit)}</span>
+      {(discountPercent > 0 || list !== unit) && (
+        <span className="muted">
+          {' '}
+          (list <s>{formatPence(list)}</s>
+          {discountPercent > 0 && `, ${discountPercent}% off`})
+        </span>
+      )}
+    </>
+  );
+}

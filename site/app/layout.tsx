@@ -8,6 +8,7 @@ import { StagingNotice } from '@/components/layout/staging-notice';
 import { ToastRegion } from '@/components/toast/toast-region';
 import { getCatalogue } from '@/lib/catalogue';
 import { siteUrl } from '@/lib/seo';
+import { SIGNIN_HINT_SCRIPT } from '@/lib/signin-hint';
 import './globals.css';
 
 const buildId = process.env.NEXT_PUBLIC_BUILD_ID ?? 'dev';
@@ -23,8 +24,11 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1, them
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { menu } = getCatalogue();
   return (
-    <html lang="en-GB" data-build={buildId}>
+    // suppressHydrationWarning: the sign-in hint script may mark <html> before React hydrates.
+    <html lang="en-GB" data-build={buildId} suppressHydrationWarning>
       <head>
+        {/* Before the first paint: hide the prerendered Register / Sign In on a browser that was signed in last time. */}
+        <script dangerouslySetInnerHTML={{ __html: SIGNIN_HINT_SCRIPT }} />
         {/* Filled in on load by the accounts work (GET /api/csrf); the fetch helper sends it. */}
         <meta name="csrf-token" content="" />
       </head>

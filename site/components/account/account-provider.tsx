@@ -3,14 +3,14 @@ import { useEffect } from 'react';
 import { signedIn, signedOut } from '@/lib/account-store';
 import { getFirebaseAuth, authSDK } from '@/lib/firebase';
 import { reportError } from '@/lib/report';
+import { hasSignInHint, writeSignInHint } from '@/lib/signin-hint';
 import { syncSession } from '@/lib/token-sync';
 
-/** Remembers on this browser whether someone was signed in, so the next visit can load
- * the sign-in SDK at once; first visits (and crawlers) load it when the browser is idle. */
-const HINT = 'tradeshop:signed-in';
-
+/** The sign-in hint (lib/signin-hint.ts) remembers whether someone was signed in on this
+ * browser, so the next visit can load the sign-in SDK at once; first visits (and crawlers)
+ * load it when the browser is idle. */
 function whenIdle(fn: () => void): () => void {
-  if (localStorage.getItem(HINT) === '1') {
+  if (hasSignInHint(localStorage)) {
     fn();
     return () => undefined;
   }
@@ -42,7 +42,7 @@ export function AccountProvider() {
     async function listen() {
       const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
       unsubscribe = sdk.onIdTokenChanged(auth, (user) => {
-        localStorage.setItem(HINT, user ? '1' : '0');
+        writeSignInHint(localStorage, !!user);
         if (user) {
           const first = last !== user.uid;
           last = user.uid;

@@ -13,18 +13,19 @@ export const ACCOUNT_LINKS = [
   { href: '/account/logout/', label: 'Sign Out' },
 ];
 
-/** The account menu. Signed out: Register and Sign In. Signed in: Dashboard, Update
+/** The account menu. Signed out (and, on a browser with no sign-in hint, before the SDK
+ * has answered): Register and Sign In. Signed in: Dashboard, Update
  * Your Details, View Basket, Recommended Products and Sign Out, plus View Your Basket
  * when the basket has lines or the buyer is in checkout (docs/accounts.md). */
 export function AccountMenu() {
   const account = useAccount();
   const pathname = usePathname();
-  if (account.status === 'loading') {
-    return <p className="account-menu account-menu-loading" aria-hidden="true" />;
-  }
   if (account.user === 0) {
+    // Until the sign-in SDK has answered (status 'loading'), the links are prerendered and
+    // shown at once; a browser with the sign-in hint keeps them hidden in their place
+    // (lib/signin-hint.ts), so a returning buyer does not see them flash.
     return (
-      <ul className="account-menu" aria-label="Account">
+      <ul className={account.status === 'loading' ? 'account-menu account-menu-pending' : 'account-menu'} aria-label="Account">
         <li>
           <Link href="/account/register/" prefetch={false}>
             Register

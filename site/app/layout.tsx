@@ -25,7 +25,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en-GB" data-build={buildId}>
       <head>
-        {/* Filled in on load by the accounts work (GET /api/csrf); the fetch helper sends it. */}
+        {/* Filled in on load (GET /api/csrf, components/app/app-behaviours.tsx); the fetch helper sends it. */}
         <meta name="csrf-token" content="" />
       </head>
       <body>

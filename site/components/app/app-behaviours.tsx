@@ -1,6 +1,7 @@
 'use client';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef } from 'react';
+import { ensureCsrfToken } from '@/lib/api';
 import { archUrlCookie } from '@/lib/archurl';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
 import { claimChunkReload, isChunkLoadError } from '@/lib/chunk-reload';
@@ -16,7 +17,7 @@ declare global {
 }
 
 /** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
- * remembering archUrl, watching for a new build and doing a full page load on the next
+ * filling the page's CSRF token, remembering archUrl, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
  * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
 export function AppBehaviours({ buildId }: { buildId: string }) {
@@ -24,6 +25,12 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
   const pathname = usePathname();
   const watcher = useMemo(() => new BuildWatcher(buildId), [buildId]);
   const manifest = useRef<Manifest | null>(null);
+
+  // The page's CSRF token, into its meta tag before the first API call asks for it (every
+  // call through lib/api.ts carries it; a call that starts first waits for this request).
+  useEffect(() => {
+    ensureCsrfToken().catch((err: unknown) => reportError(err, { context: { where: 'csrf token' } }));
+  }, []);
 
   // archUrl: the last page visited, except sign-in, register, reset and sign-out.
   useEffect(() => {

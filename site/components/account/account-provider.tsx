@@ -1,8 +1,10 @@
 'use client';
 import { useEffect } from 'react';
 import { signedIn, signedOut } from '@/lib/account-store';
+import { chunkReloadPending, isChunkLoadError } from '@/lib/chunk-reload';
 import { getFirebaseAuth, authSDK } from '@/lib/firebase';
 import { reportError } from '@/lib/report';
+import { toaster } from '@/lib/toaster';
 import { syncSession } from '@/lib/token-sync';
 
 /** Remembers on this browser whether someone was signed in, so the next visit can load
@@ -35,7 +37,15 @@ export function AccountProvider() {
       try {
         await listen();
       } catch (err) {
-        reportError(err, { context: { where: 'sign-in provider' } });
+        if (isChunkLoadError(err)) {
+          // The SDK's code did not arrive: lib/firebase.ts has reported it and reloads the
+          // page. Until then nobody is shown signed out; if the guard allowed no reload,
+          // the buyer learns why there is no sign-in.
+          if (chunkReloadPending()) return;
+          toaster.show({ header: 'Sign-in could not load', message: 'Check your connection, then reload the page to sign in.' });
+        } else {
+          reportError(err, { context: { where: 'sign-in provider' } });
+        }
         signedOut();
       }
     }

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { ensureCsrfToken } from '@/lib/api';
 import { archUrlCookie } from '@/lib/archurl';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
-import { claimChunkReload, isChunkLoadError } from '@/lib/chunk-reload';
+import { reloadAfterChunkError } from '@/lib/chunk-reload';
 import { PREFETCH_DELAY_MS, payloadURL, prefetchAllowed, type ConnectionInfo } from '@/lib/prefetch';
 import { reportError } from '@/lib/report';
 import { applyRules, type Manifest } from '@/lib/route-rules';
@@ -93,13 +93,8 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
 
   // A failed code-chunk load reloads the page, at most once per 10 s per path.
   useEffect(() => {
-    const handle = (reason: unknown) => {
-      if (!isChunkLoadError(reason)) return;
-      reportError(reason, { context: { where: 'chunk load' } });
-      if (claimChunkReload(window.sessionStorage, window.location.pathname, Date.now())) window.location.reload();
-    };
-    const onError = (e: ErrorEvent) => handle(e.error ?? e.message);
-    const onRejection = (e: PromiseRejectionEvent) => handle(e.reason);
+    const onError = (e: ErrorEvent) => void reloadAfterChunkError(e.error ?? e.message);
+    const onRejection = (e: PromiseRejectionEvent) => void reloadAfterChunkError(e.reason);
     window.addEventListener('error', onError, true);
     window.addEventListener('unhandledrejection', onRejection);
     return () => {

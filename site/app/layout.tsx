@@ -1,7 +1,8 @@
 import type { Metadata, Viewport } from 'next';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { AccountProvider } from '@/components/account/account-provider';
 import { AppBehaviours } from '@/components/app/app-behaviours';
+import { ArchUrl } from '@/components/app/arch-url';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { StagingNotice } from '@/components/layout/staging-notice';
@@ -40,6 +41,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <SiteFooter />
         <ToastRegion />
         <AppBehaviours buildId={buildId} />
+        <Suspense fallback={null}>
+          <ArchUrl />
+        </Suspense>
         <AccountProvider />
       </body>
     </html>

@@ -2,7 +2,6 @@
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef } from 'react';
 import { ensureCsrfToken } from '@/lib/api';
-import { archUrlCookie } from '@/lib/archurl';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
 import { reloadAfterChunkError } from '@/lib/chunk-reload';
 import { PREFETCH_DELAY_MS, payloadURL, prefetchAllowed, type ConnectionInfo } from '@/lib/prefetch';
@@ -17,7 +16,7 @@ declare global {
 }
 
 /** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
- * filling the page's CSRF token, remembering archUrl, watching for a new build and doing a full page load on the next
+ * filling the page's CSRF token, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
  * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
 export function AppBehaviours({ buildId }: { buildId: string }) {
@@ -31,12 +30,6 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
   useEffect(() => {
     ensureCsrfToken().catch((err: unknown) => reportError(err, { context: { where: 'csrf token' } }));
   }, []);
-
-  // archUrl: the last page visited, except sign-in, register, reset and sign-out.
-  useEffect(() => {
-    const cookie = archUrlCookie(window.location.pathname, window.location.search);
-    if (cookie) document.cookie = cookie;
-  }, [pathname]);
 
   // This build's route rules; a failed fetch is only logged.
   useEffect(() => {

@@ -15,7 +15,7 @@ export function ErrorView({ error, reset }: { error: Error & { statusCode?: numb
   }, [error, statusCode]);
   if (crawler) return null;
   return (
-    <section className="error-page" aria-labelledby="error-title">
+    <section className="error-page" aria-labelledby="error-title" {...(statusCode === 404 && { 'data-not-found': '' })}>
       <h1 id="error-title">{statusCode === 404 ? 'We Were Unable to Find that Page' : 'Hmm, we had an error'}</h1>
       <p className="error-message">
         Something unexpected went wrong (error code {statusCode}). Please try again, or let us know if it keeps happening.

@@ -3,6 +3,7 @@ import { Suspense, type ReactNode } from 'react';
 import { AccountProvider } from '@/components/account/account-provider';
 import { AppBehaviours } from '@/components/app/app-behaviours';
 import { ArchUrl } from '@/components/app/arch-url';
+import { PageGuard } from '@/components/app/page-guard';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { StagingNotice } from '@/components/layout/staging-notice';
@@ -36,7 +37,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <StagingNotice />
         <SiteHeader menu={menu} />
         <main id="main" tabIndex={-1}>
-          {children}
+          <PageGuard>{children}</PageGuard>
         </main>
         <SiteFooter />
         <ToastRegion />

@@ -1,12 +1,21 @@
 'use client';
 import { useEffect, useState } from 'react';
 import { isCrawler } from '@/lib/crawler';
+import { isHydrationError } from '@/lib/hydration';
 import { reportError } from '@/lib/report';
 import { ErrorLinks } from './error-links';
+import { NotFoundView } from './not-found-view';
+
+type Props = { error: Error & { statusCode?: number; digest?: string }; reset?: () => void };
 
 /** The page shown when rendering fails: 'Hmm, we had an error' with the status code.
- * The error is recorded as fatal. Crawlers get no error page. */
-export function ErrorView({ error, reset }: { error: Error & { statusCode?: number; digest?: string }; reset?: () => void }) {
+ * The error is recorded as fatal. A failed hydration is the 404 'Page Not Found:
+ * {fullPath}' instead (SPEC.md section 8). Crawlers get no error page. */
+export function ErrorView(props: Props) {
+  return isHydrationError(props.error) ? <NotFoundView reason="hydration" /> : <RenderError {...props} />;
+}
+
+function RenderError({ error, reset }: Props) {
   const statusCode = error.statusCode ?? 500;
   const [crawler, setCrawler] = useState(false);
   useEffect(() => {

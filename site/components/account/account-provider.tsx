@@ -56,8 +56,9 @@ export function AccountProvider() {
         if (user) {
           const first = last !== user.uid;
           last = user.uid;
-          // getIdToken() answers a cached token and refreshes it before it expires.
-          void signedIn({ uid: user.uid, email: user.email ?? '', displayName: user.displayName ?? '' }, () => user.getIdToken());
+          // getIdToken() answers a cached token and refreshes it before it expires;
+          // getIdToken(true) asks the provider for a new one (account-store's profile fallback).
+          void signedIn({ uid: user.uid, email: user.email ?? '', displayName: user.displayName ?? '' }, (refresh) => user.getIdToken(refresh));
           if (first) void user.getIdToken().then((t) => syncSession('POST', t));
         } else {
           if (last) void syncSession('DELETE', null);

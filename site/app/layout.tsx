@@ -1,7 +1,9 @@
 import type { Metadata, Viewport } from 'next';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { AccountProvider } from '@/components/account/account-provider';
 import { AppBehaviours } from '@/components/app/app-behaviours';
+import { ArchUrl } from '@/components/app/arch-url';
+import { PageGuard } from '@/components/app/page-guard';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { StagingNotice } from '@/components/layout/staging-notice';
@@ -29,7 +31,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <head>
         {/* Before the first paint: hide the prerendered Register / Sign In on a browser that was signed in last time. */}
         <script dangerouslySetInnerHTML={{ __html: SIGNIN_HINT_SCRIPT }} />
-        {/* Filled in on load by the accounts work (GET /api/csrf); the fetch helper sends it. */}
+        {/* Filled in on load (GET /api/csrf, components/app/app-behaviours.tsx); the fetch helper sends it. */}
         <meta name="csrf-token" content="" />
       </head>
       <body>
@@ -39,11 +41,14 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <StagingNotice />
         <SiteHeader menu={menu} />
         <main id="main" tabIndex={-1}>
-          {children}
+          <PageGuard>{children}</PageGuard>
         </main>
         <SiteFooter />
         <ToastRegion />
         <AppBehaviours buildId={buildId} />
+        <Suspense fallback={null}>
+          <ArchUrl />
+        </Suspense>
         <AccountProvider />
       </body>
     </html>

@@ -155,6 +155,43 @@ describe('site shell', () => {
     await expect.poll(() => page.locator('.error-message').textContent()).toBe('Page Not Found: /outlet/section/value-cards/abc/?x=1');
   });
 
+  it('a served page whose route parameters fail validation shows Page Not Found with the full path', async () => {
+    // The edge answers every /checkout/complete/{id}/ with the one order shell; "abc" is
+    // too short to be an order id (lib/route-validation.ts), so the page shows the 404.
+    await page.goto(shopURL + '/checkout/complete/abc/?x=1#top');
+    await expect.poll(() => page.locator('main .error-message').textContent()).toBe('Page Not Found: /checkout/complete/abc/?x=1#top');
+    await expect(page.locator('main h1').textContent()).resolves.toBe('We Were Unable to Find that Page');
+    // A client navigation to such a route says the same.
+    await page.goto(shopURL + '/help/faq/');
+    await page.waitForLoadState('networkidle');
+    await appendLink(page, '/checkout/complete/xy/', 'Odd order link');
+    await page.getByText('Odd order link').click();
+    await expect.poll(() => page.locator('main .error-message').textContent()).toBe('Page Not Found: /checkout/complete/xy/');
+  });
+
+  it('a page whose hydration fails shows Page Not Found with the full path', async () => {
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    // The server HTML says one thing and the page's React tree another: a hydration mismatch.
+    await p.route(`${shopURL}/help/faq/?*`, async (route) => {
+      const res = await route.fetch();
+      const html = await res.text();
+      const tampered = html.replace('<h1>Frequently asked questions</h1>', '<h1>Frequently asked questions, tampered</h1>');
+      expect(tampered).not.toBe(html);
+      await route.fulfill({ response: res, body: tampered });
+    });
+    await p.goto(shopURL + '/help/faq/?from=mail');
+    await expect.poll(() => p.locator('main .error-message').textContent()).toBe('Page Not Found: /help/faq/?from=mail');
+    await expect(p.locator('main h1').textContent()).resolves.toBe('We Were Unable to Find that Page');
+    await screenshot(p, 'shell-hydration-failed');
+    // The same page served as built hydrates and shows.
+    await p.unroute(`${shopURL}/help/faq/?*`);
+    await p.goto(shopURL + '/help/faq/?from=mail');
+    await p.waitForLoadState('networkidle');
+    await expect(p.locator('main h1').textContent()).resolves.toBe('Frequently asked questions');
+    await ctx.close();
+  });
+
   it('a crawler user agent gets no error page', async () => {
     // Crawlers read the answer, not a rendered tab: the 404 status with no page in it.
     const asCrawler = await fetch(shopURL + '/no-such-page/', { headers: { 'User-Agent': googlebot } });
@@ -241,6 +278,26 @@ describe('site shell', () => {
     expect(await archUrl()).toBe(encodeURIComponent('/outlet/r/wholesale_giftware/?sort=name'));
     await p.goto(shopURL + '/help/faq/');
     await expect.poll(archUrl).toBe(encodeURIComponent('/help/faq/'));
+    await ctx.close();
+  });
+
+  it('archUrl follows a change of query alone (paging) and is never set to a 404 page', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await ctx.newPage();
+    const archUrl = async () => decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'archUrl')?.value ?? '');
+    const paged = '/outlet/section/value-cards/120/';
+    await p.goto(shopURL + paged);
+    await expect.poll(archUrl).toBe(paged);
+    await p.locator('main .pager').getByRole('link', { name: 'Next' }).click();
+    await p.waitForURL(`${shopURL}${paged}?page=2`);
+    await expect.poll(archUrl).toBe(`${paged}?page=2`);
+    // Neither an unknown page nor a page found to be a 404 in the browser is remembered.
+    for (const notFound of ['/no-such-page/', '/checkout/complete/abc/']) {
+      await p.goto(shopURL + notFound);
+      await expect.poll(() => p.locator('main .error-message').textContent()).toMatch(/^Page (not found|Not Found): /);
+      await p.waitForLoadState('networkidle');
+      expect(await archUrl(), notFound).toBe(`${paged}?page=2`);
+    }
     await ctx.close();
   });
 

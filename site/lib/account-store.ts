@@ -60,14 +60,15 @@ function set(patch: Partial<AccountState>) {
 /** True when the first returned basket row has id 1: the API's "empty" answer. */
 export const isEmptyCart = (rows: CartLine[]) => rows.length === 0 || rows[0]?.id === 1;
 
-/** Asks the current user's ID token (the SDK refreshes it before it expires). */
-export type TokenSource = () => Promise<string>;
+/** Asks the current user's ID token (the SDK refreshes it before it expires); refresh
+ * asks the provider for a new one now. */
+export type TokenSource = (refresh?: boolean) => Promise<string>;
 let tokenSource: TokenSource | null = null;
 
 /** The caller's ID token for an API body; throws when signed out. */
-export async function idToken(): Promise<string> {
+export async function idToken(refresh = false): Promise<string> {
   if (!tokenSource) throw new Error('No user is currently signed in');
-  return tokenSource();
+  return tokenSource(refresh);
 }
 
 /* Loads can overlap: the basket loads at sign-in and again after an add, and the answers
@@ -94,23 +95,63 @@ export async function loadBasket(): Promise<void> {
   }
 }
 
-/** Reloads the profile (getProfile creates it on first sign-in). Resolves to null when
- * the load failed or a newer load or save overtook it. */
+/** Whether a profile answer names nobody: neither business nor email. */
+const namesNobody = (p: Profile | null | undefined) => !p || (!p.business && !p.email);
+
+/** Reloads the profile. Resolves to null when the load failed or a newer load or save
+ * overtook it.
+ *
+ * SPEC.md section 4: when the fetch fails, or answers null business and email, the profile
+ * is created from the identity provider's display name and email. getProfile itself
+ * creates a missing profile from the ID token's name and email (a conditional write that
+ * never replaces a stored profile), so after a failed fetch the site asks it again with a
+ * token fresh from the provider: a stored profile the site could not read must not be
+ * overwritten by one made up in the browser. An answer that names nobody (the token
+ * carried neither name nor email) is completed with POST /api/profile from the signed-in
+ * user's display name and email, keeping the answer's telephone and opt-in. */
 export async function loadProfile(): Promise<Profile | null> {
   if (!tokenSource) return null;
   const ticket = ++profileTicket;
   set({ profileStatus: 'loading' });
+  let profile: Profile | null;
   try {
-    const profile = await apiFetch<Profile>('/api/getProfile', { body: { token: await idToken() } });
-    if (ticket !== profileTicket) return null;
-    set({ profile, profileStatus: 'ready' });
-    return profile;
+    profile = await fetchProfile(false).catch((err: unknown) => {
+      if (ticket !== profileTicket) throw err;
+      reportError(err, { context: { where: 'profile load' } });
+      return fetchProfile(true);
+    });
   } catch (err) {
     if (ticket !== profileTicket) return null;
     reportError(err, { context: { where: 'profile load' } });
     set({ profileStatus: state.profile ? 'ready' : 'error' });
     return null;
   }
+  if (ticket !== profileTicket) return null;
+  if (namesNobody(profile)) {
+    try {
+      profile = (await createProfile(profile)) ?? profile;
+    } catch (err) {
+      reportError(err, { context: { where: 'profile create' } }); // the answer stands
+    }
+    if (ticket !== profileTicket) return null;
+  }
+  set(profile ? { profile, profileStatus: 'ready' } : { profileStatus: state.profile ? 'ready' : 'error' });
+  return profile;
+}
+
+const fetchProfile = async (refresh: boolean) => apiFetch<Profile>('/api/getProfile', { body: { token: await idToken(refresh) } });
+
+/** Creates the profile of an answer that names nobody from the signed-in user's display
+ * name and email; null when the user has no name that can be a business name (2 to 100
+ * characters), so there is nothing to create it from. */
+async function createProfile(answer: Profile | null): Promise<Profile | null> {
+  const user = state.user;
+  const business = user === 0 ? '' : user.displayName.trim();
+  if (user === 0 || !user.email || business.length < 2 || business.length > 100) return null;
+  return apiFetch<Profile>('/api/profile', {
+    csrf: true,
+    body: { payLoad: { business, email: user.email.toLowerCase(), telephone: answer?.telephone ?? '', optInMarketing: answer?.optInMarketing ?? 0, token: await idToken() } },
+  });
 }
 
 /** Marks the basket changed: the basket reloads and the flag returns to 0. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, fieldProblems } from './api';
+import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, ensureCsrfToken, fieldProblems } from './api';
 
 const doc = (token: string | null) => ({
   querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
@@ -12,6 +12,33 @@ function fakeFetch(status: number, body: string) {
     return new Response(body, { status });
   }) as unknown as typeof fetch;
   return { impl, calls };
+}
+
+/** A page whose csrf-token meta tag starts with content and can be filled in. */
+function metaPage(content: string) {
+  let meta = content;
+  const tag = { get content() { return meta; }, setAttribute: (_: string, v: string) => (meta = v) };
+  return { doc: { querySelector: () => tag } as unknown as Pick<Document, 'querySelector'>, content: () => meta };
+}
+
+type Answer = string | [number, string] | (() => [number, string]);
+
+/** A fetch that answers by path (200 '{}' for any other) and records every call. */
+function recorder(answers: Record<string, Answer>) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const impl = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    await new Promise((r) => setTimeout(r, 1)); // answers come later, as over a network
+    const a = answers[url] ?? '{}';
+    const [status, body] = typeof a === 'string' ? [200, a] : typeof a === 'function' ? a() : a;
+    return new Response(body, { status });
+  }) as unknown as typeof fetch;
+  return {
+    impl,
+    calls,
+    urls: () => calls.map((c) => c.url),
+    header: (i: number) => (calls[i]!.init.headers as Record<string, string>)[CSRF_HEADER],
+  };
 }
 
 describe('apiFetch', () => {
@@ -28,24 +55,54 @@ describe('apiFetch', () => {
     expect(init.credentials).toBe('same-origin');
   });
 
-  it('omits the header when the page has no token', async () => {
-    const f = fakeFetch(200, '{}');
-    await apiFetch('/api/x', { method: 'GET', fetchImpl: f.impl, doc: doc(null) });
-    expect(Object.keys(f.calls[0]!.init.headers as object)).not.toContain(CSRF_HEADER);
+  it('fetches the token first on a page without one, for reads too, and sends it', async () => {
+    const page = metaPage('');
+    const calls = recorder({ '/api/csrf': '{"token":"fresh"}' });
+    await apiFetch('/api/getProfile', { body: {}, fetchImpl: calls.impl, doc: page.doc });
+    expect(calls.urls()).toEqual(['/api/csrf', '/api/getProfile']);
+    expect(calls.header(1)).toBe('fresh');
+    expect(page.content()).toBe('fresh');
   });
 
-  it('fetches a CSRF token first for a protected call on a page without one', async () => {
-    let meta = '';
-    const page = { querySelector: () => ({ get content() { return meta; }, setAttribute: (_: string, v: string) => (meta = v) }) } as unknown as Pick<Document, 'querySelector'>;
-    const calls: { url: string; init: RequestInit }[] = [];
-    const impl = (async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      return new Response(url === '/api/csrf' ? '{"token":"fresh"}' : '{}', { status: 200 });
-    }) as unknown as typeof fetch;
-    await apiFetch('/api/profile', { body: {}, csrf: true, fetchImpl: impl, doc: page });
-    expect(calls.map((c) => c.url)).toEqual(['/api/csrf', '/api/profile']);
-    expect((calls[1]!.init.headers as Record<string, string>)[CSRF_HEADER]).toBe('fresh');
-    expect(meta).toBe('fresh');
+  it('asks for the token once when calls start together, and every call carries it', async () => {
+    const page = metaPage('');
+    const calls = recorder({ '/api/csrf': '{"token":"one"}' });
+    await Promise.all(['/api/shoppingCartSmall', '/api/getProfile', '/api/prices'].map((p) => apiFetch(p, { body: {}, fetchImpl: calls.impl, doc: page.doc })));
+    await apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc });
+    expect(calls.urls().filter((u) => u === '/api/csrf')).toHaveLength(1);
+    expect(calls.calls.filter((c) => c.url !== '/api/csrf').map((c) => (c.init.headers as Record<string, string>)[CSRF_HEADER])).toEqual(['one', 'one', 'one', 'one']);
+  });
+
+  it('fills the meta tag on load (ensureCsrfToken) so the first call needs no token request', async () => {
+    const page = metaPage('');
+    const calls = recorder({ '/api/csrf': '{"token":"onload"}' });
+    await ensureCsrfToken({ fetchImpl: calls.impl, doc: page.doc });
+    expect(page.content()).toBe('onload');
+    await apiFetch('/api/getProfile', { body: {}, fetchImpl: calls.impl, doc: page.doc });
+    expect(calls.urls()).toEqual(['/api/csrf', '/api/getProfile']);
+    expect(calls.header(1)).toBe('onload');
+  });
+
+  it('a read still goes out when the token cannot be had; a protected call fails; the next call asks again', async () => {
+    const page = metaPage('');
+    const calls = recorder({ '/api/csrf': [503, '{}'] });
+    await expect(apiFetch('/api/search?q=x', { method: 'GET', fetchImpl: calls.impl, doc: page.doc })).resolves.toEqual({});
+    expect(Object.keys(calls.calls[1]!.init.headers as object)).not.toContain(CSRF_HEADER);
+    await expect(apiFetch('/api/profile', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc })).rejects.toMatchObject({ status: 503 });
+    expect(calls.urls()).toEqual(['/api/csrf', '/api/search?q=x', '/api/csrf']);
+  });
+
+  it('a protected call refused with 403 gets the token again and is sent once more', async () => {
+    const page = metaPage('stale');
+    let refusals = 1;
+    const calls = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': () => (refusals-- > 0 ? [403, '{"error":"reload"}'] : [200, '{"ok":true}']) });
+    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc })).resolves.toEqual({ ok: true });
+    expect(calls.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
+    expect([calls.header(0), calls.header(2)]).toEqual(['stale', 'current']);
+    // A read refused with 403 is not repeated.
+    const reads = recorder({ '/api/x': [403, '{"error":"no"}'] });
+    await expect(apiFetch('/api/x', { fetchImpl: reads.impl, doc: doc('t') })).rejects.toMatchObject({ status: 403 });
+    expect(reads.urls()).toEqual(['/api/x']);
   });
 
   it('turns an error answer into an ApiError with the server message', async () => {

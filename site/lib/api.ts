@@ -59,12 +59,16 @@ export interface ApiOptions {
   signal?: AbortSignal;
   fetchImpl?: typeof fetch;
   doc?: Pick<Document, 'querySelector'>;
-  /** The endpoint is CSRF-protected: make sure the page has a token first. */
+  /** The endpoint is CSRF-protected: without a token the call cannot succeed, so a failed
+   * token request fails the call, and a 403 (the token expired, or another tab replaced
+   * the cookie) fetches the token again and repeats the call once. */
   csrf?: boolean;
 }
 
+type Doc = Pick<Document, 'querySelector'>;
+
 /** Fetches a CSRF token (GET /api/csrf sets its cookie) into the page's meta tag. */
-async function loadCsrfToken(fetchImpl: typeof fetch, doc: Pick<Document, 'querySelector'>): Promise<string> {
+async function loadCsrfToken(fetchImpl: typeof fetch, doc: Doc): Promise<string> {
   const res = await fetchImpl('/api/csrf', { method: 'GET', credentials: 'same-origin', headers: { Accept: 'application/json' } });
   if (!res.ok) throw new ApiError(res.status, 'could not start a secure session; reload the page');
   const { token } = (await res.json()) as { token: string };
@@ -72,23 +76,44 @@ async function loadCsrfToken(fetchImpl: typeof fetch, doc: Pick<Document, 'query
   return token;
 }
 
+/** The token request in flight for a page: calls made while it is out wait for it, so a
+ * page asks for its token once however many calls start together. */
+const tokenRequests = new WeakMap<Doc, Promise<string>>();
+
+/** The page's CSRF token: the meta tag's, else one fetched into it (one request per page,
+ * shared by every caller; a failed request is forgotten so the next call asks again).
+ * The app calls it on load, so the tag is filled before the first API call; fresh asks
+ * for a new token even when the tag has one. */
+export function ensureCsrfToken(opts: { fetchImpl?: typeof fetch; doc?: Doc; fresh?: boolean } = {}): Promise<string> {
+  const { fetchImpl = fetch, doc = document, fresh = false } = opts;
+  const have = csrfToken(doc);
+  if (have && !fresh) return Promise.resolve(have);
+  let pending = tokenRequests.get(doc);
+  if (!pending) {
+    pending = loadCsrfToken(fetchImpl, doc).finally(() => tokenRequests.delete(doc));
+    tokenRequests.set(doc, pending);
+  }
+  return pending;
+}
+
 /** The one function every API call goes through: JSON in and out, the page's CSRF
- * token in CSRF_HEADER (fetched first if a state-changing call finds none), same-origin
+ * token in CSRF_HEADER on every call (fetched first when the page has none yet), same-origin
  * credentials, and an ApiError for any non-2xx. */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
-  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch, doc = document } = opts;
-  const h: Record<string, string> = { Accept: 'application/json', ...headers };
-  let token = csrfToken(doc);
-  if (!token && opts.csrf) token = await loadCsrfToken(fetchImpl, doc);
-  if (token) h[CSRF_HEADER] = token;
-  if (body !== undefined) h['Content-Type'] = 'application/json';
-  const res = await fetchImpl(path, {
-    method,
-    headers: h,
-    credentials: 'same-origin',
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-    ...(signal && { signal }),
-  });
+  const { fetchImpl = fetch, doc = document } = opts;
+  let token = '';
+  try {
+    token = await ensureCsrfToken({ fetchImpl, doc });
+  } catch (err) {
+    // A read does not need the token (the server checks it only on state-changing
+    // calls), so it goes ahead without one; a protected call cannot.
+    if (opts.csrf) throw err;
+  }
+  let res = await send(path, opts, token);
+  if (res.status === 403 && opts.csrf) {
+    // Refused before the handler ran (the CSRF check comes first), so repeating is safe.
+    res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }));
+  }
   const text = await res.text();
   let data: unknown = null;
   try {
@@ -101,4 +126,18 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems);
   }
   return data as T;
+}
+
+function send(path: string, opts: ApiOptions, token: string): Promise<Response> {
+  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch } = opts;
+  const h: Record<string, string> = { Accept: 'application/json', ...headers };
+  if (token) h[CSRF_HEADER] = token;
+  if (body !== undefined) h['Content-Type'] = 'application/json';
+  return fetchImpl(path, {
+    method,
+    headers: h,
+    credentials: 'same-origin',
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(signal && { signal }),
+  });
 }

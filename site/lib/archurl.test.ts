@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { archUrlCookie, readArchUrl, remembersPage } from './archurl';
+import { archUrlCookie, forgetPage, readArchUrl, rememberPage, remembersPage, type CookieJar } from './archurl';
 
 describe('archUrl', () => {
   it.each([
@@ -29,5 +29,60 @@ describe('archUrl', () => {
     expect(readArchUrl('archUrl=%2F%2Fevil.example%2F')).toBeNull();
     expect(readArchUrl('archUrl=%E0%A4%A')).toBeNull();
     expect(readArchUrl('other=1')).toBeNull();
+  });
+});
+
+/** A cookie jar that behaves like document.cookie for one cookie name: writing sets or
+ * (Max-Age=0) deletes it, reading gives "name=value" pairs. */
+function jar(initial?: string): CookieJar & { value: () => string | undefined } {
+  const m = new Map<string, string>();
+  if (initial) m.set('archUrl', encodeURIComponent(initial));
+  return {
+    get cookie() {
+      return [...m].map(([k, v]) => `${k}=${v}`).join('; ');
+    },
+    set cookie(c: string) {
+      const [pair] = c.split(';');
+      const [k, v] = pair!.split('=');
+      if (/Max-Age=0\b/.test(c)) m.delete(k!);
+      else m.set(k!, v!);
+    },
+    value: () => (m.has('archUrl') ? decodeURIComponent(m.get('archUrl')!) : undefined),
+  };
+}
+
+describe('rememberPage', () => {
+  it('follows a change of query alone (paging)', () => {
+    const j = jar();
+    rememberPage(j, '/outlet/section/value-cards/120/', '', false);
+    rememberPage(j, '/outlet/section/value-cards/120/', '?page=2', false);
+    expect(j.value()).toBe('/outlet/section/value-cards/120/?page=2');
+  });
+
+  it('never remembers a 404 or an excluded page', () => {
+    const j = jar('/help/faq/');
+    rememberPage(j, '/no-such-page/', '', true);
+    rememberPage(j, '/account/login/', '', false);
+    expect(j.value()).toBe('/help/faq/');
+  });
+
+  it('forgets a page that turned out to be a 404 after it was remembered, going back to the page before', () => {
+    const j = jar('/help/faq/');
+    rememberPage(j, '/checkout/complete/abc/', '?x=1', false);
+    expect(j.value()).toBe('/checkout/complete/abc/?x=1');
+    forgetPage(j, '/checkout/complete/abc/', '?x=1');
+    expect(j.value()).toBe('/help/faq/');
+    // With no page before, the cookie goes.
+    const k = jar();
+    rememberPage(k, '/checkout/complete/abc/', '', false);
+    forgetPage(k, '/checkout/complete/abc/', '');
+    expect(k.value()).toBeUndefined();
+  });
+
+  it('forgetting another page changes nothing', () => {
+    const j = jar('/help/faq/');
+    rememberPage(j, '/outlet/r/wholesale_balloons/', '', false);
+    forgetPage(j, '/no-such-page/', '');
+    expect(j.value()).toBe('/outlet/r/wholesale_balloons/');
   });
 });

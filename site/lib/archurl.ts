@@ -16,9 +16,10 @@ export function remembersPage(pathname: string): boolean {
  * null for an excluded page. Lax so the cookie survives arriving from an email link. */
 export function archUrlCookie(pathname: string, search = '', maxAgeDays = 30): string | null {
   if (!remembersPage(pathname)) return null;
-  const value = encodeURIComponent(pathname + search);
-  return `${ARCH_URL_COOKIE}=${value}; Path=/; Max-Age=${maxAgeDays * 86400}; SameSite=Lax`;
+  return setArchUrl(pathname + search, maxAgeDays);
 }
+
+const setArchUrl = (page: string, maxAgeDays = 30) => `${ARCH_URL_COOKIE}=${encodeURIComponent(page)}; Path=/; Max-Age=${maxAgeDays * 86400}; SameSite=Lax`;
 
 /** Reads the remembered page from a cookie header; only a site path is trusted, so
  * the cookie cannot send a buyer to another site. */
@@ -36,4 +37,36 @@ export function readArchUrl(cookieHeader: string): string | null {
     }
   }
   return null;
+}
+
+/** The 404 views mark themselves with this attribute; archUrl never remembers a 404. */
+export const NOT_FOUND_ATTR = 'data-not-found';
+
+/** Where the cookie is read and written (document in the browser). */
+export interface CookieJar {
+  cookie: string;
+}
+
+/** The last write, so a page found to be a 404 after it was remembered can be forgotten. */
+let lastWrite: { page: string; before: string | null } | null = null;
+
+/** Remembers the page being shown (path and query) in archUrl: after every navigation,
+ * including one that changes only the query (?page=2), except on an excluded page or a
+ * 404 (notFound), which a sign-in must never land on. */
+export function rememberPage(jar: CookieJar, pathname: string, search: string, notFound: boolean): void {
+  const cookie = archUrlCookie(pathname, search);
+  if (!cookie || notFound) return;
+  const page = pathname + search;
+  const before = readArchUrl(jar.cookie);
+  if (before !== page) lastWrite = { page, before };
+  jar.cookie = cookie;
+}
+
+/** Called by a 404 that appears in place of a page already remembered (route validation
+ * or hydration failed after the page was drawn): archUrl goes back to the page before. */
+export function forgetPage(jar: CookieJar, pathname: string, search: string): void {
+  if (!lastWrite || lastWrite.page !== pathname + search || readArchUrl(jar.cookie) !== lastWrite.page) return;
+  const { before } = lastWrite;
+  lastWrite = null;
+  jar.cookie = before ? setArchUrl(before) : `${ARCH_URL_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
 }

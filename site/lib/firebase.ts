@@ -1,4 +1,5 @@
 import type { Auth } from 'firebase/auth';
+import { isChunkLoadError, reloadAfterChunkError } from './chunk-reload';
 
 // Firebase config comes from the build environment; locally it is the emulator's demo
 // project, which never reaches Google.
@@ -10,6 +11,14 @@ const config = {
 const emulatorURL = process.env.NEXT_PUBLIC_AUTH_EMULATOR_URL || '';
 
 let auth: Promise<Auth> | undefined;
+
+/** A failed load of the SDK's code is a failed chunk load like any other: the page
+ * reloads (once per 10 s per path, lib/chunk-reload.ts) rather than carrying on as if
+ * nobody were signed in. The caller still gets the error. */
+function sdkLoadFailed(err: unknown): never {
+  reloadAfterChunkError(err);
+  throw err;
+}
 
 /** The Firebase Auth instance, loaded on first use so pages that never need it do not
  * pay for the SDK up front. Points at the Auth emulator when the build says so. */
@@ -23,9 +32,12 @@ export function getFirebaseAuth(): Promise<Auth> {
     const instance = a.initializeAuth(app, { persistence: [a.indexedDBLocalPersistence, a.browserLocalPersistence] });
     if (emulatorURL) a.connectAuthEmulator(instance, emulatorURL, { disableWarnings: true });
     return instance;
-  })();
+  })().catch((err: unknown) => {
+    if (isChunkLoadError(err)) auth = undefined; // the code never arrived: a later call may try again
+    return sdkLoadFailed(err);
+  });
   return auth;
 }
 
 /** The Firebase Auth functions, loaded with the instance. */
-export const authSDK = () => import('firebase/auth');
+export const authSDK = () => import('firebase/auth').catch(sdkLoadFailed);

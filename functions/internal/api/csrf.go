@@ -8,11 +8,12 @@ import (
 	"github.com/tradeshop/functions/internal/csrf"
 )
 
-// handleCSRF answers GET /api/csrf with a fresh token for the page's csrf-token meta tag
-// and sets the matching HttpOnly cookie.
+// handleCSRF answers GET /api/csrf with the token for the page's csrf-token meta tag: the
+// browser's current one while it has long enough to live, else a fresh one with its
+// HttpOnly cookie (csrf.Protector.Token).
 func handleCSRF(p *csrf.Protector) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		encode(w, http.StatusOK, map[string]string{"token": p.SetCookie(w, r), "header": csrf.HeaderName})
+		encode(w, http.StatusOK, map[string]string{"token": p.Token(w, r), "header": csrf.HeaderName})
 	})
 }
 

@@ -99,7 +99,10 @@ func (p *Protector) Issue() string {
 }
 
 // valid checks a token's signature and expiry.
-func (p *Protector) valid(tok string) bool {
+func (p *Protector) valid(tok string) bool { return p.validFor(tok, 0) }
+
+// validFor says whether a token is validly signed and still valid for at least d.
+func (p *Protector) validFor(tok string, d time.Duration) bool {
 	i := strings.LastIndexByte(tok, '.')
 	if i < 0 {
 		return false
@@ -113,12 +116,31 @@ func (p *Protector) valid(tok string) bool {
 		return false
 	}
 	e, err := strconv.ParseInt(exp, 10, 64)
-	return err == nil && p.now().Unix() < e
+	return err == nil && p.now().Add(d).Unix() < e
 }
 
 // Secure says whether the request came over HTTPS, directly or through a proxy that says so.
 func Secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+func cookieName(r *http.Request) string {
+	if Secure(r) {
+		return cookieSecure
+	}
+	return cookiePlain
+}
+
+// Token answers the token for a page that is loading: the browser's own, when its cookie
+// holds one that is validly signed with at least half its lifetime left, else a fresh one
+// with its cookie (SetCookie). Every tab of a browser shares the cookie, so issuing a
+// fresh token on every page load would leave the tabs already open holding a token that
+// no longer matches it.
+func (p *Protector) Token(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(cookieName(r)); err == nil && p.validFor(c.Value, TTL/2) {
+		return c.Value
+	}
+	return p.SetCookie(w, r)
 }
 
 // SetCookie issues a token, sets its cookie and answers the token for the page.
@@ -136,11 +158,7 @@ func (p *Protector) SetCookie(w http.ResponseWriter, r *http.Request) string {
 // signed and unexpired.
 func (p *Protector) Check(r *http.Request) error {
 	header := r.Header.Get(HeaderName)
-	name := cookiePlain
-	if Secure(r) {
-		name = cookieSecure
-	}
-	c, err := r.Cookie(name)
+	c, err := r.Cookie(cookieName(r))
 	if header == "" || err != nil || subtle.ConstantTimeCompare([]byte(header), []byte(c.Value)) != 1 || !p.valid(header) {
 		return ErrInvalid
 	}

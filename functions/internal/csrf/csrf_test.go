@@ -98,6 +98,50 @@ func TestSetCookieNamesAndFlags(t *testing.T) {
 	}
 }
 
+func TestTokenKeepsTheBrowsersToken(t *testing.T) {
+	t.Parallel()
+	p := protector(t)
+	at := func(ago time.Duration) string {
+		q := *p
+		q.now = func() time.Time { return time.Now().Add(-ago) }
+		return q.Issue()
+	}
+	other, _ := New([]byte(strings.Repeat("z", 32)))
+	fresh, old := at(time.Minute), at(TTL/2+time.Minute)
+	cases := []struct {
+		name, cookie string
+		keep         bool
+	}{
+		{"no cookie yet", "", false},
+		{"a fresh token: every tab keeps it", fresh, true},
+		{"less than half its life left: replaced", old, false},
+		{"expired", at(2 * TTL), false},
+		{"signed with another secret", other.Issue(), false},
+		{"garbage", "x.1.y", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest("GET", "http://127.0.0.1/api/csrf", nil)
+			if tc.cookie != "" {
+				r.AddCookie(&http.Cookie{Name: cookiePlain, Value: tc.cookie})
+			}
+			rec := httptest.NewRecorder()
+			tok := p.Token(rec, r)
+			set := rec.Result().Cookies()
+			if tc.keep {
+				if tok != tc.cookie || len(set) != 0 {
+					t.Fatalf("token %q, cookies %v: want the browser's own token and no new cookie", tok, set)
+				}
+				return
+			}
+			if tok == tc.cookie || len(set) != 1 || set[0].Value != tok || !p.valid(tok) {
+				t.Fatalf("token %q, cookies %v: want a fresh token in a new cookie", tok, set)
+			}
+		})
+	}
+}
+
 func TestFromEnv(t *testing.T) {
 	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -1,9 +1,11 @@
 'use client';
 import { useEffect } from 'react';
 import { signedIn, signedOut } from '@/lib/account-store';
+import { chunkReloadPending, isChunkLoadError } from '@/lib/chunk-reload';
 import { getFirebaseAuth, authSDK } from '@/lib/firebase';
 import { reportError } from '@/lib/report';
 import { hasSignInHint, writeSignInHint } from '@/lib/signin-hint';
+import { toaster } from '@/lib/toaster';
 import { syncSession } from '@/lib/token-sync';
 
 /** The sign-in hint (lib/signin-hint.ts) remembers whether someone was signed in on this
@@ -35,7 +37,15 @@ export function AccountProvider() {
       try {
         await listen();
       } catch (err) {
-        reportError(err, { context: { where: 'sign-in provider' } });
+        if (isChunkLoadError(err)) {
+          // The SDK's code did not arrive: lib/firebase.ts has reported it and reloads the
+          // page. Until then nobody is shown signed out; if the guard allowed no reload,
+          // the buyer learns why there is no sign-in.
+          if (chunkReloadPending()) return;
+          toaster.show({ header: 'Sign-in could not load', message: 'Check your connection, then reload the page to sign in.' });
+        } else {
+          reportError(err, { context: { where: 'sign-in provider' } });
+        }
         signedOut();
       }
     }
@@ -46,8 +56,9 @@ export function AccountProvider() {
         if (user) {
           const first = last !== user.uid;
           last = user.uid;
-          // getIdToken() answers a cached token and refreshes it before it expires.
-          void signedIn({ uid: user.uid, email: user.email ?? '', displayName: user.displayName ?? '' }, () => user.getIdToken());
+          // getIdToken() answers a cached token and refreshes it before it expires;
+          // getIdToken(true) asks the provider for a new one (account-store's profile fallback).
+          void signedIn({ uid: user.uid, email: user.email ?? '', displayName: user.displayName ?? '' }, (refresh) => user.getIdToken(refresh));
           if (first) void user.getIdToken().then((t) => syncSession('POST', t));
         } else {
           if (last) void syncSession('DELETE', null);

@@ -1,9 +1,9 @@
 'use client';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef } from 'react';
-import { archUrlCookie } from '@/lib/archurl';
+import { ensureCsrfToken } from '@/lib/api';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
-import { claimChunkReload, isChunkLoadError } from '@/lib/chunk-reload';
+import { reloadAfterChunkError } from '@/lib/chunk-reload';
 import { PREFETCH_DELAY_MS, payloadURL, prefetchAllowed, type ConnectionInfo } from '@/lib/prefetch';
 import { reportError } from '@/lib/report';
 import { applyRules, type Manifest } from '@/lib/route-rules';
@@ -16,7 +16,7 @@ declare global {
 }
 
 /** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
- * remembering archUrl, watching for a new build and doing a full page load on the next
+ * filling the page's CSRF token, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
  * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
 export function AppBehaviours({ buildId }: { buildId: string }) {
@@ -25,11 +25,11 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
   const watcher = useMemo(() => new BuildWatcher(buildId), [buildId]);
   const manifest = useRef<Manifest | null>(null);
 
-  // archUrl: the last page visited, except sign-in, register, reset and sign-out.
+  // The page's CSRF token, into its meta tag before the first API call asks for it (every
+  // call through lib/api.ts carries it; a call that starts first waits for this request).
   useEffect(() => {
-    const cookie = archUrlCookie(window.location.pathname, window.location.search);
-    if (cookie) document.cookie = cookie;
-  }, [pathname]);
+    ensureCsrfToken().catch((err: unknown) => reportError(err, { context: { where: 'csrf token' } }));
+  }, []);
 
   // This build's route rules; a failed fetch is only logged.
   useEffect(() => {
@@ -86,13 +86,8 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
 
   // A failed code-chunk load reloads the page, at most once per 10 s per path.
   useEffect(() => {
-    const handle = (reason: unknown) => {
-      if (!isChunkLoadError(reason)) return;
-      reportError(reason, { context: { where: 'chunk load' } });
-      if (claimChunkReload(window.sessionStorage, window.location.pathname, Date.now())) window.location.reload();
-    };
-    const onError = (e: ErrorEvent) => handle(e.error ?? e.message);
-    const onRejection = (e: PromiseRejectionEvent) => handle(e.reason);
+    const onError = (e: ErrorEvent) => void reloadAfterChunkError(e.error ?? e.message);
+    const onRejection = (e: PromiseRejectionEvent) => void reloadAfterChunkError(e.reason);
     window.addEventListener('error', onError, true);
     window.addEventListener('unhandledrejection', onRejection);
     return () => {

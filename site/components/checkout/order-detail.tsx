@@ -1,28 +1,53 @@
 'use client';
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
+import { LoadFailed } from '@/components/errors/load-failed';
 import { setCartUpdated } from '@/lib/account-store';
+import { ApiError } from '@/lib/api';
 import { getOrder, reorder, type Order } from '@/lib/checkout';
 import { OrderView } from './order-view';
 
-/** One order as a printable invoice, with Print and Reorder. */
-export function OrderDetail() {
+/** One order (id, from ?id= on /account/orders/) as a printable invoice, with Print and
+ * Reorder. An order the account does not have is said so; any other failed load offers
+ * Try again. */
+export function OrderDetail({ id }: { id: string }) {
   const account = useAccount();
-  const id = useSearchParams().get('id') ?? '';
   const [order, setOrder] = useState<Order | null>(null);
   const [error, setError] = useState('');
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const [result, setResult] = useState<{ added: string[]; unavailable: string[] } | null>(null);
   const uid = account.user === 0 ? '' : account.user.uid;
   useEffect(() => {
-    if (!uid || !id) return;
-    getOrder(id).then(setOrder).catch(() => setError(`We could not find order ${id} on your account.`));
-  }, [uid, id]);
+    if (!uid) return;
+    let live = true;
+    getOrder(id)
+      .then((o) => live && setOrder(o))
+      .catch((err: unknown) => {
+        if (!live) return;
+        if (err instanceof ApiError && err.status === 404) setError(`We could not find order ${id} on your account.`);
+        else setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [uid, id, attempt]);
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (error || !id) return <p className="form-error" role="alert">{error || 'No order was named.'}</p>;
+  if (error) return <p className="form-error" role="alert">{error}</p>;
+  if (failed) {
+    return (
+      <LoadFailed
+        what={`Order ${id} could not be loaded.`}
+        retry={() => {
+          setFailed(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
   if (!order) return <p role="status">Loading your order…</p>;
   async function again() {
     try {

@@ -3,15 +3,33 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { listOrders, type Order } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
+import { LoadFailed } from '@/components/errors/load-failed';
 
-/** The buyer's orders, newest first, for the dashboard. */
+/** The buyer's orders, newest first, for the dashboard and /account/orders/. */
 export function OrderHistory({ uid }: { uid: string }) {
   const [orders, setOrders] = useState<Order[] | null>(null);
   const [error, setError] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    listOrders().then(setOrders).catch(() => setError(true));
-  }, [uid]);
-  if (error) return <p role="alert">Your orders could not be loaded. Please reload the page.</p>;
+    let live = true;
+    listOrders()
+      .then((o) => live && setOrders(o))
+      .catch(() => live && setError(true));
+    return () => {
+      live = false;
+    };
+  }, [uid, attempt]);
+  if (error) {
+    return (
+      <LoadFailed
+        what="Your orders could not be loaded."
+        retry={() => {
+          setError(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
   if (!orders) return <p role="status">Loading your orders…</p>;
   if (orders.length === 0) return <p>You have not placed any orders yet.</p>;
   return (

@@ -15,4 +15,11 @@ describe('ErrorView', () => {
     expect(renderToStaticMarkup(<ErrorView error={new Error('x')} />)).toContain('error code 500');
     expect(renderToStaticMarkup(<ErrorView error={Object.assign(new Error('x'), { statusCode: 404 })} />)).toContain('We Were Unable to Find that Page');
   });
+
+  it('a failed hydration that reaches the error boundary is the 404 page, not the generic error', () => {
+    const html = renderToStaticMarkup(<ErrorView error={new Error('Minified React error #418; visit https://react.dev/errors/418?args[]=HTML')} />);
+    expect(html).toContain('We Were Unable to Find that Page');
+    expect(html).not.toContain('error code');
+    expect(html).toContain('data-not-found');
+  });
 });

@@ -55,7 +55,7 @@ export async function ensureJava({ find = findJava, apt = aptInstall, asRoot = r
   // Debian's slim images leave out /usr/share/man, and the JRE's postinst fails without
   // man1 (update-alternatives links java.1.gz there).
   if (!dirExists('/usr/share/man/man1')) await asRoot('mkdir', ['-p', '/usr/share/man/man1']);
-  await apt([javaPackage], 'for DynamoDB Local (there is no java on PATH)');
+  await apt([javaPackage], 'for DynamoDB Local, as there is no java on PATH');
   const installed = find();
   if (!installed) throw new Error(`${javaPackage} was installed but there is still no java on PATH`);
   return installed;

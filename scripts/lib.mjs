@@ -1,5 +1,6 @@
 // Shared helpers of the run, test, build and bench entry points: child processes that
-// are always stopped, free ports, waiting for a port, and the Go binaries.
+// are always stopped, free and busy ports, waiting for a port, Debian packages through
+// apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ export function capture(cmd, args, opts = {}) {
 }
 
 const children = new Set();
+let stopping = false;
 
 /** Starts a long-running child in its own process group; stopAll ends it. Its output is
  * prefixed with the service name (or written to logFile when given). */
@@ -71,6 +73,7 @@ export function startService(name, cmd, args, opts = {}) {
 /** Stops every child startService started, newest first: SIGTERM to its process group,
  * then SIGKILL after a grace period. */
 export async function stopAll(graceMs = 8000) {
+  stopping = true;
   const list = [...children].reverse();
   for (const child of list) {
     try {
@@ -103,6 +106,38 @@ export function freePort() {
   });
 }
 
+/** Answers why nothing of ours can listen on 127.0.0.1:port right now ('EADDRINUSE' when
+ * something listens there, on loopback or on every interface), or null when it is free. */
+export function portProblem(port) {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', (err) => resolve(err.code ?? String(err)));
+    srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(null)));
+  });
+}
+
+/** Refuses, before anything starts, a port that is not a port number, that two variables
+ * share or that something already listens on, with one sentence each naming the variable
+ * that moves it. ports: [{ variable, port }] (port as the variable gave it, or its default). */
+export async function ensurePortsFree(ports) {
+  const problems = [];
+  const taken = new Map();
+  for (const { variable, port } of ports) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      problems.push(`${variable} must be a port number from 1 to 65535`);
+    } else if (taken.has(port)) {
+      problems.push(`${taken.get(port)} and ${variable} are both ${port}: set ${variable} to another port`);
+    } else {
+      taken.set(port, variable);
+      const code = await portProblem(port);
+      if (code === 'EADDRINUSE') problems.push(`port ${port} is in use: set ${variable} to another port`);
+      else if (code) problems.push(`cannot listen on port ${port} (${code}): set ${variable} to another port`);
+    }
+  }
+  if (problems.length) throw new Error(problems.join('; '));
+}
+
 /** Waits until something accepts connections on host:port, or the child dies. */
 export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60000, child } = {}) {
   const deadline = Date.now() + timeoutMs;
@@ -119,6 +154,21 @@ export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60000,
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`nothing listening on ${host}:${port} after ${timeoutMs} ms`);
+}
+
+/** Runs a command as root: directly when we are root, else through sudo. */
+export function runAsRoot(cmd, args, opts = {}) {
+  const isRoot = process.getuid?.() === 0;
+  return run(isRoot ? cmd : 'sudo', isRoot ? args : [cmd, ...args], opts);
+}
+
+/** Installs Debian packages through apt-get (as root, or with sudo), after a progress line
+ * saying what and why. */
+export async function aptInstall(packages, why) {
+  say('setup', `installing Debian's ${packages.join(', ')} ${why} (apt-get)`);
+  const opts = { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
+  await runAsRoot('apt-get', ['update', '-qq'], opts);
+  await runAsRoot('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], opts);
 }
 
 /** Installs the npm packages from the lock file when they are missing or stale. */
@@ -158,18 +208,6 @@ export function writeFirebaseConfig(dir, { authPort, hubPort, loggingPort }) {
   return file;
 }
 
-/** Starts dynalite on port; with dataDir the tables persist there, else in memory. */
-export async function startDynalite(port, dataDir) {
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--createTableMs', '0', '--deleteTableMs', '0', '--updateTableMs', '0'];
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    args.push('--path', dataDir);
-  }
-  const child = startService('dynalite', path.join(root, 'node_modules/.bin/dynalite'), args);
-  await waitForPort(port, { child });
-  return child;
-}
-
 /** Starts the Firebase Auth emulator (demo project, UI off) and waits for it. */
 export async function startAuthEmulator({ projectId, configFile, authPort, importDir, exportDir, logFile }) {
   const args = ['emulators:start', '--only', 'auth', '--project', projectId, '--config', configFile];
@@ -183,16 +221,17 @@ export async function startAuthEmulator({ projectId, configFile, authPort, impor
   return child;
 }
 
-let stopping = false;
-
-/** Reports whether a Ctrl-C or SIGTERM is stopping the services. */
+/** Reports whether the services are being stopped (Ctrl-C, SIGTERM or stopAll), so a
+ * child's exit is not taken for a failure. */
 export const isStopping = () => stopping;
 
 /** Stops children on Ctrl-C or SIGTERM, then exits. */
 export function stopOnSignals(onStop) {
+  let signalled = false;
   for (const sig of ['SIGINT', 'SIGTERM']) {
     process.on(sig, async () => {
-      if (stopping) return;
+      if (signalled) return;
+      signalled = true;
       stopping = true;
       say('stop', `${sig}: stopping every service`);
       await onStop?.();

@@ -1,13 +1,15 @@
-// The README's run command: installs npm packages, builds the Go commands, starts
-// dynalite (data kept in .local/dynamodb) and the Firebase Auth emulator (users kept in
-// .local/auth), loads the seed catalogue on first start only, builds the site, publishes
-// it to .local/release (scripts/publish.mjs, dir target) and serves that, with the API,
-// on one port through the local edge. Ctrl-C stops everything.
+// The README's run command: refuses busy ports before anything starts, installs npm
+// packages (and Java, for DynamoDB Local, when it is missing), builds the Go commands,
+// starts DynamoDB Local (tables kept in .local/dynamodb) and the Firebase Auth emulator
+// (users kept in .local/auth), loads the seed catalogue on first start only, builds the
+// site, publishes it to .local/release (scripts/publish.mjs, dir target) and serves that,
+// with the API, on one port through the local edge. Ctrl-C stops everything.
 import path from 'node:path';
 import {
-  binDir, buildGoCommands, ensureNpmPackages, isStopping, localDir, run, say, startAuthEmulator, startDynalite,
+  binDir, buildGoCommands, ensureNpmPackages, ensurePortsFree, isStopping, localDir, run, say, startAuthEmulator,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
+import { ensureJava, moveDynaliteDataAside, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
@@ -34,21 +36,45 @@ const serviceEnv = {
 
 async function main() {
   stopOnSignals();
+  await ensurePortsFree([
+    { variable: 'PORT', port: cfg.port },
+    { variable: 'DYNAMODB_PORT', port: cfg.dynamoPort },
+    { variable: 'AUTH_EMULATOR_PORT', port: cfg.authPort },
+    { variable: 'EMULATOR_HUB_PORT', port: cfg.hubPort },
+    { variable: 'EMULATOR_LOGGING_PORT', port: cfg.loggingPort },
+  ]);
   await ensureNpmPackages();
-  await buildGoCommands();
+  await ensureJava();
 
-  say('run', `starting dynalite on 127.0.0.1:${cfg.dynamoPort} (data in .local/dynamodb)`);
-  await startDynalite(cfg.dynamoPort, path.join(localDir, 'dynamodb'));
+  const dataDir = path.join(localDir, 'dynamodb');
+  const movedTo = moveDynaliteDataAside(dataDir);
+  if (movedTo) {
+    say('run', `.local/dynamodb held dynalite's tables, which DynamoDB Local cannot read: moved them to ` +
+      `${path.relative(process.cwd(), movedTo)} and starting a fresh store (the seed catalogue loads again; ` +
+      `baskets, profiles and orders of the old store are not carried over; delete the old folder when you no longer want it)`);
+  }
 
-  say('run', `starting the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId})`);
+  // The Go build, the store (a JVM) and the Auth emulator start side by side: each of
+  // the two services takes seconds to come up.
+  say('run', `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb) and the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId})`);
   const authDir = path.join(localDir, 'auth');
-  await startAuthEmulator({
-    projectId: cfg.projectId,
-    configFile: writeFirebaseConfig(path.join(localDir, 'firebase'), cfg),
-    authPort: cfg.authPort,
-    importDir: authDir,
-    exportDir: authDir,
-    logFile: path.join(localDir, 'logs', 'auth-emulator.log'),
+  const [, store] = await Promise.all([
+    buildGoCommands(),
+    startDynamoDBLocal({ port: cfg.dynamoPort, dataDir, logFile: path.join(localDir, 'logs', 'dynamodb.log') }),
+    startAuthEmulator({
+      projectId: cfg.projectId,
+      configFile: writeFirebaseConfig(path.join(localDir, 'firebase'), cfg),
+      authPort: cfg.authPort,
+      importDir: authDir,
+      exportDir: authDir,
+      logFile: path.join(localDir, 'logs', 'auth-emulator.log'),
+    }),
+  ]);
+  say('run', `DynamoDB Local ${store.version} answers on 127.0.0.1:${cfg.dynamoPort} (up in ${store.seconds.toFixed(1)} s; log: .local/logs/dynamodb.log)`);
+  store.child.exited.then((code) => {
+    if (isStopping()) return;
+    say('run', `DynamoDB Local stopped (${code}; see .local/logs/dynamodb.log); stopping the rest`);
+    stopAll().then(() => process.exit(1));
   });
 
   const childEnv = { ...process.env, ...serviceEnv };

@@ -1,5 +1,6 @@
-// The README's test command: installs what it needs (npm packages, Debian's chromium),
-// starts its own dynalite (in memory) and Firebase Auth emulator on free ports, runs
+// The README's test command: installs what it needs (npm packages, Debian's chromium, and
+// Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
+// memory, one JVM shared by every Go package) and Firebase Auth emulator on free ports, runs
 // the Go unit and integration tests, cross-compiles every Lambda, runs the site and
 // CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
@@ -10,9 +11,10 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator, startDynalite,
+  aptInstall, binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
+import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
 import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
@@ -95,13 +97,7 @@ function withDetails(err, lines) {
 
 async function ensureChromium() {
   if (existsSync('/usr/bin/chromium')) return;
-  say('setup', "installing Debian's chromium for the browser tests");
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const apt = (args) => run(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  await apt(['update', '-qq']);
-  await apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium']);
+  await aptInstall(['chromium'], 'for the browser tests');
 }
 
 async function main() {
@@ -109,7 +105,7 @@ async function main() {
   const started = performance.now();
   await ensureChromium();
   await ensureNpmPackages();
-  await buildGoCommands();
+  await ensureJava();
 
   const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(
     Array.from({ length: 5 }, freePort),
@@ -129,18 +125,24 @@ async function main() {
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
   };
 
-  say('test', `starting dynalite (:${dynamoPort}) and the Auth emulator (:${authPort})`);
-  await startDynalite(dynamoPort);
-  await startAuthEmulator({
-    projectId,
-    configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
-    authPort,
-    logFile: path.join(scratch, 'auth-emulator.log'),
-  });
+  // The Go build, the store (a JVM) and the Auth emulator start side by side: each of
+  // the two services takes seconds to come up.
+  say('test', `starting DynamoDB Local (:${dynamoPort}, in memory) and the Auth emulator (:${authPort})`);
+  const [, store] = await Promise.all([
+    buildGoCommands(),
+    startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
+    startAuthEmulator({
+      projectId,
+      configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
+      authPort,
+      logFile: path.join(scratch, 'auth-emulator.log'),
+    }),
+  ]);
+  say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
 
   const fnDir = path.join(root, 'functions');
   await step('go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
-  await step('go test (unit + integration against dynalite and the Auth emulator)', () =>
+  await step('go test (unit + integration against DynamoDB Local and the Auth emulator)', () =>
     goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
   const lambdaDir = path.join(scratch, 'lambda');
   await step('Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
@@ -149,7 +151,7 @@ async function main() {
   await step('site unit tests', () => vitest(path.join(root, 'site'), []));
   // The files by name, not `node --test scripts/`: Node would take this file
   // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
-  await step('release script tests', () => run('node', ['--test',
+  await step('script tests (node --test scripts/*.test.mjs)', () => run('node', ['--test',
     ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
   await step('infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
   for (const stage of ['staging', 'production']) {

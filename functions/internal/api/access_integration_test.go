@@ -47,7 +47,7 @@ func (o *opRecorder) take() []string {
 }
 
 // TestEndpointsStayWithinTheirTableRights drives every endpoint of endpoints.json through
-// a real call against dynalite and checks that each DynamoDB operation it makes is one
+// a real call against DynamoDB Local and checks that each DynamoDB operation it makes is one
 // its level's tableLevels entry lists, which is what the CDK app grants: in the cloud,
 // anything else is an AccessDenied for a buyer.
 func TestEndpointsStayWithinTheirTableRights(t *testing.T) {

@@ -1,5 +1,6 @@
 // Package store reads and writes the shop's single DynamoDB table through
 // aws-sdk-go-v2. Items are private structs with dynamodbav tags and explicit
 // to/from mappers; key prefixes are the constants in keys.go. Locally the same code
-// talks to dynalite through an endpoint override: there is no second implementation.
+// talks to DynamoDB Local, Amazon's own engine, through an endpoint override: there is no
+// second implementation.
 package store

@@ -31,7 +31,8 @@ func suffix() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Store creates a fresh table in dynalite for this test and deletes it afterwards.
+// Store creates a fresh table in the local store (DynamoDB Local) for this test and
+// deletes it afterwards.
 func Store(t *testing.T) *store.Store {
 	t.Helper()
 	need(t, "DYNAMODB_ENDPOINT")

@@ -100,14 +100,17 @@ describe('catalogue', () => {
     for (const n of names) expect(n).toMatch(/\b(Dad|Grandad|Brother|Son|Uncle|Nephew|Husband) Birthday/);
     await screenshot(page, 'catalogue-search-buyer-phrase');
 
+    // The results load after the page (searchFor's selector also takes any alert region),
+    // so each read waits for the grid to be filled.
+    const skus = () => page.locator('.grid .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-sku')));
     await searchFor('xmas');
-    const xmas = await page.locator('.grid .card-name').allTextContents();
-    expect(xmas.length).toBeGreaterThan(10);
-    for (const n of xmas) expect(n).toMatch(/Christmas/);
+    await expect.poll(() => page.locator('.grid .card-name').count()).toBeGreaterThan(10);
+    for (const n of await page.locator('.grid .card-name').allTextContents()) expect(n).toMatch(/Christmas/);
     await searchFor('cards');
-    const cards = await page.locator('.grid .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-sku')));
+    await expect.poll(() => page.locator('.grid .card').count()).toBe(24);
+    const cards = await skus();
     await searchFor('card');
-    await expect(page.locator('.grid .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-sku')))).resolves.toEqual(cards);
+    await expect.poll(skus).toEqual(cards);
   });
 
   it('a search with no match says so', async () => {

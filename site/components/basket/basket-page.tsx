@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
+import { LoadFailed } from '@/components/errors/load-failed';
 import { apiErrorText } from '@/lib/api';
 import { applyCoupon, getBasket, packsBoxes, packsOf, packsProblem, removeLine, setLine, type Basket } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
@@ -47,15 +48,7 @@ export function BasketPage() {
 
   if (account.status === 'loading') return <p role="status">Loading your basket…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (error && !basket)
-    return (
-      <p role="alert" className="form-error">
-        {error}{' '}
-        <button type="button" className="link-button" onClick={load}>
-          Try again
-        </button>
-      </p>
-    );
+  if (error && !basket) return <LoadFailed what={error} retry={load} />;
   if (!basket) return <p role="status">Loading your basket…</p>;
 
   async function run(work: () => Promise<Basket | void>, done: string, sku?: string) {

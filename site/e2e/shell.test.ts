@@ -150,9 +150,16 @@ describe('site shell', () => {
   });
 
   it('a route whose parameters fail validation says Page Not Found with the full path', async () => {
+    const reported: string[] = [];
+    const onConsole = (m: { text(): string }) => m.text().includes('[app error]') && reported.push(m.text());
+    page.on('console', onConsole);
     const res = await page.goto(shopURL + '/outlet/section/value-cards/abc/?x=1');
     expect(res?.status()).toBe(404);
     await expect.poll(() => page.locator('.error-message').textContent()).toBe('Page Not Found: /outlet/section/value-cards/abc/?x=1');
+    await page.waitForLoadState('networkidle');
+    page.off('console', onConsole);
+    // Recorded once: the page guard leaves a page that is itself the 404 alone.
+    expect(reported.filter((t) => t.includes('Page Not Found: /outlet/section/value-cards/abc/'))).toHaveLength(1);
   });
 
   it('a served page whose route parameters fail validation shows Page Not Found with the full path', async () => {

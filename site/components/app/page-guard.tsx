@@ -19,9 +19,12 @@ export function PageGuard({ children }: { children: ReactNode }) {
     const path = window.location.pathname;
     const at = hydrationFailedAt();
     if (at !== null && at !== path) clearHydrationFailure(); // the failure belonged to the page before
-    const check = () => setFailed(validateRoute(path) === 'invalid' ? 'invalid' : hydrationFailedAt() === path ? 'hydration' : null);
+    // A page that is itself a 404 (the edge's 404 page for a path with bad parameters, or
+    // the error boundary's) already says so; drawing the guard's over it would record it twice.
+    const pageIs404 = document.querySelector('[data-not-found=""]') !== null;
+    const check = () => setFailed(pageIs404 ? null : validateRoute(path) === 'invalid' ? 'invalid' : hydrationFailedAt() === path ? 'hydration' : null);
     check();
     return subscribeHydration(check);
   }, [pathname]);
-  return failed ? <NotFoundView reason={failed} /> : children;
+  return failed ? <NotFoundView reason={failed} byGuard /> : children;
 }

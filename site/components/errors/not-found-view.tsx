@@ -14,9 +14,9 @@ interface Seen {
 /** The 404 page: 'We Were Unable to Find that Page' with the non-fatal message
  * 'Page not found: {path}', or 'Page Not Found: {fullPath}' when the path is a known
  * route whose parameters fail validation or (reason) the page in its place failed
- * validation or hydration (components/app/page-guard.tsx). Crawlers get no error page.
+ * validation or hydration (components/app/page-guard.tsx, byGuard). Crawlers get no error page.
  * It never becomes archUrl: the cookie goes back to the page before. */
-export function NotFoundView({ reason }: { reason?: 'invalid' | 'hydration' }) {
+export function NotFoundView({ reason, byGuard = false }: { reason?: 'invalid' | 'hydration'; byGuard?: boolean }) {
   const [seen, setSeen] = useState<Seen | null>(null);
   useEffect(() => {
     const path = window.location.pathname;
@@ -29,7 +29,7 @@ export function NotFoundView({ reason }: { reason?: 'invalid' | 'hydration' }) {
   }, [reason]);
   if (seen?.crawler) return null;
   return (
-    <section className="error-page" aria-labelledby="error-title" data-not-found="">
+    <section className="error-page" aria-labelledby="error-title" data-not-found={byGuard ? 'guard' : ''}>
       <h1 id="error-title">We Were Unable to Find that Page</h1>
       <p className="error-message" role="status">
         {seen?.message ?? ''}

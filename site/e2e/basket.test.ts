@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIResponse, Browser, Page } from 'playwright-core';
-import { emulatorUser, launch, screenshot, shopURL } from './browser';
+import { launch, screenshot, shopURL, signIn } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -42,11 +42,7 @@ async function holdFirstAnswer(p: Page, path: string) {
 beforeAll(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const user = await emulatorUser();
-  await page.goto(shopURL + '/account/login/');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await signIn(page);
   await page.waitForURL(/\/account\/dashboard\/$/);
 });
 afterAll(async () => {

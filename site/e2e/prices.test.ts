@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { emulatorUser, launch, screenshot, shopURL } from './browser';
+import { launch, screenshot, shopURL, signIn } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -35,11 +35,7 @@ async function tableLines(rows: Locator, labels: { units: string; unit: string; 
 beforeAll(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const user = await emulatorUser();
-  await page.goto(shopURL + '/account/login/');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await signIn(page);
   await page.waitForURL(/\/account\/dashboard\/$/);
 });
 afterAll(async () => {

@@ -161,8 +161,7 @@ func TestOrdersHoldTheirInvariantsUnderRaces(t *testing.T) {
 				switch {
 				case code == 201:
 					placed.Add(1)
-				case code == 409 && (strings.Contains(body["error"].(string), "packs are") || strings.Contains(body["error"].(string), "pack is") ||
-					strings.Contains(body["error"].(string), "out of stock")):
+				case code == 409 && (strings.HasPrefix(body["error"].(string), "Only ") || strings.Contains(body["error"].(string), "is now out of stock")):
 					short.Add(1)
 				default:
 					t.Errorf("buyer %d: %d %v", i, code, body)

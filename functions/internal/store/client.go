@@ -41,6 +41,10 @@ const (
 	maxTimeout = time.Minute
 )
 
+// adminTimeout is the deadline of the calls that create, delete or configure the table,
+// which no buyer waits for.
+const adminTimeout = 30 * time.Second
+
 // Retries of one call, all inside its deadline: at most this many attempts, with
 // back-off between them of at most maxBackoff (the SDK's default would be 20 s).
 const (
@@ -175,13 +179,20 @@ func (e *unavailable) Unwrap() []error { return []error{ErrUnavailable, e.err} }
 // call whose caller gave up first (the request's own context ended) keeps its error.
 func deadline(timeout time.Duration) middleware.InitializeMiddleware {
 	return middleware.InitializeMiddlewareFunc("StoreDeadline", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-		callCtx, cancel := context.WithTimeout(ctx, timeout)
+		limit := timeout
+		switch in.Parameters.(type) {
+		case *dynamodb.CreateTableInput, *dynamodb.DeleteTableInput, *dynamodb.UpdateTimeToLiveInput:
+			// Managing the table (seed, tests, first start) is no buyer's request, and
+			// DynamoDB Local on disk can take seconds to create a table on a busy machine.
+			limit = max(timeout, adminTimeout)
+		}
+		callCtx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
 		out, md, err := next.HandleInitialize(callCtx, in)
 		if err != nil && ctx.Err() == nil {
 			var send *smithyhttp.RequestSendError
 			if errors.Is(callCtx.Err(), context.DeadlineExceeded) || errors.As(err, &send) {
-				err = &unavailable{timeout: timeout, err: err}
+				err = &unavailable{timeout: limit, err: err}
 			}
 		}
 		return out, md, err

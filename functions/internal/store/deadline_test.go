@@ -203,3 +203,17 @@ func TestStoreTimeoutFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// Creating the table (seed, tests) may take longer than a buyer's call: it gets
+// adminTimeout, not the store timeout.
+func TestTableCreationHasTheLongerDeadline(t *testing.T) {
+	endpoint, _ := listen(t, func(net.Conn) {})
+	db := client(t, endpoint, 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("t")})
+	if errors.Is(err, ErrUnavailable) || time.Since(start) < 900*time.Millisecond {
+		t.Fatalf("DeleteTable ended after %v with %v; want it to outlive the 200ms store timeout (the caller's 1s ends it)", time.Since(start), err)
+	}
+}

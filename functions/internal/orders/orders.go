@@ -6,6 +6,7 @@
 package orders
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -125,6 +126,11 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
 		return Order{}, &basket.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
 	}
+	if p.Coupon != nil && (errors.Is(p.CouponError, pricing.ErrCouponUsedUp) || errors.Is(p.CouponError, pricing.ErrCouponUsedByYou)) {
+		// Used up since the buyer saw it apply: placing the order without it would
+		// charge more than the review showed.
+		return Order{}, couponUsedUp(p.Coupon.ID)
+	}
 	if short := p.ShortLines(); len(short) > 0 {
 		return Order{}, ShortError(short[0].Product.Name, short[0].Product.Stock, short[0].Product.PackSize)
 	}
@@ -148,6 +154,10 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	o.DeliverTo = &to
 	o.DeliveryNote = strings.TrimSpace(req.DeliveryNote)
 	return o, nil
+}
+
+func couponUsedUp(id string) error {
+	return &basket.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id)}
 }
 
 // ShortError is the refusal of an order with a line the stock cannot fill.

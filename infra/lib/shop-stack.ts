@@ -1,6 +1,7 @@
 import { CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { loadEndpoints, type Endpoint } from './endpoints';
+import { OrderSweeper } from './order-sweeper';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
 import { ShopApi, type ApiThrottle } from './shop-api';
@@ -83,6 +84,12 @@ export class ShopStack extends Stack {
         FIREBASE_PROJECT_ID: props.config.firebaseProjectId,
         CSRF_SECRET: csrfSecret.secretValue.unsafeUnwrap(),
       },
+    });
+
+    new OrderSweeper(this, 'OrderSweeper', {
+      table: this.shopTable.table,
+      codeDir: props.lambdaDir,
+      environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
     });
 
     this.site = new StaticSite(this, 'Site', {

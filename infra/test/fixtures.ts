@@ -12,7 +12,7 @@ export const stageConfigs = (
 ).context.stages;
 
 /** Every function's name, as scripts/build-lambdas.mjs builds them. */
-export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound'];
+export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound', 'sweepOrders'];
 
 /**
  * A folder shaped like scripts/build-lambdas.mjs output, with stand-in bootstraps:

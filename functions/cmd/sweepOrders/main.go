@@ -1,0 +1,31 @@
+// Command sweepOrders is the scheduled Lambda that undoes the large orders left pending
+// by a request that died between its steps (docs/orders.md): the cloud's counterpart of
+// the local edge's sweep and of the recover command. An EventBridge rule runs it every
+// minute (infra/lib/order-sweeper.ts).
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
+	lambda.Start(func(ctx context.Context) error {
+		n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter)
+		log.Info("pending orders swept", "undone", n, "err", err)
+		return err
+	})
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { SWEEPER_TABLE_ACTIONS } from '../lib/order-sweeper';
+import { STAGES } from '../lib/shop-stack';
+import { resources, stackTemplate } from './fixtures';
+
+describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
+  const t = stackTemplate(stage);
+  const fns = resources(t, 'AWS::Lambda::Function');
+  const sweeperId = Object.keys(fns).find((id) => id.includes('sweepOrders'));
+
+  it('runs sweepOrders every minute, with no retries of a failed run (the next minute is the retry)', () => {
+    expect(sweeperId).toBeDefined();
+    const rules = Object.values(resources(t, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    const target = rules[0]!.Properties['Targets'][0];
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 0 });
+    expect(fns[sweeperId!]!.Properties['Timeout']).toBe(60);
+  });
+
+  it('may read pending records and give back what they hold, and nothing else', () => {
+    const role = fns[sweeperId!]!.Properties['Role']['Fn::GetAtt'][0];
+    const statements = Object.values(resources(t, 'AWS::IAM::Policy'))
+      .filter((p) => p.Properties['Roles'].some((r: { Ref: string }) => r.Ref === role))
+      .flatMap((p) => p.Properties['PolicyDocument'].Statement as { Action: string | string[] }[]);
+    const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => a.startsWith('dynamodb:'));
+    expect(new Set(actions)).toEqual(new Set(SWEEPER_TABLE_ACTIONS));
+  });
+});

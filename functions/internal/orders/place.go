@@ -105,7 +105,7 @@ type Placer struct {
 const attempts = 4
 
 // ErrChanged is the answer when the basket kept changing while the order was placed.
-var ErrChanged = &basket.ConflictError{Msg: "Your basket changed while the order was being placed: check it and place the order again."}
+var ErrChanged = &basket.ConflictError{Msg: "Your basket, or the stock of a product in it, changed while the order was being placed: check your basket and place the order again."}
 
 // Place places req's order: exactly one order per basket and per key, whatever races
 // it. created is false when the key's order was placed before (a retry): the same

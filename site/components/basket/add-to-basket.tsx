@@ -60,18 +60,27 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prom
           {stockLine}
         </p>
       )}
-      <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
-        <label htmlFor={id}>Packs of {packSize}</label>
-        <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} disabled={out} />
-        <button type="submit" className="button" disabled={busy || out}>
-          {out ? 'Out of stock' : 'Add'}
-        </button>
-        {status && (
-          <p className={status.ok ? 'add-ok' : 'add-error'} role="status">
-            {status.text}
-          </p>
-        )}
-      </form>
+      {out ? (
+        // No form: nothing can be added, and "Add all to basket" (which reads the forms) skips it.
+        <div className="add-to-basket" data-sku={sku}>
+          <button type="button" className="button" disabled>
+            Out of stock
+          </button>
+        </div>
+      ) : (
+        <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
+          <label htmlFor={id}>Packs of {packSize}</label>
+          <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} />
+          <button type="submit" className="button" disabled={busy}>
+            Add
+          </button>
+          {status && (
+            <p className={status.ok ? 'add-ok' : 'add-error'} role="status">
+              {status.text}
+            </p>
+          )}
+        </form>
+      )}
     </>
   );
 }

@@ -11,10 +11,13 @@ import (
 var shopJSON []byte
 
 // DeliveryOption is one way an order can be delivered, with its charge ex VAT.
+// FreeOverThreshold waives the charge when the goods (less coupon) reach the shop's
+// free delivery threshold.
 type DeliveryOption struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ChargePence int64  `json:"chargePence"`
+	ID                string `json:"id"`
+	Name              string `json:"name"`
+	ChargePence       int64  `json:"chargePence"`
+	FreeOverThreshold bool   `json:"freeOverThreshold"`
 }
 
 // Contact is how buyers reach the shop.

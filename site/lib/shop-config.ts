@@ -6,7 +6,7 @@ import path from 'node:path';
 export interface ShopConfig {
   minimumOrderPence: number;
   freeDeliveryThresholdPence: number;
-  deliveryOptions: { id: string; name: string; chargePence: number }[];
+  deliveryOptions: { id: string; name: string; chargePence: number; freeOverThreshold: boolean }[];
   defaultVatRate: number;
   contact: { phone: string; email: string; address: string; hours: string };
 }

@@ -4,19 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
-
-	"github.com/tradeshop/functions/config"
 
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
-	"github.com/tradeshop/functions/internal/store"
 )
-
-// BasketReader reads a customer's basket lines.
-type BasketReader interface {
-	BasketLines(ctx context.Context, uid string) ([]store.BasketLine, error)
-}
 
 // ProductReader reads products by SKU; unknown SKUs are absent from the answer.
 type ProductReader interface {
@@ -55,9 +47,9 @@ type emptyCartRow struct {
 // handleShoppingCartSmall answers POST /api/shoppingCartSmall {token} with the
 // caller's basket lines, most recent first, each line_amount the buyer's own price (in
 // pence, ex VAT): the same pricing as the full basket.
-func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop, now func() time.Time) http.Handler {
+func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		b, err := priceBasket(r.Context(), st, shop, who.UID, now())
+		b, _, err := baskets.Priced(r.Context(), who.UID)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -68,8 +60,8 @@ func handleShoppingCartSmall(log *slog.Logger, verify auth.Verifier, st BasketSt
 		}
 		rows := make([]cartLine, len(b.Lines))
 		for i, l := range b.Lines {
-			rows[i] = cartLine{ID: l.SKU, SKU: l.SKU, Quantity: l.Quantity, LineAmount: l.LineAmount,
-				Product: cartProduct{Name: l.Name, SmallImg: l.SmallImg, PackSize: l.PackSize}}
+			rows[i] = cartLine{ID: l.SKU, SKU: l.SKU, Quantity: l.Quantity, LineAmount: l.NetAmount,
+				Product: cartProduct{Name: l.Product.Name, SmallImg: l.Product.SmallImg, PackSize: l.Product.PackSize}}
 		}
 		encode(w, http.StatusOK, rows)
 	})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -57,10 +58,10 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 
 	p1, p2 := cat.Products[0], cat.Products[1]
 	base := time.Now()
-	if err := st.AddToBasketUpTo(ctx, alice.UID, p1.SKU, 2*p1.PackSize, pricing.MaxLineUnits, base); err != nil {
+	if err := st.AddLines(ctx, alice.UID, []basket.Add{{SKU: p1.SKU, Quantity: 2 * p1.PackSize, Limit: pricing.MaxLineUnits}}, base); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AddToBasketUpTo(ctx, alice.UID, p2.SKU, p2.PackSize, pricing.MaxLineUnits, base.Add(time.Second)); err != nil {
+	if err := st.AddLines(ctx, alice.UID, []basket.Add{{SKU: p2.SKU, Quantity: p2.PackSize, Limit: pricing.MaxLineUnits}}, base.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -96,13 +97,13 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 		var wg sync.WaitGroup
 		for range n {
 			wg.Go(func() {
-				if err := st.AddToBasketUpTo(ctx, bob.UID, p.SKU, p.PackSize, pricing.MaxLineUnits, time.Now()); err != nil {
+				if err := st.AddLines(ctx, bob.UID, []basket.Add{{SKU: p.SKU, Quantity: p.PackSize, Limit: pricing.MaxLineUnits}}, time.Now()); err != nil {
 					t.Error(err)
 				}
 			})
 		}
 		wg.Wait()
-		lines, err := st.BasketLines(ctx, bob.UID)
+		lines, err := basketLines(ctx, st, bob.UID)
 		if err != nil || len(lines) != 1 || lines[0].Quantity != n*p.PackSize {
 			t.Fatalf("lines %+v err %v, want one line of %d", lines, err, n*p.PackSize)
 		}

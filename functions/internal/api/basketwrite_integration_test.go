@@ -63,7 +63,7 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 				t.Errorf("add %s x%d: %d %v, want %d", tc.sku, tc.qty, code, body, tc.status)
 			}
 		}
-		if lines, _ := st.BasketLines(ctx, alice.UID); len(lines) != 0 {
+		if lines, _ := basketLines(ctx, st, alice.UID); len(lines) != 0 {
 			t.Fatalf("refused adds wrote lines: %+v", lines)
 		}
 	})
@@ -75,7 +75,7 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 		if code, b := c.post("/api/basket/addMany", bad, nil); code != 409 {
 			t.Fatalf("bad batch: %d %v", code, b)
 		}
-		if lines, _ := st.BasketLines(ctx, u.UID); len(lines) != 0 {
+		if lines, _ := basketLines(ctx, st, u.UID); len(lines) != 0 {
 			t.Fatalf("a refused batch wrote %+v", lines)
 		}
 		other := cat.Products[1]
@@ -118,7 +118,7 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		lines, err := st.BasketLines(ctx, bob.UID)
+		lines, err := basketLines(ctx, st, bob.UID)
 		if err != nil || len(lines) != 1 || lines[0].Quantity != 50*inStock.PackSize {
 			t.Fatalf("lines %+v %v, want %d units", lines, err, 50*inStock.PackSize)
 		}

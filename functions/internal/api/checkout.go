@@ -9,8 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -77,7 +78,13 @@ func (b billingRequest) Valid(context.Context) map[string]string {
 // handleSaveBilling answers POST /api/billing {token, billing}: checks and saves the
 // billing step for this and later checkouts. Paying on account needs an account approved
 // for credit.
-func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, now func() time.Time) http.Handler {
+// BillingStore saves the billing step.
+type BillingStore interface {
+	ProfileStore
+	SaveBilling(ctx context.Context, uid string, b store.Billing, at time.Time) error
+}
+
+func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req billingRequest) {
 		p, err := savedProfile(r.Context(), st, who.UID)
 		if err != nil {
@@ -101,34 +108,51 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st OrderStore, no
 	})
 }
 
+// quoteAnswer is what the basket costs with one delivery option (pence).
+type quoteAnswer struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Free        bool   `json:"free"`
+	ChargeExVAT int64  `json:"charge_ex_vat"`
+	ChargeVAT   int64  `json:"charge_vat"`
+	NetExVAT    int64  `json:"net_ex_vat"`
+	VAT         int64  `json:"vat"`
+	TotalIncVAT int64  `json:"total_inc_vat"`
+}
+
 // checkoutAnswer is what the checkout steps need before the buyer types anything.
 type checkoutAnswer struct {
-	Billing               *store.Billing          `json:"billing"`
-	ApprovedForCredit     bool                    `json:"approved_for_credit"`
-	DeliveryOptions       []config.DeliveryOption `json:"delivery_options"`
-	FreeDeliveryThreshold int64                   `json:"free_delivery_threshold"`
-	MinimumOrder          int64                   `json:"minimum_order"`    // pence ex VAT
-	BelowMinimumBy        int64                   `json:"below_minimum_by"` // what the basket lacks of the minimum, 0 at or over it
+	Billing               *store.Billing `json:"billing"`
+	ApprovedForCredit     bool           `json:"approved_for_credit"`
+	DeliveryOptions       []quoteAnswer  `json:"delivery_options"` // a quote per option, in the shop's order
+	FreeDeliveryThreshold int64          `json:"free_delivery_threshold"`
+	GoodsExVAT            int64          `json:"goods_ex_vat"`
+	CouponDiscount        int64          `json:"coupon_discount"`
+	MinimumOrder          int64          `json:"minimum_order"`    // pence ex VAT
+	BelowMinimumBy        int64          `json:"below_minimum_by"` // what the basket lacks of the minimum, 0 at or over it
 }
 
 // handleCheckout answers POST /api/checkout {token}: what the checkout steps need —
-// saved billing, whether the account may pay on account, the delivery options, and how
-// far the priced basket is below the minimum order (so each step can say so at once,
-// not only when Place Order is refused).
-func handleCheckout(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop, now func() time.Time) http.Handler {
+// saved billing, whether the account may pay on account, a quote per delivery option
+// (so the browser does no money arithmetic), and how far the priced basket is below the
+// minimum order (so each step can say so at once, not only when Place Order is refused).
+func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		p, err := savedProfile(r.Context(), st, who.UID)
+		p, acct, err := baskets.Priced(r.Context(), who.UID)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		b, err := priceBasketFor(r.Context(), st, shop, who.UID, p, now())
-		if err != nil {
-			writeError(w, r, log, err)
-			return
+		a := checkoutAnswer{ApprovedForCredit: acct.ApprovedForCredit, FreeDeliveryThreshold: p.FreeDeliveryThreshold,
+			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy}
+		if acct.Billing != nil {
+			b := billingAnswerOf(*acct.Billing)
+			a.Billing = &b
 		}
-		encode(w, http.StatusOK, checkoutAnswer{Billing: p.Billing, ApprovedForCredit: p.ApprovedForCredit,
-			DeliveryOptions: shop.DeliveryOptions, FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence,
-			MinimumOrder: b.MinimumOrder, BelowMinimumBy: b.BelowMinimumBy})
+		for _, q := range orders.Quotes(p, baskets.Shop) {
+			a.DeliveryOptions = append(a.DeliveryOptions, quoteAnswer{ID: q.Option.ID, Name: q.Option.Name, Free: q.Free,
+				ChargeExVAT: q.ChargeExVAT, ChargeVAT: q.ChargeVAT, NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT})
+		}
+		encode(w, http.StatusOK, a)
 	})
 }

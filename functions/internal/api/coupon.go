@@ -15,7 +15,7 @@ import (
 
 // couponPrefix marks a coupon id in a profile's active_coupon_id; the coupon endpoints
 // take and give ids without it (SPEC.md section 7).
-const couponPrefix = "coupon-"
+const couponPrefix = store.CouponPrefix
 
 var couponIDPattern = regexp.MustCompile(`^[A-Z0-9]{3,20}$`)
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -74,10 +75,20 @@ func encode[T any](w http.ResponseWriter, status int, v T) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// errorBody is the JSON every error answer carries.
+// errorBody is the JSON every error answer carries. OrderID names an order the buyer
+// should see instead (a basket that was just ordered).
 type errorBody struct {
 	Error    string            `json:"error"`
 	Problems map[string]string `json:"problems,omitempty"`
+	OrderID  string            `json:"order_id,omitempty"`
+}
+
+// isRefusal says err is a basket or order rule refusing a request (a 4xx), not a fault.
+func isRefusal(err error) bool {
+	var conflict *basket.ConflictError
+	var missing *basket.NotFoundError
+	var field *basket.FieldError
+	return errors.As(err, &conflict) || errors.As(err, &missing) || errors.As(err, &field)
 }
 
 // writeError maps an error to its status and a message safe to show. It is the one
@@ -86,9 +97,18 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	var bad *errBadRequest
 	var conflict *errConflict
 	var missing *errMissing
+	var refused *basket.ConflictError
+	var unknown *basket.NotFoundError
+	var field *basket.FieldError
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
+	case errors.As(err, &field):
+		encode(w, http.StatusBadRequest, errorBody{Error: "request body has invalid fields", Problems: map[string]string{field.Field: field.Problem}})
+	case errors.As(err, &refused):
+		encode(w, http.StatusConflict, errorBody{Error: conflictMessage(err, refused), OrderID: refused.OrderID})
+	case errors.As(err, &unknown):
+		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
 	case errors.As(err, &conflict):
@@ -106,6 +126,21 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		log.ErrorContext(r.Context(), "request failed", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
 		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
 	}
+}
+
+// errConflict is a request the catalogue refuses (a coupon expired or used up):
+// answered 409 with its message.
+type errConflict struct{ msg string }
+
+func (e *errConflict) Error() string { return e.msg }
+
+// conflictMessage is a refusal's sentence with what the caller added to it ("line 3
+// (GC101-00001): …").
+func conflictMessage(err error, refused *basket.ConflictError) string {
+	if msg := err.Error(); msg != "" {
+		return msg
+	}
+	return refused.Msg
 }
 
 // errMissing is a not-found whose message is safe to show ("no product with SKU …"); it

@@ -2,33 +2,27 @@ package api
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
-	"time"
+	"unicode/utf8"
 
-	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
 
-// OrderStore is what the order endpoints need beyond the basket.
-type OrderStore interface {
-	BasketStore
-	NextOrderNumber(ctx context.Context) (string, error)
-	ClaimIdempotencyKey(ctx context.Context, uid, key, orderID string, at time.Time) (store.Claim, error)
-	CreateOrder(ctx context.Context, o store.Order) error
-	Order(ctx context.Context, uid, id string) (store.Order, error)
-	Orders(ctx context.Context, uid string) ([]store.Order, error)
-	ClearBasket(ctx context.Context, uid string) error
-	SaveBilling(ctx context.Context, uid string, b store.Billing, at time.Time) error
+// OrderReader reads a buyer's placed orders.
+type OrderReader interface {
+	Order(ctx context.Context, uid, id string) (orders.Order, error)
+	Orders(ctx context.Context, uid string) ([]orders.Order, error)
 }
 
-var _ OrderStore = (*store.Store)(nil)
+var _ OrderReader = (*store.Store)(nil)
+var _ orders.Store = (*store.Store)(nil)
 
 var idemKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
@@ -60,146 +54,39 @@ func (o orderRequest) Valid(context.Context) map[string]string {
 			addressProblems("deliver_to.", *o.DeliverTo, problems)
 		}
 	}
-	if len([]rune(o.DeliveryNote)) > 300 {
+	if utf8.RuneCountInString(o.DeliveryNote) > 300 {
 		problems["delivery_note"] = "must be at most 300 characters"
 	}
 	return problems
 }
 
-// vatOnDelivery is the VAT rate charged on delivery.
-const vatOnDelivery = 20
+// toRequest is the order rules' request.
+func (o orderRequest) toRequest(uid string) orders.Request {
+	req := orders.Request{UID: uid, IdempotencyKey: o.IdempotencyKey, DeliveryOption: o.DeliveryOption, DeliveryNote: o.DeliveryNote}
+	if !o.SameAsBilling && o.DeliverTo != nil {
+		to := account.Address{Line1: strings.TrimSpace(o.DeliverTo.Line1), Line2: strings.TrimSpace(o.DeliverTo.Line2),
+			Town: strings.TrimSpace(o.DeliverTo.Town), Postcode: NormalisePostcode(o.DeliverTo.Postcode)}
+		req.DeliverTo = &to
+	}
+	return req
+}
 
-// handlePlaceOrder answers POST /api/orders. The server reprices the basket, enforces
-// the minimum order and stock, and writes the order with a conditional write before it
-// clears the basket. The same idempotency key always answers the same order, however
-// many times and however concurrently it is sent; a refused order leaves the basket as
-// it was.
-func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, st OrderStore, shop config.Shop, now func() time.Time) http.Handler {
+// handlePlaceOrder answers POST /api/orders: 201 with the order placed, 200 with the
+// order this idempotency key placed before, 409 when the basket cannot be ordered
+// (docs/orders.md).
+func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Placer) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req orderRequest) {
-		ctx := r.Context()
-		var option *config.DeliveryOption
-		for i := range shop.DeliveryOptions {
-			if shop.DeliveryOptions[i].ID == req.DeliveryOption {
-				option = &shop.DeliveryOptions[i]
-			}
-		}
-		if option == nil {
-			writeError(w, r, log, invalidField("delivery_option", "is not one of the shop's delivery options"))
-			return
-		}
-		number, err := st.NextOrderNumber(ctx)
+		o, created, err := placer.Place(r.Context(), req.toRequest(who.UID))
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		claim, err := st.ClaimIdempotencyKey(ctx, who.UID, req.IdempotencyKey, number, now())
-		if err != nil && !errors.Is(err, store.ErrExists) {
-			writeError(w, r, log, err)
-			return
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
 		}
-		if errors.Is(err, store.ErrExists) {
-			// Sent before: answer that request's order if it is placed (a fresh number
-			// from the counter cannot have one).
-			number = claim.OrderID
-			if o, err := st.Order(ctx, who.UID, number); err == nil {
-				encode(w, http.StatusOK, o)
-				return
-			}
-		}
-		profile, err := savedProfile(ctx, st, who.UID)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		o, err := buildOrder(ctx, st, shop, who.UID, profile, number, *option, now())
-		if err == nil {
-			err = addAddresses(profile, req, &o)
-		}
-		if err != nil {
-			// The basket may be empty because a concurrent request with this key has just
-			// placed the order and cleared it.
-			if placed, perr := st.Order(ctx, who.UID, number); perr == nil {
-				encode(w, http.StatusOK, placed)
-				return
-			}
-			writeError(w, r, log, err)
-			return
-		}
-		switch err := st.CreateOrder(ctx, o); {
-		case errors.Is(err, store.ErrExists):
-			placed, err := st.Order(ctx, who.UID, number)
-			if err != nil {
-				writeError(w, r, log, err)
-				return
-			}
-			encode(w, http.StatusOK, placed)
-			return
-		case err != nil:
-			writeError(w, r, log, err)
-			return
-		}
-		if err := st.ClearBasket(ctx, who.UID); err != nil {
-			// The order stands; a basket left behind is shown to the buyer, not lost.
-			log.ErrorContext(ctx, "clear basket after order", "request_id", RequestID(ctx), "order", o.ID, "err", err)
-		}
-		encode(w, http.StatusCreated, o)
+		encode(w, status, orderAnswerOf(o))
 	})
-}
-
-// buildOrder prices the basket for an order, refusing an empty basket, one below the
-// minimum order, or a line that is out of stock.
-func buildOrder(ctx context.Context, st OrderStore, shop config.Shop, uid string, profile store.Profile, number string, option config.DeliveryOption, at time.Time) (store.Order, error) {
-	b, err := priceBasketFor(ctx, st, shop, uid, profile, at)
-	if err != nil {
-		return store.Order{}, err
-	}
-	if len(b.Lines) == 0 {
-		return store.Order{}, &errConflict{msg: "your basket is empty"}
-	}
-	if b.BelowMinimumBy > 0 {
-		return store.Order{}, &errConflict{msg: fmt.Sprintf("the minimum order is %s ex VAT: add %s more", pounds(b.MinimumOrder), pounds(b.BelowMinimumBy))}
-	}
-	o := store.Order{ID: number, UID: uid, PlacedAt: at.UnixMilli(), GoodsExVAT: b.GoodsExVAT, CouponDiscount: b.CouponDiscount,
-		DeliveryOption: option.ID, Status: "placed"}
-	for _, l := range b.Lines {
-		if !l.InStock {
-			return store.Order{}, &errConflict{msg: fmt.Sprintf("%s is out of stock; remove it to order the rest", l.Name)}
-		}
-		o.Lines = append(o.Lines, store.OrderLine{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Quantity: l.Quantity,
-			ListPrice: l.ListPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.UnitPrice, LineAmount: l.LineAmount,
-			VATRate: l.VATRate, VAT: l.VAT})
-	}
-	if b.Coupon != nil && b.Coupon.Error == "" {
-		o.CouponID = b.Coupon.ID
-	}
-	if !(option.ID == "standard" && b.NetExVAT >= shop.FreeDeliveryThresholdPence) {
-		o.DeliveryCharge = option.ChargePence
-	}
-	deliveryVAT := pricing.RoundPercent(o.DeliveryCharge, vatOnDelivery)
-	o.NetExVAT = b.NetExVAT + o.DeliveryCharge
-	o.VAT = b.VAT + deliveryVAT
-	o.TotalIncVAT = o.NetExVAT + o.VAT
-	return o, nil
-}
-
-// addAddresses puts the saved billing details and the delivery address on the order;
-// an order needs the billing step done first.
-func addAddresses(p store.Profile, req orderRequest, o *store.Order) error {
-	if p.Billing == nil {
-		return &errConflict{msg: "complete the billing step before placing the order"}
-	}
-	if p.Billing.PaymentMethod == "account" && !p.ApprovedForCredit {
-		return &errConflict{msg: "this account is not approved to pay on account; choose pro-forma on the billing step"}
-	}
-	o.Billing = p.Billing
-	to := p.Billing.Address
-	if !req.SameAsBilling && req.DeliverTo != nil {
-		to = *req.DeliverTo
-		to.Postcode = NormalisePostcode(to.Postcode)
-	}
-	o.DeliverTo = &to
-	o.DeliveryNote = strings.TrimSpace(req.DeliveryNote)
-	return nil
 }
 
 // reorderAnswer says what a reorder put back and what it could not.
@@ -211,29 +98,20 @@ type reorderAnswer struct {
 // handleReorder answers POST /api/orders/{id}/reorder {token}: puts an old order's
 // lines back in the basket (each as one atomic add, capped by stock) and reports the
 // lines no longer available.
-func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderStore, now func() time.Time) http.Handler {
+func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		o, err := st.Order(r.Context(), who.UID, r.PathValue("id"))
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		skus := make([]string, len(o.Lines))
-		for i, l := range o.Lines {
-			skus[i] = l.SKU
-		}
-		products, err := st.ProductsBySKU(r.Context(), skus)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
 		a := reorderAnswer{Added: []string{}, Unavailable: []string{}}
 		for _, l := range o.Lines {
-			p, err := checkBuyable(products, l.SKU, l.Quantity)
-			if err == nil {
-				err = st.AddToBasketUpTo(r.Context(), who.UID, l.SKU, l.Quantity, lineLimit(p), now())
-			}
-			if err != nil {
+			if _, err := baskets.Add(r.Context(), who.UID, l.SKU, l.Quantity); err != nil {
+				if !isRefusal(err) {
+					writeError(w, r, log, err) // the store failed: nothing is known of the rest
+					return
+				}
 				a.Unavailable = append(a.Unavailable, l.Name)
 				continue
 			}
@@ -242,8 +120,6 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderStore, now fu
 		encode(w, http.StatusOK, a)
 	})
 }
-
-func pounds(p int64) string { return fmt.Sprintf("£%d.%02d", p/100, p%100) }
 
 // withBearer is withToken for GET endpoints: the ID token comes as a bearer token.
 func withBearer(log *slog.Logger, verify auth.Verifier, next func(w http.ResponseWriter, r *http.Request, who auth.Claims)) http.Handler {
@@ -258,26 +134,94 @@ func withBearer(log *slog.Logger, verify auth.Verifier, next func(w http.Respons
 }
 
 // handleOrders answers GET /api/orders: the buyer's orders, newest first.
-func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderStore) http.Handler {
+func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
-		orders, err := st.Orders(r.Context(), who.UID)
+		list, err := st.Orders(r.Context(), who.UID)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, map[string]any{"orders": orders})
+		out := make([]orderAnswer, len(list))
+		for i, o := range list {
+			out[i] = orderAnswerOf(o)
+		}
+		encode(w, http.StatusOK, map[string]any{"orders": out})
 	})
 }
 
 // handleOrder answers GET /api/orders/{id}: one of the buyer's orders; anyone else's is
 // a 404, the same as an order that does not exist.
-func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderStore) http.Handler {
+func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
 		o, err := st.Order(r.Context(), who.UID, r.PathValue("id"))
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, o)
+		encode(w, http.StatusOK, orderAnswerOf(o))
 	})
+}
+
+// orderLineAnswer is one line of an order as the browser gets it. Money is pence.
+type orderLineAnswer struct {
+	SKU             string `json:"sku"`
+	Name            string `json:"name"`
+	PackSize        int    `json:"pack_size"`
+	Quantity        int    `json:"quantity"`
+	ListPrice       int64  `json:"list_price"`
+	DiscountPercent int    `json:"discount_percent"`
+	UnitPrice       int64  `json:"unit_price"`
+	LineAmount      int64  `json:"line_amount"`
+	VATRate         int    `json:"vat_rate"`
+	VAT             int64  `json:"vat"`
+}
+
+// orderAnswer is an order as the browser gets it.
+type orderAnswer struct {
+	ID             string            `json:"id"`
+	PlacedAt       int64             `json:"placed_at"` // Unix ms
+	Lines          []orderLineAnswer `json:"lines"`
+	GoodsExVAT     int64             `json:"goods_ex_vat"`
+	CouponID       string            `json:"coupon_id,omitempty"`
+	CouponDiscount int64             `json:"coupon_discount"`
+	DeliveryCharge int64             `json:"delivery_charge"`
+	DeliveryVAT    int64             `json:"delivery_vat"`
+	DeliveryOption string            `json:"delivery_option"`
+	NetExVAT       int64             `json:"net_ex_vat"`
+	VAT            int64             `json:"vat"`
+	TotalIncVAT    int64             `json:"total_inc_vat"`
+	Status         string            `json:"status"`
+	Billing        *store.Billing    `json:"billing,omitempty"`
+	DeliverTo      *store.Address    `json:"deliver_to,omitempty"`
+	DeliveryNote   string            `json:"delivery_note,omitempty"`
+}
+
+func orderAnswerOf(o orders.Order) orderAnswer {
+	a := orderAnswer{ID: o.ID, PlacedAt: o.PlacedAt.UnixMilli(), Lines: make([]orderLineAnswer, len(o.Lines)), GoodsExVAT: o.GoodsExVAT,
+		CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT,
+		DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT, Status: o.Status,
+		DeliveryNote: o.DeliveryNote}
+	for i, l := range o.Lines {
+		a.Lines[i] = orderLineAnswer(l)
+	}
+	if o.Billing != nil {
+		b := billingAnswerOf(*o.Billing)
+		a.Billing = &b
+	}
+	if o.DeliverTo != nil {
+		to := addressAnswerOf(*o.DeliverTo)
+		a.DeliverTo = &to
+	}
+	return a
+}
+
+// The billing and address answers share store.Billing's and store.Address's JSON names,
+// which the billing step sends and the profile answers.
+func addressAnswerOf(a account.Address) store.Address {
+	return store.Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
+}
+
+func billingAnswerOf(b account.Billing) store.Billing {
+	return store.Billing{Company: b.Company, Contact: b.Contact, Address: addressAnswerOf(b.Address), VATNumber: b.VATNumber,
+		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
 }

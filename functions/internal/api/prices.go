@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
 )
 
@@ -41,6 +42,9 @@ type ownPrice struct {
 	PackSize        int   `json:"pack_size"`
 	PackPrice       int64 `json:"pack_price"`         // pack_size × unit_price: what one pack adds to a basket line
 	PackPriceIncVAT int64 `json:"pack_price_inc_vat"` // pack_price with the product's VAT, rounded half up
+	// Availability is in stock, only N packs left, or out of stock, from the stock now
+	// (the static pages cannot know it).
+	Availability availabilityAnswer `json:"availability"`
 }
 
 // handlePrices answers POST /api/prices {token, skus}: the buyer's own unit and pack
@@ -69,7 +73,8 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			pack := pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 				RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
-				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT}
+				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
+				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize))}
 		}
 		encode(w, http.StatusOK, map[string]any{"prices": out})
 	})

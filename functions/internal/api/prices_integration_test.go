@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
@@ -43,7 +44,7 @@ func TestPricesAddUpAgainstLocalStack(t *testing.T) {
 		f, _ := v.(float64)
 		return int64(f)
 	}
-	basket := func() []map[string]any {
+	getBasket := func() []map[string]any {
 		t.Helper()
 		code, b := c.post("/api/basket", fmt.Sprintf(`{"token":%q}`, u.IDToken), nil)
 		if code != 200 {
@@ -81,15 +82,15 @@ func TestPricesAddUpAgainstLocalStack(t *testing.T) {
 
 	t.Run("basket lines are units × the unit price charged, and keep their order when a quantity changes", func(t *testing.T) {
 		base := time.Now().Add(-time.Minute)
-		if err := st.AddToBasketUpTo(ctx, u.UID, xmas.SKU, 3*xmas.PackSize, 10_000, base); err != nil {
+		if err := st.AddLines(ctx, u.UID, []basket.Add{{SKU: xmas.SKU, Quantity: 3 * xmas.PackSize, Limit: 10_000}}, base); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.AddToBasketUpTo(ctx, u.UID, plain.SKU, plain.PackSize, 10_000, base.Add(time.Second)); err != nil {
+		if err := st.AddLines(ctx, u.UID, []basket.Add{{SKU: plain.SKU, Quantity: plain.PackSize, Limit: 10_000}}, base.Add(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		order := func() []string {
 			var skus []string
-			for _, l := range basket() {
+			for _, l := range getBasket() {
 				skus = append(skus, l["sku"].(string))
 			}
 			return skus
@@ -105,13 +106,13 @@ func TestPricesAddUpAgainstLocalStack(t *testing.T) {
 		if got := order(); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("after a quantity change the order is %v, want %v", got, want)
 		}
-		if err := st.AddToBasketUpTo(ctx, u.UID, xmas.SKU, xmas.PackSize, 10_000, time.Now()); err != nil {
+		if err := st.AddLines(ctx, u.UID, []basket.Add{{SKU: xmas.SKU, Quantity: xmas.PackSize, Limit: 10_000}}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if got := order(); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("after adding to a line the order is %v, want %v", got, want)
 		}
-		lines := basket()
+		lines := getBasket()
 		checkLines(t, lines)
 		if n(lines[1]["discount_percent"]) != 5 || n(lines[1]["list_price"]) != xmas.UnitPrice {
 			t.Fatalf("the Christmas line: %v", lines[1])
@@ -120,7 +121,7 @@ func TestPricesAddUpAgainstLocalStack(t *testing.T) {
 
 	t.Run("checkout says how far below the minimum order the basket is", func(t *testing.T) {
 		small := testenv.NewUser(t)
-		if err := st.SetBasketQuantity(ctx, small.UID, plain.SKU, plain.PackSize, time.Now()); err != nil {
+		if err := st.SetLine(ctx, small.UID, plain.SKU, plain.PackSize, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		for _, who := range []testenv.User{small, u} {

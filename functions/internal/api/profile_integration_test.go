@@ -16,6 +16,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/auth/authtest"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
@@ -206,4 +207,10 @@ func TestForgedTokensAreRefusedByEveryCustomerEndpoint(t *testing.T) {
 	if code, p := c.post("/api/getProfile", `{"token":"`+real+`"}`, nil); code != 200 || p["business"] != "Business of "+victim {
 		t.Fatalf("correctly signed token: %d %v", code, p)
 	}
+}
+
+// basketLines reads uid's basket lines, newest first.
+func basketLines(ctx context.Context, st *store.Store, uid string) ([]basket.Line, error) {
+	b, err := st.Basket(ctx, uid)
+	return b.Lines, err
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pages"
 )
@@ -27,16 +28,22 @@ type recommendedAnswer struct {
 	Products []pages.ProductCard `json:"products"`
 }
 
+// BasketReader reads a buyer's basket.
+type BasketReader interface {
+	Basket(ctx context.Context, uid string) (basket.Basket, error)
+}
+
 // handleRecommended answers POST /api/recommended {token}: in-stock products from the
 // categories of the buyer's basket that are not in it yet, or best sellers when the
 // basket gives nothing to go on. (Order history joins in when orders exist.)
 func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketReader, products ProductReader, cats CategoryReader) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		lines, err := baskets.BasketLines(r.Context(), who.UID)
+		b, err := baskets.Basket(r.Context(), who.UID)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
+		lines := b.Lines
 		inBasket := map[string]bool{}
 		skus := make([]string, 0, len(lines))
 		for _, l := range lines {

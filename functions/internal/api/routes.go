@@ -9,7 +9,9 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -71,8 +73,10 @@ type Endpoint struct {
 
 // Endpoints lists the whole /api surface.
 func Endpoints(d Deps) []Endpoint {
+	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
+	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter}
 	return []Endpoint{
-		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
+		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
 		{"getProfile", "POST /api/getProfile", handleGetProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"profile", "POST /api/profile", protect(d.Log, d.CSRF, handleUpdateProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
@@ -80,18 +84,18 @@ func Endpoints(d Deps) []Endpoint {
 		{"session", "POST /api/session", handleSessionStart(d.Log, d.Verifier, d.CSRF)},
 		{"session", "DELETE /api/session", handleSessionEnd()},
 		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
-		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
-		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
-		{"basketAddMany", "POST /api/basket/addMany", protect(d.Log, d.CSRF, handleBasketAddMany(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
-		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
-		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, baskets)},
+		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, baskets))},
+		{"basketAddMany", "POST /api/basket/addMany", protect(d.Log, d.CSRF, handleBasketAddMany(d.Log, d.Verifier, baskets))},
+		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, baskets))},
+		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, baskets))},
 		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
-		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
+		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, placer))},
 		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
 		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store)},
-		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, d.Now))},
+		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
 		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now))},
-		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
+		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 	}

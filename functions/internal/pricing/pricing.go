@@ -32,17 +32,26 @@ type PricedLine struct {
 }
 
 // Coupon is a discount code: percent or a fixed amount off goods, with a minimum spend,
-// a validity window and a usage limit (0 for none).
+// a validity window, an overall usage limit and a limit per account (0 for none).
 type Coupon struct {
-	ID            string
-	Kind          string // "percent" or "fixed"
-	Percent       int
-	AmountPence   int64
-	MinSpendPence int64
-	ValidFrom     time.Time
-	ValidTo       time.Time
-	UsageLimit    int
-	Used          int
+	ID              string
+	Kind            string // "percent" or "fixed"
+	Percent         int
+	AmountPence     int64
+	MinSpendPence   int64
+	ValidFrom       time.Time
+	ValidTo         time.Time
+	UsageLimit      int // orders that may carry it in all, 0 for no limit
+	Used            int // orders that carry it
+	PerAccountLimit int // orders one account may place with it, 0 for no limit
+	AccountUses     int // orders this account has placed with it
+}
+
+// UsableAgain says whether, after one more order with it, the coupon could still go on
+// another of this account's orders: a coupon that could not is cleared from the account
+// when the order is placed.
+func (c Coupon) UsableAgain() bool {
+	return (c.UsageLimit == 0 || c.Used+1 < c.UsageLimit) && (c.PerAccountLimit == 0 || c.AccountUses+1 < c.PerAccountLimit)
 }
 
 // Totals is a priced basket.
@@ -61,6 +70,7 @@ var (
 	ErrCouponNotStarted = errors.New("this coupon is not valid yet")
 	ErrCouponExpired    = errors.New("this coupon has expired")
 	ErrCouponUsedUp     = errors.New("this coupon has been used as many times as it allows")
+	ErrCouponUsedByYou  = errors.New("you have used this coupon as many times as it allows")
 	ErrCouponMinimum    = errors.New("your basket is below this coupon's minimum spend")
 	ErrQuantityNotPacks = errors.New("quantity must be a whole number of packs")
 	ErrQuantityTooSmall = errors.New("quantity must be at least one pack")
@@ -114,6 +124,8 @@ func CheckCoupon(c Coupon, goodsExVAT int64, now time.Time) error {
 		return ErrCouponExpired
 	case c.UsageLimit > 0 && c.Used >= c.UsageLimit:
 		return ErrCouponUsedUp
+	case c.PerAccountLimit > 0 && c.AccountUses >= c.PerAccountLimit:
+		return ErrCouponUsedByYou
 	case goodsExVAT < c.MinSpendPence:
 		return ErrCouponMinimum
 	}

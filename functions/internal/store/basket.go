@@ -4,125 +4,257 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
 )
 
-// BasketLine is one line of a customer's basket: a quantity in units of one SKU.
-type BasketLine struct {
-	SKU       string
-	Quantity  int
-	AddedAt   time.Time // when the line was first added; later changes keep it
-	UpdatedAt time.Time
-}
+// A basket is one item (pk USER#{uid}, sk BASKET): a version every write moves on, the
+// order last placed from it, a pending large order's lock, and per line three top-level
+// attributes, q#{sku} (units), a#{sku} (first added, Unix ms) and u#{sku} (last
+// changed). Top-level attributes, not a map, so one UpdateItem can create the item and
+// add to a line that does not exist yet. docs/orders.md explains why one item.
+const (
+	attrVersion     = "version"
+	attrLastOrder   = "lastOrderId"
+	attrLastOrderAt = "lastOrderAt"
+	attrPending     = "pendingOrder"
+	attrPendingAt   = "pendingAt"
+	lineQuantity    = "q#"
+	lineAdded       = "a#"
+	lineUpdated     = "u#"
+)
 
-type basketItem struct {
-	PK        string `dynamodbav:"pk"`
-	SK        string `dynamodbav:"sk"`
-	SKU       string `dynamodbav:"sku"`
-	Quantity  int    `dynamodbav:"quantity"`
-	AddedAt   int64  `dynamodbav:"addedAt"`   // Unix milliseconds; absent on lines written before it was kept
-	UpdatedAt int64  `dynamodbav:"updatedAt"` // Unix milliseconds
-}
+func basketItemKey(uid string) map[string]types.AttributeValue { return key(prefixUser+uid, skBasket) }
 
-func (it basketItem) toLine() BasketLine {
-	added := it.AddedAt
-	if added == 0 {
-		added = it.UpdatedAt
+// basketFromItem reads a basket item (nil: no basket yet).
+func basketFromItem(item map[string]types.AttributeValue) basket.Basket {
+	var b basket.Basket
+	lines := map[string]*basket.Line{}
+	line := func(sku string) *basket.Line {
+		if lines[sku] == nil {
+			lines[sku] = &basket.Line{SKU: sku}
+		}
+		return lines[sku]
 	}
-	return BasketLine{SKU: it.SKU, Quantity: it.Quantity, AddedAt: time.UnixMilli(added).UTC(), UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+	for name, v := range item {
+		n, isNum := numberOf(v)
+		switch {
+		case name == attrVersion:
+			b.Version = n
+		case name == attrLastOrder:
+			b.LastOrderID = stringOf(v)
+		case name == attrLastOrderAt && isNum:
+			b.LastOrderAt = time.UnixMilli(n).UTC()
+		case name == attrPending:
+			b.PendingOrderID = stringOf(v)
+		case name == attrPendingAt && isNum:
+			b.PendingSince = time.UnixMilli(n).UTC()
+		case strings.HasPrefix(name, lineQuantity):
+			line(name[len(lineQuantity):]).Quantity = int(n)
+		case strings.HasPrefix(name, lineAdded):
+			line(name[len(lineAdded):]).AddedAt = time.UnixMilli(n).UTC()
+		case strings.HasPrefix(name, lineUpdated):
+			line(name[len(lineUpdated):]).UpdatedAt = time.UnixMilli(n).UTC()
+		}
+	}
+	for _, l := range lines {
+		if l.Quantity > 0 {
+			b.Lines = append(b.Lines, *l)
+		}
+	}
+	basket.SortNewestAddedFirst(b.Lines)
+	return b
 }
 
-// touchLine is the update every basket write makes besides the quantity: the SKU, the
-// time of this change, and the time the line was first added (set once, then kept).
-func touchLine(u expression.UpdateBuilder, sku string, at time.Time) expression.UpdateBuilder {
-	return u.Set(expression.Name("sku"), expression.Value(sku)).
-		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli())).
-		Set(expression.Name("addedAt"), expression.IfNotExists(expression.Name("addedAt"), expression.Value(at.UnixMilli())))
+func numberOf(v types.AttributeValue) (int64, bool) {
+	if n, ok := v.(*types.AttributeValueMemberN); ok {
+		i, err := strconv.ParseInt(n.Value, 10, 64)
+		return i, err == nil
+	}
+	return 0, false
 }
 
-// BasketLines reads every line of uid's basket.
-func (s *Store) BasketLines(ctx context.Context, uid string) ([]BasketLine, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(
-		expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
-			And(expression.Key("sk").BeginsWith(prefixBasket))).Build()
+func stringOf(v types.AttributeValue) string {
+	if s, ok := v.(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// Basket reads uid's basket (empty when there is none).
+func (s *Store) Basket(ctx context.Context, uid string) (basket.Basket, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: basketItemKey(uid), ConsistentRead: aws.Bool(true)})
 	if err != nil {
-		return nil, fmt.Errorf("build basket query: %w", err)
+		return basket.Basket{}, fmt.Errorf("get basket %s: %w", uid, err)
 	}
-	items, err := queryAll[basketItem](ctx, s, &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("get basket %s: %w", uid, err)
-	}
-	lines := make([]BasketLine, len(items))
-	for i, it := range items {
-		lines[i] = it.toLine()
-	}
-	return lines, nil
+	return basketFromItem(out.Item), nil
 }
 
-// ErrLineFull means an add would take a line past its maximum.
-var ErrLineFull = errors.New("basket line would exceed its maximum quantity")
-
-func basketKey(uid, sku string) map[string]types.AttributeValue {
-	return key(prefixUser+uid, prefixBasket+sku)
+// AccountAndBasket reads uid's account and basket in one call.
+func (s *Store) AccountAndBasket(ctx context.Context, uid string) (account.Account, basket.Basket, error) {
+	items, err := s.batchGet(ctx, []map[string]types.AttributeValue{profileKey(uid), basketItemKey(uid)}, true)
+	if err != nil {
+		return account.Account{}, basket.Basket{}, fmt.Errorf("read account and basket of %s: %w", uid, err)
+	}
+	acct := account.Account{UID: uid}
+	var b basket.Basket
+	for _, it := range items {
+		switch sortKeyOf(it) {
+		case skProfile:
+			p, err := unmarshalProfile(it, uid)
+			if err != nil {
+				return account.Account{}, basket.Basket{}, err
+			}
+			acct = p.Account()
+		case skBasket:
+			b = basketFromItem(it)
+		}
+	}
+	return acct, b, nil
 }
 
-// AddToBasketUpTo adds quantity units of sku to uid's basket in one atomic update (two
-// tabs adding the same SKU at once both count), refusing (ErrLineFull, nothing written)
-// when the line would then hold more than limit units.
-func (s *Store) AddToBasketUpTo(ctx context.Context, uid, sku string, quantity, limit int, at time.Time) error {
-	cond := expression.AttributeNotExists(expression.Name("quantity")).
-		Or(expression.Name("quantity").LessThanEqual(expression.Value(limit - quantity)))
-	expr, err := expression.NewBuilder().WithCondition(cond).WithUpdate(
-		touchLine(expression.Add(expression.Name("quantity"), expression.Value(quantity)), sku, at)).Build()
+// ProductsAndCoupon reads products and, when couponID is not "", the coupon and uid's
+// uses of it, in one call per 100 keys.
+func (s *Store) ProductsAndCoupon(ctx context.Context, uid string, skus []string, couponID string) (map[string]catalogue.Product, *basket.Coupon, error) {
+	keys := make([]map[string]types.AttributeValue, 0, len(skus)+2)
+	if couponID != "" {
+		keys = append(keys, key(prefixCoupon+couponID, skItem), couponUseKey(couponID, uid))
+	}
+	for _, sku := range skus {
+		keys = append(keys, productKey(sku))
+	}
+	raw, err := s.batchGet(ctx, keys, false)
 	if err != nil {
-		return fmt.Errorf("build basket add: %w", err)
+		return nil, nil, fmt.Errorf("read products and coupon: %w", err)
+	}
+	var productItems []map[string]types.AttributeValue
+	var coupon *basket.Coupon
+	uses := 0
+	for _, it := range raw {
+		switch pk, sk := partitionKeyOf(it), sortKeyOf(it); {
+		case strings.HasPrefix(pk, prefixProduct):
+			productItems = append(productItems, it)
+		case strings.HasPrefix(pk, prefixCoupon) && sk == skItem:
+			c, err := unmarshalCoupon(it)
+			if err != nil {
+				return nil, nil, err
+			}
+			coupon = &c
+		case strings.HasPrefix(pk, prefixCoupon):
+			n, _ := numberOf(it[attrUses])
+			uses = int(n)
+		}
+	}
+	if coupon != nil {
+		coupon.AccountUses = uses
+	}
+	products, err := productsOf(productItems)
+	return products, coupon, err
+}
+
+// lineNames are the attribute names of sku's line.
+func lineNames(sku string) (q, a, u expression.NameBuilder) {
+	return expression.Name(lineQuantity + sku), expression.Name(lineAdded + sku), expression.Name(lineUpdated + sku)
+}
+
+// notLocked is the condition every basket write carries: no order is being placed from
+// the basket.
+func notLocked() expression.ConditionBuilder {
+	return expression.AttributeNotExists(expression.Name(attrPending))
+}
+
+// bumpVersion moves the basket's version on (creating it at 1).
+func bumpVersion(u expression.UpdateBuilder) expression.UpdateBuilder {
+	return u.Add(expression.Name(attrVersion), expression.Value(1))
+}
+
+// AddLines adds every line in one UpdateItem: all or nothing.
+func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
+	if len(adds) == 0 {
+		return nil
+	}
+	ms := at.UnixMilli()
+	upd := bumpVersion(expression.UpdateBuilder{})
+	cond := notLocked()
+	for _, a := range adds {
+		q, added, updated := lineNames(a.SKU)
+		upd = upd.Add(q, expression.Value(a.Quantity)).
+			Set(added, expression.IfNotExists(added, expression.Value(ms))).
+			Set(updated, expression.Value(ms))
+		cond = cond.And(expression.AttributeNotExists(q).Or(q.LessThanEqual(expression.Value(a.Limit - a.Quantity))))
+	}
+	err := s.updateBasket(ctx, uid, upd, cond, "add to")
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		b := basketFromItem(failed.Item)
+		if b.PendingOrderID != "" {
+			return basket.ErrLocked
+		}
+		for _, a := range adds {
+			for _, l := range b.Lines {
+				if l.SKU == a.SKU && l.Quantity > a.Limit-a.Quantity {
+					return &basket.LineFullError{SKU: a.SKU}
+				}
+			}
+		}
+		return &basket.LineFullError{SKU: adds[0].SKU}
+	}
+	return err
+}
+
+// SetLine sets a line to exactly quantity units.
+func (s *Store) SetLine(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
+	q, added, updated := lineNames(sku)
+	ms := at.UnixMilli()
+	upd := bumpVersion(expression.Set(q, expression.Value(quantity))).
+		Set(added, expression.IfNotExists(added, expression.Value(ms))).Set(updated, expression.Value(ms))
+	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "set in"))
+}
+
+// RemoveLine removes a line; removing one that is not there is not an error.
+func (s *Store) RemoveLine(ctx context.Context, uid, sku string, at time.Time) error {
+	q, added, updated := lineNames(sku)
+	upd := bumpVersion(expression.Remove(q).Remove(added).Remove(updated))
+	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "remove from"))
+}
+
+func lockedOr(err error) error {
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return basket.ErrLocked
+	}
+	return err
+}
+
+// updateBasket runs one conditional update of uid's basket; a failed condition comes
+// back as the *types.ConditionalCheckFailedException with the item as it is.
+func (s *Store) updateBasket(ctx context.Context, uid string, upd expression.UpdateBuilder, cond expression.ConditionBuilder, what string) error {
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build basket write: %w", err)
 	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.table), Key: basketKey(uid, sku),
+		TableName: aws.String(s.table), Key: basketItemKey(uid),
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
-	var full *types.ConditionalCheckFailedException
-	if errors.As(err, &full) {
-		return ErrLineFull
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return err
 	}
 	if err != nil {
-		return fmt.Errorf("add %s to basket %s: %w", sku, uid, err)
-	}
-	return nil
-}
-
-// SetBasketQuantity sets a line to exactly quantity units (creating it if needed).
-func (s *Store) SetBasketQuantity(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
-	expr, err := expression.NewBuilder().WithUpdate(
-		touchLine(expression.Set(expression.Name("quantity"), expression.Value(quantity)), sku, at)).Build()
-	if err != nil {
-		return fmt.Errorf("build basket set: %w", err)
-	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.table), Key: basketKey(uid, sku), UpdateExpression: expr.Update(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-	})
-	if err != nil {
-		return fmt.Errorf("set %s in basket %s: %w", sku, uid, err)
-	}
-	return nil
-}
-
-// RemoveFromBasket deletes a line; removing a line that is not there is not an error.
-func (s *Store) RemoveFromBasket(ctx context.Context, uid, sku string) error {
-	if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: basketKey(uid, sku)}); err != nil {
-		return fmt.Errorf("remove %s from basket %s: %w", sku, uid, err)
+		return fmt.Errorf("%s basket %s: %w", what, uid, err)
 	}
 	return nil
 }

@@ -251,34 +251,26 @@ func (s *Store) Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.C
 // ProductsBySKU reads the products with these SKUs; SKUs with no product are absent
 // from the answer.
 func (s *Store) ProductsBySKU(ctx context.Context, skus []string) (map[string]catalogue.Product, error) {
-	out := make(map[string]catalogue.Product, len(skus))
-	seen := map[string]bool{}
-	var keys []map[string]types.AttributeValue
-	for _, sku := range skus {
-		if !seen[sku] {
-			seen[sku] = true
-			keys = append(keys, productKey(sku))
-		}
+	keys := make([]map[string]types.AttributeValue, len(skus))
+	for i, sku := range skus {
+		keys[i] = productKey(sku)
 	}
-	for i := 0; i < len(keys); i += 100 {
-		pending := map[string]types.KeysAndAttributes{s.table: {Keys: keys[i:min(i+100, len(keys))]}}
-		for attempt := 0; len(pending[s.table].Keys) > 0; attempt++ {
-			if attempt > 8 {
-				return nil, fmt.Errorf("batch get products: keys still unprocessed")
-			}
-			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
-			if err != nil {
-				return nil, fmt.Errorf("batch get products: %w", err)
-			}
-			var items []productItem
-			if err := attributevalue.UnmarshalListOfMaps(res.Responses[s.table], &items); err != nil {
-				return nil, fmt.Errorf("unmarshal products: %w", err)
-			}
-			for _, it := range items {
-				out[it.SKU] = it.toProduct()
-			}
-			pending = res.UnprocessedKeys
-		}
+	raw, err := s.batchGet(ctx, keys, false)
+	if err != nil {
+		return nil, fmt.Errorf("read products: %w", err)
+	}
+	return productsOf(raw)
+}
+
+// productsOf unmarshals product items by SKU.
+func productsOf(raw []map[string]types.AttributeValue) (map[string]catalogue.Product, error) {
+	var items []productItem
+	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
+		return nil, fmt.Errorf("unmarshal products: %w", err)
+	}
+	out := make(map[string]catalogue.Product, len(items))
+	for _, it := range items {
+		out[it.SKU] = it.toProduct()
 	}
 	return out, nil
 }

@@ -6,17 +6,24 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/basket"
 
 	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // StoredCoupon is a coupon with who may use it: an empty AccountUID means anyone.
-type StoredCoupon struct {
-	pricing.Coupon
-	Description string
-	AccountUID  string
+type StoredCoupon = basket.Coupon
+
+// attrUses counts an account's orders with a coupon, on its use item.
+const attrUses = "uses"
+
+func couponUseKey(id, uid string) map[string]types.AttributeValue {
+	return key(prefixCoupon+id, prefixCouponUse+uid)
 }
 
 type couponItem struct {
@@ -32,6 +39,7 @@ type couponItem struct {
 	ValidTo       int64  `dynamodbav:"validTo"`
 	UsageLimit    int    `dynamodbav:"usageLimit"`
 	Used          int    `dynamodbav:"used"`
+	PerAccount    int    `dynamodbav:"perAccountLimit"`
 	AccountUID    string `dynamodbav:"accountUid,omitempty"`
 }
 
@@ -55,7 +63,7 @@ func (s *Store) PutCoupons(ctx context.Context, coupons []StoredCoupon) error {
 	for i, c := range coupons {
 		items[i] = couponItem{PK: prefixCoupon + c.ID, SK: skItem, ID: c.ID, Description: c.Description, Kind: c.Kind,
 			Percent: c.Percent, AmountPence: c.AmountPence, MinSpendPence: c.MinSpendPence, ValidFrom: unixOrZero(c.ValidFrom),
-			ValidTo: unixOrZero(c.ValidTo), UsageLimit: c.UsageLimit, Used: c.Used, AccountUID: c.AccountUID}
+			ValidTo: unixOrZero(c.ValidTo), UsageLimit: c.UsageLimit, Used: c.Used, PerAccount: c.PerAccountLimit, AccountUID: c.AccountUID}
 	}
 	return s.batchPut(ctx, items, nil)
 }
@@ -66,9 +74,21 @@ func (s *Store) Coupon(ctx context.Context, id string) (StoredCoupon, error) {
 	if err != nil {
 		return StoredCoupon{}, fmt.Errorf("coupon %s: %w", id, err)
 	}
+	return it.toCoupon(), nil
+}
+
+func (it couponItem) toCoupon() StoredCoupon {
 	return StoredCoupon{Coupon: pricing.Coupon{ID: it.ID, Kind: it.Kind, Percent: it.Percent, AmountPence: it.AmountPence,
 		MinSpendPence: it.MinSpendPence, ValidFrom: timeOrZero(it.ValidFrom), ValidTo: timeOrZero(it.ValidTo),
-		UsageLimit: it.UsageLimit, Used: it.Used}, Description: it.Description, AccountUID: it.AccountUID}, nil
+		UsageLimit: it.UsageLimit, Used: it.Used, PerAccountLimit: it.PerAccount}, Description: it.Description, AccountUID: it.AccountUID}
+}
+
+func unmarshalCoupon(item map[string]types.AttributeValue) (StoredCoupon, error) {
+	var it couponItem
+	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+		return StoredCoupon{}, fmt.Errorf("unmarshal coupon: %w", err)
+	}
+	return it.toCoupon(), nil
 }
 
 // SetActiveCoupon records uid's one active coupon ("coupon-" + id), or clears it when

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -47,4 +48,57 @@ func (s *Store) putNew(ctx context.Context, item any) error {
 		return ErrExists
 	}
 	return err
+}
+
+// batchGet reads the items at keys (duplicates read once), 100 keys a call, retrying
+// what DynamoDB hands back unprocessed; missing items are absent from the answer.
+func (s *Store) batchGet(ctx context.Context, keys []map[string]types.AttributeValue, consistent bool) ([]map[string]types.AttributeValue, error) {
+	seen := map[string]bool{}
+	var uniq []map[string]types.AttributeValue
+	for _, k := range keys {
+		id := k["pk"].(*types.AttributeValueMemberS).Value + "\x00" + k["sk"].(*types.AttributeValueMemberS).Value
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, k)
+		}
+	}
+	var out []map[string]types.AttributeValue
+	for i := 0; i < len(uniq); i += 100 {
+		pending := map[string]types.KeysAndAttributes{s.table: {Keys: uniq[i:min(i+100, len(uniq))], ConsistentRead: aws.Bool(consistent)}}
+		for attempt := 0; len(pending[s.table].Keys) > 0; attempt++ {
+			if attempt > 8 {
+				return nil, fmt.Errorf("batch get: keys still unprocessed")
+			}
+			if attempt > 0 {
+				select {
+				case <-time.After(time.Duration(20<<attempt) * time.Millisecond):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, fmt.Errorf("batch get: %w", err)
+			}
+			out = append(out, res.Responses[s.table]...)
+			pending = res.UnprocessedKeys
+		}
+	}
+	return out, nil
+}
+
+// sortKeyOf answers an item's sort key.
+func sortKeyOf(item map[string]types.AttributeValue) string {
+	if v, ok := item["sk"].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
+}
+
+// partitionKeyOf answers an item's partition key.
+func partitionKeyOf(item map[string]types.AttributeValue) string {
+	if v, ok := item["pk"].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
 }

@@ -16,6 +16,13 @@ const (
 
 	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
 	skProfile = "PROFILE"
+	// skBasket is the sort key of a user's basket item (pk USER#{uid}); the lines kept
+	// as items of their own before it (sk BASKET#{sku}) are no longer read.
+	skBasket = "BASKET"
+	// prefixCouponUse keys an account's uses of a coupon (pk COUPON#{id}, sk USE#{uid}).
+	prefixCouponUse = "USE#"
+	// pkPending is the partition of pending large orders (sk the order number).
+	pkPending = "PENDING"
 	// skItem is the sort key of an entity's own item (range, category, product).
 	skItem = "ITEM"
 	// pkSeedMarker and skSeedMarker key the item that records a finished seed load.

@@ -8,28 +8,70 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/orders"
 )
 
 // ErrExists means a conditional create found the item already there.
 var ErrExists = errors.New("already exists")
 
-// OrderLine is one line of a placed order, priced when it was placed (pence):
-// LineAmount is Quantity × UnitPrice, the unit price charged.
-type OrderLine struct {
-	SKU             string `dynamodbav:"sku" json:"sku"`
-	Name            string `dynamodbav:"name" json:"name"`
-	PackSize        int    `dynamodbav:"packSize" json:"pack_size"`
-	Quantity        int    `dynamodbav:"quantity" json:"quantity"`
-	ListPrice       int64  `dynamodbav:"listPrice" json:"list_price"`             // the catalogue's unit price
-	DiscountPercent int    `dynamodbav:"discountPercent" json:"discount_percent"` // the buyer's discount on the line
-	UnitPrice       int64  `dynamodbav:"unitPrice" json:"unit_price"`             // list less the discount: the price charged
-	LineAmount      int64  `dynamodbav:"lineAmount" json:"line_amount"`
-	VATRate         int    `dynamodbav:"vatRate" json:"vat_rate"`
-	VAT             int64  `dynamodbav:"vat" json:"vat"`
+// orderLineItem is one line of an order as stored.
+type orderLineItem struct {
+	SKU             string `dynamodbav:"sku"`
+	Name            string `dynamodbav:"name"`
+	PackSize        int    `dynamodbav:"packSize"`
+	Quantity        int    `dynamodbav:"quantity"`
+	ListPrice       int64  `dynamodbav:"listPrice"`
+	DiscountPercent int    `dynamodbav:"discountPercent"`
+	UnitPrice       int64  `dynamodbav:"unitPrice"`
+	LineAmount      int64  `dynamodbav:"lineAmount"`
+	VATRate         int    `dynamodbav:"vatRate"`
+	VAT             int64  `dynamodbav:"vat"`
+}
+
+// orderItem is an order as stored (pk USER#{uid}, sk ORDER#{number}).
+type orderItem struct {
+	PK             string          `dynamodbav:"pk"`
+	SK             string          `dynamodbav:"sk"`
+	ID             string          `dynamodbav:"id"`
+	UID            string          `dynamodbav:"uid"`
+	PlacedAt       int64           `dynamodbav:"placedAt"` // Unix ms
+	Lines          []orderLineItem `dynamodbav:"lines"`
+	GoodsExVAT     int64           `dynamodbav:"goodsExVat"`
+	CouponID       string          `dynamodbav:"couponId,omitempty"`
+	CouponDiscount int64           `dynamodbav:"couponDiscount"`
+	DeliveryCharge int64           `dynamodbav:"deliveryCharge"`
+	DeliveryVAT    *int64          `dynamodbav:"deliveryVat"` // absent on orders stored before it was kept
+	DeliveryOption string          `dynamodbav:"deliveryOption"`
+	NetExVAT       int64           `dynamodbav:"netExVat"`
+	VAT            int64           `dynamodbav:"vat"`
+	TotalIncVAT    int64           `dynamodbav:"totalIncVat"`
+	Status         string          `dynamodbav:"status"`
+	Billing        *Billing        `dynamodbav:"billing,omitempty"`
+	DeliverTo      *Address        `dynamodbav:"deliverTo,omitempty"`
+	DeliveryNote   string          `dynamodbav:"deliveryNote,omitempty"`
+}
+
+func orderToItem(o orders.Order) orderItem {
+	it := orderItem{PK: prefixUser + o.UID, SK: prefixOrder + o.ID, ID: o.ID, UID: o.UID, PlacedAt: o.PlacedAt.UnixMilli(),
+		GoodsExVAT: o.GoodsExVAT, CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge,
+		DeliveryVAT: &o.DeliveryVAT, DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT,
+		Status: o.Status, DeliveryNote: o.DeliveryNote}
+	for _, l := range o.Lines {
+		it.Lines = append(it.Lines, orderLineItem(l))
+	}
+	if o.Billing != nil {
+		b := billingOf(*o.Billing)
+		it.Billing = &b
+	}
+	if o.DeliverTo != nil {
+		a := addressOf(*o.DeliverTo)
+		it.DeliverTo = &a
+	}
+	return it
 }
 
 // fromStoredLine reads a line as stored. Lines stored before list prices were kept
@@ -37,60 +79,44 @@ type OrderLine struct {
 // line: their list price is that, and their unit price charged is the line amount per
 // unit where it divides exactly (otherwise no whole-penny unit price exists and the
 // list price stays).
-func fromStoredLine(l OrderLine) OrderLine {
-	if l.ListPrice != 0 || l.UnitPrice == 0 {
-		return l
+func fromStoredLine(l orderLineItem) orders.Line {
+	if l.ListPrice == 0 && l.UnitPrice != 0 {
+		l.ListPrice = l.UnitPrice
+		if l.Quantity > 0 && l.LineAmount%int64(l.Quantity) == 0 {
+			l.UnitPrice = l.LineAmount / int64(l.Quantity)
+		}
 	}
-	l.ListPrice = l.UnitPrice
-	if l.Quantity > 0 && l.LineAmount%int64(l.Quantity) == 0 {
-		l.UnitPrice = l.LineAmount / int64(l.Quantity)
-	}
-	return l
+	return orders.Line(l)
 }
 
-func (it orderItem) toOrder() Order {
-	o := it.Order
-	o.Lines = make([]OrderLine, len(it.Lines))
+func (it orderItem) toOrder() orders.Order {
+	o := orders.Order{ID: it.ID, UID: it.UID, PlacedAt: time.UnixMilli(it.PlacedAt).UTC(), GoodsExVAT: it.GoodsExVAT,
+		CouponID: it.CouponID, CouponDiscount: it.CouponDiscount, DeliveryOption: it.DeliveryOption, DeliveryCharge: it.DeliveryCharge,
+		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote}
+	if it.DeliveryVAT != nil {
+		o.DeliveryVAT = *it.DeliveryVAT
+	} else {
+		// Orders stored before delivery VAT was kept charged it at 20%.
+		o.DeliveryVAT = (it.DeliveryCharge*20 + 50) / 100
+	}
+	o.Lines = make([]orders.Line, len(it.Lines))
 	for i, l := range it.Lines {
 		o.Lines[i] = fromStoredLine(l)
+	}
+	if it.Billing != nil {
+		b := it.Billing.toAccount()
+		o.Billing = &b
+	}
+	if it.DeliverTo != nil {
+		a := it.DeliverTo.toAccount()
+		o.DeliverTo = &a
 	}
 	return o
 }
 
-// Order is a placed order. Money is pence.
-type Order struct {
-	ID             string      `dynamodbav:"id" json:"id"` // the human-friendly order number, TS-100001
-	UID            string      `dynamodbav:"uid" json:"-"`
-	PlacedAt       int64       `dynamodbav:"placedAt" json:"placed_at"` // Unix ms
-	Lines          []OrderLine `dynamodbav:"lines" json:"lines"`
-	GoodsExVAT     int64       `dynamodbav:"goodsExVat" json:"goods_ex_vat"`
-	CouponID       string      `dynamodbav:"couponId,omitempty" json:"coupon_id,omitempty"`
-	CouponDiscount int64       `dynamodbav:"couponDiscount" json:"coupon_discount"`
-	DeliveryCharge int64       `dynamodbav:"deliveryCharge" json:"delivery_charge"`
-	DeliveryOption string      `dynamodbav:"deliveryOption" json:"delivery_option"`
-	NetExVAT       int64       `dynamodbav:"netExVat" json:"net_ex_vat"`
-	VAT            int64       `dynamodbav:"vat" json:"vat"`
-	TotalIncVAT    int64       `dynamodbav:"totalIncVat" json:"total_inc_vat"`
-	Status         string      `dynamodbav:"status" json:"status"`
-	Billing        *Billing    `dynamodbav:"billing,omitempty" json:"billing,omitempty"`
-	DeliverTo      *Address    `dynamodbav:"deliverTo,omitempty" json:"deliver_to,omitempty"`
-	DeliveryNote   string      `dynamodbav:"deliveryNote,omitempty" json:"delivery_note,omitempty"`
-}
-
-type orderItem struct {
-	PK string `dynamodbav:"pk"`
-	SK string `dynamodbav:"sk"`
-	Order
-}
-
-// Claim is an idempotency key's record: the order number it reserved.
-type Claim struct {
-	OrderID   string `dynamodbav:"orderId"`
-	CreatedAt int64  `dynamodbav:"createdAt"`
-}
-
 // NextOrderNumber hands out the next human-friendly order number (TS-100001, …) from an
-// atomic counter.
+// atomic counter. A number taken by an attempt that did not place its order is not
+// reused: order numbers may have gaps (invoice numbers are another matter).
 func (s *Store) NextOrderNumber(ctx context.Context) (string, error) {
 	expr, err := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("n"), expression.Value(1))).Build()
 	if err != nil {
@@ -102,85 +128,63 @@ func (s *Store) NextOrderNumber(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("next order number: %w", err)
 	}
-	var got struct {
-		N int64 `dynamodbav:"n"`
-	}
-	if err := attributevalue.UnmarshalMap(out.Attributes, &got); err != nil {
-		return "", err
-	}
-	return "TS-" + strconv.FormatInt(100000+got.N, 10), nil
+	n, _ := numberOf(out.Attributes["n"])
+	return "TS-" + strconv.FormatInt(100000+n, 10), nil
 }
 
-// ClaimIdempotencyKey records that key (uid's) will make order orderID; if the key was
-// claimed before, it answers that earlier claim and ErrExists.
-func (s *Store) ClaimIdempotencyKey(ctx context.Context, uid, idemKey, orderID string, at time.Time) (Claim, error) {
-	c := Claim{OrderID: orderID, CreatedAt: at.UnixMilli()}
-	err := s.putNew(ctx, struct {
-		PK  string `dynamodbav:"pk"`
-		SK  string `dynamodbav:"sk"`
-		TTL int64  `dynamodbav:"ttl"`
-		Claim
-	}{prefixUser + uid, prefixIdem + idemKey, at.Add(30 * 24 * time.Hour).Unix(), c})
-	if errors.Is(err, ErrExists) {
-		earlier, gerr := getItem[Claim](ctx, s, prefixUser+uid, prefixIdem+idemKey)
-		if gerr != nil {
-			return Claim{}, fmt.Errorf("read idempotency key: %w", gerr)
-		}
-		return earlier, ErrExists
+// keyItem is an idempotency key's record: the order it was used for. It expires (TTL)
+// after 30 days.
+type keyItem struct {
+	PK        string `dynamodbav:"pk"`
+	SK        string `dynamodbav:"sk"`
+	OrderID   string `dynamodbav:"orderId"`
+	CreatedAt int64  `dynamodbav:"createdAt"`
+	TTL       int64  `dynamodbav:"ttl"`
+}
+
+// OrderIDForKey answers the order uid's idempotency key was used for, "" if none.
+func (s *Store) OrderIDForKey(ctx context.Context, uid, idemKey string) (string, error) {
+	it, err := getItem[keyItem](ctx, s, prefixUser+uid, prefixIdem+idemKey)
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
 	}
 	if err != nil {
-		return Claim{}, fmt.Errorf("claim idempotency key: %w", err)
+		return "", fmt.Errorf("read idempotency key: %w", err)
 	}
-	return c, nil
-}
-
-// CreateOrder writes an order unless one with its number exists (ErrExists).
-func (s *Store) CreateOrder(ctx context.Context, o Order) error {
-	err := s.putNew(ctx, orderItem{PK: prefixUser + o.UID, SK: prefixOrder + o.ID, Order: o})
-	if err != nil && !errors.Is(err, ErrExists) {
-		return fmt.Errorf("create order %s: %w", o.ID, err)
-	}
-	return err
+	return it.OrderID, nil
 }
 
 // Order reads uid's order id; another buyer's order is ErrNotFound, never theirs.
-func (s *Store) Order(ctx context.Context, uid, id string) (Order, error) {
+func (s *Store) Order(ctx context.Context, uid, id string) (orders.Order, error) {
 	it, err := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
 	if err != nil {
-		return Order{}, fmt.Errorf("order %s: %w", id, err)
+		return orders.Order{}, fmt.Errorf("order %s: %w", id, err)
 	}
 	return it.toOrder(), nil
 }
 
 // Orders reads uid's orders, newest first.
-func (s *Store) Orders(ctx context.Context, uid string) ([]Order, error) {
+func (s *Store) Orders(ctx context.Context, uid string) ([]orders.Order, error) {
 	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
 		And(expression.Key("sk").BeginsWith(prefixOrder))).Build()
 	if err != nil {
 		return nil, err
 	}
 	items, err := queryAll[orderItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ScanIndexForward: aws.Bool(false)})
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ScanIndexForward: aws.Bool(false),
+		ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return nil, fmt.Errorf("orders of %s: %w", uid, err)
 	}
-	out := make([]Order, len(items))
+	out := make([]orders.Order, len(items))
 	for i, it := range items {
 		out[i] = it.toOrder()
 	}
 	return out, nil
 }
 
-// ClearBasket removes every line of uid's basket.
-func (s *Store) ClearBasket(ctx context.Context, uid string) error {
-	lines, err := s.BasketLines(ctx, uid)
-	if err != nil {
-		return err
-	}
-	for _, l := range lines {
-		if err := s.RemoveFromBasket(ctx, uid, l.SKU); err != nil {
-			return err
-		}
-	}
-	return nil
+// PutOrderForTest writes an order as it is, with none of the claims placing one makes
+// (tests of reading old orders use it).
+func (s *Store) PutOrderForTest(ctx context.Context, o orders.Order) error {
+	return s.putNew(ctx, orderToItem(o))
 }

@@ -1,26 +1,31 @@
 package store
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tradeshop/functions/internal/orders"
+)
 
 func TestFromStoredLine(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name     string
-		in, want OrderLine
+		name string
+		in   orderLineItem
+		want orders.Line
 	}{
 		{"a line with its list price is as stored",
-			OrderLine{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710},
-			OrderLine{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710}},
+			orderLineItem{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710},
+			orders.Line{Quantity: 6, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 1710}},
 		{"an older line without discount",
-			OrderLine{Quantity: 12, UnitPrice: 65, LineAmount: 780},
-			OrderLine{Quantity: 12, ListPrice: 65, UnitPrice: 65, LineAmount: 780}},
+			orderLineItem{Quantity: 12, UnitPrice: 65, LineAmount: 780},
+			orders.Line{Quantity: 12, ListPrice: 65, UnitPrice: 65, LineAmount: 780}},
 		{"an older discounted line: the unit price charged is the line per unit",
-			OrderLine{Quantity: 6, UnitPrice: 300, LineAmount: 1710},
-			OrderLine{Quantity: 6, ListPrice: 300, UnitPrice: 285, LineAmount: 1710}},
+			orderLineItem{Quantity: 6, UnitPrice: 300, LineAmount: 1710},
+			orders.Line{Quantity: 6, ListPrice: 300, UnitPrice: 285, LineAmount: 1710}},
 		{"an older line priced on the whole line has no whole-penny unit price",
-			OrderLine{Quantity: 6, UnitPrice: 75, LineAmount: 427},
-			OrderLine{Quantity: 6, ListPrice: 75, UnitPrice: 75, LineAmount: 427}},
-		{"a free line", OrderLine{Quantity: 6}, OrderLine{Quantity: 6}},
+			orderLineItem{Quantity: 6, UnitPrice: 75, LineAmount: 427},
+			orders.Line{Quantity: 6, ListPrice: 75, UnitPrice: 75, LineAmount: 427}},
+		{"a free line", orderLineItem{Quantity: 6}, orders.Line{Quantity: 6}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

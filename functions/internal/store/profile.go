@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/account"
 )
 
 // Address is a postal address.
@@ -68,6 +71,47 @@ func (it profileItem) toProfile(uid string) Profile {
 		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC,
 		ApprovedForCredit: it.Approved, Billing: it.Billing, UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
 }
+
+// unmarshalProfile reads a profile item.
+func unmarshalProfile(item map[string]types.AttributeValue, uid string) (Profile, error) {
+	var it profileItem
+	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+		return Profile{}, fmt.Errorf("unmarshal profile %s: %w", uid, err)
+	}
+	return it.toProfile(uid), nil
+}
+
+// Account is what the basket and order rules need of the profile.
+func (p Profile) Account() account.Account {
+	a := account.Account{UID: p.UID, DSC: p.DSC, ActiveCouponID: strings.TrimPrefix(p.ActiveCouponID, CouponPrefix),
+		ApprovedForCredit: p.ApprovedForCredit}
+	if p.Billing != nil {
+		b := p.Billing.toAccount()
+		a.Billing = &b
+	}
+	return a
+}
+
+func (a Address) toAccount() account.Address {
+	return account.Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
+}
+
+func addressOf(a account.Address) Address {
+	return Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
+}
+
+func (b Billing) toAccount() account.Billing {
+	return account.Billing{Company: b.Company, Contact: b.Contact, Address: b.Address.toAccount(), VATNumber: b.VATNumber,
+		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
+}
+
+func billingOf(b account.Billing) Billing {
+	return Billing{Company: b.Company, Contact: b.Contact, Address: addressOf(b.Address), VATNumber: b.VATNumber,
+		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
+}
+
+// CouponPrefix marks a coupon id in a profile's active_coupon_id (SPEC.md section 7).
+const CouponPrefix = "coupon-"
 
 // Profile reads uid's profile; ErrNotFound when there is none.
 func (s *Store) Profile(ctx context.Context, uid string) (Profile, error) {

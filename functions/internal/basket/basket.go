@@ -1,0 +1,221 @@
+// Package basket holds the rules of a trade buyer's basket: what may be added (whole
+// packs, in stock, within a line's maximum), how availability is told, and how a basket
+// is priced for the buyer. It declares the store it needs (Store) and imports no HTTP or
+// AWS code, so every rule is tested without a store.
+package basket
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// Line is one line of a basket: a quantity in units of one SKU.
+type Line struct {
+	SKU       string
+	Quantity  int
+	AddedAt   time.Time // when the line was first added; later changes keep it
+	UpdatedAt time.Time
+}
+
+// Basket is a buyer's basket. Every write moves Version on, so an order placed from the
+// basket as priced at one version can claim exactly that basket and no other.
+type Basket struct {
+	Lines   []Line
+	Version int64
+	// LastOrderID is the order last placed from this basket, at LastOrderAt.
+	LastOrderID string
+	LastOrderAt time.Time
+	// PendingOrderID is a large order being placed from the basket (its lines are being
+	// reserved in several steps); the basket takes no writes until it is placed or undone.
+	PendingOrderID string
+	PendingSince   time.Time
+}
+
+// JustOrderedWithin is how long after an order an empty basket answers a second Place
+// Order with that order rather than "your basket is empty".
+const JustOrderedWithin = 30 * time.Minute
+
+// JustOrdered answers the order this basket was emptied by, if it is empty because an
+// order was placed from it within JustOrderedWithin of now.
+func (b Basket) JustOrdered(now time.Time) (string, bool) {
+	if len(b.Lines) > 0 || b.LastOrderID == "" || now.Sub(b.LastOrderAt) > JustOrderedWithin {
+		return "", false
+	}
+	return b.LastOrderID, true
+}
+
+// SKUs lists the basket's SKUs.
+func (b Basket) SKUs() []string {
+	out := make([]string, len(b.Lines))
+	for i, l := range b.Lines {
+		out[i] = l.SKU
+	}
+	return out
+}
+
+// Coupon is a coupon with its description and who may use it (AccountUID "" for anyone).
+type Coupon struct {
+	pricing.Coupon
+	Description string
+	AccountUID  string
+}
+
+// Status is how much of a product is in stock, as a buyer is told it.
+type Status string
+
+// The availability a buyer sees.
+const (
+	InStock    Status = "in_stock"
+	LowStock   Status = "low"
+	OutOfStock Status = "out"
+)
+
+// LowStockPacks is the most packs left for which a buyer is told "only N packs left".
+const LowStockPacks = 10
+
+// Availability is a product's stock as shown to buyers: in stock, only N packs left,
+// or out of stock (less than one pack).
+type Availability struct {
+	Status    Status
+	PacksLeft int // whole packs in stock; told only when Status is not InStock
+}
+
+// AvailabilityOf tells the availability of stock units sold in packs of packSize.
+func AvailabilityOf(stock, packSize int) Availability {
+	packs := 0
+	if packSize > 0 && stock > 0 {
+		packs = stock / packSize
+	}
+	switch {
+	case packs == 0:
+		return Availability{Status: OutOfStock}
+	case packs <= LowStockPacks:
+		return Availability{Status: LowStock, PacksLeft: packs}
+	}
+	return Availability{Status: InStock, PacksLeft: packs}
+}
+
+// LineLimit is the most units one basket line of p may hold: the line maximum, or the
+// whole packs in stock when there are fewer.
+func LineLimit(p catalogue.Product) int {
+	inStock := 0
+	if p.PackSize > 0 && p.Stock > 0 {
+		inStock = p.Stock / p.PackSize * p.PackSize
+	}
+	return min(pricing.MaxLineUnits, inStock)
+}
+
+// CheckBuyable says whether quantity units of the product (found false: no such SKU) may
+// go on a basket line: it exists, is in stock, and quantity is whole packs within the
+// line maximum and the stock.
+func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) error {
+	if !found {
+		return &NotFoundError{Msg: "no product with SKU " + sku}
+	}
+	if AvailabilityOf(p.Stock, p.PackSize).Status == OutOfStock {
+		return &ConflictError{Msg: p.Name + " is out of stock"}
+	}
+	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
+		return &FieldError{Field: "quantity", Problem: err.Error()}
+	}
+	if quantity > LineLimit(p) {
+		return &ConflictError{Msg: shortMessage(p.Name, AvailabilityOf(p.Stock, p.PackSize).PacksLeft, p.PackSize)}
+	}
+	return nil
+}
+
+// shortMessage says how much of a product is left, in packs.
+func shortMessage(name string, packs, packSize int) string {
+	if packs == 0 {
+		return name + " is out of stock"
+	}
+	return "only " + plural(packs, "pack") + " of " + name + " (" + plural(packs*packSize, "unit") + ") are in stock"
+}
+
+// SortNewestAddedFirst orders lines by when each was first added, newest first (SKU
+// breaks a tie), so changing a quantity never moves a line.
+func SortNewestAddedFirst(lines []Line) {
+	slices.SortStableFunc(lines, func(a, b Line) int {
+		if c := b.AddedAt.Compare(a.AddedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.SKU, b.SKU)
+	})
+}
+
+// PricedLine is a basket line priced for the buyer, with its product and availability.
+type PricedLine struct {
+	pricing.PricedLine
+	Product      catalogue.Product
+	Availability Availability
+	// Short means the line asks for more units than are in stock now: it must be
+	// reduced or removed before an order can be placed.
+	Short bool
+}
+
+// Priced is a basket priced for its buyer: lines newest first, totals and nudges.
+type Priced struct {
+	Basket         Basket
+	Lines          []PricedLine
+	GoodsExVAT     int64
+	CouponDiscount int64
+	NetExVAT       int64
+	VAT            int64
+	TotalIncVAT    int64
+	// Coupon is the coupon the buyer holds, if it exists; CouponError says why it takes
+	// nothing off, if it does not apply.
+	Coupon      *Coupon
+	CouponError error
+	// MinimumOrder and FreeDeliveryThreshold are the shop's (pence ex VAT); the "By"
+	// and "In" figures are how far this basket is below each, 0 at or over.
+	MinimumOrder          int64
+	BelowMinimumBy        int64
+	FreeDeliveryThreshold int64
+	FreeDeliveryIn        int64
+}
+
+// Price prices basket b for a buyer with the given discounts and coupon (nil for none).
+// Lines whose product left the catalogue are dropped.
+func Price(b Basket, products map[string]catalogue.Product, discounts map[string]int, coupon *Coupon, shop config.Shop, now time.Time) Priced {
+	lines := slices.Clone(b.Lines)
+	SortNewestAddedFirst(lines)
+	var toPrice []pricing.Line
+	for _, l := range lines {
+		p, ok := products[l.SKU]
+		if !ok {
+			continue
+		}
+		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice,
+			VATRate: p.VATRate, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
+	}
+	var pc *pricing.Coupon
+	if coupon != nil {
+		pc = &coupon.Coupon
+	}
+	t := pricing.Price(toPrice, discounts, pc, now)
+	out := Priced{Basket: b, Lines: make([]PricedLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
+		NetExVAT: t.NetExVAT, VAT: t.VAT, TotalIncVAT: t.TotalIncVAT, Coupon: coupon, CouponError: t.CouponError,
+		MinimumOrder: shop.MinimumOrderPence, BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT),
+		FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence, FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-t.NetExVAT)}
+	for i, l := range t.Lines {
+		p := products[l.SKU]
+		out.Lines[i] = PricedLine{PricedLine: l, Product: p, Availability: AvailabilityOf(p.Stock, p.PackSize), Short: l.Quantity > p.Stock}
+	}
+	return out
+}
+
+// ShortLines are the lines that ask for more than is in stock.
+func (p Priced) ShortLines() []PricedLine {
+	var out []PricedLine
+	for _, l := range p.Lines {
+		if l.Short {
+			out = append(out, l)
+		}
+	}
+	return out
+}

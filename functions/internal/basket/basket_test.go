@@ -1,0 +1,146 @@
+package basket
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+func TestAvailabilityOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		stock, pack int
+		want        Availability
+	}{
+		{0, 6, Availability{Status: OutOfStock}},
+		{5, 6, Availability{Status: OutOfStock}}, // less than one pack cannot be bought
+		{-3, 6, Availability{Status: OutOfStock}},
+		{6, 6, Availability{Status: LowStock, PacksLeft: 1}},
+		{60, 6, Availability{Status: LowStock, PacksLeft: 10}},
+		{61, 6, Availability{Status: LowStock, PacksLeft: 10}},
+		{66, 6, Availability{Status: InStock, PacksLeft: 11}},
+		{10, 0, Availability{Status: OutOfStock}},
+	} {
+		if got := AvailabilityOf(tc.stock, tc.pack); got != tc.want {
+			t.Errorf("AvailabilityOf(%d, %d) = %+v, want %+v", tc.stock, tc.pack, got, tc.want)
+		}
+	}
+}
+
+func TestLineLimitIsWholePacksInStockWithinTheLineMaximum(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		stock, pack, want int
+	}{
+		{100, 6, 96},
+		{5, 6, 0},
+		{1_000_000, 6, pricing.MaxLineUnits},
+		{0, 12, 0},
+	} {
+		if got := LineLimit(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}); got != tc.want {
+			t.Errorf("stock %d pack %d: %d, want %d", tc.stock, tc.pack, got, tc.want)
+		}
+	}
+}
+
+func TestCheckBuyable(t *testing.T) {
+	t.Parallel()
+	p := catalogue.Product{SKU: "GC101-00001", Name: "Robin card", PackSize: 6, Stock: 20}
+	var conflict *ConflictError
+	var missing *NotFoundError
+	var field *FieldError
+	for _, tc := range []struct {
+		name     string
+		p        catalogue.Product
+		found    bool
+		quantity int
+		is       any
+		msg      string
+	}{
+		{"unknown SKU", catalogue.Product{}, false, 6, &missing, "no product with SKU GC101-00001"},
+		{"out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Stock: 4}, true, 6, &conflict, "Robin card is out of stock"},
+		{"not whole packs", p, true, 7, &field, "quantity: quantity must be a whole number of packs of 6"},
+		{"more than the whole packs in stock", p, true, 24, &conflict, "only 3 packs of Robin card (18 units) are in stock"},
+		{"all the whole packs in stock", p, true, 18, nil, ""},
+	} {
+		err := CheckBuyable(tc.p, tc.found, "GC101-00001", tc.quantity)
+		if tc.is == nil {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !errors.As(err, tc.is) || err.Error() != tc.msg {
+			t.Errorf("%s: %T %v, want %q", tc.name, err, err, tc.msg)
+		}
+	}
+}
+
+func TestPriceFlagsShortLinesAndKeepsNewestFirst(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	products := map[string]catalogue.Product{
+		"GC101-00001": {SKU: "GC101-00001", Name: "A", PackSize: 6, UnitPrice: 100, VATRate: 20, Stock: 12},
+		"GC101-00002": {SKU: "GC101-00002", Name: "B", PackSize: 12, UnitPrice: 50, VATRate: 0, Stock: 500},
+	}
+	b := Basket{Version: 7, Lines: []Line{
+		{SKU: "GC101-00001", Quantity: 18, AddedAt: now.Add(-time.Hour)},
+		{SKU: "GC101-00002", Quantity: 24, AddedAt: now},
+		{SKU: "GC999-00009", Quantity: 6, AddedAt: now}, // left the catalogue
+	}}
+	shop := config.Shop{MinimumOrderPence: 10000, FreeDeliveryThresholdPence: 30000}
+	p := Price(b, products, map[string]int{}, nil, shop, now)
+	if len(p.Lines) != 2 || p.Lines[0].SKU != "GC101-00002" || p.Lines[1].SKU != "GC101-00001" {
+		t.Fatalf("lines: %+v", p.Lines)
+	}
+	if p.Lines[0].Short || !p.Lines[1].Short {
+		t.Fatalf("short flags: %v %v", p.Lines[0].Short, p.Lines[1].Short)
+	}
+	if len(p.ShortLines()) != 1 || p.Lines[1].Availability != (Availability{Status: LowStock, PacksLeft: 2}) {
+		t.Fatalf("short lines %+v, availability %+v", p.ShortLines(), p.Lines[1].Availability)
+	}
+	if p.GoodsExVAT != 18*100+24*50 || p.BelowMinimumBy != 10000-3000 || p.FreeDeliveryIn != 30000-3000 || p.Basket.Version != 7 {
+		t.Fatalf("totals: %+v", p)
+	}
+}
+
+func TestJustOrdered(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	emptied := Basket{LastOrderID: "TS-100001", LastOrderAt: now.Add(-time.Minute)}
+	if id, ok := emptied.JustOrdered(now); !ok || id != "TS-100001" {
+		t.Fatal("an empty basket just ordered should name its order")
+	}
+	if _, ok := emptied.JustOrdered(now.Add(JustOrderedWithin)); ok {
+		t.Fatal("an old order is not 'just' ordered")
+	}
+	refilled := emptied
+	refilled.Lines = []Line{{SKU: "GC101-00001", Quantity: 6}}
+	if _, ok := refilled.JustOrdered(now); ok {
+		t.Fatal("a basket filled again is not 'just ordered'")
+	}
+}
+
+func TestUsableAgain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		c    pricing.Coupon
+		want bool
+	}{
+		{pricing.Coupon{}, true},
+		{pricing.Coupon{UsageLimit: 1}, false},
+		{pricing.Coupon{UsageLimit: 5, Used: 3}, true},
+		{pricing.Coupon{UsageLimit: 5, Used: 4}, false},
+		{pricing.Coupon{PerAccountLimit: 1}, false},
+		{pricing.Coupon{PerAccountLimit: 3, AccountUses: 1}, true},
+		{pricing.Coupon{PerAccountLimit: 3, AccountUses: 2}, false},
+	} {
+		if got := tc.c.UsableAgain(); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}

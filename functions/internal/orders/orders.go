@@ -1,0 +1,177 @@
+// Package orders holds the rules of placing a trade order: the quote for each delivery
+// option, what an order must satisfy (not empty, at the minimum, nothing short, billing
+// done, credit approved for pay on account), and the placement itself, which claims
+// the basket, the stock and the coupon's use all or nothing (see docs/orders.md). It
+// declares the store it needs (Store) and imports no HTTP or AWS code.
+package orders
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// Line is one line of a placed order, priced when it was placed (pence): LineAmount is
+// Quantity × UnitPrice, the unit price charged.
+type Line struct {
+	SKU             string
+	Name            string
+	PackSize        int
+	Quantity        int
+	ListPrice       int64 // the catalogue's unit price
+	DiscountPercent int   // the buyer's discount on the line
+	UnitPrice       int64 // list less the discount: the price charged
+	LineAmount      int64
+	VATRate         int
+	VAT             int64
+}
+
+// Order is a placed order. Money is pence.
+type Order struct {
+	ID             string // the human-friendly order number, TS-100001
+	UID            string
+	PlacedAt       time.Time
+	Lines          []Line
+	GoodsExVAT     int64
+	CouponID       string
+	CouponDiscount int64
+	DeliveryOption string
+	DeliveryCharge int64 // ex VAT
+	DeliveryVAT    int64
+	NetExVAT       int64
+	VAT            int64
+	TotalIncVAT    int64
+	Status         string
+	Billing        *account.Billing
+	DeliverTo      *account.Address
+	DeliveryNote   string
+}
+
+// StatusPlaced is a new order's status.
+const StatusPlaced = "placed"
+
+// Quote is what the basket costs with one delivery option: the browser shows these
+// figures and computes none.
+type Quote struct {
+	Option      config.DeliveryOption
+	Free        bool  // the charge is waived: the goods reach the free delivery threshold
+	ChargeExVAT int64 // the delivery charge made
+	ChargeVAT   int64
+	NetExVAT    int64 // goods less coupon, plus delivery
+	VAT         int64
+	TotalIncVAT int64
+}
+
+// QuoteOf prices delivery option o for basket p: free when the option waives its charge
+// at the threshold and the goods (less coupon) reach it; delivery VAT at the shop's rate.
+func QuoteOf(p basket.Priced, o config.DeliveryOption, shop config.Shop) Quote {
+	q := Quote{Option: o, Free: o.FreeOverThreshold && p.NetExVAT >= shop.FreeDeliveryThresholdPence}
+	if !q.Free {
+		q.ChargeExVAT = o.ChargePence
+	}
+	q.ChargeVAT = pricing.RoundPercent(q.ChargeExVAT, shop.DefaultVATRate)
+	q.NetExVAT = p.NetExVAT + q.ChargeExVAT
+	q.VAT = p.VAT + q.ChargeVAT
+	q.TotalIncVAT = q.NetExVAT + q.VAT
+	return q
+}
+
+// Quotes prices every delivery option of the shop, in the shop's order.
+func Quotes(p basket.Priced, shop config.Shop) []Quote {
+	out := make([]Quote, len(shop.DeliveryOptions))
+	for i, o := range shop.DeliveryOptions {
+		out[i] = QuoteOf(p, o, shop)
+	}
+	return out
+}
+
+// Option finds the shop's delivery option id.
+func Option(shop config.Shop, id string) (config.DeliveryOption, bool) {
+	for _, o := range shop.DeliveryOptions {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return config.DeliveryOption{}, false
+}
+
+// Request is a buyer's Place Order.
+type Request struct {
+	UID string
+	// IdempotencyKey is one per checkout, kept across the page's retries: the same key
+	// always answers the same order.
+	IdempotencyKey string
+	DeliveryOption string
+	DeliverTo      *account.Address // nil: deliver to the billing address
+	DeliveryNote   string
+}
+
+// Build makes the order of basket p for the request, refusing (a *basket.ConflictError)
+// an empty basket, one below the minimum order, a short line, an account without
+// billing details, or pay on account without credit approval.
+func Build(p basket.Priced, acct account.Account, q Quote, req Request, number string, now time.Time) (Order, error) {
+	switch {
+	case len(p.Lines) == 0:
+		return Order{}, &basket.ConflictError{Msg: "Your basket is empty."}
+	case p.BelowMinimumBy > 0:
+		return Order{}, &basket.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy))}
+	case acct.Billing == nil:
+		return Order{}, &basket.ConflictError{Msg: "Complete the billing step before placing the order."}
+	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
+		return Order{}, &basket.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
+	}
+	if short := p.ShortLines(); len(short) > 0 {
+		return Order{}, ShortError(short[0].Product.Name, short[0].Product.Stock, short[0].Product.PackSize)
+	}
+	o := Order{ID: number, UID: req.UID, PlacedAt: now, GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount,
+		DeliveryOption: q.Option.ID, DeliveryCharge: q.ChargeExVAT, DeliveryVAT: q.ChargeVAT,
+		NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT, Status: StatusPlaced}
+	for _, l := range p.Lines {
+		o.Lines = append(o.Lines, Line{SKU: l.SKU, Name: l.Product.Name, PackSize: l.Product.PackSize, Quantity: l.Quantity,
+			ListPrice: l.UnitPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.NetUnitPrice, LineAmount: l.NetAmount,
+			VATRate: l.VATRate, VAT: l.VAT})
+	}
+	if p.Coupon != nil && p.CouponError == nil {
+		o.CouponID = p.Coupon.ID
+	}
+	billing := *acct.Billing
+	o.Billing = &billing
+	to := billing.Address
+	if req.DeliverTo != nil {
+		to = *req.DeliverTo
+	}
+	o.DeliverTo = &to
+	o.DeliveryNote = strings.TrimSpace(req.DeliveryNote)
+	return o, nil
+}
+
+// ShortError is the refusal of an order with a line the stock cannot fill.
+func ShortError(name string, stock, packSize int) error {
+	a := basket.AvailabilityOf(stock, packSize)
+	if a.Status == basket.OutOfStock {
+		return &basket.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
+	}
+	packs := "packs are"
+	if a.PacksLeft == 1 {
+		packs = "pack is"
+	}
+	return &basket.ConflictError{Msg: fmt.Sprintf("Only %d %s of %s left: change the line in your basket and place the order again.", a.PacksLeft, packs, name)}
+}
+
+// Pounds formats pence as £1,234.56 for a sentence.
+func Pounds(p int64) string {
+	sign := ""
+	if p < 0 {
+		sign, p = "-", -p
+	}
+	whole := fmt.Sprint(p / 100)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return fmt.Sprintf("%s£%s.%02d", sign, whole, p%100)
+}

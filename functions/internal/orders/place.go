@@ -1,0 +1,315 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/basket"
+)
+
+// MaxOneTransaction is the most lines an order placed in one transaction may have: a
+// transaction holds 100 items, and besides a stock decrement per line it writes the
+// order, the idempotency key, the basket, the coupon, the account's use of the coupon
+// and the account (six).
+const MaxOneTransaction = 94
+
+// ChunkLines is how many lines one reservation step of a large order reserves: 99 stock
+// decrements and the pending record.
+const ChunkLines = 99
+
+// Placement is an order ready to be written, with what it claims.
+type Placement struct {
+	Order Order
+	// Key is the buyer's idempotency key; Token is the transaction's ClientRequestToken
+	// for this attempt (the store's own retries of one call reuse it).
+	Key, Token string
+	// BasketVersion is the basket's version when it was priced: the order claims that
+	// basket and no other.
+	BasketVersion int64
+	// Coupon is the coupon whose use the order counts, nil for none; ClearCoupon says the
+	// account's active coupon is cleared with the order (it could not be used again).
+	Coupon      *basket.Coupon
+	ClearCoupon bool
+	// Chunks splits a large order's lines into reservation steps; empty when the order
+	// is placed in one transaction.
+	Chunks [][]Line
+	// StartedAt is when a large order began to be placed (its pending record's age).
+	StartedAt time.Time
+}
+
+// Refusal kinds: which claim of a placement failed.
+const (
+	RefusedStock  = "stock"  // a line's stock is short: SKU, Stock say what is left
+	RefusedCoupon = "coupon" // the coupon's overall or per-account limit is reached
+	RefusedBasket = "basket" // the basket is not the one priced: Basket is it now
+	RefusedKey    = "key"    // the idempotency key was used: OrderID is its order
+	RefusedBusy   = "busy"   // another write to the same items raced this one: try again
+)
+
+// Refused says why the store did not place an order; nothing of it was written.
+type Refused struct {
+	Kind    string
+	SKU     string
+	Stock   int
+	Basket  basket.Basket
+	OrderID string
+}
+
+func (r *Refused) Error() string { return "order refused: " + r.Kind }
+
+// Store is what placing an order reads and writes.
+type Store interface {
+	basket.Reader
+	// NextOrderNumber hands out the next order number.
+	NextOrderNumber(ctx context.Context) (string, error)
+	// Order reads uid's order id (an error wrapping a not-found when there is none).
+	Order(ctx context.Context, uid, id string) (Order, error)
+	// OrderIDForKey answers the order number uid's idempotency key was used for, "" when
+	// it was not used.
+	OrderIDForKey(ctx context.Context, uid, key string) (string, error)
+	// PlaceInOne writes the order, the key, the emptied basket (at BasketVersion), every
+	// line's stock decrement, the coupon's use and the account's coupon in one
+	// transaction; a failed claim is a *Refused and writes nothing.
+	PlaceInOne(ctx context.Context, p Placement) error
+	// StartLarge writes the pending record, the key and the coupon's use, and locks the
+	// basket (at BasketVersion), in one transaction (*Refused as PlaceInOne).
+	StartLarge(ctx context.Context, p Placement) error
+	// ReserveChunk decrements the stock of chunk i and records it on the pending record,
+	// in one transaction; a chunk already reserved is not reserved twice.
+	ReserveChunk(ctx context.Context, p Placement, i int) error
+	// CommitLarge writes the order, deletes the pending record (every chunk reserved),
+	// empties and unlocks the basket and clears the account's coupon, in one transaction.
+	CommitLarge(ctx context.Context, p Placement) error
+	// Undo gives back what a pending order reserved (stock, the coupon's use, the key,
+	// the basket lock) and deletes its record. It is safe to repeat and to run after a
+	// crash at any step.
+	Undo(ctx context.Context, orderID string) error
+}
+
+// Placer places orders.
+type Placer struct {
+	Store Store
+	Shop  config.Shop
+	Now   func() time.Time
+	// StaleAfter is how old a pending large order must be before a new Place Order from
+	// the same basket undoes it (its request died); the sweeper uses the same age.
+	StaleAfter time.Duration
+}
+
+// attempts bounds the retries of one Place Order when the basket or a product is
+// written while it is being placed.
+const attempts = 4
+
+// ErrChanged is the answer when the basket kept changing while the order was placed.
+var ErrChanged = &basket.ConflictError{Msg: "Your basket changed while the order was being placed: check it and place the order again."}
+
+// Place places req's order: exactly one order per basket and per key, whatever races
+// it. created is false when the key's order was placed before (a retry): the same
+// order is answered.
+func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool, err error) {
+	option, ok := Option(pl.Shop, req.DeliveryOption)
+	if !ok {
+		return Order{}, false, &basket.FieldError{Field: "delivery_option", Problem: "is not one of the shop's delivery options"}
+	}
+	number := ""
+	for attempt := 0; attempt < attempts; attempt++ {
+		if attempt > 0 {
+			sleep(ctx, attempt)
+		}
+		p, acct, err := basket.PriceFor(ctx, pl.Store, pl.Shop, req.UID, pl.Now())
+		if err != nil {
+			return Order{}, false, err
+		}
+		if b := p.Basket; b.PendingOrderID != "" {
+			if err := pl.pendingInTheWay(ctx, req, b); err != nil {
+				return Order{}, false, err
+			}
+			continue
+		}
+		if len(p.Lines) == 0 {
+			return pl.emptyBasket(ctx, req, p.Basket)
+		}
+		if number == "" {
+			if number, err = pl.Store.NextOrderNumber(ctx); err != nil {
+				return Order{}, false, err
+			}
+		}
+		o, err := Build(p, acct, QuoteOf(p, option, pl.Shop), req, number, pl.Now())
+		if err != nil {
+			// A retry after the order was placed finds the basket changed, not this.
+			return Order{}, false, err
+		}
+		pm := Placement{Order: o, Key: req.IdempotencyKey, Token: fmt.Sprintf("%s|%s|%d", req.IdempotencyKey, number, attempt),
+			BasketVersion: p.Basket.Version, StartedAt: pl.Now()}
+		if o.CouponID != "" {
+			pm.Coupon, pm.ClearCoupon = p.Coupon, !p.Coupon.UsableAgain()
+		}
+		if len(o.Lines) <= MaxOneTransaction {
+			err = pl.Store.PlaceInOne(ctx, pm)
+		} else {
+			err = pl.placeLarge(ctx, pm)
+		}
+		if err == nil {
+			return o, true, nil
+		}
+		var refused *Refused
+		if !errors.As(err, &refused) {
+			return Order{}, false, err
+		}
+		switch refused.Kind {
+		case RefusedKey:
+			return pl.keyUsed(ctx, req, refused.OrderID)
+		case RefusedStock:
+			return Order{}, false, ShortError(lineName(o, refused.SKU), refused.Stock, linePack(o, refused.SKU))
+		case RefusedCoupon:
+			return Order{}, false, &basket.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", o.CouponID)}
+		case RefusedBasket:
+			if id, ok := refused.Basket.JustOrdered(pl.Now()); ok {
+				return pl.justOrdered(ctx, req, id)
+			}
+		}
+		// The basket, a product or the coupon was written meanwhile: price it again.
+	}
+	return Order{}, false, ErrChanged
+}
+
+// placeLarge reserves a large order's lines chunk by chunk under its pending record,
+// then commits; on any failure it undoes what it reserved.
+func (pl Placer) placeLarge(ctx context.Context, pm Placement) error {
+	for i := 0; i < len(pm.Order.Lines); i += ChunkLines {
+		pm.Chunks = append(pm.Chunks, pm.Order.Lines[i:min(i+ChunkLines, len(pm.Order.Lines))])
+	}
+	if err := pl.Store.StartLarge(ctx, pm); err != nil {
+		return err
+	}
+	err := func() error {
+		for i := range pm.Chunks {
+			if err := pl.Store.ReserveChunk(ctx, pm, i); err != nil {
+				return err
+			}
+		}
+		return pl.Store.CommitLarge(ctx, pm)
+	}()
+	if err != nil {
+		// Give back what was reserved. If this fails too (the store is down), the
+		// pending record stays for the sweeper, and the basket stays locked until then.
+		undoCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if uerr := pl.Store.Undo(undoCtx, pm.Order.ID); uerr != nil {
+			return errors.Join(err, fmt.Errorf("undo %s: %w", pm.Order.ID, uerr))
+		}
+	}
+	return err
+}
+
+// pendingInTheWay handles a basket locked by a pending large order: a stale one (its
+// request died) is undone so this Place Order can go on; a live one is the buyer's own
+// order still being placed.
+func (pl Placer) pendingInTheWay(ctx context.Context, req Request, b basket.Basket) error {
+	if pl.Now().Sub(b.PendingSince) >= pl.StaleAfter {
+		return pl.Store.Undo(ctx, b.PendingOrderID)
+	}
+	return &basket.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", b.PendingOrderID),
+		OrderID: b.PendingOrderID}
+}
+
+// emptyBasket answers Place Order on an empty basket: the key's own order when this is
+// a retry, else the order that just emptied the basket, else "empty".
+func (pl Placer) emptyBasket(ctx context.Context, req Request, b basket.Basket) (Order, bool, error) {
+	if id, err := pl.Store.OrderIDForKey(ctx, req.UID, req.IdempotencyKey); err != nil {
+		return Order{}, false, err
+	} else if id != "" {
+		return pl.keyUsed(ctx, req, id)
+	}
+	if id, ok := b.JustOrdered(pl.Now()); ok {
+		return Order{}, false, justOrderedError(id)
+	}
+	return Order{}, false, &basket.ConflictError{Msg: "Your basket is empty."}
+}
+
+// justOrdered answers a Place Order that lost the basket to an order placed from it
+// meanwhile: its own order if that was its key, else a 409 naming that order.
+func (pl Placer) justOrdered(ctx context.Context, req Request, id string) (Order, bool, error) {
+	if mine, err := pl.Store.OrderIDForKey(ctx, req.UID, req.IdempotencyKey); err == nil && mine == id {
+		return pl.keyUsed(ctx, req, id)
+	}
+	return Order{}, false, justOrderedError(id)
+}
+
+func justOrderedError(id string) error {
+	return &basket.ConflictError{Msg: fmt.Sprintf("This basket was just ordered: see order %s.", id), OrderID: id}
+}
+
+// keyUsed answers the order an idempotency key was used for.
+func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bool, error) {
+	o, err := pl.Store.Order(ctx, req.UID, id)
+	if err != nil {
+		// The key's large order is still being placed (or is being undone).
+		return Order{}, false, &basket.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id}
+	}
+	return o, false, nil
+}
+
+func lineName(o Order, sku string) string {
+	for _, l := range o.Lines {
+		if l.SKU == sku {
+			return l.Name
+		}
+	}
+	return sku
+}
+
+func linePack(o Order, sku string) int {
+	for _, l := range o.Lines {
+		if l.SKU == sku {
+			return l.PackSize
+		}
+	}
+	return 1
+}
+
+// sleep waits a little before another attempt (jittered, growing), or until ctx ends.
+func sleep(ctx context.Context, attempt int) {
+	d := time.Duration(10*attempt+rand.IntN(20*attempt)) * time.Millisecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// Sweeper is what recovering pending large orders needs.
+type Sweeper interface {
+	// PendingOrders answers the large orders pending since before.
+	PendingOrders(ctx context.Context, before time.Time) ([]string, error)
+	Undo(ctx context.Context, orderID string) error
+}
+
+// Sweep undoes every large order pending for longer than staleAfter: its request died
+// between steps (a crash, a timeout), so it was never acknowledged, and undoing it gives
+// back its stock, its coupon use, its key and its basket. It answers how many it undid.
+func Sweep(ctx context.Context, s Sweeper, now time.Time, staleAfter time.Duration) (int, error) {
+	ids, err := s.PendingOrders(ctx, now.Add(-staleAfter))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, id := range ids {
+		if err := s.Undo(ctx, id); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}
+
+// DefaultStaleAfter is how long a large order may stay pending before it is taken for
+// dead: far longer than placing one takes (a few store calls of a few seconds at most).
+const DefaultStaleAfter = 2 * time.Minute

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await page.goto(shopURL + '/outlet/section/photo-frames/803/');
   const form = page.locator('.grid .card form.add-to-basket').filter({ has: page.getByRole('button', { name: 'Add', exact: true }) }).first();
   await form.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect.poll(() => form.locator('[role="status"]').textContent()).toMatch(/Added/);
+  await form.locator('[role="status"]', { hasText: 'Added' }).waitFor();
 });
 afterAll(async () => {
   await browser?.close();

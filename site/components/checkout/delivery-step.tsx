@@ -143,17 +143,6 @@ export function DeliveryStep() {
   return (
     <form className="form checkout-form" onSubmit={submit} noValidate>
       {minimum}
-      {refusal && (
-        <p className="form-error" role="alert">
-          {refusal.orderId ? <OrderSentence text={refusal.text} orderId={refusal.orderId} /> : refusal.text}
-          {refusal.toBasket && (
-            <>
-              {' '}
-              <Link href="/checkout/basket/">Back to your basket</Link>.
-            </>
-          )}
-        </p>
-      )}
       {short && (
         <p id={SHORT_NOTICE_ID} className="nudge basket-short" role="alert">
           {short.replace('marked above', 'marked in your basket')} <Link href="/checkout/basket/">Back to your basket</Link>.
@@ -217,6 +206,18 @@ export function DeliveryStep() {
         <dt>Total inc VAT</dt>
         <dd data-total="gross">{formatPence(option.total_inc_vat)}</dd>
       </dl>
+      {/* Beside Place Order, where the buyer is looking when the answer comes. */}
+      {refusal && (
+        <p className="form-error" role="alert">
+          {refusal.orderId ? <OrderSentence text={refusal.text} orderId={refusal.orderId} /> : refusal.text}
+          {refusal.toBasket && (
+            <>
+              {' '}
+              <Link href="/checkout/basket/">Back to your basket</Link>.
+            </>
+          )}
+        </p>
+      )}
       <button type="submit" className="button" disabled={busy || ordered || !!blockedBy} aria-describedby={blockedBy || undefined}>
         {busy ? 'Placing your order…' : 'Place Order'}
       </button>

@@ -180,11 +180,11 @@ export async function ensureNpmPackages() {
   await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
 }
 
-/** Builds the local Go commands (seed, snapshot, local edge) into .local/bin. */
+/** Builds the local Go commands (seed, snapshot, local edge, recover) into .local/bin. */
 export async function buildGoCommands() {
   mkdirSync(binDir, { recursive: true });
   say('setup', 'building Go commands');
-  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local'], {
+  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local', './cmd/recover'], {
     cwd: path.join(root, 'functions'),
   });
 }

@@ -5,7 +5,8 @@
 // CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
 // local edge, dry-runs the release of the export, runs the end-to-end tests in headless
-// Chromium, and stops everything it started.
+// Chromium, then the fault suite (scripts/faults.mjs: store paused, kill -9 of the edge and
+// the store while buyers order), and stops everything it started.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -184,6 +185,12 @@ async function main() {
     await step('end-to-end tests in headless Chromium', () =>
       vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts'], {
         env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
+      }));
+    // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
+    // a plain script, not a *.test.mjs, so the script tests above never run it.
+    await step('fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order (scripts/faults.mjs)', () =>
+      run('node', ['scripts/faults.mjs'], {
+        env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, FIREBASE_PROJECT_ID: projectId, FAULTS_SITE_DIR: path.join(releaseDir, 'site') },
       }));
   }
 

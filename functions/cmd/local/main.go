@@ -16,6 +16,8 @@ import (
 
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/edge"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
@@ -70,6 +72,7 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
+	go sweep(ctx, log, deps.Store)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -83,4 +86,25 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	return nil
+}
+
+// sweepEvery is how often the edge undoes large orders whose request died (the cloud's
+// equivalent is a scheduled run of the same sweep).
+const sweepEvery = 30 * time.Second
+
+// sweep undoes stale pending orders every sweepEvery until ctx ends.
+func sweep(ctx context.Context, log *slog.Logger, st *store.Store) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter)
+		if n > 0 || err != nil {
+			log.Info("pending orders swept", "undone", n, "err", err)
+		}
+	}
 }

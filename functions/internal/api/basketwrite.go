@@ -95,8 +95,9 @@ func handleBasketRemove(log *slog.Logger, verify auth.Verifier, baskets basket.S
 	})
 }
 
-// maxBatchLines bounds one "Add all to basket": a grid page holds 48 products.
-const maxBatchLines = 100
+// maxBatchLines bounds one "Add all to basket" (a grid page holds 48 products): one
+// atomic write of the basket.
+const maxBatchLines = basket.MaxAddLines
 
 // batchRequest is {token, lines: [{sku, quantity}]}.
 type batchRequest struct {

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -46,15 +45,17 @@ type couponAnswer struct {
 }
 
 // usableCoupon reads coupon id for uid: unknown, or another account's, is the same 404
-// (so nobody can probe other accounts' codes); expired, not started or used up is a 409.
+// (so nobody can probe other accounts' codes); expired, not started, used up, or used
+// as often as this account may is a 409.
 func usableCoupon(ctx context.Context, st BasketStore, uid, id string, now time.Time) (store.StoredCoupon, error) {
-	c, err := st.Coupon(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && c.AccountUID != "" && c.AccountUID != uid) {
-		return store.StoredCoupon{}, &errMissing{msg: "no coupon " + id}
-	}
+	_, found, err := st.ProductsAndCoupon(ctx, uid, nil, id)
 	if err != nil {
 		return store.StoredCoupon{}, err
 	}
+	if found == nil || (found.AccountUID != "" && found.AccountUID != uid) {
+		return store.StoredCoupon{}, &errMissing{msg: "no coupon " + id}
+	}
+	c := *found
 	// The minimum spend is checked against the basket when it is priced, not here.
 	if err := pricing.CheckCoupon(c.Coupon, c.MinSpendPence, now); err != nil {
 		return c, &errConflict{msg: err.Error()}

@@ -119,6 +119,9 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusNotFound, errorBody{Error: missing.msg})
 	case errors.Is(err, store.ErrNotFound):
 		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
+	case errors.Is(err, store.ErrUnavailable):
+		log.ErrorContext(r.Context(), "store unavailable", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+		encode(w, http.StatusServiceUnavailable, errorBody{Error: "The shop's database did not answer in time. Please try again in a moment."})
 	case errors.Is(err, auth.ErrKeysUnavailable):
 		log.ErrorContext(r.Context(), "token keys unavailable", "request_id", RequestID(r.Context()), "err", err)
 		encode(w, http.StatusServiceUnavailable, errorBody{Error: "sign-in service temporarily unavailable; try again shortly"})

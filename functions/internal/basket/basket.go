@@ -16,10 +16,9 @@ import (
 
 // Line is one line of a basket: a quantity in units of one SKU.
 type Line struct {
-	SKU       string
-	Quantity  int
-	AddedAt   time.Time // when the line was first added; later changes keep it
-	UpdatedAt time.Time
+	SKU      string
+	Quantity int
+	AddedAt  time.Time // when the line was first added; later changes keep it
 }
 
 // Basket is a buyer's basket. Every write moves Version on, so an order placed from the

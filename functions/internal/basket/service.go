@@ -91,9 +91,16 @@ func (s Service) Add(ctx context.Context, uid, sku string, quantity int) (Priced
 	return s.AddMany(ctx, uid, []Add{{SKU: sku, Quantity: quantity}})
 }
 
+// MaxAddLines is the most lines one add writes: one UpdateItem of the basket holds them
+// all (its update expression is at most 4 KB), so the add is all or nothing.
+const MaxAddLines = 80
+
 // AddMany checks every line, then adds them all in one atomic write: a bad line adds
 // nothing. Limits are worked out here from the products; the caller's are ignored.
 func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Priced, error) {
+	if len(adds) == 0 || len(adds) > MaxAddLines {
+		return Priced{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+	}
 	skus := make([]string, len(adds))
 	for i, a := range adds {
 		skus[i] = a.SKU

@@ -6,6 +6,7 @@
 package orders
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -125,6 +126,11 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
 		return Order{}, &basket.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
 	}
+	if p.Coupon != nil && (errors.Is(p.CouponError, pricing.ErrCouponUsedUp) || errors.Is(p.CouponError, pricing.ErrCouponUsedByYou)) {
+		// Used up since the buyer saw it apply: placing the order without it would
+		// charge more than the review showed.
+		return Order{}, couponUsedUp(p.Coupon.ID)
+	}
 	if short := p.ShortLines(); len(short) > 0 {
 		return Order{}, ShortError(short[0].Product.Name, short[0].Product.Stock, short[0].Product.PackSize)
 	}
@@ -150,17 +156,21 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	return o, nil
 }
 
+func couponUsedUp(id string) error {
+	return &basket.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id)}
+}
+
 // ShortError is the refusal of an order with a line the stock cannot fill.
 func ShortError(name string, stock, packSize int) error {
 	a := basket.AvailabilityOf(stock, packSize)
 	if a.Status == basket.OutOfStock {
 		return &basket.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
 	}
-	packs := "packs are"
+	packs, are := fmt.Sprintf("%d packs", a.PacksLeft), "are"
 	if a.PacksLeft == 1 {
-		packs = "pack is"
+		packs, are = "1 pack", "is"
 	}
-	return &basket.ConflictError{Msg: fmt.Sprintf("Only %d %s of %s left: change the line in your basket and place the order again.", a.PacksLeft, packs, name)}
+	return &basket.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", packs, name, are)}
 }
 
 // Pounds formats pence as £1,234.56 for a sentence.

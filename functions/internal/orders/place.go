@@ -166,7 +166,7 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 		case RefusedStock:
 			return Order{}, false, ShortError(lineName(o, refused.SKU), refused.Stock, linePack(o, refused.SKU))
 		case RefusedCoupon:
-			return Order{}, false, &basket.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", o.CouponID)}
+			return Order{}, false, couponUsedUp(o.CouponID)
 		case RefusedBasket:
 			if id, ok := refused.Basket.JustOrdered(pl.Now()); ok {
 				return pl.justOrdered(ctx, req, id)

@@ -19,19 +19,21 @@ import (
 )
 
 // A basket is one item (pk USER#{uid}, sk BASKET): a version every write moves on, the
-// order last placed from it, a pending large order's lock, and per line three top-level
-// attributes, q#{sku} (units), a#{sku} (first added, Unix ms) and u#{sku} (last
-// changed). Top-level attributes, not a map, so one UpdateItem can create the item and
-// add to a line that does not exist yet. docs/orders.md explains why one item.
+// order last placed from it, a pending large order's lock, the time of the last write,
+// and per line two top-level attributes, q#{sku} (units) and a#{sku} (first added, Unix
+// ms). Top-level attributes, not a map, so one UpdateItem can create the item and add to
+// a line that does not exist yet; two per line, and short conditions, so that one
+// UpdateItem's expressions (4 KB at most) hold a whole "Add all to basket" of 100 lines.
+// docs/orders.md explains why one item.
 const (
 	attrVersion     = "version"
 	attrLastOrder   = "lastOrderId"
 	attrLastOrderAt = "lastOrderAt"
 	attrPending     = "pendingOrder"
 	attrPendingAt   = "pendingAt"
+	attrUpdatedAt   = "updatedAt"
 	lineQuantity    = "q#"
 	lineAdded       = "a#"
-	lineUpdated     = "u#"
 )
 
 func basketItemKey(uid string) map[string]types.AttributeValue { return key(prefixUser+uid, skBasket) }
@@ -63,8 +65,6 @@ func basketFromItem(item map[string]types.AttributeValue) basket.Basket {
 			line(name[len(lineQuantity):]).Quantity = int(n)
 		case strings.HasPrefix(name, lineAdded):
 			line(name[len(lineAdded):]).AddedAt = time.UnixMilli(n).UTC()
-		case strings.HasPrefix(name, lineUpdated):
-			line(name[len(lineUpdated):]).UpdatedAt = time.UnixMilli(n).UTC()
 		}
 	}
 	for _, l := range lines {
@@ -163,8 +163,8 @@ func (s *Store) ProductsAndCoupon(ctx context.Context, uid string, skus []string
 }
 
 // lineNames are the attribute names of sku's line.
-func lineNames(sku string) (q, a, u expression.NameBuilder) {
-	return expression.Name(lineQuantity + sku), expression.Name(lineAdded + sku), expression.Name(lineUpdated + sku)
+func lineNames(sku string) (q, a expression.NameBuilder) {
+	return expression.Name(lineQuantity + sku), expression.Name(lineAdded + sku)
 }
 
 // notLocked is the condition every basket write carries: no order is being placed from
@@ -173,9 +173,9 @@ func notLocked() expression.ConditionBuilder {
 	return expression.AttributeNotExists(expression.Name(attrPending))
 }
 
-// bumpVersion moves the basket's version on (creating it at 1).
-func bumpVersion(u expression.UpdateBuilder) expression.UpdateBuilder {
-	return u.Add(expression.Name(attrVersion), expression.Value(1))
+// bumpVersion moves the basket's version on (creating it at 1) and records the time.
+func bumpVersion(u expression.UpdateBuilder, at time.Time) expression.UpdateBuilder {
+	return u.Add(expression.Name(attrVersion), expression.Value(1)).Set(expression.Name(attrUpdatedAt), expression.Value(at.UnixMilli()))
 }
 
 // AddLines adds every line in one UpdateItem: all or nothing.
@@ -184,14 +184,13 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 		return nil
 	}
 	ms := at.UnixMilli()
-	upd := bumpVersion(expression.UpdateBuilder{})
+	upd := bumpVersion(expression.UpdateBuilder{}, at)
 	cond := notLocked()
 	for _, a := range adds {
-		q, added, updated := lineNames(a.SKU)
-		upd = upd.Add(q, expression.Value(a.Quantity)).
-			Set(added, expression.IfNotExists(added, expression.Value(ms))).
-			Set(updated, expression.Value(ms))
-		cond = cond.And(expression.AttributeNotExists(q).Or(q.LessThanEqual(expression.Value(a.Limit - a.Quantity))))
+		q, added := lineNames(a.SKU)
+		upd = upd.Add(q, expression.Value(a.Quantity)).Set(added, expression.IfNotExists(added, expression.Value(ms)))
+		// A missing line compares false, so NOT (q > room) holds for it.
+		cond = cond.And(expression.Not(q.GreaterThan(expression.Value(a.Limit - a.Quantity))))
 	}
 	err := s.updateBasket(ctx, uid, upd, cond, "add to")
 	var failed *types.ConditionalCheckFailedException
@@ -214,17 +213,16 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 
 // SetLine sets a line to exactly quantity units.
 func (s *Store) SetLine(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
-	q, added, updated := lineNames(sku)
-	ms := at.UnixMilli()
-	upd := bumpVersion(expression.Set(q, expression.Value(quantity))).
-		Set(added, expression.IfNotExists(added, expression.Value(ms))).Set(updated, expression.Value(ms))
+	q, added := lineNames(sku)
+	upd := bumpVersion(expression.Set(q, expression.Value(quantity)), at).
+		Set(added, expression.IfNotExists(added, expression.Value(at.UnixMilli())))
 	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "set in"))
 }
 
 // RemoveLine removes a line; removing one that is not there is not an error.
 func (s *Store) RemoveLine(ctx context.Context, uid, sku string, at time.Time) error {
-	q, added, updated := lineNames(sku)
-	upd := bumpVersion(expression.Remove(q).Remove(added).Remove(updated))
+	q, added := lineNames(sku)
+	upd := bumpVersion(expression.Remove(q).Remove(added), at)
 	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "remove from"))
 }
 

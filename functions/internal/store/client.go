@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aws/smithy-go/middleware"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/tradeshop/functions/schema"
 )
@@ -19,20 +22,55 @@ import (
 // ErrNotFound is returned when an item that was asked for by key does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrUnavailable is returned (wrapped, with the call's own error) when a DynamoDB call
+// did not answer within the store's deadline or could not reach the table at all: the
+// caller answers "try again in a moment" (503), not "something went wrong" (500).
+var ErrUnavailable = errors.New("the store did not answer in time")
+
 // DefaultTableName is the table name used when TABLE_NAME is not set.
 const DefaultTableName = "tradeshop"
+
+// DefaultTimeout is each DynamoDB call's deadline when STORE_TIMEOUT_MS is not set: the
+// whole call, the SDK's retries and their back-off included.
+const DefaultTimeout = 3 * time.Second
+
+// The bounds STORE_TIMEOUT_MS is held to: below 100 ms a healthy call on a loaded machine
+// would fail; above a minute a buyer has long given up (and API Gateway gives up at 30 s).
+const (
+	minTimeout = 100 * time.Millisecond
+	maxTimeout = time.Minute
+)
+
+// adminTimeout is the deadline of the calls that create, delete or configure the table,
+// which no buyer waits for.
+const adminTimeout = 30 * time.Second
+
+// Retries of one call, all inside its deadline: at most this many attempts, with
+// back-off between them of at most maxBackoff (the SDK's default would be 20 s).
+const (
+	maxAttempts = 3
+	maxBackoff  = 250 * time.Millisecond
+)
 
 // Config is what the store needs from the environment.
 type Config struct {
 	TableName string
 	Endpoint  string // DYNAMODB_ENDPOINT: set locally (DynamoDB Local), empty on AWS
 	Region    string
+	// Timeout is each call's deadline (STORE_TIMEOUT_MS); zero means DefaultTimeout.
+	Timeout time.Duration
 	// APIOptions are added to every DynamoDB call's middleware stack (tests use them to
 	// see which operations an endpoint makes).
 	APIOptions []func(*middleware.Stack) error
+
+	// invalid is why the environment's STORE_TIMEOUT_MS was refused; Open and NewClient
+	// answer it, so a bad value stops the process at start, not at the first call.
+	invalid error
 }
 
-// ConfigFromEnv reads TABLE_NAME, DYNAMODB_ENDPOINT and AWS_REGION through getenv.
+// ConfigFromEnv reads TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION and STORE_TIMEOUT_MS
+// through getenv. A STORE_TIMEOUT_MS that is not a whole number of milliseconds from 100
+// to 60000 makes Open and NewClient fail, saying so.
 func ConfigFromEnv(getenv func(string) string) Config {
 	c := Config{TableName: getenv("TABLE_NAME"), Endpoint: getenv("DYNAMODB_ENDPOINT"), Region: getenv("AWS_REGION")}
 	if c.TableName == "" {
@@ -41,7 +79,22 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	if c.Region == "" {
 		c.Region = "eu-west-2"
 	}
+	c.Timeout, c.invalid = parseTimeout(getenv("STORE_TIMEOUT_MS"))
 	return c
+}
+
+// parseTimeout reads STORE_TIMEOUT_MS: empty is the default.
+func parseTimeout(v string) (time.Duration, error) {
+	if v == "" {
+		return DefaultTimeout, nil
+	}
+	ms, err := strconv.Atoi(v)
+	d := time.Duration(ms) * time.Millisecond
+	if err != nil || d < minTimeout || d > maxTimeout {
+		return 0, fmt.Errorf("STORE_TIMEOUT_MS must be a whole number of milliseconds from %d to %d, not %q",
+			minTimeout.Milliseconds(), maxTimeout.Milliseconds(), v)
+	}
+	return d, nil
 }
 
 // Store is the shop's table.
@@ -62,7 +115,20 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 // NewClient makes the DynamoDB client a Store uses. With an endpoint (DynamoDB Local) it
 // uses fixed local credentials so no AWS profile is needed; without one it uses the
 // standard AWS credential chain. Tests of the engine itself use it directly.
+//
+// Every call it makes has a deadline (c.Timeout) that covers the SDK's bounded retries;
+// a call that misses it or cannot reach the table is an error that is ErrUnavailable.
 func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
+	if c.invalid != nil {
+		return nil, c.invalid
+	}
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if timeout < minTimeout || timeout > maxTimeout {
+		return nil, fmt.Errorf("store timeout %v is outside %v to %v", timeout, minTimeout, maxTimeout)
+	}
 	opts := []func(*config.LoadOptions) error{config.WithRegion(c.Region)}
 	if len(c.APIOptions) > 0 {
 		opts = append(opts, config.WithAPIOptions(c.APIOptions))
@@ -75,6 +141,13 @@ func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 		return nil, fmt.Errorf("load aws config: %w", err)
 	}
 	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		o.Retryer = retry.NewStandard(func(r *retry.StandardOptions) {
+			r.MaxAttempts = maxAttempts
+			r.MaxBackoff = maxBackoff
+		})
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			return s.Initialize.Add(deadline(timeout), middleware.Before)
+		})
 		if c.Endpoint != "" {
 			o.BaseEndpoint = aws.String(c.Endpoint)
 			// DynamoDB Local sends no X-Amz-Crc32 header on an error answer (the cloud
@@ -84,6 +157,46 @@ func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 			o.DisableValidateResponseChecksum = true
 		}
 	}), nil
+}
+
+// unavailable is a call that missed its deadline or could not reach the table: it is
+// ErrUnavailable and, for errors.As, still the SDK's own error.
+type unavailable struct {
+	timeout time.Duration
+	err     error
+}
+
+func (e *unavailable) Error() string {
+	return fmt.Sprintf("store did not answer within %v: %v", e.timeout, e.err)
+}
+
+func (e *unavailable) Unwrap() []error { return []error{ErrUnavailable, e.err} }
+
+// deadline is the first Initialize-step middleware of every call: it gives the call
+// (serialising, signing, each attempt and the back-off between them, reading the answer)
+// one context deadline, and marks a call that ran out of it, or that could not send its
+// request at all (connection refused or reset, after the retries), as ErrUnavailable. A
+// call whose caller gave up first (the request's own context ended) keeps its error.
+func deadline(timeout time.Duration) middleware.InitializeMiddleware {
+	return middleware.InitializeMiddlewareFunc("StoreDeadline", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		limit := timeout
+		switch in.Parameters.(type) {
+		case *dynamodb.CreateTableInput, *dynamodb.DeleteTableInput, *dynamodb.UpdateTimeToLiveInput:
+			// Managing the table (seed, tests, first start) is no buyer's request, and
+			// DynamoDB Local on disk can take seconds to create a table on a busy machine.
+			limit = max(timeout, adminTimeout)
+		}
+		callCtx, cancel := context.WithTimeout(ctx, limit)
+		defer cancel()
+		out, md, err := next.HandleInitialize(callCtx, in)
+		if err != nil && ctx.Err() == nil {
+			var send *smithyhttp.RequestSendError
+			if errors.Is(callCtx.Err(), context.DeadlineExceeded) || errors.As(err, &send) {
+				err = &unavailable{timeout: limit, err: err}
+			}
+		}
+		return out, md, err
+	})
 }
 
 // TableName is the name of the table this store uses.

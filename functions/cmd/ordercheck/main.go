@@ -1,0 +1,187 @@
+// Command ordercheck prepares and reads the figures of the order fault suite
+// (scripts/faults.mjs), through the store package, so the suite checks what the table
+// holds rather than what the API said. It reads DYNAMODB_ENDPOINT, TABLE_NAME,
+// AWS_REGION and STORE_TIMEOUT_MS as the functions do, and prints JSON.
+//
+//	ordercheck setup -products 6 -orders-each 5 -coupon FAULTS1 [-exclude SKU,…]
+//	    picks products whose pack costs 40 to 200 pounds (not the excluded ones), sets each
+//	    one's stock to what -orders-each orders of the suite's size take, and writes a
+//	    10%-off coupon usable once in all; prints the products (sku, pack_size, stock,
+//	    packs_per_order, path) and the coupon.
+//	ordercheck check -uids UID,… -skus SKU,… -coupon FAULTS1
+//	    prints every order of those buyers (id, status, coupon, lines), each product's
+//	    stock now and the coupon's used count and limit.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// minOrderValue is what one order of the suite is worth at least, ex VAT: above the
+// shop's minimum order (config/shop.json) with room for a discount.
+const minOrderValue = 15000
+
+func main() {
+	if len(os.Args) < 2 {
+		fail(errors.New("usage: ordercheck setup|check [flags]"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		fail(err)
+	}
+	var out any
+	switch os.Args[1] {
+	case "setup":
+		out, err = setup(ctx, st, os.Args[2:])
+	case "check":
+		out, err = check(ctx, st, os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown subcommand %q: setup or check", os.Args[1])
+	}
+	if err != nil {
+		fail(err)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "ordercheck: %v\n", err)
+	os.Exit(1)
+}
+
+func list(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+type setupProduct struct {
+	SKU           string `json:"sku"`
+	Name          string `json:"name"`
+	Path          string `json:"path"`
+	PackSize      int    `json:"pack_size"`
+	PackPrice     int64  `json:"pack_price"`
+	PacksPerOrder int    `json:"packs_per_order"`
+	Stock         int    `json:"stock"` // units
+}
+
+type setupCoupon struct {
+	ID    string `json:"id"`
+	Limit int    `json:"limit"`
+}
+
+func setup(ctx context.Context, st *store.Store, args []string) (any, error) {
+	fs := flag.NewFlagSet("setup", flag.ExitOnError)
+	n := fs.Int("products", 6, "how many products the buyers order")
+	ordersEach := fs.Int("orders-each", 5, "how many orders of the suite's size each product's stock covers")
+	couponID := fs.String("coupon", "FAULTS1", "id of the coupon usable once in all")
+	exclude := fs.String("exclude", "", "SKUs not to pick (comma-separated)")
+	_ = fs.Parse(args)
+
+	_, _, products, err := st.Catalogue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(products, func(a, b catalogue.Product) int { return strings.Compare(a.SKU, b.SKU) })
+	var picked []catalogue.Product
+	var out []setupProduct
+	for _, p := range products {
+		pack := p.UnitPrice * int64(p.PackSize)
+		if len(picked) == *n || slices.Contains(list(*exclude), p.SKU) || pack < 4000 || pack > 20000 {
+			continue
+		}
+		perOrder := int((minOrderValue + pack - 1) / pack)
+		p.Stock = *ordersEach * perOrder * p.PackSize
+		picked = append(picked, p)
+		out = append(out, setupProduct{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(p), PackSize: p.PackSize,
+			PackPrice: pack, PacksPerOrder: perOrder, Stock: p.Stock})
+	}
+	if len(picked) < *n {
+		return nil, fmt.Errorf("the catalogue has %d products with a pack of 40 to 200 pounds, want %d", len(picked), *n)
+	}
+	if err := st.PutCatalogue(ctx, nil, nil, picked, nil); err != nil {
+		return nil, err
+	}
+	coupon := store.StoredCoupon{Description: "Fault suite: 10% off, once in all",
+		Coupon: pricing.Coupon{ID: *couponID, Kind: "percent", Percent: 10, UsageLimit: 1}}
+	if err := st.PutCoupons(ctx, []store.StoredCoupon{coupon}); err != nil {
+		return nil, err
+	}
+	return map[string]any{"products": out, "coupon": setupCoupon{ID: *couponID, Limit: 1}}, nil
+}
+
+type checkLine struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+type checkOrder struct {
+	UID      string      `json:"uid"`
+	ID       string      `json:"id"`
+	Status   string      `json:"status"`
+	CouponID string      `json:"coupon_id,omitempty"`
+	Lines    []checkLine `json:"lines"`
+}
+
+func check(ctx context.Context, st *store.Store, args []string) (any, error) {
+	fs := flag.NewFlagSet("check", flag.ExitOnError)
+	uids := fs.String("uids", "", "the buyers (comma-separated uids)")
+	skus := fs.String("skus", "", "the products (comma-separated SKUs)")
+	couponID := fs.String("coupon", "FAULTS1", "the coupon")
+	_ = fs.Parse(args)
+
+	orders := []checkOrder{}
+	for _, uid := range list(*uids) {
+		placed, err := st.Orders(ctx, uid)
+		if err != nil {
+			return nil, fmt.Errorf("orders of %s: %w", uid, err)
+		}
+		for _, o := range placed {
+			c := checkOrder{UID: uid, ID: o.ID, Status: o.Status, CouponID: o.CouponID, Lines: []checkLine{}}
+			for _, l := range o.Lines {
+				c.Lines = append(c.Lines, checkLine{SKU: l.SKU, Quantity: l.Quantity})
+			}
+			orders = append(orders, c)
+		}
+	}
+	products, err := st.ProductsBySKU(ctx, list(*skus))
+	if err != nil {
+		return nil, err
+	}
+	stock := map[string]int{}
+	for _, sku := range list(*skus) {
+		p, ok := products[sku]
+		if !ok {
+			return nil, fmt.Errorf("no product %s", sku)
+		}
+		stock[sku] = p.Stock
+	}
+	c, err := st.Coupon(ctx, *couponID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"orders": orders, "stock": stock,
+		"coupon": map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit}}, nil
+}

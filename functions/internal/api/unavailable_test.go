@@ -1,0 +1,37 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// A store that did not answer in time is a 503 with a sentence the buyer can act on
+// (the pages show it with Try again), logged with the cause; never a 500.
+func TestStoreUnavailableIs503WithASentence(t *testing.T) {
+	var logged bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logged, nil))
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", "/api/basket", nil)
+	writeError(w, r, log, fmt.Errorf("read basket: %w", fmt.Errorf("GetItem: %w", store.ErrUnavailable)))
+	if w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("status %d, want 503", w.Code)
+	}
+	var body errorBody
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatal(err)
+	}
+	if want := "The shop's database did not answer in time. Please try again in a moment."; body.Error != want {
+		t.Errorf("error = %q, want %q", body.Error, want)
+	}
+	if !strings.Contains(logged.String(), "store unavailable") || !strings.Contains(logged.String(), "read basket") {
+		t.Errorf("log = %q, want the failure and its cause", logged.String())
+	}
+}

@@ -1,0 +1,444 @@
+// The fault suite of the test command (issue 23), run by scripts/test.mjs as its own step
+// after the end-to-end tests; it is not a *.test.mjs, so `node --test scripts/*.test.mjs`
+// never runs it. It is self-contained: its own DynamoDB Local, on disk in a temp dir (so a
+// kill -9 loses only what the engine had not made durable), seeded with a part of the test
+// run's catalogue, and its own local edge (the built .local/bin/local) serving the release folder the
+// end-to-end step serves. It reuses the test run's Auth emulator.
+//
+//   A. Store paused: SIGSTOP of the store; every /api endpoint answers within
+//      STORE_TIMEOUT_MS + 1 s, 503 with the sentence where it needs the store; the basket
+//      page in headless Chromium shows its error with Try again; after SIGCONT the basket
+//      loads and an add works.
+//   B. kill -9: 20 buyers place orders at once while the edge and, separately, the store
+//      are killed with SIGKILL at random points and restarted; then the recovery command
+//      runs and ordercheck reads the table: every acknowledged order exists, stock + units
+//      ordered = initial stock for every product, the coupon's used count = the orders
+//      that carry it (and no more than its limit).
+//
+// Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
+// (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500).
+// It exits 1 when a check fails, naming each one.
+import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { binDir, capture, freePort, localDir, root, run, say, startService, stopAll, waitForPort } from './lib.mjs';
+import { startDynamoDBLocal } from './dynamodb-local.mjs';
+
+const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
+const siteDir = process.env.FAULTS_SITE_DIR || path.join(localDir, 'release', 'site');
+const timeoutMs = Number(process.env.FAULTS_STORE_TIMEOUT_MS || 1500);
+const unavailable = "The shop's database did not answer in time. Please try again in a moment.";
+const BUYERS = 20;
+const ORDERS_EACH = 3;
+const COUPON = 'FAULTS1';
+const SUITE_LIMIT_MS = 240_000;
+const SEED_PRODUCTS = 600;
+
+const checks = [];
+function check(name, ok, detail = '') {
+  checks.push({ name, ok, detail });
+  say('faults', `${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const rand = (lo, hi) => lo + Math.random() * (hi - lo);
+
+let scratch;
+let store; // { child } of the current DynamoDB Local
+let edge; // the current edge child
+let storePort;
+let edgePort;
+let storeEnv;
+let shop;
+let toolEnv;
+
+async function startStore() {
+  store = await startDynamoDBLocal({ port: storePort, dataDir: path.join(scratch, 'dynamodb'), logFile: path.join(scratch, 'dynamodb.log') });
+}
+
+async function startEdge() {
+  edge = startService('edge', path.join(binDir, 'local'), [], {
+    env: { ...storeEnv, PORT: String(edgePort), SITE_DIR: siteDir, MEDIA_DIR: path.join(scratch, 'media') },
+    logFile: path.join(scratch, 'edge.log'),
+  });
+  await waitForPort(edgePort, { child: edge });
+}
+
+async function kill9(child) {
+  try {
+    process.kill(child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  await child.exited;
+}
+
+/** Signs a new user up in the Auth emulator. */
+async function emulatorUser(i) {
+  const email = `faults-${i}-${randomBytes(4).toString('hex')}@shop.test`;
+  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator sign-up answered ${res.status}`);
+  const b = await res.json();
+  return { uid: b.localId, token: b.idToken, email, password: 'correct-horse-1' };
+}
+
+/** One API call as the site makes it (token in the body, CSRF header and cookie, same
+ * origin). Answers { status, body, ms }, or { status: 0, error } when no answer came. */
+async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
+  const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', origin: shop };
+  if (buyer?.csrf) {
+    headers[buyer.csrf.header] = buyer.csrf.token;
+    headers.cookie = buyer.csrf.cookie;
+  }
+  if (buyer) headers.authorization = `Bearer ${buyer.token}`;
+  const t0 = performance.now();
+  try {
+    const res = await fetch(shop + p, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(limitMs),
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: json ?? text, ms: performance.now() - t0 };
+  } catch (err) {
+    return { status: 0, error: err.cause?.code ?? err.name ?? String(err), ms: performance.now() - t0 };
+  }
+}
+
+/** Gets the buyer a CSRF token and its cookie (CSRF_SECRET is fixed, so they outlive an
+ * edge restart). */
+async function csrfFor(buyer) {
+  const res = await fetch(shop + '/api/csrf', { headers: { 'sec-fetch-site': 'same-origin' } });
+  if (!res.ok) throw new Error(`GET /api/csrf answered ${res.status}`);
+  const b = await res.json();
+  buyer.csrf = { token: b.token, header: b.header, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+}
+
+const billing = {
+  company: 'Fault Test Ltd', contact: 'Pat Doe', payment_method: 'proforma',
+  address: { line1: '1 High St', town: 'Exampleton', postcode: 'EX1 2AB' },
+};
+
+/** Retries a call while the edge or store is down (no answer, or 5xx), as a buyer
+ * pressing the button again would, until it answers or untilMs passes. */
+async function persist(call, untilMs = 30000) {
+  const end = Date.now() + untilMs;
+  let r;
+  do {
+    r = await call();
+    if (r.status !== 0 && r.status < 500) return r;
+    await sleep(rand(200, 600));
+  } while (Date.now() < end);
+  return r;
+}
+
+async function must(what, r, ok = (s) => s >= 200 && s < 300) {
+  if (!ok(r.status)) throw new Error(`${what} answered ${r.status || r.error}: ${JSON.stringify(r.body ?? '').slice(0, 200)}`);
+  return r;
+}
+
+// ---------------------------------------------------------------- A. store paused
+
+/** One well-formed request per route of endpoints.json. */
+function requests(buyer, sku) {
+  const t = buyer.token;
+  return {
+    'POST /api/shoppingCartSmall': { body: { token: t } },
+    'GET /api/search': { path: '/api/search?q=card' },
+    'POST /api/getProfile': { body: { token: t } },
+    'POST /api/profile': { body: { payLoad: { business: 'Fault Test Ltd', telephone: '01632 960 123', email: buyer.email, optInMarketing: 0, token: t } } },
+    'GET /api/csrf': {},
+    'POST /api/session': {},
+    'DELETE /api/session': {},
+    'POST /api/recommended': { body: { token: t } },
+    'POST /api/basket': { body: { token: t } },
+    'POST /api/basket/add': { body: { token: t, sku: sku.sku, quantity: sku.pack_size } },
+    'POST /api/basket/addMany': { body: { token: t, lines: [{ sku: sku.sku, quantity: sku.pack_size }] } },
+    'POST /api/basket/set': { body: { token: t, sku: sku.sku, quantity: 2 * sku.pack_size } },
+    'POST /api/basket/remove': { body: { token: t, sku: sku.sku } },
+    'POST /api/prices': { body: { token: t, skus: [sku.sku] } },
+    'POST /api/orders': { body: { token: t, idempotency_key: `faults-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true } },
+    'GET /api/orders': {},
+    'GET /api/orders/{id}': { path: '/api/orders/TS-100001' },
+    'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
+    'POST /api/billing': { body: { token: t, billing } },
+    'POST /api/checkout': { body: { token: t } },
+    'POST /api/getCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },
+    'POST /api/updateCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },
+  };
+}
+
+async function storePaused(product) {
+  const { readFileSync } = await import('node:fs');
+  const { endpoints } = JSON.parse(readFileSync(path.join(root, 'functions/internal/api/endpoints.json'), 'utf8'));
+  const buyer = await emulatorUser('paused');
+  await csrfFor(buyer);
+  await must('billing', await api(buyer, 'POST', '/api/billing', { token: buyer.token, billing }));
+  await must('basket/add', await api(buyer, 'POST', '/api/basket/add', { token: buyer.token, sku: product.sku, quantity: product.pack_size }));
+  await must('search (builds the index)', await api(buyer, 'GET', '/api/search?q=card'));
+
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const shots = path.join(root, 'test-results');
+  mkdirSync(shots, { recursive: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let signedIn = true;
+    try {
+      await page.goto(shop + '/account/login/');
+      await page.getByLabel('Email').fill(buyer.email);
+      await page.getByLabel('Password').fill(buyer.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/account/login'), { timeout: 30000 });
+      await page.goto(shop + '/checkout/basket/');
+      await page.waitForSelector('.basket-table', { timeout: 30000 });
+    } catch (err) {
+      signedIn = false;
+      check('the browser signs in and loads the basket before the pause', false, err.message.split('\n')[0]);
+    }
+
+    say('faults', `A. SIGSTOP of the store (STORE_TIMEOUT_MS=${timeoutMs}): every endpoint, once, at the same time`);
+    process.kill(store.child.pid, 'SIGSTOP');
+    try {
+      const reqs = requests(buyer, product);
+      const routes = endpoints.flatMap((e) => e.routes.map((r) => ({ route: r, name: e.name, table: e.table })));
+      const missing = routes.filter((r) => !reqs[r.route]);
+      check('every route of endpoints.json has a request in the suite', missing.length === 0, missing.map((r) => r.route).join(', '));
+      const answers = await Promise.all(routes.filter((r) => reqs[r.route]).map(async (r) => {
+        const [method, pattern] = r.route.split(' ');
+        const q = reqs[r.route];
+        const res = await api(buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
+        return { ...r, method, res };
+      }));
+      for (const a of answers) {
+        const { res } = a;
+        const inTime = res.status !== 0 && res.ms <= timeoutMs + 1000;
+        const shown = `${res.status || res.error} in ${Math.round(res.ms)} ms`;
+        if (a.table === 'none') {
+          check(`${a.route} (no store) answers at once`, inTime && res.status < 300, shown);
+        } else if (a.name === 'search') {
+          // Search answers from its in-memory index (built above): 200 from memory, or 503.
+          check(`${a.route} answers within ${timeoutMs + 1000} ms (200 from its index, or 503)`,
+            inTime && (res.status === 200 || (res.status === 503 && res.body?.error === unavailable)), shown);
+        } else {
+          check(`${a.route} answers 503 with the sentence within ${timeoutMs + 1000} ms`,
+            inTime && res.status === 503 && res.body?.error === unavailable, `${shown}${res.status && res.status !== 503 ? ` ${JSON.stringify(res.body).slice(0, 120)}` : ''}`);
+        }
+      }
+
+      if (!signedIn) return;
+      await page.goto(shop + '/checkout/basket/');
+      const alert = page.locator('main [role="alert"]');
+      const retry = alert.getByRole('button', { name: 'Try again' });
+      let shownError = true;
+      try {
+        await retry.waitFor({ timeout: timeoutMs + 15000 });
+      } catch {
+        shownError = false;
+      }
+      await page.screenshot({ path: path.join(shots, 'faults-basket-store-paused.png') });
+      check('the basket page, store paused, shows an error with Try again', shownError,
+        shownError ? JSON.stringify((await alert.first().textContent())?.trim().slice(0, 120)) : 'no Try again button');
+    } finally {
+      process.kill(store.child.pid, 'SIGCONT');
+      say('faults', 'A. SIGCONT of the store');
+    }
+    const retry = page.locator('main [role="alert"]').getByRole('button', { name: 'Try again' });
+    if (await retry.count()) await retry.first().click();
+    let loaded = true;
+    try {
+      await page.waitForSelector('.basket-table', { timeout: 20000 });
+    } catch {
+      loaded = false;
+    }
+    check('after SIGCONT, Try again loads the basket', loaded);
+    await page.goto(shop + product.path);
+    const form = page.locator('form.add-to-basket').first();
+    await form.locator('button[type="submit"]').click();
+    let added = '';
+    for (let i = 0; i < 50 && !/Added/.test(added); i++) {
+      added = (await form.locator('[role="status"]').textContent().catch(() => '')) ?? '';
+      await sleep(200);
+    }
+    await page.screenshot({ path: path.join(shots, 'faults-add-after-sigcont.png') });
+    check(`after SIGCONT, an add on ${product.path} works`, /Added/.test(added), JSON.stringify(added.trim()));
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---------------------------------------------------------------- B. kill -9
+
+async function buyerRun(buyer, products, tally) {
+  for (let k = 0; k < ORDERS_EACH; k++) {
+    const p = products[Math.floor(Math.random() * products.length)];
+    const set = await persist(() => api(buyer, 'POST', '/api/basket/set', { token: buyer.token, sku: p.sku, quantity: p.packs_per_order * p.pack_size }));
+    if (set.status !== 200) {
+      tally.other.push(`set ${set.status || set.error} ${JSON.stringify(set.body ?? '').slice(0, 100)}`);
+      continue;
+    }
+    const key = `faults-${randomUUID()}`;
+    const r = await persist(() => api(buyer, 'POST', '/api/orders', { token: buyer.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }));
+    if (r.status >= 200 && r.status < 300 && r.body?.id) {
+      tally.acked.push({ uid: buyer.uid, id: r.body.id });
+    } else {
+      if (r.status === 409) tally.refused.push(r.body?.error ?? '');
+      else tally.other.push(`order ${r.status || r.error} ${JSON.stringify(r.body ?? '').slice(0, 100)}`);
+      await persist(() => api(buyer, 'POST', '/api/basket/remove', { token: buyer.token, sku: p.sku }));
+    }
+  }
+}
+
+async function chaos(done) {
+  const kills = [];
+  const plan = ['edge', 'store', 'edge'];
+  for (const what of plan) {
+    await sleep(rand(700, 2500));
+    if (done()) break;
+    if (what === 'edge') {
+      await kill9(edge);
+      kills.push('edge');
+      say('faults', 'B. kill -9 of the edge');
+      await sleep(rand(200, 1000));
+      await startEdge();
+    } else {
+      await kill9(store.child);
+      kills.push('store');
+      say('faults', 'B. kill -9 of the store');
+      await sleep(rand(200, 1000));
+      await startStore();
+    }
+    say('faults', `B. ${what} restarted`);
+  }
+  return kills;
+}
+
+async function killNine(products, coupon) {
+  say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 5 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
+  const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
+  await Promise.all(buyers.map(async (b, i) => {
+    await csrfFor(b);
+    await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
+    if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
+  }));
+  const tally = { acked: [], refused: [], other: [] };
+  let finished = false;
+  const t0 = performance.now();
+  const [kills] = await Promise.all([
+    chaos(() => finished),
+    Promise.all(buyers.map((b) => buyerRun(b, products, tally))).then(() => (finished = true)),
+  ]);
+  say('faults', `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
+    `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`);
+  for (const m of new Set(tally.refused)) say('faults', `   409: ${m}`);
+  for (const m of tally.other.slice(0, 5)) say('faults', `   other: ${m}`);
+  check('the store and the edge were each killed at least once while buyers ordered', kills.includes('edge') && kills.includes('store'), kills.join(', '));
+  check('some orders were acknowledged', tally.acked.length > 0, String(tally.acked.length));
+
+  if (existsSync(path.join(binDir, 'recover'))) {
+    await run(path.join(binDir, 'recover'), [], { env: toolEnv });
+    check('the recovery command ran', true);
+  } else {
+    check('the recovery command ran', false, 'there is no functions/cmd/recover');
+  }
+
+  const out = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['check', '-uids', buyers.map((b) => b.uid).join(','),
+    '-skus', products.map((p) => p.sku).join(','), '-coupon', coupon.id], { env: toolEnv }));
+  const ids = new Set(out.orders.map((o) => `${o.uid} ${o.id}`));
+  const lost = tally.acked.filter((a) => !ids.has(`${a.uid} ${a.id}`));
+  check('every acknowledged order exists', lost.length === 0,
+    `${tally.acked.length} acknowledged, ${out.orders.length} in the table${lost.length ? `; missing ${lost.map((a) => a.id).join(', ')}` : ''}`);
+  const statuses = {};
+  for (const o of out.orders) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
+  say('faults', `B. orders in the table by status: ${JSON.stringify(statuses)}`);
+  for (const p of products) {
+    const ordered = out.orders.flatMap((o) => o.lines).filter((l) => l.sku === p.sku).reduce((n, l) => n + l.quantity, 0);
+    const now = out.stock[p.sku];
+    check(`${p.sku}: stock + units ordered = initial stock`, now + ordered === p.stock && now >= 0,
+      `${now} + ${ordered} = ${now + ordered}, initial ${p.stock}`);
+  }
+  const carrying = out.orders.filter((o) => o.coupon_id === coupon.id).length;
+  check(`coupon ${coupon.id}: used count = orders carrying it, within its limit`, out.coupon.used === carrying && carrying <= coupon.limit,
+    `used ${out.coupon.used}, ${carrying} orders carry it, limit ${out.coupon.limit}`);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  if (!authHost) throw new Error('FIREBASE_AUTH_EMULATOR_HOST is not set: run the fault suite through scripts/test, or point it at a running emulator');
+  if (!existsSync(path.join(siteDir, 'index.html'))) throw new Error(`no published site in ${siteDir}: set FAULTS_SITE_DIR`);
+  const started = performance.now();
+  const guard = setTimeout(async () => {
+    say('faults', `FAIL the suite ran past ${SUITE_LIMIT_MS / 1000} s: stopping`);
+    await stopAll(2000);
+    process.exit(1);
+  }, SUITE_LIMIT_MS);
+  scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-faults-'));
+  [storePort, edgePort] = await Promise.all([freePort(), freePort()]);
+  shop = `http://127.0.0.1:${edgePort}`;
+  storeEnv = {
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`, TABLE_NAME: 'tradeshop', AWS_REGION: 'eu-west-2',
+    FIREBASE_PROJECT_ID: projectId, FIREBASE_AUTH_EMULATOR_HOST: authHost, STAGE: 'local',
+    STORE_TIMEOUT_MS: String(timeoutMs), CSRF_SECRET: randomBytes(32).toString('hex'),
+  };
+  // The commands the suite runs itself (seed, ordercheck, recover) are no buyer's request:
+  // they get a long deadline; the edge gets the short one under test.
+  toolEnv = { ...process.env, ...storeEnv, STORE_TIMEOUT_MS: '20000' };
+  const fnDir = path.join(root, 'functions');
+  const cmds = ['./cmd/ordercheck', './cmd/local', './cmd/seed', ...(existsSync(path.join(fnDir, 'cmd/recover')) ? ['./cmd/recover'] : [])];
+  say('faults', `building ${cmds.join(' ')}; starting DynamoDB Local on :${storePort} (on disk in ${scratch})`);
+  await Promise.all([run('go', ['build', '-o', binDir + '/', ...cmds], { cwd: fnDir }), startStore()]);
+  // A 600-product seed: each category's products are a prefix of the full seed's (seed.Generate),
+  // so every product in this table has its page in the release; writing 3000 to an on-disk
+  // store would take minutes.
+  await run(path.join(binDir, 'seed'), ['-products', String(SEED_PRODUCTS), '-media', path.join(scratch, 'media')], { env: toolEnv });
+  const setup = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '5', '-coupon', COUPON], {
+    env: toolEnv,
+  }));
+  await startEdge();
+  say('faults', `edge on ${shop} serving ${siteDir}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  try {
+    await storePaused(setup.products[0]);
+  } catch (err) {
+    check('A. store paused ran to the end', false, err.message);
+  }
+  try {
+    await killNine(setup.products.slice(1), setup.coupon);
+  } catch (err) {
+    check('B. kill -9 ran to the end', false, err.message);
+  }
+  clearTimeout(guard);
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+  const failed = checks.filter((c) => !c.ok);
+  say('faults', `${checks.length - failed.length} checks passed, ${failed.length} failed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (failed.length) {
+    console.error(`faults: ${failed.map((c) => `${c.name}${c.detail ? ` (${c.detail})` : ''}`).join('; ')}`);
+    process.exit(1);
+  }
+}
+
+process.on('SIGTERM', async () => {
+  await stopAll(2000);
+  process.exit(130);
+});
+main().catch(async (err) => {
+  console.error(`faults: ${err.message}`);
+  await stopAll(2000);
+  process.exit(1);
+});

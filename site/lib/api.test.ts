@@ -112,6 +112,14 @@ describe('apiFetch', () => {
     expect(err).toMatchObject({ status: 400, message: 'request body has invalid fields', problems: { email: 'not an email' } });
   });
 
+  it('keeps the order a refused order points at (409 with order_id)', async () => {
+    const f = fakeFetch(409, '{"error":"This basket was just ordered: see order TS-100123.","order_id":"TS-100123"}');
+    const err = await apiFetch('/api/orders', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);
+    expect(err).toMatchObject({ status: 409, message: 'This basket was just ordered: see order TS-100123.', orderId: 'TS-100123' });
+    const plain = await apiFetch('/api/orders', { body: {}, fetchImpl: fakeFetch(409, '{"error":"x","order_id":""}').impl, doc: doc('t') }).catch((e: ApiError) => e);
+    expect(plain).toMatchObject({ status: 409, orderId: undefined });
+  });
+
   it('copes with a non-JSON error page', async () => {
     const f = fakeFetch(502, '<html>Bad gateway</html>');
     await expect(apiFetch('/api/x', { fetchImpl: f.impl, doc: doc('') })).rejects.toMatchObject({ status: 502 });

@@ -1,12 +1,14 @@
 /** The header the CSRF token travels in; configurable at build time. */
 export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token';
 
-/** An API answer that was not 2xx; message is the server's own error text. */
+/** An API answer that was not 2xx; message is the server's own error text, and orderId
+ * the order a refused order points at (409 "this basket was just ordered: see order …"). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly problems?: Record<string, string>,
+    readonly orderId?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -122,8 +124,9 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     /* not JSON: handled below */
   }
   if (!res.ok) {
-    const e = (data ?? {}) as { error?: string; problems?: Record<string, string> };
-    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems);
+    const e = (data ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown };
+    const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
+    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId);
   }
   return data as T;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { couponTerms, packsBoxes, packsProblem, validUntil, type Basket, type BasketLine } from './basket';
+import { couponTerms, packsBoxes, packsProblem, shortReason, validUntil, type Basket, type BasketLine } from './basket';
 
 const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
   id: sku, sku, name: sku, path: '/', small_img: '', pack_size: packSize, quantity: packs * packSize,
@@ -58,5 +58,14 @@ describe('couponTerms', () => {
   it('gives the last day of a coupon that stops at UK midnight, else the time it stops', () => {
     expect(validUntil('2027-06-30T23:00:00Z')).toBe('the end of 30 June 2027'); // midnight BST
     expect(validUntil('2027-03-05T14:30:00Z')).toBe('14:30 on 5 March 2027');
+  });
+});
+
+describe('shortReason', () => {
+  const stocked = (sku: string, short: boolean): BasketLine => ({ ...line(sku, 2), short, availability: short ? { status: 'low', packs_left: 1 } : { status: 'in_stock' } });
+  it('says why the basket cannot go on while lines ask for more than is in stock', () => {
+    expect(shortReason(basket(stocked('A', false)))).toBe('');
+    expect(shortReason(basket(stocked('A', true), stocked('B', false)))).toBe('One line asks for more than we have in stock: reduce or remove the line marked above to continue.');
+    expect(shortReason(basket(stocked('A', true), stocked('B', true)))).toBe('2 lines ask for more than we have in stock: reduce or remove the lines marked above to continue.');
   });
 });

@@ -1,5 +1,6 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
+import type { Availability } from './availability';
 import { formatPence } from './format';
 
 /** One priced line of POST /api/basket (pence). */
@@ -21,6 +22,10 @@ export interface BasketLine {
   vat_rate: number;
   vat: number;
   in_stock: boolean;
+  /** How much of the product is left now. */
+  availability?: Availability;
+  /** The line asks for more than is in stock: it must be reduced or removed before ordering. */
+  short?: boolean;
 }
 
 /** The full basket with totals and nudges (pence). */
@@ -36,6 +41,18 @@ export interface Basket {
   below_minimum_by: number;
   free_delivery_threshold: number;
   free_delivery_in: number;
+}
+
+/** The basket's lines that ask for more than is in stock (the server's short flag). */
+export const shortLines = (b: Basket) => b.lines.filter((l) => l.short);
+
+/** Why the basket cannot go on to the order while lines are short, or '' when none is. */
+export function shortReason(b: Basket): string {
+  const n = shortLines(b).length;
+  if (n === 0) return '';
+  return n === 1
+    ? 'One line asks for more than we have in stock: reduce or remove the line marked above to continue.'
+    : `${n} lines ask for more than we have in stock: reduce or remove the lines marked above to continue.`;
 }
 
 /** A line's quantity as the basket page's packs box shows it. */

@@ -17,12 +17,22 @@ export interface Billing {
   payment_method: 'account' | 'proforma';
 }
 
+/** A delivery option with the server's quote of the whole order sent that way (pence):
+ * the browser shows these figures and computes none. */
 export interface DeliveryOption {
   id: string;
   name: string;
-  chargePence: number;
+  /** Free for this basket (the charge is then 0). */
+  free: boolean;
+  charge_ex_vat: number;
+  charge_vat: number;
+  /** Goods less coupon plus the charge, ex VAT; VAT of all of it; and the two together. */
+  net_ex_vat: number;
+  vat: number;
+  total_inc_vat: number;
 }
 
+/** POST /api/checkout: the buyer's billing details and a quote per delivery option. */
 export interface CheckoutInfo {
   billing: Billing | null;
   approved_for_credit: boolean;
@@ -31,6 +41,8 @@ export interface CheckoutInfo {
   /** The minimum order (pence ex VAT), and how far the basket is below it (0 at or over). */
   minimum_order: number;
   below_minimum_by: number;
+  goods_ex_vat: number;
+  coupon_discount: number;
 }
 
 export interface OrderLine {

@@ -17,3 +17,9 @@ export function unitPriceLabel(pence: number): string {
   const pounds = `${formatPence(pence)} each`;
   return pence > 0 && pence < 100 ? `${pounds} (${pence}p)` : pounds;
 }
+
+/** Pence as the decimal string schema.org prices use: 65 -> "0.65". */
+export function decimalPrice(pence: number): string {
+  if (!Number.isSafeInteger(pence) || pence < 0) throw new RangeError(`not a price in pence: ${pence}`);
+  return `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+}

@@ -1,5 +1,6 @@
 import { idToken } from './account-store';
 import { apiFetch } from './api';
+import type { Availability } from './availability';
 import { reportError } from './report';
 
 /** A buyer's own prices of one unit and of one pack (pence ex VAT unless inc VAT). */
@@ -11,6 +12,8 @@ export interface OwnPrice {
   /** pack_size × unit_price, as a basket line of one pack is priced. */
   pack_price: number;
   pack_price_inc_vat: number;
+  /** How much is left now (the static page's stock is as it was at build time). */
+  availability?: Availability;
 }
 
 const cache = new Map<string, OwnPrice>();

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ProductDetail } from './types';
+import { decimalPrice } from './format';
 
 /** The site's public base address: canonical URLs, Open Graph and the sitemap use it.
  * The build sets it (the local edge's address locally, the CDN's in the cloud). */
@@ -56,8 +57,8 @@ const availability: Record<ProductDetail['stockState'], string> = {
   'out-of-stock': 'https://schema.org/OutOfStock',
 };
 
-/** Pence as the decimal string schema.org prices use: 65 -> "0.65". */
-export const decimalPrice = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+// Formatting pence is lib/format.ts's (the one place that calculates with them).
+export { decimalPrice } from './format';
 
 /** schema.org Product with its trade offer (unit price ex VAT, sold in packs). */
 export function productLd(p: ProductDetail, categoryName: string): JsonLd {

@@ -88,6 +88,10 @@ func basketAnswerOf(p basket.Priced) basketAnswer {
 			PackSize: pr.PackSize, Quantity: l.Quantity, ListPrice: pr.UnitPrice, UnitPrice: l.NetUnitPrice, DiscountPercent: l.DiscountPercent,
 			LineAmount: l.NetAmount, VATRate: pr.VATRate, VAT: l.VAT, InStock: l.Availability.Status != basket.OutOfStock,
 			Availability: availabilityOf(l.Availability), Short: l.Short}
+		if l.Short {
+			// A short line says how many packs can be had, however many that is.
+			a.Lines[i].Availability.PacksLeft = &l.Availability.PacksLeft
+		}
 	}
 	if p.Coupon != nil {
 		a.Coupon = &basketCoupon{ID: p.Coupon.ID, Description: p.Coupon.Description}

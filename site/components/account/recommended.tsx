@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import { ProductGrid } from '@/components/catalogue/product-grid';
+import { LoadFailed } from '@/components/errors/load-failed';
 import { idToken } from '@/lib/account-store';
 import { apiFetch } from '@/lib/api';
 import type { ProductCard } from '@/lib/types';
@@ -14,17 +15,32 @@ export function Recommended() {
   const account = useAccount();
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const uid = account.user === 0 ? '' : account.user.uid;
   useEffect(() => {
     if (!uid) return;
+    let live = true;
     idToken()
       .then((token) => apiFetch<Answer>('/api/recommended', { body: { token } }))
-      .then(setAnswer)
-      .catch(() => setError(true));
-  }, [uid]);
+      .then((a) => live && setAnswer(a))
+      .catch(() => live && setError(true));
+    return () => {
+      live = false;
+    };
+  }, [uid, attempt]);
   if (account.status === 'loading') return <p role="status">Loading…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (error) return <p role="alert">Recommendations could not be loaded. Please try again.</p>;
+  if (error) {
+    return (
+      <LoadFailed
+        what="Recommendations could not be loaded."
+        retry={() => {
+          setError(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
   if (!answer) return <p role="status">Finding products for you…</p>;
   return (
     <>

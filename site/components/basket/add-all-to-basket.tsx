@@ -23,7 +23,7 @@ export function AddAllToBasket() {
   async function addAll() {
     const forms = [...(button.current?.closest('.grid-order')?.querySelectorAll<HTMLFormElement>('form.add-to-basket') ?? [])];
     const picked = forms
-      .map((f) => ({ f, packs: Number(f.querySelector('input')?.value || '0'), sku: f.dataset.sku!, pack: Number(f.dataset.pack) }))
+      .map((f) => ({ f, packs: Number(f.querySelector('input')?.value || '0'), sku: f.dataset.sku!, packSize: Number(f.dataset.pack) }))
       .filter((x) => x.packs > 0);
     if (picked.some((x) => !Number.isInteger(x.packs))) {
       setStatus({ ok: false, text: 'Quantities must be whole numbers of packs.' });
@@ -35,7 +35,7 @@ export function AddAllToBasket() {
     }
     setBusy(true);
     try {
-      await addManyToBasket(picked.map((x) => ({ sku: x.sku, quantity: x.packs * x.pack })));
+      await addManyToBasket(picked.map((x) => ({ sku: x.sku, quantity: x.packs * x.packSize })));
       for (const x of picked) x.f.querySelector('input')!.value = '';
       setStatus({ ok: true, text: `Added ${picked.length} ${picked.length === 1 ? 'line' : 'lines'} to your basket.` });
     } catch (err) {

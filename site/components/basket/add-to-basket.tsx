@@ -3,20 +3,28 @@ import Link from 'next/link';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
+import { availabilityClass, availabilityText } from '@/lib/availability';
 import { addToBasket } from '@/lib/basket';
+import { useOwnPrice } from './price';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
  * pack. In a grid the quantities start empty, so "Add all to basket" adds only what the
  * buyer typed. Signed out, a product page offers sign-in (prompt); a grid card shows
- * nothing. */
-export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prompt = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean; prompt?: boolean }) {
+ * nothing, or "Out of stock" (showStock) when the catalogue said so at build time.
+ *
+ * Signed in, availability comes from the API with the buyer's prices (the page is static):
+ * out of stock, Add is disabled and says so; in a grid (showStock) a stock line shows "In
+ * stock" / "Only N packs left" / "Out of stock", its space kept from the moment the form
+ * appears so nothing moves when the answer arrives. */
+export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prompt = false, showStock = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean; prompt?: boolean; showStock?: boolean }) {
   const account = useAccount();
+  const own = useOwnPrice(sku);
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!inStock) return null;
   if (account.user === 0) {
+    if (!inStock) return showStock ? <p className="stock-out">Out of stock</p> : null;
     // Grids show one sign-in note for all their products, not one per card.
     return account.status === 'ready' && prompt ? (
       <p className="add-signin">
@@ -41,18 +49,38 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prom
       setBusy(false);
     }
   }
+  const live = own?.availability;
+  // Until the API answers, the build's stock stands.
+  const out = live ? live.status === 'out' : !inStock;
+  const stockLine = live ? availabilityText(live) : out ? 'Out of stock' : '';
   return (
-    <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
-      <label htmlFor={id}>Packs of {packSize}</label>
-      <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} />
-      <button type="submit" className="button" disabled={busy}>
-        Add
-      </button>
-      {status && (
-        <p className={status.ok ? 'add-ok' : 'add-error'} role="status">
-          {status.text}
+    <>
+      {showStock && (
+        <p className={`stock-line ${live ? availabilityClass(live) : out ? 'stock stock-out-of-stock' : ''}`} data-stock={live?.status ?? ''} aria-live="polite">
+          {stockLine}
         </p>
       )}
-    </form>
+      {out ? (
+        // No form: nothing can be added, and "Add all to basket" (which reads the forms) skips it.
+        <div className="add-to-basket" data-sku={sku}>
+          <button type="button" className="button" disabled>
+            Out of stock
+          </button>
+        </div>
+      ) : (
+        <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
+          <label htmlFor={id}>Packs of {packSize}</label>
+          <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} />
+          <button type="submit" className="button" disabled={busy}>
+            Add
+          </button>
+          {status && (
+            <p className={status.ok ? 'add-ok' : 'add-error'} role="status">
+              {status.text}
+            </p>
+          )}
+        </form>
+      )}
+    </>
   );
 }

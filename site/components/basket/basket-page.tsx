@@ -5,7 +5,8 @@ import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { apiErrorText } from '@/lib/api';
-import { applyCoupon, getBasket, packsBoxes, packsOf, packsProblem, removeLine, setLine, type Basket } from '@/lib/basket';
+import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
+import { applyCoupon, getBasket, packsBoxes, packsOf, packsProblem, removeLine, setLine, shortReason, type Basket } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
 import { CouponTerms } from './coupon-terms';
 import { LineUnitPrice } from './line-unit-price';
@@ -89,6 +90,7 @@ export function BasketPage() {
     void run(() => applyCoupon(coupon), 'Coupon applied.');
   };
 
+  const short = shortReason(basket);
   if (basket.lines.length === 0) {
     return (
       <p>
@@ -119,6 +121,17 @@ export function BasketPage() {
                 <Link href={l.path}>{l.name}</Link>
                 <br />
                 <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
+                {l.short ? (
+                  <strong id={`short-${l.sku}`} className="basket-stock basket-short" data-short="true">
+                    {shortLineText(l.availability)}
+                  </strong>
+                ) : (
+                  l.availability && (
+                    <span className={`basket-stock ${availabilityClass(l.availability)}`} data-stock={l.availability.status}>
+                      {availabilityText(l.availability)}
+                    </span>
+                  )
+                )}
               </td>
               <td data-label="Unit price ex VAT">
                 <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
@@ -132,8 +145,8 @@ export function BasketPage() {
                     min={0}
                     step={1}
                     value={packs[l.sku] ?? ''}
-                    aria-invalid={boxErrors[l.sku] ? true : undefined}
-                    aria-describedby={boxErrors[l.sku] ? `qty-${l.sku}-error` : undefined}
+                    aria-invalid={boxErrors[l.sku] || l.short ? true : undefined}
+                    aria-describedby={boxErrors[l.sku] ? `qty-${l.sku}-error` : l.short ? `short-${l.sku}` : undefined}
                     onChange={(e) => setPacks((typed) => ({ ...typed, [l.sku]: e.target.value }))}
                   />
                   <button type="submit" className="button">Update</button>
@@ -199,15 +212,20 @@ export function BasketPage() {
       ) : (
         <p className="nudge">Your order qualifies for free standard delivery.</p>
       )}
-      {basket.below_minimum_by > 0 ? (
-        <>
-          <p id="minimum-reason" className="nudge">
-            The minimum order is {formatPence(basket.minimum_order)} ex VAT: add {formatPence(basket.below_minimum_by)} more to continue.
-          </p>
-          <button type="button" className="button" disabled aria-describedby="minimum-reason">
-            Continue to billing
-          </button>
-        </>
+      {basket.below_minimum_by > 0 && (
+        <p id="minimum-reason" className="nudge">
+          The minimum order is {formatPence(basket.minimum_order)} ex VAT: add {formatPence(basket.below_minimum_by)} more to continue.
+        </p>
+      )}
+      {short && (
+        <p id="short-reason" className="nudge basket-short" role="alert">
+          {short}
+        </p>
+      )}
+      {basket.below_minimum_by > 0 || short ? (
+        <button type="button" className="button" disabled aria-describedby={[basket.below_minimum_by > 0 && 'minimum-reason', short && 'short-reason'].filter(Boolean).join(' ')}>
+          Continue to billing
+        </button>
       ) : (
         <Link href="/checkout/billing/" className="button" prefetch={false}>
           Continue to billing

@@ -4,9 +4,9 @@ import { useAccount } from '@/components/account/use-account';
 import { formatPence, unitPriceLabel } from '@/lib/format';
 import { ownPrice, requestOwnPrice, subscribeOwnPrices, type OwnPrice } from '@/lib/own-prices';
 
-/** The buyer's own prices of a product (POST /api/prices) once they are signed in and
- * they have arrived; undefined before, and signed out. */
-function useOwnPrice(sku: string): OwnPrice | undefined {
+/** The buyer's own prices of a product (POST /api/prices), with its availability, once
+ * they are signed in and they have arrived; undefined before, and signed out. */
+export function useOwnPrice(sku: string): OwnPrice | undefined {
   const account = useAccount();
   const signedIn = account.user !== 0;
   useEffect(() => {

@@ -1,13 +1,8 @@
-import type { ProductDetail as Detail, StockState } from '@/lib/types';
+import type { ProductDetail as Detail } from '@/lib/types';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
-
-const stockText: Record<StockState, string> = {
-  'in-stock': 'In stock',
-  'low-stock': 'Low stock: order soon',
-  'out-of-stock': 'Out of stock',
-};
+import { StockFact } from './stock-fact';
 
 /** The main block of a product page: image, name, SKU, price, pack, VAT, stock and
  * description. */
@@ -35,7 +30,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>VAT rate</dt>
           <dd>{p.vatRate}%</dd>
           <dt>Availability</dt>
-          <dd className={`stock stock-${p.stockState}`}>{stockText[p.stockState]}</dd>
+          <StockFact sku={p.sku} stockState={p.stockState} />
         </dl>
         <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
         <p>{p.description}</p>

@@ -29,7 +29,7 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
               ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unitPrice * p.packSize} /> a pack
             </span>
           </p>
-          {p.inStock ? <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} /> : <p className="stock-out">Out of stock</p>}
+          <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} showStock />
         </li>
       ))}
     </ul>

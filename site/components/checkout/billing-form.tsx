@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
+import { LoadFailed } from '@/components/errors/load-failed';
 import { apiErrorText, fieldProblems } from '@/lib/api';
 import { addressProblems, checkoutInfo, emptyAddress, loadDraft, saveBilling, saveDraft, type Billing, type CheckoutInfo } from '@/lib/checkout';
 import { AddressFields } from './address-fields';
@@ -18,15 +19,22 @@ export function BillingForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    let live = true;
     checkoutInfo()
       .then((i) => {
+        if (!live) return;
         setB(loadDraft<Billing>('billing') ?? i.billing ?? blank());
         setInfo(i);
       })
-      .catch(() => setFormError('Your saved details could not be loaded. Please reload the page.'));
-  }, []);
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
 
   const update = (next: Billing) => {
     setB(next);
@@ -55,11 +63,22 @@ export function BillingForm() {
     }
   }
 
-  if (!info && !formError) return <p role="status">Loading your details…</p>;
-  const approved = info?.approved_for_credit ?? false;
+  if (failed) {
+    return (
+      <LoadFailed
+        what="Your saved details could not be loaded."
+        retry={() => {
+          setFailed(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
+  if (!info) return <p role="status">Loading your details…</p>;
+  const approved = info.approved_for_credit;
   return (
     <form className="form" onSubmit={submit} noValidate>
-      {info && <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />}
+      <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />
       {formError && <p className="form-error" role="alert">{formError}</p>}
       <Field id="company" label="Company name" autoComplete="organization" value={b.company} onChange={(e) => update({ ...b, company: e.target.value })} error={errors.company} />
       <Field id="contact" label="Contact name" autoComplete="name" value={b.contact} onChange={(e) => update({ ...b, contact: e.target.value })} error={errors.contact} />

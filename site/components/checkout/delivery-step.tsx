@@ -3,12 +3,17 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { setCartUpdated } from '@/lib/account-store';
-import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
-import { getBasket, type Basket } from '@/lib/basket';
+import { LoadFailed } from '@/components/errors/load-failed';
+import { ApiError, apiErrorText, asSentence, fieldProblems } from '@/lib/api';
+import { shortLineText } from '@/lib/availability';
+import { getBasket, shortReason, type Basket } from '@/lib/basket';
 import { addressProblems, checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, type Address, type CheckoutInfo } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 import { AddressFields } from './address-fields';
 import { MINIMUM_NOTICE_ID, MinimumNotice } from './minimum-notice';
+
+/** The id Place Order is described by while lines of the basket are short. */
+const SHORT_NOTICE_ID = 'short-notice';
 
 interface Draft {
   sameAsBilling: boolean;
@@ -17,33 +22,73 @@ interface Draft {
   note: string;
 }
 
-/** Delivery: where to (the billing address or another), how (with its charge), an
- * optional note, a final review of lines and totals, and Place Order. */
+/** What a refused or failed Place Order tells the buyer: the sentence, and where to go. */
+interface Refusal {
+  text: string;
+  /** The order this basket was already placed as (409 with order_id). */
+  orderId?: string;
+  toBasket?: boolean;
+}
+
+/** The order page a refusal points at. */
+export const orderHref = (id: string) => `/account/orders/?id=${encodeURIComponent(id)}`;
+
+/** The server's sentence with the order it names as a link to that order. */
+function OrderSentence({ text, orderId }: { text: string; orderId: string }) {
+  const link = <Link href={orderHref(orderId)}>{orderId}</Link>;
+  const at = text.indexOf(orderId);
+  if (at < 0) return <>{text} See order {link}.</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      {link}
+      {text.slice(at + orderId.length)}
+    </>
+  );
+}
+
+/** Delivery: where to (the billing address or another), how (with the server's quote of
+ * each option), an optional note, a final review of lines and totals, and Place Order. The
+ * figures are the server's (POST /api/checkout quotes the order per delivery option); the
+ * browser only formats them. */
 export function DeliveryStep() {
   const router = useRouter();
   const [info, setInfo] = useState<CheckoutInfo | null>(null);
   const [basket, setBasket] = useState<Basket | null>(null);
   const [d, setD] = useState<Draft>({ sameAsBilling: true, address: emptyAddress(), option: 'standard', note: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The basket was ordered (here or in another tab): Place Order is over. */
+  const [ordered, setOrdered] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    let live = true;
     Promise.all([checkoutInfo(), getBasket()])
       .then(([i, b]) => {
+        if (!live) return;
         setInfo(i);
         setBasket(b);
         const saved = loadDraft<Draft>('delivery');
         if (saved) setD(saved);
       })
-      .catch(() => setError('Your checkout could not be loaded. Please reload the page.'));
-  }, []);
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
   const update = (next: Draft) => {
     setD(next);
     saveDraft('delivery', next);
   };
 
-  if (error && !info) return <p className="form-error" role="alert">{error}</p>;
+  const retry = () => {
+    setFailed(false);
+    setAttempt((n) => n + 1);
+  };
+  if (failed) return <LoadFailed what="Your checkout could not be loaded." retry={retry} />;
   if (!info || !basket) return <p role="status">Loading your order…</p>;
   const minimum = <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />;
   if (!info.billing)
@@ -55,19 +100,19 @@ export function DeliveryStep() {
         </p>
       </>
     );
-  const option = info.delivery_options.find((o) => o.id === d.option) ?? info.delivery_options[0]!;
-  const isFree = (o: { id: string }) => o.id === 'standard' && basket.net_ex_vat >= info.free_delivery_threshold;
-  const free = isFree(option);
-  const charge = free ? 0 : option.chargePence;
-  const chargeVat = Math.floor((charge * 20 + 50) / 100);
+  const option = info.delivery_options.find((o) => o.id === d.option) ?? info.delivery_options[0];
+  if (!option) return <LoadFailed what="No delivery option could be quoted for this order." retry={retry} />;
+  const short = shortReason(basket);
+  const blockedBy = [info.below_minimum_by > 0 && MINIMUM_NOTICE_ID, short && SHORT_NOTICE_ID].filter(Boolean).join(' ');
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (!option) return;
     const p = d.sameAsBilling ? {} : addressProblems(d.address, 'deliver_to.');
     setErrors(p);
     if (Object.keys(p).length) return;
     setBusy(true);
-    setError('');
+    setRefusal(null);
     try {
       const order = await placeOrder({ delivery_option: option.id, same_as_billing: d.sameAsBilling, deliver_to: d.sameAsBilling ? null : d.address, delivery_note: d.note });
       forgetCheckoutKey();
@@ -75,17 +120,34 @@ export function DeliveryStep() {
       setCartUpdated();
       router.push(`/checkout/complete/${order.id}/`);
     } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 409 && err.orderId) {
+        // This basket is already an order (another tab, or an earlier press): this checkout is over.
+        forgetCheckoutKey();
+        sessionStorage.removeItem('checkout:delivery');
+        setCartUpdated();
+        setOrdered(true);
+        setRefusal({ text: asSentence(err.message), orderId: err.orderId });
+        return;
+      }
       // The idempotency key is kept: pressing Place Order again cannot make a second order.
       setErrors(fieldProblems(err));
-      setError(err instanceof ApiError ? `Your order was not placed. ${apiErrorText(err, '')}` : 'We could not reach the shop. Your basket is safe; press Place Order again.');
-      setBusy(false);
+      if (err instanceof ApiError) {
+        setRefusal({ text: `Your order was not placed. ${apiErrorText(err, '')}`, toBasket: err.status === 409 });
+        // A line may have become short, or the basket changed: show it as it is now.
+        if (err.status === 409) getBasket().then(setBasket, () => {});
+      } else setRefusal({ text: 'We could not reach the shop. Your basket is safe; press Place Order again.' });
     }
   }
 
   return (
     <form className="form checkout-form" onSubmit={submit} noValidate>
       {minimum}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {short && (
+        <p id={SHORT_NOTICE_ID} className="nudge basket-short" role="alert">
+          {short.replace('marked above', 'marked in your basket')} <Link href="/checkout/basket/">Back to your basket</Link>.
+        </p>
+      )}
       <fieldset className="field">
         <legend>Deliver to</legend>
         <div className="check">
@@ -107,7 +169,7 @@ export function DeliveryStep() {
             <div className="check" key={o.id}>
               <input id={`opt-${o.id}`} type="radio" name="option" checked={d.option === o.id} onChange={() => update({ ...d, option: o.id })} />
               <label htmlFor={`opt-${o.id}`}>
-                {o.name}: {isFree(o) ? 'free' : `${formatPence(o.chargePence)} ex VAT`}
+                {o.name}: {o.free ? 'free' : `${formatPence(o.charge_ex_vat)} ex VAT`}
               </label>
             </div>
           );
@@ -122,28 +184,41 @@ export function DeliveryStep() {
         {basket.lines.map((l) => (
           <li key={l.sku}>
             {l.quantity} × {l.name} <span className="muted">({l.sku})</span> — {formatPence(l.line_amount)}
+            {l.short && <strong className="basket-short"> {shortLineText(l.availability)}</strong>}
           </li>
         ))}
       </ul>
       <dl className="totals">
         <dt>Goods ex VAT</dt>
-        <dd>{formatPence(basket.goods_ex_vat)}</dd>
-        {basket.coupon_discount > 0 && (
+        <dd data-total="goods">{formatPence(info.goods_ex_vat)}</dd>
+        {info.coupon_discount > 0 && (
           <>
             <dt>Coupon</dt>
-            <dd>−{formatPence(basket.coupon_discount)}</dd>
+            <dd data-total="coupon">−{formatPence(info.coupon_discount)}</dd>
           </>
         )}
         <dt>Delivery ex VAT</dt>
-        <dd>{formatPence(charge)}</dd>
+        <dd data-total="delivery">{option.free ? 'Free' : formatPence(option.charge_ex_vat)}</dd>
         <dt>Total ex VAT</dt>
-        <dd data-total="net">{formatPence(basket.net_ex_vat + charge)}</dd>
+        <dd data-total="net">{formatPence(option.net_ex_vat)}</dd>
         <dt>VAT</dt>
-        <dd>{formatPence(basket.vat + chargeVat)}</dd>
+        <dd data-total="vat">{formatPence(option.vat)}</dd>
         <dt>Total inc VAT</dt>
-        <dd data-total="gross">{formatPence(basket.net_ex_vat + charge + basket.vat + chargeVat)}</dd>
+        <dd data-total="gross">{formatPence(option.total_inc_vat)}</dd>
       </dl>
-      <button type="submit" className="button" disabled={busy || info.below_minimum_by > 0} aria-describedby={info.below_minimum_by > 0 ? MINIMUM_NOTICE_ID : undefined}>
+      {/* Beside Place Order, where the buyer is looking when the answer comes. */}
+      {refusal && (
+        <p className="form-error" role="alert">
+          {refusal.orderId ? <OrderSentence text={refusal.text} orderId={refusal.orderId} /> : refusal.text}
+          {refusal.toBasket && (
+            <>
+              {' '}
+              <Link href="/checkout/basket/">Back to your basket</Link>.
+            </>
+          )}
+        </p>
+      )}
+      <button type="submit" className="button" disabled={busy || ordered || !!blockedBy} aria-describedby={blockedBy || undefined}>
         {busy ? 'Placing your order…' : 'Place Order'}
       </button>
     </form>

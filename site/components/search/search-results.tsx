@@ -3,11 +3,12 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useId, useState } from 'react';
 import { Pager } from '@/components/catalogue/pager';
 import { ProductGrid } from '@/components/catalogue/product-grid';
+import { LoadFailed } from '@/components/errors/load-failed';
 import { ApiError, asSentence, fieldProblems } from '@/lib/api';
 import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
 
 type Option = { value: string; label: string };
-type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'done'; result: SearchResult };
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string; retry: boolean } | { kind: 'done'; result: SearchResult };
 
 /** The search page: filters, ranked results from GET /api/search, paging, and the
  * empty, no-result and error states. */
@@ -15,6 +16,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
   const params = readSearchParams(useSearchParams());
   const key = searchHref(params);
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [attempt, setAttempt] = useState(0);
   const rangeId = useId();
   const categoryId = useId();
 
@@ -29,12 +31,13 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       .then((result) => setState({ kind: 'done', result }))
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
-        const message = err instanceof ApiError && err.status === 400 ? `Those search options are not valid. ${Object.values(fieldProblems(err)).join(' ') || asSentence(err.message)}` : 'Search is unavailable right now. Please try again shortly.';
-        setState({ kind: 'error', message });
+        const invalid = err instanceof ApiError && err.status === 400;
+        const message = invalid ? `Those search options are not valid. ${Object.values(fieldProblems(err)).join(' ') || asSentence(err.message)}` : 'Search is unavailable right now.';
+        setState({ kind: 'error', message, retry: !invalid });
       });
     return () => ctl.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- key is the search
-  }, [key]);
+  }, [key, attempt]);
 
   if (!params.q) return <p>Enter a product name, SKU or range in the search box above.</p>;
   const shownCategories = categories.filter((c) => !params.range || c.range === params.range);
@@ -65,7 +68,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
         </button>
       </form>
       {state.kind === 'loading' && <p role="status">Searching for “{params.q}”…</p>}
-      {state.kind === 'error' && <p role="alert">{state.message}</p>}
+      {state.kind === 'error' && (state.retry ? <LoadFailed what={state.message} retry={() => setAttempt((n) => n + 1)} /> : <p role="alert">{state.message}</p>)}
       {state.kind === 'done' && state.result.total === 0 && (
         <p role="status" className="no-results">
           No products match “{params.q}”. Check the spelling, try fewer words, or browse the ranges from the menu.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 )
 
@@ -107,15 +108,14 @@ type Site struct {
 // relatedPerProduct is how many related products a product page shows.
 const relatedPerProduct = 6
 
-// lowStockPacks is the stock, in packs, under which a product shows as low stock.
-const lowStockPacks = 5
-
-// StockState says how much of a product is left, without giving the exact count.
+// StockState says how much of a product was left when the page was built, without
+// giving the exact count, by the rule the API's live availability uses
+// (basket.AvailabilityOf): out of stock below one pack, low at 10 packs or fewer.
 func StockState(p catalogue.Product) string {
-	switch {
-	case p.Stock <= 0:
+	switch basket.AvailabilityOf(p.Stock, p.PackSize).Status {
+	case basket.OutOfStock:
 		return "out-of-stock"
-	case p.Stock < lowStockPacks*p.PackSize:
+	case basket.LowStock:
 		return "low-stock"
 	default:
 		return "in-stock"

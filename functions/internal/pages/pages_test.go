@@ -73,7 +73,7 @@ func TestStockState(t *testing.T) {
 	for _, tc := range []struct {
 		stock, pack int
 		want        string
-	}{{0, 6, "out-of-stock"}, {6, 6, "low-stock"}, {29, 6, "low-stock"}, {30, 6, "in-stock"}} {
+	}{{0, 6, "out-of-stock"}, {5, 6, "out-of-stock"}, {6, 6, "low-stock"}, {65, 6, "low-stock"}, {66, 6, "in-stock"}} {
 		if got := StockState(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}); got != tc.want {
 			t.Errorf("stock %d pack %d: %s, want %s", tc.stock, tc.pack, got, tc.want)
 		}

@@ -68,7 +68,7 @@ func main() {
 func benchProducts(n int) []catalogue.Product {
 	out := make([]catalogue.Product, n)
 	for i := range out {
-		out[i] = catalogue.Product{SKU: fmt.Sprintf("BO%05d", i+1), Slug: fmt.Sprintf("bench-order-product-%d", i+1),
+		out[i] = catalogue.Product{SKU: fmt.Sprintf("BO900-%05d", i+1), Slug: fmt.Sprintf("bench-order-product-%d", i+1),
 			Name: fmt.Sprintf("Bench order product %d", i+1), CategoryID: 1, RangeURLText: "bench",
 			PackSize: packSize, UnitPrice: unitPrice, VATRate: 20, Stock: stock}
 	}

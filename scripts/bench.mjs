@@ -13,6 +13,9 @@
 // js:    first-load JavaScript (gzip) of a category page (budget: under 110 kB).
 // basket: basket add and shoppingCartSmall latency p50/p99 under 50 concurrent signed-in
 //        clients on loopback (20 rounds each).
+// orders: POST /api/orders under 50 concurrent signed-in buyers on loopback (orders/s,
+//        p50/p99; 500 orders of 20 lines, at most 120 s), and the DynamoDB calls one
+//        order placement makes at 1, 20, 94 and 200 lines, counted by an SDK middleware.
 // lighthouse: mobile Lighthouse scores of the home, a category and a product page
 //        (budget: performance 95+, accessibility, best practices and SEO 100).
 // Everything runs on loopback against an in-memory DynamoDB Local, and stops by itself.
@@ -27,6 +30,7 @@ import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
 import { basketLatency } from './bench-basket.mjs';
+import { ordersLoad } from './bench-orders.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -44,7 +48,11 @@ async function main() {
   await ensureNpmPackages();
   await buildGoCommands();
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-bench-'));
-  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(Array.from({ length: 5 }, freePort));
+  // BENCH_PORT_BASE pins the five ports to base..base+4 (on a shared machine); else free ones.
+  const portBase = Number(process.env.BENCH_PORT_BASE ?? 0);
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = portBase
+    ? Array.from({ length: 5 }, (_, i) => portBase + i)
+    : await Promise.all(Array.from({ length: 5 }, freePort));
   const env = {
     ...process.env,
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
@@ -104,6 +112,21 @@ async function main() {
     const r = await basketLatency(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, { clients: 50, rounds: 20 });
     record('basket add, 50 clients', r.add.p99, 'ms p99', `(p50 ${r.add.p50} ms over ${r.add.n} adds)`);
     record('shoppingCartSmall, 50 clients', r.cart.p99, 'ms p99', `(p50 ${r.cart.p50} ms over ${r.cart.n} reads)`);
+  }
+  if (want('orders')) {
+    const goEnv = { cwd: path.join(root, 'functions'), env };
+    const products = JSON.parse(await capture('go', ['run', './cmd/benchorders', '-products', '1000'], goEnv));
+    const r = await ordersLoad(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, products,
+      { concurrency: 50, orders: Number(process.env.BENCH_ORDERS ?? 500), lines: 20, seconds: 120 });
+    const other = Object.entries(r.statuses).filter(([s]) => s !== '201').map(([s, n]) => `${n} answered ${s}`);
+    record(`orders placed/s, ${r.concurrency} buyers`, r.perSecond, 'orders/s',
+      `(${r.orders} orders of ${r.lines} lines in ${r.seconds} s${other.length ? '; ' + other.join(', ') : ''}; load average ${r.load.before} before, ${r.load.after} after)`);
+    record(`place order, ${r.concurrency} buyers`, r.p99, 'ms p99', `(p50 ${r.p50} ms, max ${r.max} ms over ${r.orders} orders)`);
+    const out = await capture('go', ['run', './cmd/benchorders', '-calls', '1,20,94,200'], goEnv);
+    for (const line of out.trim().split('\n')) {
+      const m = line.match(/order calls (\d+) lines, ([\w ]+) \(([^)]+)\): (\d+) calls \((\d+) attempts\): (.*)/);
+      if (m) record(`order calls, ${m[1]} lines, ${m[2]}`, Number(m[4]), 'calls', `(${m[3]}; ${m[6]}${m[5] !== m[4] ? `; ${m[5]} attempts` : ''})`);
+    }
   }
   if (want('search')) {
     const out = await capture('go', ['run', './cmd/benchsearch', '-products', `3000,${largeProducts}`, '-queries', '1000'], { cwd: path.join(root, 'functions') });

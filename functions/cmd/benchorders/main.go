@@ -1,0 +1,232 @@
+// Command benchorders supports the orders bench (scripts/bench orders; figures in
+// docs/PERFORMANCE.md). It has two modes, both against the DynamoDB Local of
+// DYNAMODB_ENDPOINT:
+//
+//	benchorders -calls 1,20,94,200
+//	    places one order of each size through orders.Placer and the store, on a table of
+//	    its own (created and deleted), and prints the DynamoDB calls each placement made,
+//	    counted by a middleware on the SDK's stack (not estimated), per operation kind;
+//	    each size once without a coupon and once with one.
+//	benchorders -products 1000
+//	    writes that many bench products (stock for any run) to TABLE_NAME, the table the
+//	    local edge serves, and prints {"skus":[…],"packSize":…,"unitPrice":…} for the
+//	    HTTP load (scripts/bench-orders.mjs).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// The bench products: a pack of 6 at £20 a unit is £120 ex VAT, so an order of one line
+// is over the minimum order; stock enough for any bench run.
+const (
+	packSize  = 6
+	unitPrice = 2000
+	stock     = 1_000_000_000
+	couponID  = "BENCHORDERS"
+)
+
+func main() {
+	calls := flag.String("calls", "", "order sizes (lines) whose DynamoDB calls to count, comma separated")
+	products := flag.Int("products", 0, "bench products to write to TABLE_NAME for the HTTP load")
+	flag.Parse()
+	ctx := context.Background()
+	var err error
+	switch {
+	case *calls != "":
+		err = countCalls(ctx, *calls)
+	case *products > 0:
+		err = writeProducts(ctx, *products)
+	default:
+		err = fmt.Errorf("give -calls or -products")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchorders:", err)
+		os.Exit(1)
+	}
+}
+
+func benchProducts(n int) []catalogue.Product {
+	out := make([]catalogue.Product, n)
+	for i := range out {
+		out[i] = catalogue.Product{SKU: fmt.Sprintf("BO900-%05d", i+1), Slug: fmt.Sprintf("bench-order-product-%d", i+1),
+			Name: fmt.Sprintf("Bench order product %d", i+1), CategoryID: 1, RangeURLText: "bench",
+			PackSize: packSize, UnitPrice: unitPrice, VATRate: 20, Stock: stock}
+	}
+	return out
+}
+
+func writeProducts(ctx context.Context, n int) error {
+	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		return err
+	}
+	ps := benchProducts(n)
+	if err := st.PutCatalogue(ctx, nil, nil, ps, nil); err != nil {
+		return err
+	}
+	skus := make([]string, n)
+	for i, p := range ps {
+		skus[i] = p.SKU
+	}
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{"skus": skus, "packSize": packSize, "unitPrice": unitPrice})
+}
+
+// counter counts the DynamoDB operations the store makes (one per API call, at the
+// Initialize step) and the HTTP attempts they took (after the SDK's retry step).
+type counter struct {
+	mu       sync.Mutex
+	ops      map[string]int
+	attempts int
+}
+
+func (c *counter) middleware(stack *middleware.Stack) error {
+	if err := stack.Initialize.Add(middleware.InitializeMiddlewareFunc("benchCountOperation",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			c.mu.Lock()
+			c.ops[awsmiddleware.GetOperationName(ctx)]++
+			c.mu.Unlock()
+			return next.HandleInitialize(ctx, in)
+		}), middleware.Before); err != nil {
+		return err
+	}
+	return stack.Finalize.Insert(middleware.FinalizeMiddlewareFunc("benchCountAttempt",
+		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+			c.mu.Lock()
+			c.attempts++
+			c.mu.Unlock()
+			return next.HandleFinalize(ctx, in)
+		}), "Retry", middleware.After)
+}
+
+func (c *counter) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ops, c.attempts = map[string]int{}, 0
+}
+
+// take answers the calls counted since reset: the total, the attempts, and "Kind n" per
+// operation kind (most first).
+func (c *counter) take() (total, attempts int, kinds []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for op, n := range c.ops {
+		total += n
+		kinds = append(kinds, fmt.Sprintf("%s %d", op, n))
+	}
+	slices.SortFunc(kinds, func(a, b string) int {
+		na, _ := strconv.Atoi(a[strings.LastIndex(a, " ")+1:])
+		nb, _ := strconv.Atoi(b[strings.LastIndex(b, " ")+1:])
+		if na != nb {
+			return nb - na
+		}
+		return strings.Compare(a, b)
+	})
+	return total, c.attempts, kinds
+}
+
+func countCalls(ctx context.Context, sizes string) error {
+	var lines []int
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("bad order size %q", s)
+		}
+		lines = append(lines, n)
+	}
+	c := &counter{ops: map[string]int{}}
+	cfg := store.ConfigFromEnv(os.Getenv)
+	cfg.TableName = fmt.Sprintf("bench-order-calls-%d", time.Now().UnixNano())
+	cfg.APIOptions = []func(*middleware.Stack) error{c.middleware}
+	st, err := store.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := st.EnsureTable(ctx); err != nil {
+		return err
+	}
+	defer st.DeleteTable(context.WithoutCancel(ctx))
+	shop, err := config.Load()
+	if err != nil {
+		return err
+	}
+	ps := benchProducts(slices.Max(lines))
+	if err := st.PutCatalogue(ctx, nil, nil, ps, nil); err != nil {
+		return err
+	}
+	coupon := store.StoredCoupon{Description: "5% off (bench)", Coupon: pricing.Coupon{ID: couponID, Kind: "percent", Percent: 5,
+		ValidFrom: time.Now().Add(-time.Hour), ValidTo: time.Now().Add(24 * time.Hour), UsageLimit: 1_000_000, PerAccountLimit: 100}}
+	if err := st.PutCoupons(ctx, []store.StoredCoupon{coupon}); err != nil {
+		return err
+	}
+	placer := orders.Placer{Store: st, Shop: shop, Now: time.Now, StaleAfter: orders.DefaultStaleAfter}
+	for _, n := range lines {
+		for _, withCoupon := range []bool{false, true} {
+			uid := fmt.Sprintf("bench-calls-%d-%t-%d", n, withCoupon, time.Now().UnixNano())
+			if err := fillBasket(ctx, st, uid, ps[:n], withCoupon); err != nil {
+				return err
+			}
+			c.reset()
+			o, created, err := placer.Place(ctx, orders.Request{UID: uid, IdempotencyKey: fmt.Sprintf("bench-calls-key-%d-%t", n, withCoupon),
+				DeliveryOption: shop.DeliveryOptions[0].ID})
+			if err != nil {
+				return fmt.Errorf("place an order of %d lines: %w", n, err)
+			}
+			total, attempts, kinds := c.take()
+			if !created || len(o.Lines) != n || (withCoupon && o.CouponID != couponID) {
+				return fmt.Errorf("the %d-line order %s came back with %d lines, coupon %q (created %t)", n, o.ID, len(o.Lines), o.CouponID, created)
+			}
+			path := "one transaction"
+			if n > orders.MaxOneTransaction {
+				path = fmt.Sprintf("chunked: %d chunks", (n+orders.ChunkLines-1)/orders.ChunkLines)
+			}
+			with := "no coupon"
+			if withCoupon {
+				with = "coupon"
+			}
+			fmt.Printf("order calls %d lines, %s (%s): %d calls (%d attempts): %s\n", n, with, path, total, attempts, strings.Join(kinds, ", "))
+		}
+	}
+	return nil
+}
+
+// fillBasket saves uid's billing and fills its basket with one pack of each product (and
+// applies the bench coupon), as the buyer's earlier requests would.
+func fillBasket(ctx context.Context, st *store.Store, uid string, ps []catalogue.Product, withCoupon bool) error {
+	if err := st.SaveBilling(ctx, uid, store.Billing{Company: "Bench Cards Ltd", Contact: "Pat Bench", PaymentMethod: "proforma",
+		Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+		return err
+	}
+	for i := 0; i < len(ps); i += 50 {
+		var adds []basket.Add
+		for _, p := range ps[i:min(i+50, len(ps))] {
+			adds = append(adds, basket.Add{SKU: p.SKU, Quantity: p.PackSize, Limit: basket.LineLimit(p)})
+		}
+		if err := st.AddLines(ctx, uid, adds, time.Now()); err != nil {
+			return err
+		}
+	}
+	if withCoupon {
+		return st.SetActiveCoupon(ctx, uid, store.CouponPrefix+couponID, time.Now())
+	}
+	return nil
+}

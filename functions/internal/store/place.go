@@ -157,8 +157,7 @@ func refusal(t *txn, reasons []types.CancellationReason) error {
 	return &orders.Refused{Kind: orders.RefusedBusy}
 }
 
-// claims adds what every placement claims whatever its size: the key, the coupon's
-// use, and the account's coupon cleared.
+// claimKey adds the put of the idempotency key, which must not have been used.
 func (s *Store) claimKey(t *txn, p orders.Placement) error {
 	o := p.Order
 	return t.put(role{kind: orders.RefusedKey}, s.table, keyItem{PK: prefixUser + o.UID, SK: prefixIdem + p.Key, OrderID: o.ID,
@@ -221,7 +220,8 @@ func (s *Store) stock(t *txn, lines []orders.Line, delta int) error {
 	return nil
 }
 
-// emptiedBasket is the basket item after its order: no lines, a new version, the order.
+// emptyBasket adds the put of the basket after its order, under cond: no lines, the
+// next version, the order that emptied it.
 func (s *Store) emptyBasket(t *txn, p orders.Placement, cond expression.ConditionBuilder) error {
 	o := p.Order
 	item := map[string]types.AttributeValue{

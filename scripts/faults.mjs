@@ -32,6 +32,7 @@ const timeoutMs = Number(process.env.FAULTS_STORE_TIMEOUT_MS || 1500);
 const unavailable = "The shop's database did not answer in time. Please try again in a moment.";
 const BUYERS = 20;
 const ORDERS_EACH = 3;
+const MAX_ORDERS_EACH = 12;
 const COUPON = 'FAULTS1';
 const SUITE_LIMIT_MS = 240_000;
 const SEED_PRODUCTS = 600;
@@ -259,19 +260,25 @@ async function storePaused(product) {
     }
     const retry = page.locator('main [role="alert"]').getByRole('button', { name: 'Try again' });
     if (await retry.count()) await retry.first().click();
+    // The writes sent while the store was paused answered 503, but the store may still
+    // apply them when it resumes (a timed-out write's outcome is unknown): the remove sent
+    // then can empty this basket. So the page must leave its error for the basket as it
+    // is now: its lines, or the empty basket's sentence.
     let loaded = true;
     try {
-      await page.waitForSelector('.basket-table', { timeout: 20000 });
+      await page.waitForSelector('.basket-table, main p:has-text("Your basket is empty")', { timeout: 20000 });
     } catch {
       loaded = false;
     }
-    check('after SIGCONT, Try again loads the basket', loaded);
+    check('after SIGCONT, Try again loads the basket', loaded, loaded ? '' : ((await page.locator('main').textContent().catch(() => '')) ?? '').trim().slice(0, 200));
     await page.goto(shop + product.path);
-    const form = page.locator('form.add-to-basket').first();
+    // The product's own form (related products below have forms too).
+    const form = page.locator(`form.add-to-basket[data-sku="${product.sku}"]`);
+    await form.waitFor({ timeout: 15000 }).catch(() => {});
     await form.locator('button[type="submit"]').click();
     let added = '';
     for (let i = 0; i < 50 && !/Added/.test(added); i++) {
-      added = (await form.locator('[role="status"]').textContent().catch(() => '')) ?? '';
+      added = (await form.locator('[role="status"]').textContent({ timeout: 200 }).catch(() => '')) ?? '';
       await sleep(200);
     }
     await page.screenshot({ path: path.join(shots, 'faults-add-after-sigcont.png') });
@@ -283,12 +290,15 @@ async function storePaused(product) {
 
 // ---------------------------------------------------------------- B. kill -9
 
-async function buyerRun(buyer, products, tally) {
-  for (let k = 0; k < ORDERS_EACH; k++) {
+/** A buyer's orders: at least ORDERS_EACH, and more while the kills are still to come
+ * (at most MAX_ORDERS_EACH), so every kill of the plan lands while buyers are ordering. */
+async function buyerRun(buyer, products, tally, chaosDone) {
+  for (let k = 0; k < MAX_ORDERS_EACH && (k < ORDERS_EACH || !chaosDone()); k++) {
     const p = products[Math.floor(Math.random() * products.length)];
     const set = await persist(() => api(buyer, 'POST', '/api/basket/set', { token: buyer.token, sku: p.sku, quantity: p.packs_per_order * p.pack_size }));
     if (set.status !== 200) {
       tally.other.push(`set ${set.status || set.error} ${JSON.stringify(set.body ?? '').slice(0, 100)}`);
+      await sleep(100);
       continue;
     }
     const key = `faults-${randomUUID()}`;
@@ -328,7 +338,7 @@ async function chaos(done) {
 }
 
 async function killNine(products, coupon) {
-  say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 5 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
+  say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 12 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
   await Promise.all(buyers.map(async (b, i) => {
     await csrfFor(b);
@@ -336,11 +346,11 @@ async function killNine(products, coupon) {
     if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
   }));
   const tally = { acked: [], refused: [], other: [] };
-  let finished = false;
+  let chaosDone = false;
   const t0 = performance.now();
   const [kills] = await Promise.all([
-    chaos(() => finished),
-    Promise.all(buyers.map((b) => buyerRun(b, products, tally))).then(() => (finished = true)),
+    chaos(() => false).finally(() => (chaosDone = true)),
+    Promise.all(buyers.map((b) => buyerRun(b, products, tally, () => chaosDone))),
   ]);
   say('faults', `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
     `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`);
@@ -406,7 +416,7 @@ async function main() {
   // so every product in this table has its page in the release; writing 3000 to an on-disk
   // store would take minutes.
   await run(path.join(binDir, 'seed'), ['-products', String(SEED_PRODUCTS), '-media', path.join(scratch, 'media')], { env: toolEnv });
-  const setup = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '5', '-coupon', COUPON], {
+  const setup = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '12', '-coupon', COUPON], {
     env: toolEnv,
   }));
   await startEdge();

@@ -81,6 +81,9 @@ describe('signed-in app shell', { timeout: 90_000 }, () => {
   });
 
   it('/account/orders/ without an id is the order history, and a failed load offers Try again', async () => {
+    // Leave the dashboard first: its own order history load, still in flight, would take
+    // the one failure meant for this page.
+    await page.goto('about:blank');
     let failures = 1;
     await page.route('**/api/orders', (route) =>
       route.request().method() === 'GET' && failures-- > 0
@@ -90,8 +93,11 @@ describe('signed-in app shell', { timeout: 90_000 }, () => {
     try {
       await page.goto(shopURL + '/account/orders/');
       await expect.poll(() => page.locator('main h1').textContent()).toBe('Your orders');
+      // Polls main's whole text (not a locator that waits for a missing element), so a
+      // failure shows what the page said instead.
+      await expect.poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 20_000 }).toContain('Your orders could not be loaded. Try again');
       const alert = page.locator('main [role="alert"]');
-      await expect.poll(() => alert.textContent()).toBe('Your orders could not be loaded. Try again');
+      expect(await alert.textContent()).toBe('Your orders could not be loaded. Try again');
       await screenshot(page, 'account-orders-try-again');
       await alert.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => page.locator('main').textContent()).toContain('You have not placed any orders yet.');

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,15 +77,23 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	return c
 }
 
-// New builds the verifier the configuration asks for. It refuses emulator mode in
-// production, and a demo project outside emulator mode.
+// Stages are the STAGE names, exactly as written: anything else refuses to start, so a
+// "Production" or "prod" cannot pass for a stage that allows the emulator.
+var Stages = []string{"local", "staging", "production"}
+
+// New builds the verifier the configuration asks for. It refuses a stage that is not
+// one of Stages, emulator mode outside the local stage (the emulator's tokens are
+// unsigned), and a demo project in production.
 func New(ctx context.Context, c Config) (Verifier, error) {
 	if c.ProjectID == "" {
 		return nil, errors.New("auth: no Firebase project id")
 	}
+	if !slices.Contains(Stages, c.Stage) {
+		return nil, fmt.Errorf("auth: STAGE %q is not one of %s (exactly, in lower case)", c.Stage, strings.Join(Stages, ", "))
+	}
 	if c.EmulatorHost != "" {
-		if c.Stage == "production" {
-			return nil, errors.New("auth: FIREBASE_AUTH_EMULATOR_HOST is set but STAGE is production; refusing unsigned tokens")
+		if c.Stage != "local" {
+			return nil, fmt.Errorf("auth: FIREBASE_AUTH_EMULATOR_HOST is set but STAGE is %s; the emulator's unsigned tokens are accepted only with STAGE=local", c.Stage)
 		}
 		return &emulatorVerifier{projectID: c.ProjectID, now: time.Now}, nil
 	}

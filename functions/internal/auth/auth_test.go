@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -116,6 +117,26 @@ func TestNewRefusesEmulatorInProduction(t *testing.T) {
 		{"production emulator", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "STAGE": "production", "FIREBASE_PROJECT_ID": "shop-prod"}, true, false},
 		{"production demo project", map[string]string{"STAGE": "production"}, true, false},
 		{"production signed", map[string]string{"STAGE": "production", "FIREBASE_PROJECT_ID": "shop-prod"}, false, false},
+		{"explicit local emulator", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "STAGE": "local"}, false, true},
+		{"staging emulator", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "STAGE": "staging", "FIREBASE_PROJECT_ID": "shop-staging"}, true, false},
+		{"staging signed", map[string]string{"STAGE": "staging", "FIREBASE_PROJECT_ID": "shop-staging"}, false, false},
+	}
+	// Stage names that are not exactly local, staging or production refuse to start,
+	// emulator or not: "Production" used to pass as not-production and take unsigned tokens.
+	for _, stage := range []string{"Production", "PRODUCTION", "prod", " production", "production ", "Local", "dev", "stage"} {
+		cases = append(cases,
+			struct {
+				name    string
+				env     map[string]string
+				wantErr bool
+				emu     bool
+			}{"emulator with STAGE " + strconv.Quote(stage), map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "STAGE": stage, "FIREBASE_PROJECT_ID": "shop-prod"}, true, false},
+			struct {
+				name    string
+				env     map[string]string
+				wantErr bool
+				emu     bool
+			}{"signed with STAGE " + strconv.Quote(stage), map[string]string{"STAGE": stage, "FIREBASE_PROJECT_ID": "shop-prod"}, true, false})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 // CloudFront Function (cloudfront-js-2.0), viewer request, on every site behaviour.
 // The routing the Go local edge (functions/internal/edge) does, in the same order:
-//   1. a path with a "." or ".." segment is refused (400);
+//   1. a path with a "." or ".." segment is refused (400), and so is one that could turn a
+//      redirect off the site: a leading "//", a backslash, a control character, or their
+//      percent-encoded forms (UNSAFE_PATH, the same pattern as the Go edge's unsafePath);
 //   2. a route rule of the current build redirects (a site-path target keeps the query);
 //   3. a directory-like path without its trailing slash is redirected to it (query kept);
 //   4. /checkout/complete/{orderId}/ is served by the one exported shell page, and any
@@ -14,6 +16,7 @@ import cf from 'cloudfront';
 const kvs = cf.kvs();
 
 const PAGE_CACHE = 'public, max-age=0, s-maxage=60';
+const UNSAFE_PATH = /^\/\/|\\|[\x00-\x1f\x7f]|%5c|%[01][0-9a-f]|%7f|^\/%2f/i;
 const ORDER_COMPLETE = /^\/checkout\/complete\/[A-Za-z0-9-]{1,40}\/$/;
 const ORDER_COMPLETE_SHELL = '/checkout/complete/order/index.html';
 
@@ -66,7 +69,7 @@ async function routeRule(path) {
 async function handler(event) {
   const request = event.request;
   const uri = request.uri;
-  if (uri.charAt(0) !== '/' || uri.indexOf('\0') !== -1 || hasDotSegment(uri)) {
+  if (uri.charAt(0) !== '/' || hasDotSegment(uri) || UNSAFE_PATH.test(uri)) {
     return { statusCode: 400, statusDescription: 'Bad Request' };
   }
   const isFile = hasExtension(uri);

@@ -65,7 +65,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if strings.ContainsRune(p, 0) || !strings.HasPrefix(p, "/") || hasDotSegment(p) {
+	if !strings.HasPrefix(p, "/") || hasDotSegment(p) || unsafePath.MatchString(p) {
 		http.Error(w, "bad path", http.StatusBadRequest)
 		return
 	}
@@ -96,6 +96,14 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.serveFile(w, r, s.cfg.SiteDir, name, cacheControl(p))
 }
+
+// unsafePath matches what no page's path holds and what would turn a redirect to the
+// path (with its slash added) into one off the site: a leading "//" (a browser reads
+// //host/x as another host), a backslash (read as a slash), a control character
+// (browsers drop tabs and newlines from a URL, so "/<TAB>/host" becomes "//host"), and
+// their percent-encoded forms. The CloudFront Function applies the same pattern
+// (infra/edge/viewer-request.js); builds/edge-test-vectors.json holds the cases.
+var unsafePath = regexp.MustCompile(`(?i)^//|\\|[\x00-\x1f\x7f]|%5c|%[01][0-9a-f]|%7f|^/%2f`)
 
 // hasDotSegment reports a "." or ".." path segment, which no page has.
 func hasDotSegment(p string) bool {

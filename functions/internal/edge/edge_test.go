@@ -1,8 +1,11 @@
 package edge
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -169,5 +172,30 @@ func TestEdgePicksUpNewBuildRules(t *testing.T) {
 	}
 	if rec := get("/christmas/"); rec.Code != 404 {
 		t.Fatalf("the old build's rule still applies: %d", rec.Code)
+	}
+}
+
+// Over a real connection, the request lines an attacker sends: none may answer a
+// redirect whose Location leaves the site (Chromium followed //evil.example/x/ before).
+func TestEdgeRefusesPathsThatRedirectOffSite(t *testing.T) {
+	t.Parallel()
+	_, h := newSite(t)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, target := range []string{"//evil.example/x", "/%5Cevil.example/x", "/%09/evil.example/x", "/%2F%2Fevil.example/x", "/\\evil.example/x"} {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n", target)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		resp.Body.Close()
+		conn.Close()
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusBadRequest || loc != "" {
+			t.Errorf("GET %s: %d Location %q, want 400 and no redirect", target, resp.StatusCode, loc)
+		}
 	}
 }

@@ -30,6 +30,25 @@ describe('archUrl', () => {
     expect(readArchUrl('archUrl=%E0%A4%A')).toBeNull();
     expect(readArchUrl('other=1')).toBeNull();
   });
+
+  it('refuses a path a browser would read as another site: a backslash, a tab or newline, an encoded one', () => {
+    for (const evil of ['/\\evil.example/', '/\t/evil.example/', '/\n/evil.example/', '\\\\evil.example/', '/\\/evil.example/', '/\r\n/evil.example/']) {
+      expect(readArchUrl(`archUrl=${encodeURIComponent(evil)}`, 'https://shop.example'), JSON.stringify(evil)).toBeNull();
+    }
+    expect(readArchUrl('archUrl=%2Forders%2F%3Fid%3DTS-1', 'https://shop.example')).toBe('/orders/?id=TS-1');
+  });
+
+  it('marks the cookie Secure behind HTTPS only', () => {
+    const before = (globalThis as { location?: unknown }).location;
+    try {
+      (globalThis as { location?: unknown }).location = { protocol: 'https:' };
+      expect(archUrlCookie('/search/')).toMatch(/; SameSite=Lax; Secure$/);
+      (globalThis as { location?: unknown }).location = { protocol: 'http:' };
+      expect(archUrlCookie('/search/')).not.toMatch(/Secure/);
+    } finally {
+      (globalThis as { location?: unknown }).location = before;
+    }
+  });
 });
 
 /** A cookie jar that behaves like document.cookie for one cookie name: writing sets or

@@ -19,11 +19,32 @@ export function archUrlCookie(pathname: string, search = '', maxAgeDays = 30): s
   return setArchUrl(pathname + search, maxAgeDays);
 }
 
-const setArchUrl = (page: string, maxAgeDays = 30) => `${ARCH_URL_COOKIE}=${encodeURIComponent(page)}; Path=/; Max-Age=${maxAgeDays * 86400}; SameSite=Lax`;
+/** Secure behind HTTPS, so the cookie never travels in clear; local http keeps it plain. */
+const secureFlag = () => (typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '');
 
-/** Reads the remembered page from a cookie header; only a site path is trusted, so
- * the cookie cannot send a buyer to another site. */
-export function readArchUrl(cookieHeader: string): string | null {
+const setArchUrl = (page: string, maxAgeDays = 30) =>
+  `${ARCH_URL_COOKIE}=${encodeURIComponent(page)}; Path=/; Max-Age=${maxAgeDays * 86400}; SameSite=Lax${secureFlag()}`;
+
+/** The origin a remembered page is resolved against when the caller gives none: only the
+ * path is kept, so any fixed origin serves to tell a same-origin path from another site. */
+const SOME_ORIGIN = 'https://shop.invalid';
+
+/** raw if it is a path on this site, else null. A browser reads "/\host" and
+ * "/<TAB>/host" (it drops tabs and newlines) as "//host", another site: so raw must start
+ * with one slash, hold no backslash or control character, and resolve against origin to
+ * that same origin. */
+export function sitePath(raw: string, origin = SOME_ORIGIN): string | null {
+  if (!raw.startsWith('/') || /[\\\x00-\x1f\x7f]/.test(raw)) return null;
+  try {
+    return new URL(raw, origin).origin === new URL(origin).origin ? raw : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the remembered page from a cookie header; only a path on this site (origin, the
+ * page's) is trusted, so the cookie cannot send a buyer to another site. */
+export function readArchUrl(cookieHeader: string, origin?: string): string | null {
   for (const part of cookieHeader.split(';')) {
     const [k, ...v] = part.trim().split('=');
     if (k === ARCH_URL_COOKIE) {
@@ -33,7 +54,7 @@ export function readArchUrl(cookieHeader: string): string | null {
       } catch {
         return null;
       }
-      return path.startsWith('/') && !path.startsWith('//') ? path : null;
+      return sitePath(path, origin);
     }
   }
   return null;

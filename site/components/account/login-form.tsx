@@ -31,7 +31,7 @@ export function LoginForm() {
     try {
       const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
       await sdk.signInWithEmailAndPassword(auth, email.trim().toLowerCase(), password);
-      router.push(readArchUrl(document.cookie) ?? '/account/dashboard/');
+      router.push(readArchUrl(document.cookie, location.origin) ?? '/account/dashboard/');
     } catch (err) {
       setFormError(authErrorMessage(err));
       setBusy(false);

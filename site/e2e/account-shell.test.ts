@@ -171,6 +171,25 @@ describe('signed-in app shell', { timeout: 90_000 }, () => {
   });
 });
 
+describe('archUrl after sign-in', { timeout: 90_000 }, () => {
+  // A cookie a browser would read as another site must not send the buyer there: a
+  // backslash reads as a slash, and a tab is dropped, so both become //evil.example/.
+  for (const evil of ['/\\evil.example/', '/\t/evil.example/']) {
+    it(`a remembered page of ${JSON.stringify(evil)} signs in to the dashboard, on the shop`, async () => {
+      const own = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        await own.addCookies([{ name: 'archUrl', value: encodeURIComponent(evil), url: shopURL }]);
+        const p = await own.newPage();
+        await signIn(p);
+        await p.waitForURL(`${shopURL}/account/dashboard/`);
+        expect(new URL(p.url()).origin).toBe(new URL(shopURL).origin);
+      } finally {
+        await own.close();
+      }
+    });
+  }
+});
+
 /** Counts the page's document loads: a reload can start before the first load's load
  * event, so the documents asked for are counted rather than load events. */
 function countLoads(p: Page): () => number {

@@ -146,7 +146,7 @@ func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Servi
 		a := checkoutAnswer{ApprovedForCredit: acct.ApprovedForCredit, FreeDeliveryThreshold: p.FreeDeliveryThreshold,
 			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy}
 		if acct.Billing != nil {
-			b := billingAnswerOf(*acct.Billing)
+			b := store.BillingOf(*acct.Billing)
 			a.Billing = &b
 		}
 		for _, q := range orders.Quotes(p, baskets.Shop) {

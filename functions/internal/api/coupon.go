@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -53,12 +54,12 @@ func usableCoupon(ctx context.Context, st BasketStore, uid, id string, now time.
 		return store.StoredCoupon{}, err
 	}
 	if found == nil || (found.AccountUID != "" && found.AccountUID != uid) {
-		return store.StoredCoupon{}, &errMissing{msg: "no coupon " + id}
+		return store.StoredCoupon{}, &basket.NotFoundError{Msg: "no coupon " + id}
 	}
 	c := *found
 	// The minimum spend is checked against the basket when it is priced, not here.
 	if err := pricing.CheckCoupon(c.Coupon, c.MinSpendPence, now); err != nil {
-		return c, &errConflict{msg: err.Error()}
+		return c, &basket.ConflictError{Msg: err.Error()}
 	}
 	return c, nil
 }

@@ -95,8 +95,6 @@ func isRefusal(err error) bool {
 // place that decides status codes; a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var bad *errBadRequest
-	var conflict *errConflict
-	var missing *errMissing
 	var refused *basket.ConflictError
 	var unknown *basket.NotFoundError
 	var field *basket.FieldError
@@ -106,17 +104,14 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	case errors.As(err, &field):
 		encode(w, http.StatusBadRequest, errorBody{Error: "request body has invalid fields", Problems: map[string]string{field.Field: field.Problem}})
 	case errors.As(err, &refused):
-		encode(w, http.StatusConflict, errorBody{Error: conflictMessage(err, refused), OrderID: refused.OrderID})
+		// err's own text: the refusal with what a caller added ("line 3 (GC101-00001): …").
+		encode(w, http.StatusConflict, errorBody{Error: err.Error(), OrderID: refused.OrderID})
 	case errors.As(err, &unknown):
 		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
-	case errors.As(err, &conflict):
-		encode(w, http.StatusConflict, errorBody{Error: conflict.msg})
 	case isCSRF(err):
 		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again"})
-	case errors.As(err, &missing):
-		encode(w, http.StatusNotFound, errorBody{Error: missing.msg})
 	case errors.Is(err, store.ErrNotFound):
 		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, store.ErrUnavailable):
@@ -130,27 +125,5 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
 	}
 }
-
-// errConflict is a request the catalogue refuses (a coupon expired or used up):
-// answered 409 with its message.
-type errConflict struct{ msg string }
-
-func (e *errConflict) Error() string { return e.msg }
-
-// conflictMessage is a refusal's sentence with what the caller added to it ("line 3
-// (GC101-00001): …").
-func conflictMessage(err error, refused *basket.ConflictError) string {
-	if msg := err.Error(); msg != "" {
-		return msg
-	}
-	return refused.Msg
-}
-
-// errMissing is a not-found whose message is safe to show ("no product with SKU …"); it
-// is still a store.ErrNotFound for errors.Is.
-type errMissing struct{ msg string }
-
-func (e *errMissing) Error() string { return e.msg }
-func (e *errMissing) Unwrap() error { return store.ErrNotFound }
 
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

@@ -205,23 +205,12 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 		a.Lines[i] = orderLineAnswer(l)
 	}
 	if o.Billing != nil {
-		b := billingAnswerOf(*o.Billing)
+		b := store.BillingOf(*o.Billing)
 		a.Billing = &b
 	}
 	if o.DeliverTo != nil {
-		to := addressAnswerOf(*o.DeliverTo)
+		to := store.AddressOf(*o.DeliverTo)
 		a.DeliverTo = &to
 	}
 	return a
-}
-
-// The billing and address answers share store.Billing's and store.Address's JSON names,
-// which the billing step sends and the profile answers.
-func addressAnswerOf(a account.Address) store.Address {
-	return store.Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
-}
-
-func billingAnswerOf(b account.Billing) store.Billing {
-	return store.Billing{Company: b.Company, Contact: b.Contact, Address: addressAnswerOf(b.Address), VATNumber: b.VATNumber,
-		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
 }

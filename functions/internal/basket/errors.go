@@ -22,7 +22,8 @@ type FieldError struct{ Field, Problem string }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
-func plural(n int, noun string) string {
+// Plural is n and noun, the noun plural unless n is 1: "1 pack", "3 packs".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -125,7 +125,7 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Priced, e
 		if errors.As(err, &full) {
 			p := products[full.SKU]
 			return Priced{}, &ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
-				p.Name, plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
+				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
 		}
 		return Priced{}, err
 	}

@@ -166,11 +166,11 @@ func ShortError(name string, stock, packSize int) error {
 	if a.Status == basket.OutOfStock {
 		return &basket.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
 	}
-	packs, are := fmt.Sprintf("%d packs", a.PacksLeft), "are"
+	are := "are"
 	if a.PacksLeft == 1 {
-		packs, are = "1 pack", "is"
+		are = "is"
 	}
-	return &basket.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", packs, name, are)}
+	return &basket.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are)}
 }
 
 // Pounds formats pence as £1,234.56 for a sentence.

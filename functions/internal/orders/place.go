@@ -164,7 +164,8 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 		case RefusedKey:
 			return pl.keyUsed(ctx, req, refused.OrderID)
 		case RefusedStock:
-			return Order{}, false, ShortError(lineName(o, refused.SKU), refused.Stock, linePack(o, refused.SKU))
+			l := o.line(refused.SKU)
+			return Order{}, false, ShortError(l.Name, refused.Stock, l.PackSize)
 		case RefusedCoupon:
 			return Order{}, false, couponUsedUp(o.CouponID)
 		case RefusedBasket:
@@ -254,22 +255,15 @@ func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bo
 	return o, false, nil
 }
 
-func lineName(o Order, sku string) string {
+// line is the order's line of sku; a SKU not on the order (which a refusal never names)
+// is a line of one unit named by its SKU.
+func (o Order) line(sku string) Line {
 	for _, l := range o.Lines {
 		if l.SKU == sku {
-			return l.Name
+			return l
 		}
 	}
-	return sku
-}
-
-func linePack(o Order, sku string) int {
-	for _, l := range o.Lines {
-		if l.SKU == sku {
-			return l.PackSize
-		}
-	}
-	return 1
+	return Line{SKU: sku, Name: sku, PackSize: 1}
 }
 
 // sleep waits a little before another attempt (jittered, growing), or until ctx ends.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -328,20 +329,11 @@ func (s *Store) ReserveChunk(ctx context.Context, p orders.Placement, i int) err
 	if errors.As(err, &refused) && refused.Kind == orders.RefusedBusy {
 		// Reserved already (a retry) is done; a record being undone or gone is a race lost.
 		rec, gerr := getItem[pendingItem](ctx, s, pkPending, p.Order.ID)
-		if gerr == nil && rec.State == pendingReserving && containsInt(rec.Reserved, i) {
+		if gerr == nil && rec.State == pendingReserving && slices.Contains(rec.Reserved, i) {
 			return nil
 		}
 	}
 	return err
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // CommitLarge writes the order, deletes the pending record (every chunk reserved) and

@@ -96,7 +96,9 @@ func (a Address) toAccount() account.Address {
 	return account.Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
 }
 
-func addressOf(a account.Address) Address {
+// AddressOf is a domain address in the shape stored and answered (its JSON names are
+// the ones the billing step sends).
+func AddressOf(a account.Address) Address {
 	return Address{Line1: a.Line1, Line2: a.Line2, Town: a.Town, Postcode: a.Postcode}
 }
 
@@ -105,8 +107,9 @@ func (b Billing) toAccount() account.Billing {
 		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
 }
 
-func billingOf(b account.Billing) Billing {
-	return Billing{Company: b.Company, Contact: b.Contact, Address: addressOf(b.Address), VATNumber: b.VATNumber,
+// BillingOf is domain billing details in the shape stored and answered.
+func BillingOf(b account.Billing) Billing {
+	return Billing{Company: b.Company, Contact: b.Contact, Address: AddressOf(b.Address), VATNumber: b.VATNumber,
 		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
 }
 

@@ -7,49 +7,27 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
-// opRecorder notes the name of each DynamoDB operation the store makes.
-type opRecorder struct {
-	mu  sync.Mutex
-	ops []string
-}
-
-func (o *opRecorder) middleware(stack *middleware.Stack) error {
-	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("recordOperation",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			o.mu.Lock()
-			o.ops = append(o.ops, awsmiddleware.GetOperationName(ctx))
-			o.mu.Unlock()
-			return next.HandleInitialize(ctx, in)
-		}), middleware.Before)
-}
-
-func (o *opRecorder) take() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	ops := o.ops
-	o.ops = nil
-	return ops
-}
-
 // TestEndpointsStayWithinTheirTableRights drives every endpoint of endpoints.json through
-// a real call against DynamoDB Local and checks that each DynamoDB operation it makes is one
-// its level's tableLevels entry lists, which is what the CDK app grants: in the cloud,
-// anything else is an AccessDenied for a buyer.
+// a real call against DynamoDB Local and checks that each DynamoDB access it makes (each
+// action, each transaction item as its own action, and the partition keys it touches) is
+// one its "access" grants allow, which is exactly what the CDK app grants: in the cloud,
+// anything else is an AccessDenied for a buyer. It also checks "csrfSecret": an endpoint
+// without it must never use the secret, one with it must.
 func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	t.Parallel()
 	base := testenv.Store(t) // a fresh table, deleted afterwards
@@ -61,13 +39,28 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := putSeedCatalogue(t, st, 60)
+	cat := putSeedCatalogue(t, st, 160) // enough in stock for a large order
 	if err := st.PutCoupons(ctx, seed.Coupons(time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	deps := testDeps(t, st, testenv.Verifier(t))
 	deps.Search = search.NewProvider(catalogueIndex(st), searchMaxAge) // as DepsFromEnv builds it
-	h := NewHandler(deps)
+	withSecret := NewHandler(deps)
+	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
+	// secret panics.
+	noSecretDeps := deps
+	noSecretDeps.CSRF = csrf.Disabled()
+	withoutSecret := NewHandler(noSecretDeps)
+	current, panicked := withSecret, false
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				panicked = true
+				w.WriteHeader(599)
+			}
+		}()
+		current.ServeHTTP(w, r)
+	})
 	c := newClient(t, h)
 	u := testenv.NewNamedUser(t, "Access Test Ltd")
 	var p = cat.Products[0]
@@ -97,95 +90,192 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	var orderID string
 
 	// In journey order, so each call finds what it needs (a profile, a basket, an order).
+	// stalePending leaves uid's basket locked by a large order whose request died an hour
+	// ago, one chunk reserved, as the orders endpoint or the sweeper then finds it.
+	stalePending := func(uid, id string, packs int) {
+		t.Helper()
+		q := cat.Products[0]
+		for _, r := range cat.Products {
+			if r.SKU != p.SKU && r.Stock >= 3*packs*r.PackSize && r.UnitPrice*int64(r.PackSize*packs) >= 15000 {
+				q = r
+				break
+			}
+		}
+		if err := st.AddLines(ctx, uid, []basket.Add{{SKU: q.SKU, Quantity: packs * q.PackSize, Limit: 1000 * q.PackSize}}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Basket(ctx, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := orders.Line{SKU: q.SKU, Quantity: packs * q.PackSize}
+		coupon, err := st.Coupon(ctx, "TRADE10") // its use is given back too
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm := orders.Placement{Order: orders.Order{ID: id, UID: uid, Lines: []orders.Line{line}}, Key: "stale-" + id, Token: "stale-" + id,
+			BasketVersion: b.Version, StartedAt: time.Now().Add(-time.Hour), Chunks: [][]orders.Line{{line}}, Coupon: &coupon}
+		if err := st.StartLarge(ctx, pm); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.ReserveChunk(ctx, pm, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// largeBasket adds a line of one pack of each of enough products for a large order
+	// (more lines than one transaction takes).
+	largeBasket := func() {
+		t.Helper()
+		var adds []basket.Add
+		for _, q := range cat.Products {
+			if q.Stock >= 2*q.PackSize && q.SKU != p.SKU && len(adds) <= orders.MaxOneTransaction {
+				adds = append(adds, basket.Add{SKU: q.SKU, Quantity: q.PackSize, Limit: 1000 * q.PackSize})
+			}
+		}
+		if len(adds) <= orders.MaxOneTransaction {
+			t.Fatalf("only %d products in stock for a large order", len(adds))
+		}
+		for i := 0; i < len(adds); i += 20 { // one UpdateItem's expression takes about 20 lines
+			if err := st.AddLines(ctx, u.UID, adds[i:min(i+20, len(adds))], time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	placeOrder := func(key string) func() (int, string) {
+		return func() (int, string) {
+			return post("/api/orders", `{"token":`+tok+`,"idempotency_key":"`+key+`","delivery_option":"standard","same_as_billing":true}`)
+		}
+	}
+
 	calls := []struct {
 		endpoint string
 		call     func() (int, string)
+		setup    func() // run first; its own calls are not the endpoint's
 	}{
-		{"csrf", func() (int, string) { return get("/api/csrf") }},
+		{"csrf", func() (int, string) { return get("/api/csrf") }, nil},
 		{"session", func() (int, string) {
 			code, out := c.post("/api/session", "", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+u.IDToken) })
 			return code, fmt.Sprint(out)
-		}},
-		{"getProfile", func() (int, string) { return post("/api/getProfile", `{"token":`+tok+`}`) }},
+		}, nil},
+		{"getProfile", func() (int, string) { return post("/api/getProfile", `{"token":`+tok+`}`) }, nil},
 		{"profile", func() (int, string) {
 			return post("/api/profile", profileBody(u.IDToken, "Access Test Ltd", "01632 960 123", u.Email, 0))
-		}},
-		{"search", func() (int, string) { return get("/api/search?q=" + strings.Fields(p.Name)[0]) }},
-		{"prices", func() (int, string) { return post("/api/prices", fmt.Sprintf(`{"token":%s,"skus":[%q]}`, tok, p.SKU)) }},
-		{"basketAdd", func() (int, string) { return post("/api/basket/add", line(10)) }},
+		}, nil},
+		{"search", func() (int, string) { return get("/api/search?q=" + strings.Fields(p.Name)[0]) }, nil},
+		{"prices", func() (int, string) { return post("/api/prices", fmt.Sprintf(`{"token":%s,"skus":[%q]}`, tok, p.SKU)) }, nil},
+		{"basketAdd", func() (int, string) { return post("/api/basket/add", line(10)) }, nil},
 		{"basketAddMany", func() (int, string) {
 			return post("/api/basket/addMany", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"quantity":%d}]}`, tok, p.SKU, 10*p.PackSize))
-		}},
-		{"basketSet", func() (int, string) { return post("/api/basket/set", line(40)) }},
+		}, nil},
+		{"basketSet", func() (int, string) { return post("/api/basket/set", line(40)) }, nil},
 		{"basketRemove", func() (int, string) {
 			return post("/api/basket/remove", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, cat.Products[1].SKU))
-		}},
-		{"basket", func() (int, string) { return post("/api/basket", `{"token":`+tok+`}`) }},
-		{"shoppingCartSmall", func() (int, string) { return post("/api/shoppingCartSmall", `{"token":`+tok+`}`) }},
-		{"recommended", func() (int, string) { return post("/api/recommended", `{"token":`+tok+`}`) }},
+		}, nil},
+		{"basket", func() (int, string) { return post("/api/basket", `{"token":`+tok+`}`) }, nil},
+		{"shoppingCartSmall", func() (int, string) { return post("/api/shoppingCartSmall", `{"token":`+tok+`}`) }, nil},
+		{"recommended", func() (int, string) { return post("/api/recommended", `{"token":`+tok+`}`) }, nil},
 		{"updateCoupon", func() (int, string) {
 			return post("/api/updateCoupon", `{"token":`+tok+`,"active_coupon_id":"TRADE10"}`)
-		}},
-		{"getCoupon", func() (int, string) { return post("/api/getCoupon", `{"token":`+tok+`,"active_coupon_id":"TRADE10"}`) }},
-		{"billing", func() (int, string) { return post("/api/billing", `{"token":`+tok+`,"billing":`+billing+`}`) }},
-		{"checkout", func() (int, string) { return post("/api/checkout", `{"token":`+tok+`}`) }},
+		}, nil},
+		{"getCoupon", func() (int, string) { return post("/api/getCoupon", `{"token":`+tok+`,"active_coupon_id":"TRADE10"}`) }, nil},
+		{"billing", func() (int, string) { return post("/api/billing", `{"token":`+tok+`,"billing":`+billing+`}`) }, nil},
+		{"checkout", func() (int, string) { return post("/api/checkout", `{"token":`+tok+`}`) }, nil},
 		{"orders", func() (int, string) {
 			code, body := post("/api/orders", `{"token":`+tok+`,"idempotency_key":"access-test-key-0001","delivery_option":"standard","same_as_billing":true}`)
 			var o struct{ ID string }
 			_ = json.Unmarshal([]byte(body), &o)
 			orderID = o.ID
 			return code, body
-		}},
-		{"orders", func() (int, string) { return get("/api/orders") }},
-		{"order", func() (int, string) { return get("/api/orders/" + orderID) }},
-		{"reorder", func() (int, string) { return post("/api/orders/"+orderID+"/reorder", `{"token":`+tok+`}`) }},
+		}, nil},
+		{"orders", func() (int, string) { return get("/api/orders") }, nil},
+		{"order", func() (int, string) { return get("/api/orders/" + orderID) }, nil},
+		{"reorder", func() (int, string) { return post("/api/orders/"+orderID+"/reorder", `{"token":`+tok+`}`) }, nil},
+		// A retry of a placed order: the key's order is answered.
+		{"orders", placeOrder("access-test-key-0001"), nil},
+		// A large order, reserved in steps under its pending record.
+		{"orders", placeOrder("access-test-key-0002"), largeBasket},
+		// A basket locked by a large order whose request died: undone, then placed.
+		{"orders", placeOrder("access-test-key-0003"), func() { stalePending(u.UID, "TS-STALE-1", 20) }},
 	}
 
 	file := readEndpointsFile(t)
-	level := map[string]string{}
+	spec := map[string]DeployedFunction{}
 	for _, e := range file.Endpoints {
-		level[e.Name] = e.Table
+		spec[e.Name] = e
 	}
-	covered := map[string]bool{}
+	covered, usesSecret := map[string]bool{}, map[string]bool{}
 	rec.take()
 	for _, cl := range calls {
-		code, body := cl.call()
-		ops := rec.take()
-		if code < 200 || code > 299 {
-			t.Fatalf("%s: %d %s", cl.endpoint, code, body)
+		if cl.setup != nil {
+			cl.setup()
+			rec.take()
 		}
-		allowed, ok := file.TableLevels[level[cl.endpoint]]
+		e, ok := spec[cl.endpoint]
 		if !ok {
 			t.Fatalf("%s is not in endpoints.json", cl.endpoint)
 		}
-		for _, op := range ops {
-			if !grants(allowed, op) {
-				t.Errorf("%s (table %q) made a %s call, which the cloud does not grant it", cl.endpoint, level[cl.endpoint], op)
-			}
+		if e.CSRFSecret {
+			// Does this call use the secret? Served as if the function had none, it
+			// panics where it would check or issue a token (before doing anything else).
+			current, panicked = withoutSecret, false
+			cl.call()
+			usesSecret[cl.endpoint] = usesSecret[cl.endpoint] || panicked
+			current = withSecret
+		} else {
+			current = withoutSecret
 		}
+		panicked = false
+		code, body := cl.call()
+		current = withSecret
+		if panicked {
+			t.Errorf("%s used the CSRF secret, which endpoints.json does not give it (csrfSecret false)", cl.endpoint)
+			continue
+		}
+		if code < 200 || code > 299 {
+			t.Fatalf("%s: %d %s", cl.endpoint, code, body)
+		}
+		checkAccesses(t, cl.endpoint, e.Access, rec.take())
 		covered[cl.endpoint] = true
 	}
-	for name := range level {
+	// The scheduled sweep, as sweepOrders runs it, of another buyer's dead large order.
+	u2 := testenv.NewNamedUser(t, "Access Sweep Ltd")
+	stalePending(u2.UID, "TS-STALE-2", 1)
+	rec.take()
+	if n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter); err != nil || n != 1 {
+		t.Fatalf("sweep: %d undone, %v", n, err)
+	}
+	if len(file.Jobs) != 1 || file.Jobs[0].Name != "sweepOrders" {
+		t.Fatalf("endpoints.json jobs %+v, want sweepOrders", file.Jobs)
+	}
+	checkAccesses(t, "sweepOrders", file.Jobs[0].Access, rec.take())
+
+	for name, e := range spec {
 		if !covered[name] {
 			t.Errorf("endpoint %s is not exercised by this test", name)
+		}
+		if e.CSRFSecret && covered[name] && !usesSecret[name] {
+			t.Errorf("endpoint %s neither checks nor issues CSRF tokens, but endpoints.json gives it the secret", name)
 		}
 	}
 }
 
-// transactionActions are the IAM actions a TransactWriteItems call is checked against:
-// IAM has no action of its own for it, each item needs the action of its kind, and the
-// order endpoints write all three kinds.
-var transactionActions = []string{"PutItem", "UpdateItem", "DeleteItem"}
-
-// grants says whether a table level's actions allow SDK operation op.
-func grants(allowed []string, op string) bool {
-	if op == "TransactWriteItems" {
-		for _, a := range transactionActions {
-			if !slices.Contains(allowed, a) {
-				return false
-			}
+// checkAccesses fails the test for each access no grant of the function allows: in the
+// cloud each of them would be an AccessDenied for a buyer.
+func checkAccesses(t *testing.T, name string, grants []Grant, got []access) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, a := range got {
+		if allows(grants, a) {
+			continue
 		}
-		return true
+		shown := a
+		shown.keys = nil
+		for _, k := range a.keys {
+			shown.keys = append(shown.keys, prefixOf(k))
+		}
+		if msg := shown.String(); !seen[msg] {
+			seen[msg] = true
+			t.Errorf("%s made %s, which its endpoints.json grants do not allow", name, msg)
+		}
 	}
-	return slices.Contains(allowed, op)
 }

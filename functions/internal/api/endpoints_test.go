@@ -1,43 +1,83 @@
 package api
 
 import (
-	"encoding/json"
+	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/schema"
 )
 
-// deployedEndpoint is one entry of endpoints.json, the list the CDK app deploys.
-type deployedEndpoint struct {
-	Name   string   `json:"name"`
-	Routes []string `json:"routes"`
-	Table  string   `json:"table"`
-}
-
-// endpointsFile is endpoints.json: the endpoints and the DynamoDB operations of each
-// table level (the CDK app grants exactly those).
-type endpointsFile struct {
-	TableLevels map[string][]string `json:"tableLevels"`
-	Endpoints   []deployedEndpoint  `json:"endpoints"`
-}
-
-func readEndpointsFile(t *testing.T) endpointsFile {
+func readEndpointsFile(t *testing.T) Deployment {
 	t.Helper()
 	raw, err := os.ReadFile("endpoints.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file endpointsFile
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatalf("endpoints.json: %v", err)
+	if !bytes.Equal(raw, endpointsJSON) {
+		t.Fatal("endpoints.json changed after this test binary was built")
+	}
+	file, err := ReadDeployment()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return file
+}
+
+// grantActions are the DynamoDB actions a grant may name: reads and single-item writes
+// (a transaction's items are checked as these), never Scan or a batch write.
+var grantActions = []string{"GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"}
+
+// TestEndpointsFileGrantsAreWellFormed checks what the CDK app turns into IAM
+// statements: known actions; a table grant always limited to key patterns that start with
+// a fixed prefix; an index grant only a Query of an index the table has.
+func TestEndpointsFileGrantsAreWellFormed(t *testing.T) {
+	t.Parallel()
+	file := readEndpointsFile(t)
+	tbl, err := schema.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexes := map[string]bool{}
+	for _, ix := range tbl.CreateTableInput("t").GlobalSecondaryIndexes {
+		indexes[*ix.IndexName] = true
+	}
+	fixedPrefix := regexp.MustCompile(`^[A-Z]+(#[A-Z]+)*(#\*)?$`)
+	for _, f := range slices.Concat(file.Endpoints, file.Jobs) {
+		for i, g := range f.Access {
+			where := fmt.Sprintf("%s access[%d]", f.Name, i)
+			if len(g.Actions) == 0 {
+				t.Errorf("%s: no actions", where)
+			}
+			for _, a := range g.Actions {
+				if !slices.Contains(grantActions, a) {
+					t.Errorf("%s: action %q is not one of %v", where, a, grantActions)
+				}
+			}
+			if g.Index != "" {
+				if !indexes[g.Index] || !slices.Equal(g.Actions, []string{"Query"}) || len(g.Keys) > 0 {
+					t.Errorf("%s: an index grant is a Query of an index of the table (%v), with no keys", where, slices.Sorted(maps.Keys(indexes)))
+				}
+				continue
+			}
+			if len(g.Keys) == 0 {
+				t.Errorf("%s: a table grant needs its key patterns (dynamodb:LeadingKeys)", where)
+			}
+			for _, k := range g.Keys {
+				if !fixedPrefix.MatchString(k) {
+					t.Errorf("%s: key pattern %q must be a fixed prefix, optionally followed by #*", where, k)
+				}
+			}
+		}
+	}
 }
 
 // TestEndpointsFileMatchesRoutes keeps endpoints.json (read by infra/ to make one Lambda
@@ -45,16 +85,10 @@ func readEndpointsFile(t *testing.T) endpointsFile {
 func TestEndpointsFileMatchesRoutes(t *testing.T) {
 	t.Parallel()
 	file := readEndpointsFile(t)
-	if !slices.Equal(slices.Sorted(maps.Keys(file.TableLevels)), []string{"none", "read", "readwrite"}) {
-		t.Errorf("endpoints.json tableLevels %v, want none, read and readwrite", slices.Sorted(maps.Keys(file.TableLevels)))
-	}
-	deployed := map[string]deployedEndpoint{}
+	deployed := map[string]DeployedFunction{}
 	for _, e := range file.Endpoints {
 		if _, dup := deployed[e.Name]; dup {
 			t.Errorf("endpoints.json lists %s twice", e.Name)
-		}
-		if _, ok := file.TableLevels[e.Table]; !ok {
-			t.Errorf("endpoints.json: %s has table %q, want one of tableLevels", e.Name, e.Table)
 		}
 		deployed[e.Name] = e
 	}

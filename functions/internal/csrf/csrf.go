@@ -85,6 +85,9 @@ func fromEnvSecret(getenv func(string) string) (*Protector, error) {
 }
 
 func (p *Protector) sign(payload string) string {
+	if p.secret == nil {
+		panic("csrf: this function has no CSRF secret (csrf.Disabled): give it the secret in endpoints.json")
+	}
 	m := hmac.New(sha256.New, p.secret)
 	m.Write([]byte(payload))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))

@@ -212,3 +212,22 @@ func TestTrustedSiteOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestDisabledProtectorRefusesToSign(t *testing.T) {
+	p := Disabled()
+	_ = p.Protect(http.NotFoundHandler(), nil) // wrapping a handler needs no secret
+	for name, use := range map[string]func(){
+		"Issue": func() { p.Issue() },
+		"Seal":  func() { p.Seal("session", "uid", time.Minute) },
+		"Open":  func() { p.Open("session", "a.1.b") },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s on a Disabled protector did not panic", name)
+				}
+			}()
+			use()
+		}()
+	}
+}

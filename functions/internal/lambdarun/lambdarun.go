@@ -18,7 +18,7 @@ import (
 // Run serves endpoint name until the Lambda runtime stops the process.
 func Run(name string) {
 	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	deps, err := api.DepsFromEnv(context.Background(), os.Getenv, log)
+	deps, err := api.DepsForEndpoint(context.Background(), os.Getenv, log, name)
 	if err != nil {
 		log.Error("start", "endpoint", name, "err", err)
 		os.Exit(1)

@@ -61,6 +61,7 @@ async function main() {
     FIREBASE_PROJECT_ID: 'demo-tradeshop',
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
+    API_RATE_LIMIT: '0', // 50 clients, all 127.0.0.1: no per-address limit
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
   };

@@ -403,6 +403,7 @@ async function main() {
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`, TABLE_NAME: 'tradeshop', AWS_REGION: 'eu-west-2',
     FIREBASE_PROJECT_ID: projectId, FIREBASE_AUTH_EMULATOR_HOST: authHost, STAGE: 'local',
     STORE_TIMEOUT_MS: String(timeoutMs), CSRF_SECRET: randomBytes(32).toString('hex'),
+    API_RATE_LIMIT: '0', // every buyer of the suite is 127.0.0.1: no per-address limit
   };
   // The commands the suite runs itself (seed, ordercheck, recover) are no buyer's request:
   // they get a long deadline; the edge gets the short one under test.

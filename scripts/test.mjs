@@ -122,6 +122,7 @@ async function main() {
     FIREBASE_PROJECT_ID: projectId,
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
+    API_RATE_LIMIT: '0', // every e2e browser is 127.0.0.1: no per-address limit (its Go test covers it)
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
   };

@@ -51,12 +51,17 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	limit, err := edge.ParseAPIRateLimit(os.Getenv("API_RATE_LIMIT"))
+	if err != nil {
+		return err
+	}
 	h := edge.New(edge.Config{
 		SiteDir:  env("SITE_DIR", "site/out"),
 		MediaDir: env("MEDIA_DIR", ".local/media"),
 		API:      api.NewHandler(deps),
 		Log:      log,
 		Headers:  headers,
+		APILimit: edge.NewRateLimiter(limit),
 	})
 	addr := net.JoinHostPort(env("HOST", "127.0.0.1"), env("PORT", "8080"))
 	srv := &http.Server{

@@ -19,7 +19,9 @@ func TestGrantsAsIAMChecksThem(t *testing.T) {
 		{Actions: []string{"UpdateItem"}, Keys: []string{"COUNTER#ORDER"}},
 		{Actions: []string{"Query"}, Index: "gsi2"},
 	}
-	k := func(pk string) map[string]types.AttributeValue { return map[string]types.AttributeValue{"pk": s(pk), "sk": s("ITEM")} }
+	k := func(pk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": s(pk), "sk": s("ITEM")}
+	}
 	batch := func(pks ...string) *dynamodb.BatchGetItemInput {
 		var keys []map[string]types.AttributeValue
 		for _, pk := range pks {

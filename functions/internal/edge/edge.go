@@ -33,6 +33,9 @@ type Config struct {
 	// Headers are added to every response, as CloudFront's response headers policy
 	// does (see SecurityHeaders).
 	Headers map[string]string
+	// APILimit holds each client address to its limit on /api/* (the cloud's WAF
+	// rate-based rule); nil limits nothing.
+	APILimit *RateLimiter
 }
 
 type server struct {
@@ -46,6 +49,7 @@ type server struct {
 // New answers like CloudFront in front of the export and the API. Responses are
 // gzipped where the client accepts it.
 func New(cfg Config) http.Handler {
+	cfg.API = cfg.APILimit.Wrap(cfg.API)
 	s := &server{cfg: cfg, rules: &rulesCache{siteDir: cfg.SiteDir},
 		notFound: notfound.Handler(cfg.Log, notfound.FilePage{Path: filepath.Join(cfg.SiteDir, "404.html")})}
 	return gzhttp.GzipHandler(s)

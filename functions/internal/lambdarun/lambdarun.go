@@ -31,7 +31,13 @@ func Run(name string) {
 		log.Error("start", "endpoint", name, "err", err)
 		os.Exit(1)
 	}
-	Serve(log, h)
+	// Only requests that came through CloudFront (which adds the origin secret) are served.
+	guard, err := api.OriginGuardFromEnv(os.Getenv)
+	if err != nil {
+		log.Error("start", "endpoint", name, "err", err)
+		os.Exit(1)
+	}
+	Serve(log, guard(h))
 }
 
 // Serve hands h to the Lambda runtime behind the API Gateway v2 adapter, with request

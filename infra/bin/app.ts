@@ -4,7 +4,7 @@
 // Each stage's settings are the context key `stages` in cdk.json.
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { ShopStack, parseStage, type StageConfig } from '../lib/shop-stack';
+import { addStage, parseStage, type StageConfig } from '../lib/shop-stack';
 
 const app = new App();
 const stage = parseStage(app.node.tryGetContext('stage') ?? 'staging');
@@ -14,9 +14,7 @@ if (config === undefined) throw new Error(`cdk.json has no context stages.${stag
 const repoRoot = path.resolve(__dirname, '..', '..');
 const lambdaDir = path.resolve(repoRoot, String(app.node.tryGetContext('lambdaDir') ?? '.local/lambda'));
 
-new ShopStack(app, `TradeShop-${stage}`, {
-  stage,
-  config,
-  lambdaDir,
-  description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront.`,
-});
+// Two stacks: TradeShop-{stage}-Edge (us-east-1: the WAF web ACL, which CloudFront takes
+// only from there) and TradeShop-{stage} (the stage's region). `cdk deploy --all` deploys
+// the edge stack first. The account comes from the CLI's credentials at deploy time.
+addStage(app, { stage, config, lambdaDir, account: process.env['CDK_DEFAULT_ACCOUNT'] });

@@ -3,12 +3,11 @@ import * as path from 'node:path';
 
 /**
  * Absolute path of functions/internal/api/endpoints.json: the /api surface the cloud
- * deploys (one Lambda per endpoint). A Go test keeps it equal to the routes the Go code serves.
+ * deploys (one Lambda per endpoint), each endpoint's table grants and whether it gets the
+ * CSRF secret, and the scheduled jobs' grants. Go tests keep it equal to the routes the Go
+ * code serves and check against DynamoDB Local that every access is within its grants.
  */
 export const ENDPOINTS_PATH = path.resolve(__dirname, '..', '..', 'functions', 'internal', 'api', 'endpoints.json');
-
-/** The table rights an endpoint's function gets: nothing, reads, or reads and writes. */
-export type TableAccess = 'none' | 'read' | 'readwrite';
 
 /** HTTP methods the API routes use. */
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -19,53 +18,106 @@ export interface Route {
   readonly path: string;
 }
 
-/** One /api endpoint: its function's name, routes, table rights and memory. */
-export interface Endpoint {
+/**
+ * One IAM statement on the table. With `keys`: `actions` on the table's items whose
+ * partition key matches one of the patterns (`ForAllValues:StringLike` on
+ * `dynamodb:LeadingKeys`). With `index`: a Query of that index (catalogue reads).
+ */
+export interface TableGrant {
+  /** IAM actions, e.g. dynamodb:GetItem. */
+  readonly actions: readonly string[];
+  /** Partition-key patterns (IAM StringLike), e.g. USER#*; empty for an index grant. */
+  readonly keys: readonly string[];
+  /** The index a Query grant is for, e.g. gsi2. */
+  readonly index?: string;
+}
+
+/** A deployed function's rights: its table grants and whether it gets the CSRF secret. */
+export interface FunctionRights {
   readonly name: string;
+  readonly access: readonly TableGrant[];
+  /** Gets CSRF_SECRET: only the endpoints that check or issue CSRF tokens. */
+  readonly csrfSecret: boolean;
+}
+
+/** One /api endpoint: its function's name, routes, rights and memory. */
+export interface Endpoint extends FunctionRights {
   readonly routes: readonly Route[];
-  readonly table: TableAccess;
-  /** The IAM actions of its table level (tableLevels in the file), e.g. dynamodb:GetItem. */
-  readonly tableActions: readonly string[];
   readonly memoryMB: number;
 }
 
 const METHODS: readonly RouteMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const ACCESS: readonly TableAccess[] = ['none', 'read', 'readwrite'];
+/** The DynamoDB actions a grant may name (a transaction's items are checked as these). */
+export const GRANT_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] as const;
+const KEY_PATTERN = /^[A-Z]+(#[A-Z]+)*(#\*)?$/;
 
-/** Reads and validates endpoints.json; a broken file fails synth naming the entry. */
-export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown; tableLevels?: Record<string, unknown> };
-  if (!Array.isArray(doc.endpoints) || doc.endpoints.length === 0) throw new Error(`${file}: endpoints must be a non-empty list`);
-  const levels = new Map(ACCESS.map((level): [TableAccess, string[]] => {
-    const ops = doc.tableLevels?.[level];
-    if (!Array.isArray(ops) || !ops.every((op) => typeof op === 'string' && /^[A-Z][A-Za-z]+$/.test(op))) {
-      throw new Error(`${file}: tableLevels.${level} must be a list of DynamoDB operation names`);
+interface RawFile {
+  endpoints?: unknown;
+  jobs?: unknown;
+}
+
+function read(file: string): RawFile {
+  return JSON.parse(readFileSync(file, 'utf8')) as RawFile;
+}
+
+function rights(raw: Record<string, unknown>, fail: (msg: string) => never): FunctionRights {
+  const name = typeof raw['name'] === 'string' && /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(raw['name']) ? raw['name'] : fail('name must be a short alphanumeric name');
+  if (typeof raw['csrfSecret'] !== 'boolean') fail(`${name}: csrfSecret must be true or false`);
+  const list = Array.isArray(raw['access']) ? (raw['access'] as Record<string, unknown>[]) : fail(`${name}: access must be a list of grants`);
+  const access = list.map((g, j): TableGrant => {
+    const where = `${name} access[${j}]`;
+    const actions = Array.isArray(g['actions']) && g['actions'].length > 0 ? (g['actions'] as unknown[]) : fail(`${where}: actions must be a non-empty list`);
+    for (const a of actions) {
+      if (!GRANT_ACTIONS.includes(a as (typeof GRANT_ACTIONS)[number])) fail(`${where}: action ${JSON.stringify(a)} is not one of ${GRANT_ACTIONS.join(', ')}`);
     }
-    return [level, ops.map((op) => `dynamodb:${op}`)];
-  }));
+    const keys = (g['keys'] ?? []) as unknown[];
+    const index = g['index'];
+    if (index !== undefined) {
+      if (typeof index !== 'string' || !/^[a-z][a-z0-9]*$/.test(index)) fail(`${where}: index must be an index name`);
+      if (keys.length > 0 || actions.join() !== 'Query') fail(`${where}: an index grant is a Query, with no keys`);
+    } else if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string' && KEY_PATTERN.test(k))) {
+      fail(`${where}: a table grant needs keys, each a fixed prefix such as USER#* or PENDING`);
+    }
+    return { actions: actions.map((a) => `dynamodb:${String(a)}`), keys: keys as string[], ...(index === undefined ? {} : { index: index as string }) };
+  });
+  return { name, access, csrfSecret: raw['csrfSecret'] as boolean };
+}
+
+/** Reads and validates the endpoints of endpoints.json; a broken file fails synth naming the entry. */
+export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
+  const doc = read(file);
+  if (!Array.isArray(doc.endpoints) || doc.endpoints.length === 0) throw new Error(`${file}: endpoints must be a non-empty list`);
   const names = new Set<string>();
   return doc.endpoints.map((raw: Record<string, unknown>, i: number): Endpoint => {
     const fail = (msg: string): never => {
       throw new Error(`${file}: endpoints[${i}]: ${msg}`);
     };
-    const name = typeof raw['name'] === 'string' && /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(raw['name']) ? raw['name'] : fail('name must be a short alphanumeric name');
-    if (names.has(name)) fail(`${name} is listed twice`);
-    names.add(name);
-    const table = ACCESS.find((a) => a === raw['table']) ?? fail(`table must be one of ${ACCESS.join(', ')}`);
+    const r = rights(raw, fail);
+    if (names.has(r.name)) fail(`${r.name} is listed twice`);
+    names.add(r.name);
     const memoryMB = raw['memoryMB'] === undefined ? 256 : Number(raw['memoryMB']);
     if (!Number.isInteger(memoryMB) || memoryMB < 128 || memoryMB > 10240) fail('memoryMB must be an integer from 128 to 10240');
     const routes = Array.isArray(raw['routes']) && raw['routes'].length > 0 ? (raw['routes'] as unknown[]) : fail('routes must be a non-empty list');
     return {
-      name,
-      table,
-      tableActions: levels.get(table)!,
+      ...r,
       memoryMB,
-      routes: routes.map((r): Route => {
-        const m = typeof r === 'string' ? /^([A-Z]+) (\/api\/\S+)$/.exec(r) : null;
+      routes: routes.map((route): Route => {
+        const m = typeof route === 'string' ? /^([A-Z]+) (\/api\/\S+)$/.exec(route) : null;
         const method = METHODS.find((x) => x === m?.[1]);
-        if (!m || !method) return fail(`route ${JSON.stringify(r)} must be "METHOD /api/path"`);
+        if (!m || !method) return fail(`route ${JSON.stringify(route)} must be "METHOD /api/path"`);
         return { method, path: m[2]! };
       }),
     };
+  });
+}
+
+/** The rights of the scheduled job `name` (endpoints.json "jobs"), e.g. sweepOrders. */
+export function loadJob(name: string, file: string = ENDPOINTS_PATH): FunctionRights {
+  const doc = read(file);
+  const jobs = Array.isArray(doc.jobs) ? (doc.jobs as Record<string, unknown>[]) : [];
+  const i = jobs.findIndex((j) => j['name'] === name);
+  if (i < 0) throw new Error(`${file}: jobs has no ${name}`);
+  return rights(jobs[i]!, (msg) => {
+    throw new Error(`${file}: jobs[${i}]: ${msg}`);
   });
 }

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  Duration, Fn, aws_apigatewayv2 as apigw, aws_dynamodb as dynamodb, aws_lambda as lambda, aws_logs as logs,
+  Duration, Fn, aws_apigatewayv2 as apigw, aws_dynamodb as dynamodb, aws_iam as iam, aws_lambda as lambda, aws_logs as logs,
+  aws_secretsmanager as secretsmanager,
 } from 'aws-cdk-lib';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { Endpoint } from './endpoints';
+import type { Endpoint, TableGrant } from './endpoints';
 
 /** Requests per second the API accepts before answering 429. */
 export interface ApiThrottle {
@@ -19,20 +20,30 @@ export interface ApiThrottle {
 export interface ShopApiProps {
   /** The /api surface, normally `loadEndpoints()` (functions/internal/api/endpoints.json). */
   readonly endpoints: readonly Endpoint[];
-  /** The shop table each function reads or writes as its endpoint's `table` says. */
+  /** The shop table; each function gets only its endpoint's `access` grants on it. */
   readonly table: dynamodb.ITableV2;
   /** Folder holding `{name}/bootstrap` for every endpoint, as scripts/build-lambdas.mjs writes it. */
   readonly codeDir: string;
-  /** Environment every function gets (TABLE_NAME is added here). Must not name the Auth emulator. */
+  /**
+   * Environment every function gets (TABLE_NAME, ORIGIN_SECRET and, where the endpoint
+   * has csrfSecret, CSRF_SECRET are added here). Must not name the Auth emulator or
+   * either secret.
+   */
   readonly environment: Readonly<Record<string, string>>;
+  /** Signs CSRF tokens: given (as a dynamic reference) only to endpoints with csrfSecret. */
+  readonly csrfSecret: secretsmanager.ISecret;
+  /** The header value CloudFront adds to API requests (X-Origin-Verify); every function checks it. */
+  readonly originSecret: secretsmanager.ISecret;
   /** API-wide throttling of the default stage. */
   readonly throttle: ApiThrottle;
 }
 
 /**
  * The shop's HTTP API: one Go Lambda per endpoint (provided.al2023, arm64, the bootstrap
- * built with -tags lambda.norpc), each with only the table rights its endpoint needs,
- * behind an HTTP API whose routes are exactly the endpoints' routes, throttled.
+ * built with -tags lambda.norpc), each with only the table actions and partition-key
+ * prefixes its endpoint uses and the CSRF secret only where it checks or issues tokens,
+ * behind an HTTP API whose routes are exactly the endpoints' routes, throttled; every
+ * function refuses a request without CloudFront's origin secret.
  */
 export class ShopApi extends Construct {
   /** The HTTP API; CloudFront sends /api/* to it. */
@@ -64,9 +75,14 @@ export class ShopApi extends Construct {
         codeDir: props.codeDir,
         memoryMB: endpoint.memoryMB,
         description: `/api endpoint ${endpoint.name}: ${endpoint.routes.map((r) => `${r.method} ${r.path}`).join(', ')}`,
-        environment: { ...props.environment, TABLE_NAME: props.table.tableName },
+        environment: {
+          ...props.environment,
+          TABLE_NAME: props.table.tableName,
+          ORIGIN_SECRET: props.originSecret.secretValue.unsafeUnwrap(),
+          ...(endpoint.csrfSecret ? { CSRF_SECRET: props.csrfSecret.secretValue.unsafeUnwrap() } : {}),
+        },
       });
-      if (endpoint.tableActions.length > 0) props.table.grant(fn, ...endpoint.tableActions);
+      grantTable(fn, props.table, endpoint.access);
       const integration = new HttpLambdaIntegration(`${endpoint.name}Integration`, fn);
       for (const route of endpoint.routes) {
         this.httpApi.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });
@@ -74,6 +90,21 @@ export class ShopApi extends Construct {
       functions.set(endpoint.name, fn);
     }
     this.functions = functions;
+  }
+}
+
+/**
+ * Gives fn exactly `access` on table: one IAM statement per grant, on the table with
+ * `ForAllValues:StringLike` on `dynamodb:LeadingKeys` (every partition key the request
+ * touches must match one of the grant's patterns), or on one index (catalogue queries).
+ */
+export function grantTable(fn: lambda.Function, table: dynamodb.ITableV2, access: readonly TableGrant[]): void {
+  for (const g of access) {
+    fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: [...g.actions],
+      resources: [g.index === undefined ? table.tableArn : `${table.tableArn}/index/${g.index}`],
+      ...(g.index === undefined ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...g.keys] } } } : {}),
+    }));
   }
 }
 
@@ -112,6 +143,9 @@ function validate(props: ShopApiProps, where: string): void {
   if (props.endpoints.length === 0) fail('no endpoints');
   if ('FIREBASE_AUTH_EMULATOR_HOST' in props.environment) {
     fail('FIREBASE_AUTH_EMULATOR_HOST must never reach a deployed function: it turns off token signature checks');
+  }
+  for (const name of ['CSRF_SECRET', 'ORIGIN_SECRET']) {
+    if (name in props.environment) fail(`${name} is added per function from its secret, not passed to every function`);
   }
   const { rateLimit, burstLimit } = props.throttle;
   if (!(rateLimit > 0 && burstLimit > 0 && Number.isInteger(burstLimit))) fail('throttle needs a positive rateLimit and an integer burstLimit');

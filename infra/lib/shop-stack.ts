@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { loadEndpoints, type Endpoint } from './endpoints';
 import { OrderSweeper } from './order-sweeper';
@@ -6,7 +6,11 @@ import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
 import { ShopApi, type ApiThrottle } from './shop-api';
 import { StaticSite } from './static-site';
+import { EdgeStack, type ClientRateLimit } from './web-acl';
 import { ShopTable } from './table';
+
+/** The header CloudFront adds to API requests (functions/internal/api/origin.go). */
+export const ORIGIN_SECRET_HEADER = 'X-Origin-Verify';
 
 /** The deployments the shop has; each is its own stack with its own table. */
 export const STAGES = ['staging', 'production'] as const;
@@ -27,6 +31,10 @@ export interface StageConfig {
   readonly firebaseProjectId: string;
   /** API-wide throttling. */
   readonly throttle: ApiThrottle;
+  /** Per client address on /api/*: the WAF's rate-based rule (429 beyond it). */
+  readonly clientRateLimit: ClientRateLimit;
+  /** The stage's AWS region (the table, API and functions); the web ACL is always in us-east-1. */
+  readonly region: string;
   /** Days an overwritten or deleted site object is kept: how far back a rollback can reach. */
   readonly rollbackDays: number;
   /**
@@ -49,6 +57,8 @@ export interface ShopStackProps extends StackProps {
   readonly endpoints?: readonly Endpoint[];
   /** Defaults to functions/internal/edge/security-headers.json. */
   readonly securityHeaders?: SecurityHeaders;
+  /** ARN of the CLOUDFRONT-scope WAF web ACL (the stage's {@link EdgeStack}) put on the distribution. */
+  readonly webAclArn: string;
 }
 
 /**
@@ -67,10 +77,16 @@ export class ShopStack extends Stack {
 
     this.shopTable = new ShopTable(this, 'ShopTable', { schema: props.schema ?? loadTableSchema() });
 
-    // Every function must share the CSRF signing secret; it is generated in Secrets Manager
-    // and reaches the functions as a dynamic reference, never as text in the template.
+    // The functions that check or issue CSRF tokens share this signing secret; the origin
+    // secret is the header CloudFront adds to every API request, which every function
+    // checks. Both are generated in Secrets Manager and reach the functions (and the
+    // distribution) as dynamic references, never as text in the template.
     const csrfSecret = new secretsmanager.Secret(this, 'CsrfSecret', {
       description: `CSRF token signing secret (${stage})`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
+      description: `Header value CloudFront adds to API requests, X-Origin-Verify (${stage})`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
@@ -79,11 +95,9 @@ export class ShopStack extends Stack {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
       throttle: props.config.throttle,
-      environment: {
-        STAGE: stage,
-        FIREBASE_PROJECT_ID: props.config.firebaseProjectId,
-        CSRF_SECRET: csrfSecret.secretValue.unsafeUnwrap(),
-      },
+      environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
+      csrfSecret,
+      originSecret,
     });
 
     new OrderSweeper(this, 'OrderSweeper', {
@@ -94,6 +108,8 @@ export class ShopStack extends Stack {
 
     this.site = new StaticSite(this, 'Site', {
       apiDomainName: this.api.domainName,
+      apiOriginHeaders: { [ORIGIN_SECRET_HEADER]: originSecret.secretValue.unsafeUnwrap() },
+      webAclArn: props.webAclArn,
       codeDir: props.lambdaDir,
       securityHeaders: props.securityHeaders ?? loadSecurityHeaders(),
       keepOldVersions: Duration.days(props.config.rollbackDays),
@@ -109,4 +125,39 @@ export class ShopStack extends Stack {
     output('MediaBucketName', this.site.mediaBucket.bucketName, 'Product images, served under /media/');
     output('SiteUrl', siteOrigin, 'Where the shop is served');
   }
+}
+
+/** The stacks of one stage: the us-east-1 web ACL and the shop. */
+export interface StageStacks {
+  readonly edge: EdgeStack;
+  readonly shop: ShopStack;
+}
+
+/**
+ * Adds one stage's stacks to app, as bin/app.ts deploys them: `TradeShop-{stage}-Edge` in
+ * us-east-1 (the web ACL; CloudFront scope lives only there) and `TradeShop-{stage}` in
+ * the stage's region, which reads the ACL's ARN by a cross-region reference.
+ */
+export function addStage(app: App, options: { stage: Stage; config: StageConfig; lambdaDir: string; idPrefix?: string; account?: string }): StageStacks {
+  const { stage, config } = options;
+  const prefix = options.idPrefix ?? 'TradeShop';
+  const account = options.account;
+  const edge = new EdgeStack(app, `${prefix}-${stage}-Edge`, {
+    env: { account, region: 'us-east-1' },
+    crossRegionReferences: true,
+    limit: config.clientRateLimit,
+    metricPrefix: `tradeshop-${stage}`,
+    description: `Wholesale trade shop (${stage}): the CloudFront web ACL (us-east-1).`,
+  });
+  Tags.of(edge).add('tradeshop:stage', stage);
+  const shop = new ShopStack(app, `${prefix}-${stage}`, {
+    env: { account, region: config.region },
+    crossRegionReferences: true,
+    stage,
+    config,
+    lambdaDir: options.lambdaDir,
+    webAclArn: edge.webAcl.webAcl.attrArn,
+    description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront.`,
+  });
+  return { edge, shop };
 }

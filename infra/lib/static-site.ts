@@ -31,6 +31,10 @@ export const MEDIA_BUCKET_LOGICAL_ID = 'MediaBucket';
 export interface StaticSiteProps {
   /** Host name of the HTTP API that serves /api/* (no scheme). */
   readonly apiDomainName: string;
+  /** Headers CloudFront adds to every request to the API origin (the origin secret). */
+  readonly apiOriginHeaders?: Readonly<Record<string, string>>;
+  /** ARN of the CLOUDFRONT-scope WAF web ACL on the distribution. */
+  readonly webAclArn?: string;
   /** Folder holding notFound/bootstrap (scripts/build-lambdas.mjs). */
   readonly codeDir: string;
   /** Response security headers, normally `loadSecurityHeaders()`. */
@@ -92,7 +96,10 @@ export class StaticSite extends Construct {
       fallbackOrigin: origins.FunctionUrlOrigin.withOriginAccessControl(notFoundUrl),
       fallbackStatusCodes: [403, 404],
     });
-    const api = new origins.HttpOrigin(props.apiDomainName, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY });
+    const api = new origins.HttpOrigin(props.apiDomainName, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      customHeaders: { ...props.apiOriginHeaders },
+    });
     const media = origins.S3BucketOrigin.withOriginAccessControl(this.mediaBucket);
 
     const headers = securityHeadersPolicy(this, props.securityHeaders);
@@ -118,6 +125,7 @@ export class StaticSite extends Construct {
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Wholesale trade shop',
+      webAclId: props.webAclArn,
       defaultRootObject: 'index.html',
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { expect } from 'vitest';
 import { loadEndpoints } from '../lib/endpoints';
-import { ShopStack, type Stage, type StageConfig } from '../lib/shop-stack';
+import { addStage, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
 
 /** The stage settings the real app uses (cdk.json context), so tests check them too. */
 export const stageConfigs = (
@@ -29,19 +30,99 @@ export function fakeLambdaDir(names: readonly string[] = functionNames): string 
 }
 
 const lambdaDir = fakeLambdaDir();
-const templates = new Map<Stage, Template>();
+const stacks = new Map<Stage, StageStacks>();
+const templates = new Map<string, Template>();
 
-/** The stage's whole stack as a Template, built once per test file. */
-export function stackTemplate(stage: Stage): Template {
-  let t = templates.get(stage);
+/** The stage's stacks, wired as bin/app.ts wires them (addStage), built once per test file. */
+export function stageStacks(stage: Stage): StageStacks {
+  let s = stacks.get(stage);
+  if (s === undefined) {
+    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, idPrefix: 'Test', account: '123456789012' });
+    stacks.set(stage, s);
+  }
+  return s;
+}
+
+function template(stage: Stage, which: keyof StageStacks): Template {
+  const key = `${stage}/${which}`;
+  let t = templates.get(key);
   if (t === undefined) {
-    t = Template.fromStack(new ShopStack(new App(), `Test-${stage}`, { stage, config: stageConfigs[stage], lambdaDir }));
-    templates.set(stage, t);
+    t = Template.fromStack(stageStacks(stage)[which]);
+    templates.set(key, t);
   }
   return t;
+}
+
+/** The stage's shop stack as a Template. */
+export function stackTemplate(stage: Stage): Template {
+  return template(stage, 'shop');
+}
+
+/** The stage's us-east-1 edge stack (the WAF web ACL) as a Template. */
+export function edgeTemplate(stage: Stage): Template {
+  return template(stage, 'edge');
 }
 
 /** Resources of one type, by logical id. */
 export function resources(t: Template, type: string): Record<string, { Properties: Record<string, any>; [k: string]: any }> {
   return t.findResources(type) as Record<string, { Properties: Record<string, any> }>;
+}
+
+/** One grant of endpoints.json as written there. */
+export interface RawGrant {
+  actions: string[];
+  keys?: string[];
+  index?: string;
+}
+
+/** A function of endpoints.json as written there. */
+export interface RawFunction {
+  name: string;
+  csrfSecret: boolean;
+  access: RawGrant[];
+}
+
+/** functions/internal/api/endpoints.json, read directly (not through lib/endpoints.ts). */
+export const rawFile = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'functions', 'internal', 'api', 'endpoints.json'), 'utf8')) as {
+  endpoints: RawFunction[];
+  jobs: RawFunction[];
+};
+
+/** An IAM statement of a template. */
+export type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
+
+/** A statement's actions as a list. */
+export const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+const TABLE_ARN = { 'Fn::GetAtt': ['ShopTable', 'Arn'] };
+
+/** A template's DynamoDB statements in a comparable form: sorted actions, resource, LeadingKeys. */
+export function tableStatements(statements: Statement[]): unknown[] {
+  return statements
+    .filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')))
+    .map((s) => {
+      const cond = s.Condition as Record<string, Record<string, string | string[]>> | undefined;
+      expect(Object.keys(cond ?? {}).filter((k) => k !== 'ForAllValues:StringLike')).toEqual([]);
+      const leading = cond?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+      return { effect: s.Effect, actions: actionsOf(s).sort(), resource: list(s.Resource as unknown), leadingKeys: leading === undefined ? null : list(leading).sort() };
+    })
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/** What tableStatements must find for grants read from endpoints.json. */
+export function expectedStatements(grants: RawGrant[]): unknown[] {
+  return grants
+    .map((g) => ({
+      effect: 'Allow',
+      actions: g.actions.map((a) => `dynamodb:${a}`).sort(),
+      resource: [g.index === undefined ? TABLE_ARN : { 'Fn::Join': ['', [TABLE_ARN, `/index/${g.index}`]] }],
+      leadingKeys: g.index === undefined ? [...g.keys!].sort() : null,
+    }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/** The dynamic reference to a stack secret whose logical id starts with prefix. */
+export function secretRef(prefix: string): unknown {
+  return { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.stringMatching(new RegExp(`^${prefix}[0-9A-F]{8}$`)) }, ':SecretString:::}}']] };
 }

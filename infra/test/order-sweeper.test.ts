@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SWEEPER_TABLE_ACTIONS } from '../lib/order-sweeper';
 import { STAGES } from '../lib/shop-stack';
-import { resources, stackTemplate } from './fixtures';
+import { expectedStatements, rawFile, resources, stackTemplate, tableStatements, type Statement } from './fixtures';
 
 describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
   const t = stackTemplate(stage);
@@ -19,12 +18,17 @@ describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
     expect(fns[sweeperId!]!.Properties['Timeout']).toBe(60);
   });
 
-  it('may read pending records and give back what they hold, and nothing else', () => {
+  it('may read pending records and give back what they hold (endpoints.json job sweepOrders), and nothing else', () => {
     const role = fns[sweeperId!]!.Properties['Role']['Fn::GetAtt'][0];
     const statements = Object.values(resources(t, 'AWS::IAM::Policy'))
       .filter((p) => p.Properties['Roles'].some((r: { Ref: string }) => r.Ref === role))
-      .flatMap((p) => p.Properties['PolicyDocument'].Statement as { Action: string | string[] }[]);
-    const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => a.startsWith('dynamodb:'));
-    expect(new Set(actions)).toEqual(new Set(SWEEPER_TABLE_ACTIONS));
+      .flatMap((p) => p.Properties['PolicyDocument'].Statement as Statement[]);
+    const job = rawFile.jobs.find((j) => j.name === 'sweepOrders');
+    expect(job).toBeDefined();
+    expect(tableStatements(statements)).toEqual(expectedStatements(job!.access));
+    expect(statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    const vars = fns[sweeperId!]!.Properties['Environment'].Variables;
+    expect(vars).not.toHaveProperty('CSRF_SECRET');
+    expect(vars).not.toHaveProperty('ORIGIN_SECRET');
   });
 });

@@ -1,16 +1,17 @@
-import { App, Stack, aws_dynamodb as dynamodb } from 'aws-cdk-lib';
+import { App, Stack, aws_dynamodb as dynamodb, aws_secretsmanager as secretsmanager } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadEndpoints } from '../lib/endpoints';
-import { STAGES, ShopStack } from '../lib/shop-stack';
+import { STAGES, addStage } from '../lib/shop-stack';
 import { ShopApi } from '../lib/shop-api';
-import { fakeLambdaDir, functionNames, resources, stackTemplate, stageConfigs } from './fixtures';
+import {
+  actionsOf, expectedStatements, fakeLambdaDir, functionNames, rawFile, resources, secretRef, stackTemplate, stageConfigs, tableStatements,
+  type Statement,
+} from './fixtures';
 
 const endpoints = loadEndpoints();
-const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems'];
-
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems', 'dynamodb:ConditionCheckItem'];
+const READS = ['GetItem', 'BatchGetItem', 'Query'];
 
 describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
   const t = stackTemplate(stage);
@@ -32,8 +33,12 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
   };
 
   it('has one Go function per endpoint, plus notFound, on provided.al2023 arm64', () => {
-    expect(Object.keys(fns)).toHaveLength(functionNames.length);
-    for (const fn of Object.values(fns)) {
+    // The one other function is CDK's reader of the web ACL's cross-region reference.
+    const others = Object.keys(fns).filter((id) => fns[id]!.Properties['Runtime'] !== 'provided.al2023');
+    expect(others).toEqual([expect.stringMatching(/^CustomCrossRegionExportReaderCustomResourceProvider/)]);
+    const goFns = Object.entries(fns).filter(([id]) => !others.includes(id)).map(([, fn]) => fn);
+    expect(goFns).toHaveLength(functionNames.length);
+    for (const fn of goFns) {
       expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap' });
     }
   });
@@ -50,12 +55,34 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     }
   });
 
-  it.each(endpoints)('$name gets exactly the table rights "$table" names, and no Scan', (e) => {
-    const table = statementsOf(e.name).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    const granted = table.flatMap(actionsOf).sort();
-    expect(granted).toEqual([...e.tableActions].sort());
-    if (e.table === 'none') expect(granted).toEqual([]);
-    if (e.table !== 'readwrite') expect(granted.filter((a) => WRITES.includes(a))).toEqual([]);
+  // One assertion per endpoint, read straight from endpoints.json (not through the loader
+  // the stack uses): its IAM statements on the table are exactly its grants.
+  it.each(rawFile.endpoints)('$name gets exactly its endpoints.json table grants (actions, table or index, LeadingKeys prefixes)', (e) => {
+    expect(tableStatements(statementsOf(e.name))).toEqual(expectedStatements(e.access));
+  });
+
+  it.each(rawFile.endpoints)('$name gets the CSRF secret only if it checks or issues tokens (csrfSecret), and the origin secret', (e) => {
+    const vars = fns[fnId(e.name)]!.Properties['Environment'].Variables;
+    if (e.csrfSecret) {
+      expect(vars['CSRF_SECRET']).toEqual(secretRef('CsrfSecret'));
+    } else {
+      expect(vars).not.toHaveProperty('CSRF_SECRET');
+    }
+    expect(vars['ORIGIN_SECRET']).toEqual(secretRef('OriginSecret'));
+    // Dynamic references need no runtime right to the secret: no function may read any.
+    expect(statementsOf(e.name).flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+  });
+
+  it('gives the CSRF secret to the token endpoints and no others', () => {
+    const withSecret = Object.entries(fns).filter(([, fn]) => 'CSRF_SECRET' in (fn.Properties['Environment']?.Variables ?? {})).map(([id]) => id).sort();
+    expect(withSecret).toEqual(rawFile.endpoints.filter((e) => e.csrfSecret).map((e) => fnId(e.name)).sort());
+    expect(rawFile.endpoints.filter((e) => !e.csrfSecret).length).toBeGreaterThan(0);
+  });
+
+  it('grants no write action to an endpoint that only reads', () => {
+    for (const e of rawFile.endpoints.filter((x) => x.access.every((g) => g.actions.every((a) => READS.includes(a))))) {
+      expect(statementsOf(e.name).flatMap(actionsOf).filter((a) => WRITES.includes(a)), e.name).toEqual([]);
+    }
   });
 
   it('lets no function scan the table or use wildcard DynamoDB rights', () => {
@@ -69,11 +96,10 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     }
   });
 
-  it('gives every endpoint its stage, Firebase project, table, site origin and the CSRF secret by reference', () => {
+  it('gives every endpoint its stage, Firebase project, table and site origin', () => {
     for (const e of endpoints) {
       const vars = fns[fnId(e.name)]!.Properties['Environment'].Variables;
       expect(vars).toMatchObject({ STAGE: stage, FIREBASE_PROJECT_ID: stageConfigs[stage].firebaseProjectId, TABLE_NAME: { Ref: 'ShopTable' } });
-      expect(JSON.stringify(vars['CSRF_SECRET'])).toMatch(/\{\{resolve:secretsmanager:/);
       expect(JSON.stringify(vars['SITE_ORIGIN'])).toContain('DomainName');
     }
   });
@@ -102,12 +128,18 @@ describe('ShopApi validation', () => {
   const make = (over: Partial<ConstructorParameters<typeof ShopApi>[2]>) => () => {
     const s = new Stack();
     new ShopApi(s, 'Api', {
-      endpoints, table: table(s), codeDir: fakeLambdaDir(), environment: {}, throttle: { rateLimit: 10, burstLimit: 20 }, ...over,
+      endpoints, table: table(s), codeDir: fakeLambdaDir(), environment: {}, throttle: { rateLimit: 10, burstLimit: 20 },
+      csrfSecret: new secretsmanager.Secret(s, 'C'), originSecret: new secretsmanager.Secret(s, 'O'), ...over,
     });
   };
 
   it('refuses the Auth emulator variable', () => {
     expect(make({ environment: { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' } })).toThrow(/never reach a deployed function/);
+  });
+
+  it('refuses a secret passed to every function', () => {
+    expect(make({ environment: { CSRF_SECRET: 'x'.repeat(40) } })).toThrow(/added per function from its secret/);
+    expect(make({ environment: { ORIGIN_SECRET: 'x'.repeat(40) } })).toThrow(/added per function from its secret/);
   });
 
   it('refuses missing throttling', () => {
@@ -125,7 +157,8 @@ describe('ShopApi validation', () => {
 
   it('builds a stack for every configured stage', () => {
     for (const stage of STAGES) {
-      expect(() => Template.fromStack(new ShopStack(new App(), `V-${stage}`, { stage, config: stageConfigs[stage], lambdaDir: fakeLambdaDir() }))).not.toThrow();
+      const { shop, edge } = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir: fakeLambdaDir(), idPrefix: 'V' });
+      expect(() => [Template.fromStack(edge), Template.fromStack(shop)]).not.toThrow();
     }
   });
 });

@@ -49,7 +49,8 @@ func New(secret []byte) (*Protector, error) {
 
 // FromEnv reads CSRF_SECRET (base64 or raw, at least 32 bytes). Without it a random
 // secret is made for this process, which is right for one local edge but refused in
-// staging and production, where every function must share the secret.
+// staging and production, where every function that checks or issues tokens must share
+// the secret (the others get Disabled).
 //
 // SITE_ORIGIN (optional, "https://shop.example") is the origin the site is served from.
 // Behind CloudFront the function sees the API's own Host, so a browser that sends no

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 type OrderReader interface {
 	Order(ctx context.Context, uid, id string) (orders.Order, error)
 	Orders(ctx context.Context, uid string) ([]orders.Order, error)
+	OrdersPage(ctx context.Context, uid, after string, n int) ([]orders.Order, string, error)
 }
 
 var _ OrderReader = (*store.Store)(nil)
@@ -133,19 +135,65 @@ func withBearer(log *slog.Logger, verify auth.Verifier, next func(w http.Respons
 	})
 }
 
-// handleOrders answers GET /api/orders: the buyer's orders, newest first.
+// ordersPerPage is the size of a page of GET /api/orders.
+const ordersPerPage = 20
+
+// cursorPrefix starts every decoded cursor, so a cursor can change shape later.
+const cursorPrefix = "o1:"
+
+var cursorID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// encodeCursor makes the opaque cursor of the page after order id.
+func encodeCursor(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + id))
+}
+
+// decodeCursor answers the order id a cursor of encodeCursor holds; anything else is a 400.
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	id, ok := strings.CutPrefix(string(b), cursorPrefix)
+	if len(c) > 128 || err != nil || !ok || !cursorID.MatchString(id) {
+		const problem = "is not a cursor this shop gave; ask for the first page again (no cursor)"
+		return "", &errBadRequest{msg: "cursor " + problem, problems: map[string]string{"cursor": problem}}
+	}
+	return id, nil
+}
+
+// ordersPage is the answer of GET /api/orders: a page of orders, newest first, and the
+// cursor of the next page (null on the last).
+type ordersPage struct {
+	Orders []orderAnswer `json:"orders"`
+	Next   *string       `json:"next"`
+}
+
+// handleOrders answers GET /api/orders[?cursor=…]: ordersPerPage of the buyer's orders,
+// newest first, and the cursor of the next page. The cursor only says where to start in
+// the token's buyer's own orders, so nobody else's can be read with it.
 func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
-		list, err := st.Orders(r.Context(), who.UID)
+		after := ""
+		if c := r.URL.Query().Get("cursor"); c != "" || r.URL.Query().Has("cursor") {
+			id, err := decodeCursor(c)
+			if err != nil {
+				writeError(w, r, log, err)
+				return
+			}
+			after = id
+		}
+		list, next, err := st.OrdersPage(r.Context(), who.UID, after, ordersPerPage)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		out := make([]orderAnswer, len(list))
+		page := ordersPage{Orders: make([]orderAnswer, len(list))}
 		for i, o := range list {
-			out[i] = orderAnswerOf(o)
+			page.Orders[i] = orderAnswerOf(o)
 		}
-		encode(w, http.StatusOK, map[string]any{"orders": out})
+		if next != "" {
+			c := encodeCursor(next)
+			page.Next = &c
+		}
+		encode(w, http.StatusOK, page)
 	})
 }
 

@@ -124,7 +124,7 @@ export async function listOrders(cursor: string | null = null): Promise<OrdersPa
   return { orders: page.orders, next: page.next ?? null };
 }
 
-export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[] }> {
+export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[]; basket_full: string[] }> {
   return apiFetch(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken() } });
 }
 

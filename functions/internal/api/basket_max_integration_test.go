@@ -57,3 +57,24 @@ func TestFullBasketRefusesANewLine(t *testing.T) {
 		t.Fatalf("%d lines", len(b.Lines))
 	}
 }
+
+// A reorder into a full basket names the lines that did not fit as such, not as
+// "no longer available".
+func TestReorderIntoAFullBasket(t *testing.T) {
+	t.Parallel()
+	s := newPagingShop(t)
+	u, ids := s.buyer(1)
+	for i := 0; i < basket.MaxLines; i += basket.MaxAddLines {
+		var adds []basket.Add
+		for j := i; j < min(i+basket.MaxAddLines, basket.MaxLines); j++ {
+			adds = append(adds, basket.Add{SKU: fmt.Sprintf("RF%03d-%05d", j%1000, j), Quantity: 1, Limit: 1000})
+		}
+		if err := s.st.AddLines(context.Background(), u.UID, adds, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, body := s.c.post("/api/orders/"+ids[0]+"/reorder", fmt.Sprintf(`{"token":%q}`, u.IDToken), nil)
+	if code != http.StatusOK || fmt.Sprint(body["basket_full"]) != "["+s.p.Name+"]" || fmt.Sprint(body["unavailable"]) != "[]" {
+		t.Fatalf("%d %v", code, body)
+	}
+}

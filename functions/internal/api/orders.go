@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -95,6 +96,8 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Plac
 type reorderAnswer struct {
 	Added       []string `json:"added"`
 	Unavailable []string `json:"unavailable"`
+	// BasketFull are the lines not added because the basket holds basket.MaxLines.
+	BasketFull []string `json:"basket_full"`
 }
 
 // handleReorder answers POST /api/orders/{id}/reorder {token}: puts an old order's
@@ -107,14 +110,18 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			writeError(w, r, log, err)
 			return
 		}
-		a := reorderAnswer{Added: []string{}, Unavailable: []string{}}
+		a := reorderAnswer{Added: []string{}, Unavailable: []string{}, BasketFull: []string{}}
 		for _, l := range o.Lines {
 			if _, err := baskets.Add(r.Context(), who.UID, l.SKU, l.Quantity); err != nil {
 				if !isRefusal(err) {
 					writeError(w, r, log, err) // the store failed: nothing is known of the rest
 					return
 				}
-				a.Unavailable = append(a.Unavailable, l.Name)
+				if errors.Is(err, basket.ErrBasketFull) {
+					a.BasketFull = append(a.BasketFull, l.Name)
+				} else {
+					a.Unavailable = append(a.Unavailable, l.Name)
+				}
 				continue
 			}
 			a.Added = append(a.Added, l.Name)

@@ -90,9 +90,14 @@ type errorBody struct {
 
 // The codes of errorBody.
 const (
-	codeCSRFToken = "csrf_token"
-	codeCrossSite = "cross_site"
+	codeCSRFToken    = "csrf_token"
+	codeCrossSite    = "cross_site"
+	codeRecentSignIn = "recent_sign_in"
 )
+
+// errNeedsRecentSignIn refuses a change of sign-in facts (the profile's email) from a
+// sign-in older than auth.RecentSignIn: 403 with code recent_sign_in.
+var errNeedsRecentSignIn = errors.New("needs a recent sign-in")
 
 // isRefusal says err is a basket or order rule refusing a request (a 4xx), not a fault.
 func isRefusal(err error) bool {
@@ -121,6 +126,8 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case errors.Is(err, errNeedsRecentSignIn):
+		encode(w, http.StatusForbidden, errorBody{Error: "sign in again with your password to change your email (a sign-in of the last 5 minutes)", Code: codeRecentSignIn})
 	case errors.Is(err, csrf.ErrCrossSite):
 		encode(w, http.StatusForbidden, errorBody{Error: "this request did not come from this shop's pages", Code: codeCrossSite})
 	case isCSRF(err):

@@ -79,7 +79,9 @@ func (o orderRequest) toRequest(uid string) orders.Request {
 // (docs/orders.md).
 func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Placer) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req orderRequest) {
-		o, created, err := placer.Place(r.Context(), req.toRequest(who.UID))
+		order := req.toRequest(who.UID)
+		order.EmailVerified = who.EmailVerified
+		o, created, err := placer.Place(r.Context(), order)
 		if err != nil {
 			writeError(w, r, log, err)
 			return

@@ -20,7 +20,6 @@ import (
 // OrderReader reads a buyer's placed orders.
 type OrderReader interface {
 	Order(ctx context.Context, uid, id string) (orders.Order, error)
-	Orders(ctx context.Context, uid string) ([]orders.Order, error)
 	OrdersPage(ctx context.Context, uid, after string, n int) ([]orders.Order, string, error)
 }
 
@@ -181,8 +180,8 @@ type ordersPage struct {
 func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
 		after := ""
-		if c := r.URL.Query().Get("cursor"); c != "" || r.URL.Query().Has("cursor") {
-			id, err := decodeCursor(c)
+		if r.URL.Query().Has("cursor") {
+			id, err := decodeCursor(r.URL.Query().Get("cursor"))
 			if err != nil {
 				writeError(w, r, log, err)
 				return

@@ -92,10 +92,10 @@ describe('apiFetch', () => {
     expect(calls.urls()).toEqual(['/api/csrf', '/api/search?q=x', '/api/csrf']);
   });
 
-  it('a protected call refused with 403 gets the token again and is sent once more', async () => {
+  it('a protected call refused with 403 for a stale token gets the token again and is sent once more', async () => {
     const page = metaPage('stale');
     let refusals = 1;
-    const calls = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': () => (refusals-- > 0 ? [403, '{"error":"reload"}'] : [200, '{"ok":true}']) });
+    const calls = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': () => (refusals-- > 0 ? [403, '{"error":"reload","code":"csrf_token"}'] : [200, '{"ok":true}']) });
     await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc })).resolves.toEqual({ ok: true });
     expect(calls.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
     expect([calls.header(0), calls.header(2)]).toEqual(['stale', 'current']);
@@ -103,6 +103,21 @@ describe('apiFetch', () => {
     const reads = recorder({ '/api/x': [403, '{"error":"no"}'] });
     await expect(apiFetch('/api/x', { fetchImpl: reads.impl, doc: doc('t') })).rejects.toMatchObject({ status: 403 });
     expect(reads.urls()).toEqual(['/api/x']);
+  });
+
+  it('repeats a protected call only once, and only for the stale-token 403', async () => {
+    // Still refused after the new token: the second 403 is the answer, no third call.
+    const page = metaPage('stale');
+    const always = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': [403, '{"error":"reload","code":"csrf_token"}'] });
+    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: always.impl, doc: page.doc })).rejects.toMatchObject({ status: 403, message: 'reload' });
+    expect(always.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
+    expect([always.header(0), always.header(2)]).toEqual(['stale', 'current']);
+    // A cross-site 403, or a 403 without the code, is final: no token request, no repeat.
+    for (const body of ['{"error":"not from this shop","code":"cross_site"}', '{"error":"forbidden"}', 'Forbidden']) {
+      const other = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': [403, body] });
+      await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: other.impl, doc: metaPage('t').doc })).rejects.toMatchObject({ status: 403 });
+      expect(other.urls()).toEqual(['/api/basket/add']);
+    }
   });
 
   it('turns an error answer into an ApiError with the server message', async () => {

@@ -62,8 +62,9 @@ export interface ApiOptions {
   fetchImpl?: typeof fetch;
   doc?: Pick<Document, 'querySelector'>;
   /** The endpoint is CSRF-protected: without a token the call cannot succeed, so a failed
-   * token request fails the call, and a 403 (the token expired, or another tab replaced
-   * the cookie) fetches the token again and repeats the call once. */
+   * token request fails the call, and a 403 for a stale token (code csrf_token: the token
+   * expired, the secret was rotated, or another tab replaced the cookie) fetches the token
+   * again and repeats the call once. */
   csrf?: boolean;
 }
 
@@ -112,16 +113,13 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     if (opts.csrf) throw err;
   }
   let res = await send(path, opts, token);
-  if (res.status === 403 && opts.csrf) {
-    // Refused before the handler ran (the CSRF check comes first), so repeating is safe.
+  let data = await answerOf(res);
+  if (res.status === 403 && opts.csrf && (data as { code?: unknown } | null)?.code === CSRF_STALE) {
+    // The token is stale (expired, or signed with a secret since rotated) or another tab
+    // replaced the cookie. The CSRF check runs before the handler, so nothing happened:
+    // get a new token and repeat the call, once. Any other 403 is final.
     res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }));
-  }
-  const text = await res.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON: handled below */
+    data = await answerOf(res);
   }
   if (!res.ok) {
     const e = (data ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown };
@@ -129,6 +127,19 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId);
   }
   return data as T;
+}
+
+/** The code of the API's 403 for a missing, stale or foreign CSRF token (docs/api.md). */
+export const CSRF_STALE = 'csrf_token';
+
+/** An answer's JSON body; null when it is empty or not JSON. */
+async function answerOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null; // not JSON: the caller words the error from the status
+  }
 }
 
 function send(path: string, opts: ApiOptions, token: string): Promise<Response> {

@@ -110,11 +110,21 @@ export async function getOrder(id: string): Promise<Order> {
   return apiFetch<Order>(`/api/orders/${encodeURIComponent(id)}`, { method: 'GET', headers: await bearer() });
 }
 
-export async function listOrders(): Promise<Order[]> {
-  return (await apiFetch<{ orders: Order[] }>('/api/orders', { method: 'GET', headers: await bearer() })).orders;
+/** A page of the buyer's orders, newest first (20 at most), and the cursor of the next
+ * page: null on the last (docs/api.md). */
+export interface OrdersPage {
+  orders: Order[];
+  next: string | null;
 }
 
-export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[] }> {
+/** The first page of the buyer's orders, or the page after cursor. */
+export async function listOrders(cursor: string | null = null): Promise<OrdersPage> {
+  const path = cursor === null ? '/api/orders' : `/api/orders?cursor=${encodeURIComponent(cursor)}`;
+  const page = await apiFetch<OrdersPage>(path, { method: 'GET', headers: await bearer() });
+  return { orders: page.orders, next: page.next ?? null };
+}
+
+export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[]; basket_full: string[] }> {
   return apiFetch(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken() } });
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -76,12 +77,27 @@ func encode[T any](w http.ResponseWriter, status int, v T) {
 }
 
 // errorBody is the JSON every error answer carries. OrderID names an order the buyer
-// should see instead (a basket that was just ordered).
+// should see instead (a basket that was just ordered). Code tells apart refusals a
+// program acts on: "csrf_token" (a 403 for a missing, stale or foreign CSRF token: fetch
+// a new token and repeat the call once) and "cross_site" (a 403 for a request from
+// another site: a new token does not help).
 type errorBody struct {
 	Error    string            `json:"error"`
+	Code     string            `json:"code,omitempty"`
 	Problems map[string]string `json:"problems,omitempty"`
 	OrderID  string            `json:"order_id,omitempty"`
 }
+
+// The codes of errorBody.
+const (
+	codeCSRFToken    = "csrf_token"
+	codeCrossSite    = "cross_site"
+	codeRecentSignIn = "recent_sign_in"
+)
+
+// errNeedsRecentSignIn refuses a change of sign-in facts (the profile's email) from a
+// sign-in older than auth.RecentSignIn: 403 with code recent_sign_in.
+var errNeedsRecentSignIn = errors.New("needs a recent sign-in")
 
 // isRefusal says err is a basket or order rule refusing a request (a 4xx), not a fault.
 func isRefusal(err error) bool {
@@ -110,8 +126,12 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case errors.Is(err, errNeedsRecentSignIn):
+		encode(w, http.StatusForbidden, errorBody{Error: "sign in again with your password to change your email (a sign-in of the last 5 minutes)", Code: codeRecentSignIn})
+	case errors.Is(err, csrf.ErrCrossSite):
+		encode(w, http.StatusForbidden, errorBody{Error: "this request did not come from this shop's pages", Code: codeCrossSite})
 	case isCSRF(err):
-		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again"})
+		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again", Code: codeCSRFToken})
 	case errors.Is(err, store.ErrNotFound):
 		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, store.ErrUnavailable):

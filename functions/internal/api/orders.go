@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"encoding/base64"
+	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -18,7 +20,7 @@ import (
 // OrderReader reads a buyer's placed orders.
 type OrderReader interface {
 	Order(ctx context.Context, uid, id string) (orders.Order, error)
-	Orders(ctx context.Context, uid string) ([]orders.Order, error)
+	OrdersPage(ctx context.Context, uid, after string, n int) ([]orders.Order, string, error)
 }
 
 var _ OrderReader = (*store.Store)(nil)
@@ -76,7 +78,9 @@ func (o orderRequest) toRequest(uid string) orders.Request {
 // (docs/orders.md).
 func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Placer) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req orderRequest) {
-		o, created, err := placer.Place(r.Context(), req.toRequest(who.UID))
+		order := req.toRequest(who.UID)
+		order.EmailVerified = who.EmailVerified
+		o, created, err := placer.Place(r.Context(), order)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -93,6 +97,8 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Plac
 type reorderAnswer struct {
 	Added       []string `json:"added"`
 	Unavailable []string `json:"unavailable"`
+	// BasketFull are the lines not added because the basket holds basket.MaxLines.
+	BasketFull []string `json:"basket_full"`
 }
 
 // handleReorder answers POST /api/orders/{id}/reorder {token}: puts an old order's
@@ -105,14 +111,18 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			writeError(w, r, log, err)
 			return
 		}
-		a := reorderAnswer{Added: []string{}, Unavailable: []string{}}
+		a := reorderAnswer{Added: []string{}, Unavailable: []string{}, BasketFull: []string{}}
 		for _, l := range o.Lines {
 			if _, err := baskets.Add(r.Context(), who.UID, l.SKU, l.Quantity); err != nil {
 				if !isRefusal(err) {
 					writeError(w, r, log, err) // the store failed: nothing is known of the rest
 					return
 				}
-				a.Unavailable = append(a.Unavailable, l.Name)
+				if errors.Is(err, basket.ErrBasketFull) {
+					a.BasketFull = append(a.BasketFull, l.Name)
+				} else {
+					a.Unavailable = append(a.Unavailable, l.Name)
+				}
 				continue
 			}
 			a.Added = append(a.Added, l.Name)
@@ -133,19 +143,65 @@ func withBearer(log *slog.Logger, verify auth.Verifier, next func(w http.Respons
 	})
 }
 
-// handleOrders answers GET /api/orders: the buyer's orders, newest first.
+// ordersPerPage is the size of a page of GET /api/orders.
+const ordersPerPage = 20
+
+// cursorPrefix starts every decoded cursor, so a cursor can change shape later.
+const cursorPrefix = "o1:"
+
+var cursorID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// encodeCursor makes the opaque cursor of the page after order id.
+func encodeCursor(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + id))
+}
+
+// decodeCursor answers the order id a cursor of encodeCursor holds; anything else is a 400.
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	id, ok := strings.CutPrefix(string(b), cursorPrefix)
+	if len(c) > 128 || err != nil || !ok || !cursorID.MatchString(id) {
+		const problem = "is not a cursor this shop gave; ask for the first page again (no cursor)"
+		return "", &errBadRequest{msg: "cursor " + problem, problems: map[string]string{"cursor": problem}}
+	}
+	return id, nil
+}
+
+// ordersPage is the answer of GET /api/orders: a page of orders, newest first, and the
+// cursor of the next page (null on the last).
+type ordersPage struct {
+	Orders []orderAnswer `json:"orders"`
+	Next   *string       `json:"next"`
+}
+
+// handleOrders answers GET /api/orders[?cursor=…]: ordersPerPage of the buyer's orders,
+// newest first, and the cursor of the next page. The cursor only says where to start in
+// the token's buyer's own orders, so nobody else's can be read with it.
 func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
-		list, err := st.Orders(r.Context(), who.UID)
+		after := ""
+		if r.URL.Query().Has("cursor") {
+			id, err := decodeCursor(r.URL.Query().Get("cursor"))
+			if err != nil {
+				writeError(w, r, log, err)
+				return
+			}
+			after = id
+		}
+		list, next, err := st.OrdersPage(r.Context(), who.UID, after, ordersPerPage)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		out := make([]orderAnswer, len(list))
+		page := ordersPage{Orders: make([]orderAnswer, len(list))}
 		for i, o := range list {
-			out[i] = orderAnswerOf(o)
+			page.Orders[i] = orderAnswerOf(o)
 		}
-		encode(w, http.StatusOK, map[string]any{"orders": out})
+		if next != "" {
+			c := encodeCursor(next)
+			page.Next = &c
+		}
+		encode(w, http.StatusOK, page)
 	})
 }
 

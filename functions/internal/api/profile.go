@@ -141,6 +141,10 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 			writeError(w, r, log, invalidField("email", "must be the email you sign in with; change your sign-in email first"))
 			return
 		}
+		if err := recentForEmailChange(r.Context(), profiles, who, email, now()); err != nil {
+			writeError(w, r, log, err)
+			return
+		}
 		p, err := profiles.UpdateProfile(r.Context(), who.UID, store.ProfileUpdate{
 			Business: strings.TrimSpace(req.PayLoad.Business), Telephone: strings.TrimSpace(req.PayLoad.Telephone),
 			Email: email, OptInMarketing: *req.PayLoad.OptInMarketing,
@@ -151,4 +155,22 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 		}
 		writeProfile(w, r, log, p, shop.DefaultDiscounts)
 	})
+}
+
+// recentForEmailChange refuses a change of the profile's email (the shop's record of the
+// sign-in email) from a sign-in older than auth.RecentSignIn: the Update Your Details page
+// signs in again with the password just before it. Setting an email on a profile without
+// one is no change.
+func recentForEmailChange(ctx context.Context, profiles ProfileStore, who auth.Claims, email string, now time.Time) error {
+	old, err := profiles.Profile(ctx, who.UID)
+	if isNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if old.Email == "" || strings.EqualFold(old.Email, email) || who.SignedInWithin(auth.RecentSignIn, now) {
+		return nil
+	}
+	return errNeedsRecentSignIn
 }

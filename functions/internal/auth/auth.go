@@ -42,6 +42,21 @@ type Claims struct {
 	UID   string
 	Email string
 	Name  string
+	// EmailVerified is the token's email_verified: the buyer proved they hold Email. An
+	// order paid on account needs it (docs/token-verification.md, "Sign-in facts").
+	EmailVerified bool
+	// AuthTime is the token's auth_time: when the buyer last signed in with their
+	// password (a refreshed token keeps it). Zero when the token has none.
+	AuthTime time.Time
+}
+
+// RecentSignIn is how recent a password sign-in a change of sign-in facts needs (the
+// shop's record of the buyer's email): docs/token-verification.md, "Sign-in facts".
+const RecentSignIn = 5 * time.Minute
+
+// SignedInWithin says the buyer signed in with their password at most d before now.
+func (c Claims) SignedInWithin(d time.Duration, now time.Time) bool {
+	return !c.AuthTime.IsZero() && !c.AuthTime.Before(now.Add(-d))
 }
 
 // Verifier checks an ID token and answers its claims.
@@ -197,15 +212,17 @@ func claimsOf(tok jwt.Token, now func() time.Time) (Claims, error) {
 	if !ok || sub == "" || len(sub) > 128 {
 		return Claims{}, ErrInvalidToken
 	}
+	c := Claims{UID: sub}
 	var authTime float64
 	if err := tok.Get("auth_time", &authTime); err == nil {
-		if time.Unix(int64(authTime), 0).After(now().Add(maxSkew)) {
+		c.AuthTime = time.Unix(int64(authTime), 0).UTC()
+		if c.AuthTime.After(now().Add(maxSkew)) {
 			return Claims{}, ErrInvalidToken
 		}
 	}
-	c := Claims{UID: sub}
 	_ = tok.Get("email", &c.Email)
 	_ = tok.Get("name", &c.Name)
+	_ = tok.Get("email_verified", &c.EmailVerified)
 	return c, nil
 }
 

@@ -154,3 +154,33 @@ func TestNewRefusesEmulatorInProduction(t *testing.T) {
 		})
 	}
 }
+
+// The verifier answers the sign-in facts the shop's rules use: email_verified and
+// auth_time (docs/token-verification.md, "Sign-in facts").
+func TestClaimsCarryTheSignInFacts(t *testing.T) {
+	t.Parallel()
+	v := &emulatorVerifier{projectID: testProject, now: func() time.Time { return testNow }}
+	tok := func(mod func(*jwt.Builder)) Claims {
+		t.Helper()
+		c, err := v.Verify(context.Background(), authtest.Unsigned(t, map[string]any{"alg": "none"}, authtest.Claims(testProject, "uid-alice", testNow, mod)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	verified := tok(func(b *jwt.Builder) {
+		b.Claim("email_verified", true).Claim("auth_time", testNow.Add(-4*time.Minute).Unix())
+	})
+	if !verified.EmailVerified || !verified.AuthTime.Equal(testNow.Add(-4*time.Minute)) || !verified.SignedInWithin(RecentSignIn, testNow) {
+		t.Fatalf("verified, signed in 4 minutes ago: %+v", verified)
+	}
+	old := tok(func(b *jwt.Builder) {
+		b.Claim("email_verified", false).Claim("auth_time", testNow.Add(-6*time.Minute).Unix())
+	})
+	if old.EmailVerified || old.SignedInWithin(RecentSignIn, testNow) {
+		t.Fatalf("unverified, signed in 6 minutes ago: %+v", old)
+	}
+	if none := (Claims{UID: "u"}); none.SignedInWithin(RecentSignIn, testNow) {
+		t.Fatal("a token without auth_time counts as a recent sign-in")
+	}
+}

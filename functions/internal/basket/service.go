@@ -91,6 +91,16 @@ func (s Service) Add(ctx context.Context, uid, sku string, quantity int) (Priced
 	return s.AddMany(ctx, uid, []Add{{SKU: sku, Quantity: quantity}})
 }
 
+// MaxLines is the most lines a basket holds: 500, the quick-order plan's largest order.
+// A basket of 500 lines is about 75 KB of its item (SKUs of 64 characters) and its order
+// about 200 KB, both well inside DynamoDB's 400 KB item (store's TestMaxBasketFitsAnItem);
+// an order of over 94 lines is placed in chunks (docs/orders.md).
+const MaxLines = 500
+
+// ErrBasketFull refuses a new line in a basket that holds MaxLines lines; nothing was
+// written.
+var ErrBasketFull = &ConflictError{Msg: fmt.Sprintf("Your basket holds the most lines it can (%d): remove a line, or place an order, before adding another product.", MaxLines)}
+
 // MaxAddLines is the most lines one add writes: one UpdateItem of the basket holds them
 // all (its update expression is at most 4 KB), so the add is all or nothing.
 const MaxAddLines = 80

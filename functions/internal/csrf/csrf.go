@@ -32,6 +32,10 @@ const TTL = 12 * time.Hour
 // had expired. Callers answer 403.
 var ErrInvalid = errors.New("missing or invalid CSRF token")
 
+// ErrCrossSite is the ErrInvalid of a request from another site (refused whatever its
+// token): fetching a fresh token cannot help it, so it answers another code.
+var ErrCrossSite = fmt.Errorf("%w: cross-site request", ErrInvalid)
+
 // Protector issues and checks tokens with one secret.
 type Protector struct {
 	secret  []byte
@@ -178,7 +182,7 @@ func (p *Protector) Protect(h http.Handler, onFail func(http.ResponseWriter, *ht
 		_ = cop.AddTrustedOrigin(p.trusted) // checked by FromEnv
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		onFail(w, r, fmt.Errorf("%w: cross-site request", ErrInvalid))
+		onFail(w, r, ErrCrossSite)
 	}))
 	return cop.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := p.Check(r); err != nil {

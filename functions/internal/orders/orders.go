@@ -110,11 +110,17 @@ type Request struct {
 	DeliveryOption string
 	DeliverTo      *account.Address // nil: deliver to the billing address
 	DeliveryNote   string
+	// EmailVerified is the sign-in's email_verified: paying on account needs it.
+	EmailVerified bool
 }
+
+// ErrEmailNotVerified refuses an order paid on account from a sign-in whose email
+// address is not verified (docs/token-verification.md, "Sign-in facts").
+var ErrEmailNotVerified = &basket.ConflictError{Msg: "Verify your email address before paying on account: open the link in the verification email (your dashboard can send it again), or choose pro-forma on the billing step."}
 
 // Build makes the order of basket p for the request, refusing (a *basket.ConflictError)
 // an empty basket, one below the minimum order, a short line, an account without
-// billing details, or pay on account without credit approval.
+// billing details, or pay on account without credit approval or a verified email.
 func Build(p basket.Priced, acct account.Account, q Quote, req Request, number string, now time.Time) (Order, error) {
 	switch {
 	case len(p.Lines) == 0:
@@ -125,6 +131,8 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 		return Order{}, &basket.ConflictError{Msg: "Complete the billing step before placing the order."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
 		return Order{}, &basket.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
+	case acct.Billing.PaymentMethod == account.PayOnAccount && !req.EmailVerified:
+		return Order{}, ErrEmailNotVerified
 	}
 	if p.Coupon != nil && (errors.Is(p.CouponError, pricing.ErrCouponUsedUp) || errors.Is(p.CouponError, pricing.ErrCouponUsedByYou)) {
 		// Used up since the buyer saw it apply: placing the order without it would

@@ -66,6 +66,8 @@ func TestBuildRefusesWhatCannotBeOrdered(t *testing.T) {
 	q := func(p basket.Priced) Quote { return QuoteOf(p, testShop.DeliveryOptions[0], testShop) }
 	onAccount := billed
 	onAccount.Billing = &account.Billing{PaymentMethod: account.PayOnAccount}
+	approved := onAccount
+	approved.ApprovedForCredit = true
 	usedUp := priced(12, 1000)
 	usedUp.Coupon = &basket.Coupon{Coupon: pricing.Coupon{ID: "ONCE", UsageLimit: 1, Used: 1}}
 	usedUp.CouponError = pricing.ErrCouponUsedUp
@@ -79,6 +81,7 @@ func TestBuildRefusesWhatCannotBeOrdered(t *testing.T) {
 		{"below the minimum", priced(6, 1000), billed, "The minimum order is £100.00 ex VAT: add £40.00 more."},
 		{"no billing", priced(12, 1000), account.Account{UID: "u1"}, "Complete the billing step before placing the order."},
 		{"on account without credit", priced(12, 1000), onAccount, "This account is not approved to pay on account; choose pro-forma on the billing step."},
+		{"on account with credit, email not verified", priced(12, 1000), approved, ErrEmailNotVerified.Msg},
 		{"short", priced(24, 15), billed, "Only 2 packs of Card GC101-00001 are left: change the line in your basket and place the order again."},
 		{"out of stock", priced(12, 5), billed, "Card GC101-00001 is now out of stock: remove it from your basket and place the order again."},
 		{"coupon used up since it was shown", usedUp, billed, "The coupon ONCE has been used as many times as it allows: remove it from your basket and place the order again."},
@@ -92,6 +95,10 @@ func TestBuildRefusesWhatCannotBeOrdered(t *testing.T) {
 		if !errors.As(err, &conflict) || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+	}
+	// With a verified email, an approved account pays on account.
+	if _, err := Build(priced(12, 1000), approved, q(priced(12, 1000)), Request{UID: "u1", EmailVerified: true}, "TS-100001", now); err != nil {
+		t.Errorf("verified, approved, on account: %v", err)
 	}
 }
 

@@ -178,27 +178,128 @@ func bumpVersion(u expression.UpdateBuilder, at time.Time) expression.UpdateBuil
 	return u.Add(expression.Name(attrVersion), expression.Value(1)).Set(expression.Name(attrUpdatedAt), expression.Value(at.UnixMilli()))
 }
 
-// AddLines adds every line in one UpdateItem: all or nothing.
+// attrLineCount is the number of lines (q#{sku} attributes) of a basket, kept by every
+// write that adds or removes one, so a write can be refused atomically when it would take
+// the basket past basket.MaxLines. A basket item without it (new, emptied by an order
+// before it was kept, or written before it was kept) gets it from the lines read, on
+// condition that the version is still the one read.
+const attrLineCount = "lineCount"
+
+// maxBasketAttempts bounds the rereads of a basket whose lines changed between the read
+// and the write (another tab added or removed the same line).
+const maxBasketAttempts = 8
+
+// errBasketMoved means a write's condition failed only because the basket changed since
+// it was read: read it again and retry.
+var errBasketMoved = errors.New("basket changed while being written")
+
+// hasLine says the basket item holds a line for sku.
+func hasLine(item map[string]types.AttributeValue, sku string) bool {
+	_, ok := item[lineQuantity+sku]
+	return ok
+}
+
+// linesOf answers the number of lines of a basket item, and whether the item keeps it.
+func linesOf(item map[string]types.AttributeValue) (int, bool) {
+	if n, ok := numberOf(item[attrLineCount]); ok {
+		return int(n), true
+	}
+	n := 0
+	for name := range item {
+		if strings.HasPrefix(name, lineQuantity) {
+			n++
+		}
+	}
+	return n, false
+}
+
+// countLines adds to a write of item (as read) what keeps its line count right when the
+// write changes the number of lines by delta, refusing past basket.MaxLines.
+func countLines(item map[string]types.AttributeValue, delta int, upd expression.UpdateBuilder, cond expression.ConditionBuilder) (expression.UpdateBuilder, expression.ConditionBuilder) {
+	n, kept := linesOf(item)
+	count := expression.Name(attrLineCount)
+	if !kept {
+		// Counted from the lines read: right only while the basket is as read.
+		if v, ok := numberOf(item[attrVersion]); ok {
+			cond = cond.And(expression.Name(attrVersion).Equal(expression.Value(v)))
+		} else {
+			cond = cond.And(expression.AttributeNotExists(expression.Name(attrVersion)))
+		}
+		return upd.Set(count, expression.Value(max(n+delta, 0))), cond
+	}
+	if delta > 0 {
+		cond = cond.And(count.LessThanEqual(expression.Value(basket.MaxLines - delta)))
+	}
+	if delta != 0 {
+		upd = upd.Add(count, expression.Value(delta))
+	}
+	return upd, cond
+}
+
+// basketItem reads uid's basket item as it is (nil: none yet).
+func (s *Store) basketItem(ctx context.Context, uid string) (map[string]types.AttributeValue, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: basketItemKey(uid), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, fmt.Errorf("get basket %s: %w", uid, err)
+	}
+	return out.Item, nil
+}
+
+// retryMoved runs write (read, then one conditional write) until it does not answer
+// errBasketMoved, at most maxBasketAttempts times.
+func retryMoved(uid string, write func() error) error {
+	for range maxBasketAttempts {
+		if err := write(); !errors.Is(err, errBasketMoved) {
+			return err
+		}
+	}
+	return fmt.Errorf("basket %s changed on every one of %d attempts", uid, maxBasketAttempts)
+}
+
+// AddLines adds every line in one UpdateItem: all or nothing. A line that would pass its
+// limit is a *basket.LineFullError, new lines that would take the basket past
+// basket.MaxLines are basket.ErrBasketFull.
 func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
 	if len(adds) == 0 {
 		return nil
 	}
-	ms := at.UnixMilli()
-	upd := bumpVersion(expression.UpdateBuilder{}, at)
-	cond := notLocked()
-	for _, a := range adds {
-		q, added := lineNames(a.SKU)
-		upd = upd.Add(q, expression.Value(a.Quantity)).Set(added, expression.IfNotExists(added, expression.Value(ms)))
-		// A missing line compares false, so NOT (q > room) holds for it.
-		cond = cond.And(expression.Not(q.GreaterThan(expression.Value(a.Limit - a.Quantity))))
-	}
-	err := s.updateBasket(ctx, uid, upd, cond, "add to")
-	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		b := basketFromItem(failed.Item)
-		if b.PendingOrderID != "" {
+	return retryMoved(uid, func() error {
+		item, err := s.basketItem(ctx, uid)
+		if err != nil {
+			return err
+		}
+		ms := at.UnixMilli()
+		upd := bumpVersion(expression.UpdateBuilder{}, at)
+		cond := notLocked()
+		added := 0
+		for _, a := range adds {
+			q, first := lineNames(a.SKU)
+			upd = upd.Add(q, expression.Value(a.Quantity)).Set(first, expression.IfNotExists(first, expression.Value(ms)))
+			if hasLine(item, a.SKU) {
+				// Fails, as it should, when the line is gone since the read.
+				cond = cond.And(q.LessThanEqual(expression.Value(a.Limit - a.Quantity)))
+			} else {
+				cond = cond.And(expression.AttributeNotExists(q))
+				added++
+			}
+		}
+		if n, _ := linesOf(item); added > 0 && n+added > basket.MaxLines {
+			if _, locked := item[attrPending]; locked {
+				return basket.ErrLocked
+			}
+			return basket.ErrBasketFull
+		}
+		upd, cond = countLines(item, added, upd, cond)
+		err = s.updateBasket(ctx, uid, upd, cond, "add to")
+		var failed *types.ConditionalCheckFailedException
+		if !errors.As(err, &failed) {
+			return err
+		}
+		now := failed.Item
+		if _, locked := now[attrPending]; locked {
 			return basket.ErrLocked
 		}
+		b := basketFromItem(now)
 		for _, a := range adds {
 			for _, l := range b.Lines {
 				if l.SKU == a.SKU && l.Quantity > a.Limit-a.Quantity {
@@ -206,32 +307,83 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 				}
 			}
 		}
-		return &basket.LineFullError{SKU: adds[0].SKU}
-	}
-	return err
+		fresh := 0
+		for _, a := range adds {
+			if !hasLine(now, a.SKU) {
+				fresh++
+			}
+		}
+		if n, _ := linesOf(now); fresh > 0 && n+fresh > basket.MaxLines {
+			return basket.ErrBasketFull
+		}
+		return errBasketMoved
+	})
 }
 
-// SetLine sets a line to exactly quantity units.
+// SetLine sets a line to exactly quantity units; a new line past basket.MaxLines is
+// basket.ErrBasketFull.
 func (s *Store) SetLine(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
-	q, added := lineNames(sku)
-	upd := bumpVersion(expression.Set(q, expression.Value(quantity)), at).
-		Set(added, expression.IfNotExists(added, expression.Value(at.UnixMilli())))
-	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "set in"))
+	return retryMoved(uid, func() error {
+		item, err := s.basketItem(ctx, uid)
+		if err != nil {
+			return err
+		}
+		q, added := lineNames(sku)
+		upd := bumpVersion(expression.Set(q, expression.Value(quantity)), at).
+			Set(added, expression.IfNotExists(added, expression.Value(at.UnixMilli())))
+		cond := notLocked()
+		if hasLine(item, sku) {
+			cond = cond.And(expression.AttributeExists(q))
+		} else {
+			if n, _ := linesOf(item); n+1 > basket.MaxLines {
+				if _, locked := item[attrPending]; locked {
+					return basket.ErrLocked
+				}
+				return basket.ErrBasketFull
+			}
+			cond = cond.And(expression.AttributeNotExists(q))
+			upd, cond = countLines(item, 1, upd, cond)
+		}
+		return s.refusedOr(s.updateBasket(ctx, uid, upd, cond, "set in"), sku)
+	})
 }
 
 // RemoveLine removes a line; removing one that is not there is not an error.
 func (s *Store) RemoveLine(ctx context.Context, uid, sku string, at time.Time) error {
-	q, added := lineNames(sku)
-	upd := bumpVersion(expression.Remove(q).Remove(added), at)
-	return lockedOr(s.updateBasket(ctx, uid, upd, notLocked(), "remove from"))
+	return retryMoved(uid, func() error {
+		item, err := s.basketItem(ctx, uid)
+		if err != nil {
+			return err
+		}
+		q, added := lineNames(sku)
+		upd := bumpVersion(expression.Remove(q).Remove(added), at)
+		cond := notLocked()
+		if hasLine(item, sku) {
+			cond = cond.And(expression.AttributeExists(q))
+			if _, kept := linesOf(item); kept {
+				upd, cond = countLines(item, -1, upd, cond)
+			}
+		} else {
+			cond = cond.And(expression.AttributeNotExists(q))
+		}
+		return s.refusedOr(s.updateBasket(ctx, uid, upd, cond, "remove from"), sku)
+	})
 }
 
-func lockedOr(err error) error {
+// refusedOr reads a failed basket write of one line: ErrLocked while an order is being
+// placed, ErrBasketFull when a new line no longer fits, else errBasketMoved.
+func (s *Store) refusedOr(err error, sku string) error {
 	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
+	if !errors.As(err, &failed) {
+		return err
+	}
+	if _, locked := failed.Item[attrPending]; locked {
 		return basket.ErrLocked
 	}
-	return err
+	if n, _ := linesOf(failed.Item); !hasLine(failed.Item, sku) && n+1 > basket.MaxLines {
+		return basket.ErrBasketFull
+	}
+	return errBasketMoved
 }
 
 // updateBasket runs one conditional update of uid's basket; a failed condition comes

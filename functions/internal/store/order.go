@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -181,4 +182,50 @@ func (s *Store) Orders(ctx context.Context, uid string) ([]orders.Order, error) 
 		out[i] = it.toOrder()
 	}
 	return out, nil
+}
+
+// OrdersPage reads at most n of uid's orders, newest first, starting after the order
+// after (from the newest when ""), and answers the id to start the next page after (""
+// when no orders are left). The partition is always uid's: after only says where in it
+// to start, so it can never reach another buyer's orders.
+func (s *Store) OrdersPage(ctx context.Context, uid, after string, n int) ([]orders.Order, string, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
+		And(expression.Key("sk").BeginsWith(prefixOrder))).Build()
+	if err != nil {
+		return nil, "", err
+	}
+	var start map[string]types.AttributeValue
+	if after != "" {
+		start = key(prefixUser+uid, prefixOrder+after)
+	}
+	var items []orderItem
+	// One more than the page, to know whether another page follows; a call may stop
+	// short of its limit (1 MB read), so read on until the page is full or the orders end.
+	for len(items) <= n {
+		out, err := s.db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ScanIndexForward: aws.Bool(false),
+			ConsistentRead: aws.Bool(true), Limit: aws.Int32(int32(n + 1 - len(items))), ExclusiveStartKey: start})
+		if err != nil {
+			return nil, "", fmt.Errorf("orders of %s: %w", uid, err)
+		}
+		var page []orderItem
+		if err := attributevalue.UnmarshalListOfMaps(out.Items, &page); err != nil {
+			return nil, "", fmt.Errorf("orders of %s: %w", uid, err)
+		}
+		items = append(items, page...)
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	next := ""
+	if len(items) > n {
+		items = items[:n]
+		next = items[n-1].ID
+	}
+	list := make([]orders.Order, len(items))
+	for i, it := range items {
+		list[i] = it.toOrder()
+	}
+	return list, next, nil
 }

@@ -228,6 +228,7 @@ func (s *Store) emptyBasket(t *txn, p orders.Placement, cond expression.Conditio
 	item := map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: prefixUser + o.UID}, "sk": &types.AttributeValueMemberS{Value: skBasket},
 		attrVersion:     &types.AttributeValueMemberN{Value: fmt.Sprint(p.BasketVersion + 1)},
+		attrLineCount:   &types.AttributeValueMemberN{Value: "0"},
 		attrLastOrder:   &types.AttributeValueMemberS{Value: o.ID},
 		attrLastOrderAt: &types.AttributeValueMemberN{Value: fmt.Sprint(o.PlacedAt.UnixMilli())},
 	}

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { buyerName } from '@/lib/account-store';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
 import { OrderHistory } from '@/components/checkout/order-history';
+import { EmailVerification } from './email-verification';
 import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
@@ -19,6 +20,7 @@ export function Dashboard() {
       <p className="lead">
         Welcome, <strong className="dashboard-business">{buyerName(account)}</strong>.
       </p>
+      <EmailVerification uid={account.user.uid} />
       <h2>Your details</h2>
       {p ? (
         <dl className="summary-list">

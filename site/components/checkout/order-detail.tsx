@@ -18,7 +18,7 @@ export function OrderDetail({ id }: { id: string }) {
   const [error, setError] = useState('');
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  const [result, setResult] = useState<{ added: string[]; unavailable: string[] } | null>(null);
+  const [result, setResult] = useState<{ added: string[]; unavailable: string[]; basket_full: string[] } | null>(null);
   const uid = account.user === 0 ? '' : account.user.uid;
   useEffect(() => {
     if (!uid) return;
@@ -74,6 +74,11 @@ export function OrderDetail({ id }: { id: string }) {
             {result.added.length} {result.added.length === 1 ? 'line is' : 'lines are'} back in your basket. <Link href="/checkout/basket/">View your basket</Link>.
           </p>
           {result.unavailable.length > 0 && <p>No longer available: {result.unavailable.join(', ')}.</p>}
+          {(result.basket_full ?? []).length > 0 && (
+            <p>
+              Not added, because your basket holds the most lines it can: {result.basket_full.join(', ')}.
+            </p>
+          )}
         </div>
       )}
       <OrderView order={order} />

@@ -1,0 +1,27 @@
+package store
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// DropLineCountForTest removes the kept line count of uid's basket, as a basket written
+// before it was kept.
+func (s *Store) DropLineCountForTest(ctx context.Context, uid string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: basketItemKey(uid),
+		UpdateExpression: aws.String("REMOVE " + attrLineCount)})
+	return err
+}
+
+// LineCountForTest answers the kept line count of uid's basket and whether it is kept.
+func (s *Store) LineCountForTest(ctx context.Context, uid string) (int, bool, error) {
+	item, err := s.basketItem(ctx, uid)
+	if err != nil {
+		return 0, false, err
+	}
+	_, has := item[attrLineCount]
+	n, _ := linesOf(item)
+	return n, has, nil
+}

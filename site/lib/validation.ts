@@ -37,8 +37,29 @@ export function telephoneProblem(text: string): string | null {
   return /^\+?[0-9 ()-]{7,24}$/.test(t) && (t.match(/\d/g)?.length ?? 0) >= 7 ? null : 'Enter a telephone number such as 01632 960 123.';
 }
 
-/** Business names are 2 to 100 characters. */
+/** The characters the API's one text rule refuses in a one-line field
+ * (functions/internal/text): controls (C0 with TAB, CR, LF; DEL; C1; U+2028/9), zero-width
+ * characters and text-direction controls. The server is the authority; the form checks
+ * this only to say so before anything is sent. */
+const refusedCharacters = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u180e]/;
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** The API's sentence for a one-line text field holding a character its text rule
+ * refuses, else null: "Business name must not contain …". */
+export function characterProblem(label: string, text: string): string | null {
+  // Spaces and line breaks at either end are trimmed away; a BOM (which JavaScript's trim
+  // also drops) is refused wherever it is, as the server does.
+  const t = text.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
+  if (!refusedCharacters.test(t)) return null;
+  return controlCharacters.test(t)
+    ? `${label} must not contain control characters such as tabs or line breaks.`
+    : `${label} must not contain invisible characters such as zero-width spaces or text-direction controls.`;
+}
+
+/** Business names are 2 to 100 characters (counted as the server does: trimmed, NFC),
+ * without the characters the text rule refuses. */
 export function businessProblem(text: string): string | null {
-  const n = [...text.trim()].length;
-  return n < 2 || n > 100 ? 'Enter your business name (2 to 100 characters).' : null;
+  const n = [...text.trim().normalize('NFC')].length;
+  if (n < 2 || n > 100) return 'Enter your business name (2 to 100 characters).';
+  return characterProblem('Business name', text);
 }

@@ -3,6 +3,8 @@
 // details. Plain types: the store and the API map their own shapes to and from these.
 package account
 
+import "github.com/tradeshop/functions/internal/text"
+
 // Address is a postal address.
 type Address struct {
 	Line1    string
@@ -37,3 +39,20 @@ type Account struct {
 	ApprovedForCredit bool
 	Billing           *Billing
 }
+
+// The free-text fields of an account, each under the one text rule (internal/text:
+// trimmed, NFC, no control, zero-width or bidi-control characters) with its length in
+// characters. Address fields are named inside their object with Under ("address.",
+// "deliver_to."). docs/api.md "Text fields" lists them.
+var (
+	BusinessName = text.Field{Name: "business", Label: "Business name", Min: 2, Max: 100}
+	Company      = text.Field{Name: "company", Label: "Company name", Min: 2, Max: 100}
+	Contact      = text.Field{Name: "contact", Label: "Contact name", Min: 2, Max: 100}
+	VATNumber    = text.Field{Name: "vat_number", Label: "VAT number", Max: 20}
+	PORef        = text.Field{Name: "po_ref", Label: "PO reference", Max: 40}
+	Line1        = text.Field{Name: "line1", Label: "Address line 1", Min: 1, Max: 100}
+	Line2        = text.Field{Name: "line2", Label: "Address line 2", Max: 100}
+	Town         = text.Field{Name: "town", Label: "Town or city", Min: 1, Max: 60}
+	Postcode     = text.Field{Name: "postcode", Label: "Postcode", Min: 1, Max: 10}
+)
+

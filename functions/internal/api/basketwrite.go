@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
 )
-
-var skuPattern = regexp.MustCompile(`^[A-Z]{2}\d{3}-\d{5}$`)
 
 // lineRequest is the body of the basket writes: {token, sku, quantity}.
 type lineRequest struct {
@@ -26,7 +24,7 @@ func (l lineRequest) idToken() string { return l.Token }
 // Valid checks the shape; pack sizes and stock are checked against the product.
 func (l lineRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
-	if !skuPattern.MatchString(l.SKU) {
+	if !catalogue.ValidSKU(l.SKU) {
 		problems["sku"] = "must be a product SKU such as GC101-00001"
 	}
 	if l.Quantity == nil {
@@ -46,7 +44,7 @@ type removeRequest struct {
 func (r removeRequest) idToken() string { return r.Token }
 
 func (r removeRequest) Valid(context.Context) map[string]string {
-	if !skuPattern.MatchString(r.SKU) {
+	if !catalogue.ValidSKU(r.SKU) {
 		return map[string]string{"sku": "must be a product SKU such as GC101-00001"}
 	}
 	return nil
@@ -120,7 +118,7 @@ func (b batchRequest) Valid(context.Context) map[string]string {
 	seen := map[string]bool{}
 	for i, l := range b.Lines {
 		switch {
-		case !skuPattern.MatchString(l.SKU):
+		case !catalogue.ValidSKU(l.SKU):
 			problems[fmt.Sprintf("lines[%d].sku", i)] = "must be a product SKU such as GC101-00001"
 		case seen[l.SKU]:
 			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"

@@ -7,12 +7,13 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // ukPostcode is the UK postcode format (outward and inward code), as typed.
@@ -31,18 +32,18 @@ func NormalisePostcode(p string) string {
 	return p
 }
 
+// cleanAddress puts each line of a in the text rule's form in place, keeping the
+// problems under prefix ("address.", "deliver_to.").
+func cleanAddress(c *text.Cleaner, prefix string, a *store.Address) {
+	c.Clean(account.Line1.Under(prefix), &a.Line1)
+	c.Clean(account.Line2.Under(prefix), &a.Line2)
+	c.Clean(account.Town.Under(prefix), &a.Town)
+	c.Clean(account.Postcode.Under(prefix), &a.Postcode)
+}
+
+// addressProblems checks what the text rule does not: the postcode's UK shape.
 func addressProblems(prefix string, a store.Address, problems map[string]string) {
-	need := func(field, v, label string, max int) {
-		if n := utf8.RuneCountInString(strings.TrimSpace(v)); n == 0 || n > max {
-			problems[prefix+field] = "enter the " + label
-		}
-	}
-	need("line1", a.Line1, "first line of the address", 100)
-	need("town", a.Town, "town or city", 60)
-	if utf8.RuneCountInString(a.Line2) > 100 {
-		problems[prefix+"line2"] = "must be at most 100 characters"
-	}
-	if !ukPostcode.MatchString(strings.TrimSpace(a.Postcode)) {
+	if !ukPostcode.MatchString(a.Postcode) {
 		problems[prefix+"postcode"] = "enter a UK postcode such as EX1 2AB"
 	}
 }
@@ -54,20 +55,24 @@ type billingRequest struct {
 
 func (b billingRequest) idToken() string { return b.Token }
 
+// clean puts the free text of the billing step in the text rule's form.
+func (b *billingRequest) clean() map[string]string {
+	var c text.Cleaner
+	c.Clean(account.Company, &b.Billing.Company)
+	c.Clean(account.Contact, &b.Billing.Contact)
+	cleanAddress(&c, "address.", &b.Billing.Address)
+	c.Clean(account.VATNumber, &b.Billing.VATNumber)
+	c.Clean(account.PORef, &b.Billing.PORef)
+	return c.Problems
+}
+
+// Valid checks the shapes the text rule does not (clean): postcode, VAT number, payment
+// method.
 func (b billingRequest) Valid(context.Context) map[string]string {
 	p := map[string]string{}
-	if n := utf8.RuneCountInString(strings.TrimSpace(b.Billing.Company)); n < 2 || n > 100 {
-		p["company"] = "enter the company name (2 to 100 characters)"
-	}
-	if n := utf8.RuneCountInString(strings.TrimSpace(b.Billing.Contact)); n < 2 || n > 100 {
-		p["contact"] = "enter the name of the person to contact"
-	}
 	addressProblems("address.", b.Billing.Address, p)
 	if v := strings.ToUpper(strings.ReplaceAll(b.Billing.VATNumber, " ", "")); v != "" && !ukVAT.MatchString(v) {
 		p["vat_number"] = "enter a UK VAT number such as GB123456789, or leave it empty"
-	}
-	if utf8.RuneCountInString(b.Billing.PORef) > 40 {
-		p["po_ref"] = "must be at most 40 characters"
 	}
 	if b.Billing.PaymentMethod != "account" && b.Billing.PaymentMethod != "proforma" {
 		p["payment_method"] = "choose pay on account or pro-forma"
@@ -97,7 +102,6 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, 
 				"paying on account needs an account approved for credit; choose pro-forma, or ask us to open a credit account"))
 			return
 		}
-		b.Company, b.Contact = strings.TrimSpace(b.Company), strings.TrimSpace(b.Contact)
 		b.Address.Postcode = NormalisePostcode(b.Address.Postcode)
 		b.VATNumber = strings.ToUpper(strings.ReplaceAll(b.VATNumber, " ", ""))
 		if err := st.SaveBilling(r.Context(), who.UID, b, now()); err != nil {

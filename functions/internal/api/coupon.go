@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
@@ -17,8 +16,6 @@ import (
 // take and give ids without it (SPEC.md section 7).
 const couponPrefix = store.CouponPrefix
 
-var couponIDPattern = regexp.MustCompile(`^[A-Z0-9]{3,20}$`)
-
 // couponRequest is {token, active_coupon_id} with the id sent without its prefix.
 type couponRequest struct {
 	Token          string `json:"token"`
@@ -28,7 +25,7 @@ type couponRequest struct {
 func (c couponRequest) idToken() string { return c.Token }
 
 func (c couponRequest) Valid(context.Context) map[string]string {
-	if c.ActiveCouponID != "" && !couponIDPattern.MatchString(c.ActiveCouponID) {
+	if c.ActiveCouponID != "" && !pricing.ValidCouponID(c.ActiveCouponID) {
 		return map[string]string{"active_coupon_id": "must be a coupon code of 3 to 20 capital letters and digits, without the coupon- prefix"}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 
 	"github.com/tradeshop/functions/internal/auth"
@@ -22,6 +23,13 @@ const maxBodyBytes = 64 << 10
 // name to problem, empty when the body is acceptable.
 type Validator interface {
 	Valid(ctx context.Context) map[string]string
+}
+
+// cleaner is a body with free text. clean puts each text field in the one text rule's
+// form in place (internal/text: trimmed, NFC) and answers the fields the rule refuses;
+// decode calls it before Valid, so Valid and the handler see, and store, the cleaned text.
+type cleaner interface {
+	clean() map[string]string
 }
 
 // errBadRequest marks errors whose message is safe to show the caller.
@@ -62,8 +70,24 @@ func decode[T Validator](r *http.Request) (T, error) {
 	if dec.More() {
 		return v, &errBadRequest{msg: "request body has data after the JSON object"}
 	}
-	if problems := v.Valid(r.Context()); len(problems) > 0 {
-		return v, invalidFields(problems)
+	problems := map[string]string{}
+	if c, ok := any(&v).(cleaner); ok {
+		maps.Copy(problems, c.clean())
+	}
+	text := len(problems) == 1
+	for field, problem := range v.Valid(r.Context()) {
+		if _, refused := problems[field]; !refused {
+			problems[field] = problem // the text rule's problem is the first to fix
+		}
+	}
+	if len(problems) > 0 {
+		err := invalidFields(problems)
+		if text && len(problems) == 1 {
+			for _, sentence := range problems {
+				err.(*errBadRequest).msg = sentence // names its field: "Company name must not …"
+			}
+		}
+		return v, err
 	}
 	return v, nil
 }

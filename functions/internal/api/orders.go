@@ -6,15 +6,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"regexp"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // OrderReader reads a buyer's placed orders.
@@ -25,8 +23,6 @@ type OrderReader interface {
 
 var _ OrderReader = (*store.Store)(nil)
 var _ orders.Store = (*store.Store)(nil)
-
-var idemKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
 // orderRequest is POST /api/orders: the page's idempotency key (one per checkout, kept
 // across retries and refreshes) and the delivery option.
@@ -41,13 +37,26 @@ type orderRequest struct {
 
 func (o orderRequest) idToken() string { return o.Token }
 
+// clean puts the delivery address (when it is not the billing address) and the note in
+// the text rule's form.
+func (o *orderRequest) clean() map[string]string {
+	var c text.Cleaner
+	if !o.SameAsBilling && o.DeliverTo != nil {
+		cleanAddress(&c, "deliver_to.", o.DeliverTo)
+	}
+	c.Clean(orders.DeliveryNote, &o.DeliveryNote)
+	return c.Problems
+}
+
 func (o orderRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
-	if !idemKeyPattern.MatchString(o.IdempotencyKey) {
+	if !orders.ValidKey(o.IdempotencyKey) {
 		problems["idempotency_key"] = "must be 16 to 64 letters, digits, - or _ (one per checkout)"
 	}
 	if o.DeliveryOption == "" {
 		problems["delivery_option"] = "is required"
+	} else if !orders.ValidOptionID(o.DeliveryOption) {
+		problems["delivery_option"] = "is not one of the shop's delivery options"
 	}
 	if !o.SameAsBilling {
 		if o.DeliverTo == nil {
@@ -56,9 +65,6 @@ func (o orderRequest) Valid(context.Context) map[string]string {
 			addressProblems("deliver_to.", *o.DeliverTo, problems)
 		}
 	}
-	if utf8.RuneCountInString(o.DeliveryNote) > 300 {
-		problems["delivery_note"] = "must be at most 300 characters"
-	}
 	return problems
 }
 
@@ -66,8 +72,8 @@ func (o orderRequest) Valid(context.Context) map[string]string {
 func (o orderRequest) toRequest(uid string) orders.Request {
 	req := orders.Request{UID: uid, IdempotencyKey: o.IdempotencyKey, DeliveryOption: o.DeliveryOption, DeliveryNote: o.DeliveryNote}
 	if !o.SameAsBilling && o.DeliverTo != nil {
-		to := account.Address{Line1: strings.TrimSpace(o.DeliverTo.Line1), Line2: strings.TrimSpace(o.DeliverTo.Line2),
-			Town: strings.TrimSpace(o.DeliverTo.Town), Postcode: NormalisePostcode(o.DeliverTo.Postcode)}
+		to := account.Address{Line1: o.DeliverTo.Line1, Line2: o.DeliverTo.Line2, Town: o.DeliverTo.Town,
+			Postcode: NormalisePostcode(o.DeliverTo.Postcode)}
 		req.DeliverTo = &to
 	}
 	return req
@@ -106,7 +112,14 @@ type reorderAnswer struct {
 // lines no longer available.
 func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		o, err := st.Order(r.Context(), who.UID, r.PathValue("id"))
+		id := r.PathValue("id")
+		if !orders.ValidID(id) {
+			// Not an order number (TS-100001): never looked up, the same 404 as an order
+			// that does not exist.
+			writeError(w, r, log, store.ErrNotFound)
+			return
+		}
+		o, err := st.Order(r.Context(), who.UID, id)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -209,7 +222,14 @@ func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.H
 // a 404, the same as an order that does not exist.
 func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
-		o, err := st.Order(r.Context(), who.UID, r.PathValue("id"))
+		id := r.PathValue("id")
+		if !orders.ValidID(id) {
+			// Not an order number (TS-100001): never looked up, the same 404 as an order
+			// that does not exist.
+			writeError(w, r, log, store.ErrNotFound)
+			return
+		}
+		o, err := st.Order(r.Context(), who.UID, id)
 		if err != nil {
 			writeError(w, r, log, err)
 			return

@@ -9,6 +9,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
 )
 
@@ -27,7 +28,7 @@ func (p pricesRequest) Valid(context.Context) map[string]string {
 		return map[string]string{"skus": "must list 1 to 100 SKUs"}
 	}
 	for _, s := range p.SKUs {
-		if !skuPattern.MatchString(s) {
+		if !catalogue.ValidSKU(s) {
 			return map[string]string{"skus": "must all be product SKUs such as GC101-00001"}
 		}
 	}

@@ -8,12 +8,13 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // ProfileStore reads and writes trade account profiles.
@@ -77,7 +78,14 @@ func handleGetProfile(log *slog.Logger, verify auth.Verifier, profiles ProfileSt
 			return
 		}
 		if err != nil || (p.Business == "" && p.Email == "") {
-			p, err = profiles.CreateProfile(r.Context(), store.Profile{UID: who.UID, Business: who.Name, Email: strings.ToLower(who.Email)}, now())
+			// The sign-in's display name becomes the business name only if the business
+			// name's rule accepts it (cleaned); any other name is not stored, and the buyer
+			// gives the business name on Update Your Details (docs/accounts.md).
+			business, bad := account.BusinessName.Clean(who.Name)
+			if bad != nil {
+				business = ""
+			}
+			p, err = profiles.CreateProfile(r.Context(), store.Profile{UID: who.UID, Business: business, Email: strings.ToLower(who.Email)}, now())
 			if err != nil {
 				writeError(w, r, log, err)
 				return
@@ -102,13 +110,16 @@ type profilePayload struct {
 
 func (p profileRequest) idToken() string { return p.PayLoad.Token }
 
-// Valid names every field that is wrong.
+// clean puts the business name in the text rule's form.
+func (p *profileRequest) clean() map[string]string {
+	var c text.Cleaner
+	c.Clean(account.BusinessName, &p.PayLoad.Business)
+	return c.Problems
+}
+
+// Valid names every field that is wrong; the business name is the text rule's (clean).
 func (p profileRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
-	b := strings.TrimSpace(p.PayLoad.Business)
-	if n := utf8.RuneCountInString(b); n < 2 || n > 100 {
-		problems["business"] = "enter your business name (2 to 100 characters)"
-	}
 	if t := strings.TrimSpace(p.PayLoad.Telephone); t != "" && (!telephonePattern.MatchString(t) || countDigits(t) < 7) {
 		problems["telephone"] = "enter a telephone number of at least 7 digits, such as 01632 960 123"
 	}
@@ -146,7 +157,7 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 			return
 		}
 		p, err := profiles.UpdateProfile(r.Context(), who.UID, store.ProfileUpdate{
-			Business: strings.TrimSpace(req.PayLoad.Business), Telephone: strings.TrimSpace(req.PayLoad.Telephone),
+			Business: req.PayLoad.Business, Telephone: strings.TrimSpace(req.PayLoad.Telephone),
 			Email: email, OptInMarketing: *req.PayLoad.OptInMarketing,
 		}, now())
 		if err != nil {

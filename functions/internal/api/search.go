@@ -5,11 +5,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/search"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // SearchIndex answers the current search index.
@@ -17,14 +17,18 @@ type SearchIndex interface {
 	Get(ctx context.Context) (*search.Index, error)
 }
 
-var rangeParam = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+// searchText is the query text under the one text rule: trimmed, NFC, no control or
+// invisible characters, at most search.MaxQueryLength characters.
+var searchText = text.Field{Name: "q", Label: "Search text", Max: search.MaxQueryLength}
 
 // parseSearch reads and checks q, page, range and category; every problem is named.
 func parseSearch(v url.Values) (search.Request, map[string]string) {
 	problems := map[string]string{}
 	r := search.Request{Query: v.Get("q"), Range: v.Get("range"), Page: 1}
-	if utf8.RuneCountInString(r.Query) > search.MaxQueryLength {
-		problems["q"] = "must be at most 100 characters"
+	if q, err := searchText.Clean(r.Query); err != nil {
+		problems["q"] = err.(*text.Error).Sentence()
+	} else {
+		r.Query = q
 	}
 	if p := v.Get("page"); p != "" {
 		n, err := strconv.Atoi(p)
@@ -33,12 +37,12 @@ func parseSearch(v url.Values) (search.Request, map[string]string) {
 		}
 		r.Page = n
 	}
-	if r.Range != "" && !rangeParam.MatchString(r.Range) {
+	if r.Range != "" && !catalogue.ValidRangeURLText(r.Range) {
 		problems["range"] = "must be an outlet range urlText such as wholesale_balloons"
 	}
 	if c := v.Get("category"); c != "" {
 		n, err := strconv.Atoi(c)
-		if err != nil || n < 1 {
+		if err != nil || !catalogue.ValidCategoryID(n) {
 			problems["category"] = "must be a category id (a positive whole number)"
 		}
 		r.CategoryID = n

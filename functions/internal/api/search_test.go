@@ -43,6 +43,13 @@ func TestSearchEndpoint(t *testing.T) {
 		{"q=birthday&category=x", 400, "category"},
 		{"q=birthday&range=Bad%20Range", 400, "range"},
 		{"q=" + strings.Repeat("a", 101), 400, "q"},
+		{"q=" + strings.Repeat("a", 100) + "%20%20", 200, ""},
+		{"q=birth%00day", 400, "q"},
+		{"q=birth%0Aday", 400, "q"},
+		{"q=%E2%80%AEevil", 400, "q"},
+		{"q=birth%E2%80%8Bday", 400, "q"},
+		{"q=birthday&category=99999999999", 400, "category"},
+		{"q=birthday&range=" + strings.Repeat("a", 65), 400, "range"},
 	} {
 		code, body := get(tc.query)
 		if code != tc.status {
@@ -55,6 +62,9 @@ func TestSearchEndpoint(t *testing.T) {
 				t.Errorf("%s: no problem named %q in %v", tc.query, tc.problem, body)
 			}
 		}
+	}
+	if _, body := get("q=%20%20cafe%CC%81%20"); body["query"] != "caf\u00e9" {
+		t.Errorf("an NFD query with spaces around is searched as %q, want it trimmed and NFC", body["query"])
 	}
 	_, body := get("q=birthdy")
 	if body["total"].(float64) == 0 {

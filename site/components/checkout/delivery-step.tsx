@@ -177,7 +177,20 @@ export function DeliveryStep() {
       </fieldset>
       <div className="field">
         <label htmlFor="note">Delivery note (optional)</label>
-        <textarea id="note" maxLength={300} value={d.note} onChange={(e) => update({ ...d, note: e.target.value })} rows={3} />
+        <textarea
+          id="note"
+          maxLength={300}
+          value={d.note}
+          onChange={(e) => update({ ...d, note: e.target.value })}
+          rows={3}
+          aria-invalid={errors.delivery_note ? true : undefined}
+          aria-describedby={errors.delivery_note ? 'note-error' : undefined}
+        />
+        {errors.delivery_note && (
+          <p id="note-error" className="field-error">
+            {errors.delivery_note}
+          </p>
+        )}
       </div>
       <h2>Review your order</h2>
       <ul className="review-lines">

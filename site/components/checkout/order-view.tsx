@@ -80,7 +80,13 @@ export function OrderView({ order: o }: { order: Order }) {
               {o.deliver_to.line2 && `, ${o.deliver_to.line2}`}, {o.deliver_to.town} {o.deliver_to.postcode}
               <br />
               {deliveryNames[o.delivery_option] ?? o.delivery_option}
-              {o.delivery_note && <><br />Note: {o.delivery_note}</>}
+              {o.delivery_note && (
+                <>
+                  <br />
+                  {/* The note may hold line breaks (LF): shown as the buyer typed them. */}
+                  <span style={{ whiteSpace: 'pre-line' }}>Note: {o.delivery_note}</span>
+                </>
+              )}
             </p>
           </section>
         )}

@@ -1,0 +1,21 @@
+package catalogue
+
+import "regexp"
+
+// The shapes of the catalogue's ids as a request may carry them, checked before any
+// read: anything else is refused (400 in a body, 404 in a path), never looked up.
+var (
+	skuShape      = regexp.MustCompile(`^[A-Z]{2}\d{3}-\d{5}$`)
+	urlTextShape  = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+	maxCategoryID = 1_000_000
+)
+
+// ValidSKU reports whether s has a product SKU's shape: GC101-00001.
+func ValidSKU(s string) bool { return skuShape.MatchString(s) }
+
+// ValidRangeURLText reports whether s has an outlet range's urlText shape:
+// wholesale_balloons (1 to 64 lower-case letters, digits, - or _).
+func ValidRangeURLText(s string) bool { return urlTextShape.MatchString(s) }
+
+// ValidCategoryID reports whether n can be a category id: 1 to 1,000,000.
+func ValidCategoryID(n int) bool { return n >= 1 && n <= maxCategoryID }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
@@ -162,8 +163,6 @@ const ordersPerPage = 20
 // cursorPrefix starts every decoded cursor, so a cursor can change shape later.
 const cursorPrefix = "o1:"
 
-var cursorID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // encodeCursor makes the opaque cursor of the page after order id.
 func encodeCursor(id string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + id))
@@ -173,7 +172,7 @@ func encodeCursor(id string) string {
 func decodeCursor(c string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	id, ok := strings.CutPrefix(string(b), cursorPrefix)
-	if len(c) > 128 || err != nil || !ok || !cursorID.MatchString(id) {
+	if len(c) > 128 || err != nil || !ok || !orders.ValidID(id) {
 		const problem = "is not a cursor this shop gave; ask for the first page again (no cursor)"
 		return "", &errBadRequest{msg: "cursor " + problem, problems: map[string]string{"cursor": problem}}
 	}

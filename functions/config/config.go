@@ -28,6 +28,16 @@ type Contact struct {
 	Hours   string `json:"hours"`
 }
 
+// Business is who the shop is in law: the supplier on every invoice. Placeholder values
+// (the example ones in shop.json) are refused by a staging or production build and release.
+type Business struct {
+	TradingName       string `json:"tradingName"`       // the name buyers see: "TradeShop Wholesale"
+	LegalName         string `json:"legalName"`         // the company's registered name
+	RegisteredAddress string `json:"registeredAddress"` // one line, commas between parts
+	CompanyNumber     string `json:"companyNumber"`     // Companies House number, 8 characters
+	VATNumber         string `json:"vatNumber"`         // UK VAT registration number: GB and 9 digits
+}
+
 // BankTransfer is the account pro-forma orders are paid into.
 type BankTransfer struct {
 	AccountName   string `json:"accountName"`
@@ -49,6 +59,7 @@ type Shop struct {
 	// DefaultDiscounts are the public discounts, percent off by key: "range:{urlText}",
 	// "category:{id}" or "product:{sku}". An account's own dsc is merged over them.
 	DefaultDiscounts map[string]int `json:"defaultDiscounts"`
+	Business         Business       `json:"business"`
 	Contact          Contact        `json:"contact"`
 	BankTransfer     BankTransfer   `json:"bankTransfer"`
 }

@@ -73,16 +73,23 @@ export const readShopConfig = () => JSON.parse(readFileSync(shopConfigPath, 'utf
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);
 
 /** The example values in a shop.json that a real shop must replace before buyers see
- * them: an all-zero sort code or account number, and contact details in the ranges kept
- * for examples (an .example domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). */
+ * them: an all-zero company number, VAT number, sort code or account number, the example
+ * town in an address, and contact details in the ranges kept for examples (an .example
+ * domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). The release to AWS refuses
+ * the same (release-checks.mjs). */
 export function placeholderProblems(shop) {
   const problems = [];
+  const business = shop.business ?? {};
   const bank = shop.bankTransfer ?? {};
   const contact = shop.contact ?? {};
+  if (!/[1-9]/.test(business.companyNumber ?? '')) problems.push(`business.companyNumber "${business.companyNumber ?? ''}" is a placeholder`);
+  if (!/[1-9]/.test(business.vatNumber ?? '')) problems.push(`business.vatNumber "${business.vatNumber ?? ''}" is a placeholder`);
+  if (/exampleton/i.test(business.registeredAddress ?? '')) problems.push(`business.registeredAddress "${business.registeredAddress}" is an example address`);
   if (!/[1-9]/.test(bank.sortCode ?? '')) problems.push(`bankTransfer.sortCode "${bank.sortCode ?? ''}" is a placeholder`);
   if (!/[1-9]/.test(bank.accountNumber ?? '')) problems.push(`bankTransfer.accountNumber "${bank.accountNumber ?? ''}" is a placeholder`);
   if (/\.example$/i.test(contact.email ?? '')) problems.push(`contact.email "${contact.email}" is an example address`);
   if (/^01632\s?960/.test(contact.phone ?? '')) problems.push(`contact.phone "${contact.phone}" is a number kept for drama`);
+  if (/exampleton/i.test(contact.address ?? '')) problems.push(`contact.address "${contact.address}" is an example address`);
   return problems;
 }
 
@@ -96,13 +103,20 @@ export function checkPublishable(shop, siteVersion = 'local') {
   }
 }
 
+/** The site address and Firebase project a build from env is made for (and records in
+ * its meta file): locally the edge's default address and the emulator's demo project. */
+export const buildSettings = (env) => ({
+  siteUrl: (env.SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, ''),
+  firebaseProjectId: env.NEXT_PUBLIC_FIREBASE_PROJECT_ID || 'demo-tradeshop',
+});
+
 /** Builds the site; answers { id, pages, htmlFiles, seconds }. */
 export async function buildSite({ env = process.env, shop = readShopConfig() } = {}) {
   // Refused before anything is built or written.
   checkPublishable(shop, env.SITE_VERSION);
   const started = performance.now();
   const id = newBuildId();
-  const siteUrl = (env.SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const { siteUrl, firebaseProjectId } = buildSettings(env);
   if (!existsSync(path.join(binDir, 'snapshot'))) await buildGoCommands();
 
   say('build', `snapshot of the catalogue (build ${id})`);
@@ -117,6 +131,7 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   await run('npx', ['next', 'build'], {
     cwd: path.join(root, 'site'),
     env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl,
+      NEXT_PUBLIC_FIREBASE_PROJECT_ID: firebaseProjectId,
       NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' },
   });
 
@@ -142,7 +157,8 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
 
   const timestamp = Date.now();
   mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });
-  writeFileSync(path.join(exportDir, metaPath(id)), JSON.stringify({ id, timestamp, redirects }));
+  // siteUrl and firebaseProjectId: what the release to AWS checks (release-checks.mjs).
+  writeFileSync(path.join(exportDir, metaPath(id)), JSON.stringify({ id, timestamp, redirects, siteUrl, firebaseProjectId }));
   // Written last: an open tab that sees this id can load everything above.
   writeFileSync(path.join(exportDir, latestPath), latestBody({ id, timestamp }));
 

@@ -5,22 +5,29 @@ import test from 'node:test';
 import { buildSite, checkPublishable, placeholderProblems } from './build.mjs';
 
 const placeholders = {
+  business: { tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited', registeredAddress: 'Unit 4, Meadow Lane, Exampleton, EX1 2AB', companyNumber: '00000000', vatNumber: 'GB000000000' },
   bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
   contact: { phone: '01632 960 123', email: 'trade@tradeshop.example', address: 'Unit 4, Exampleton', hours: '9 to 5' },
 };
 const real = {
+  business: { tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited', registeredAddress: 'Unit 4, Marsh Barton, Exeter, EX2 8LP', companyNumber: '09876543', vatNumber: 'GB123456789' },
   bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
   contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Exeter', hours: '9 to 5' },
 };
 
 test('every placeholder is named', () => {
   assert.deepEqual(placeholderProblems(placeholders), [
+    'business.companyNumber "00000000" is a placeholder',
+    'business.vatNumber "GB000000000" is a placeholder',
+    'business.registeredAddress "Unit 4, Meadow Lane, Exampleton, EX1 2AB" is an example address',
     'bankTransfer.sortCode "00-00-00" is a placeholder',
     'bankTransfer.accountNumber "00000000" is a placeholder',
     'contact.email "trade@tradeshop.example" is an example address',
     'contact.phone "01632 960 123" is a number kept for drama',
+    'contact.address "Unit 4, Exampleton" is an example address',
   ]);
-  assert.deepEqual(placeholderProblems({}), ['bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
+  assert.deepEqual(placeholderProblems({}), ['business.companyNumber "" is a placeholder', 'business.vatNumber "" is a placeholder',
+    'bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
   assert.deepEqual(placeholderProblems(real), []);
 });
 
@@ -29,6 +36,7 @@ test('staging and production builds refuse placeholders; local builds and real d
     assert.throws(() => checkPublishable(placeholders, version), (err) => {
       assert.match(err.message, new RegExp(`^refusing a ${version} build: functions/config/shop.json still holds placeholders`));
       assert.match(err.message, /bankTransfer\.sortCode "00-00-00" is a placeholder/);
+      assert.match(err.message, /business\.vatNumber "GB000000000" is a placeholder/);
       return true;
     });
     assert.doesNotThrow(() => checkPublishable(real, version));

@@ -101,9 +101,12 @@ export const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 export const manifestEntry = (rel, body) => ({ sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) });
 
 /** Validates an export and answers its build and manifest:
- * { dir, id, timestamp, redirects, files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
- * Throws one message listing every problem, so nothing is published from a broken export. */
-export async function readExport(dir) {
+ * { dir, id, timestamp, redirects, site: { siteUrl, firebaseProjectId } (as the build
+ * recorded them in the meta file), files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
+ * Throws one message listing every problem, so nothing is published from a broken export.
+ * inspect(path, body), if given, sees every file's bytes as they are read (the release's
+ * scan for local addresses, release-checks.mjs). */
+export async function readExport(dir, { inspect } = {}) {
   const abs = path.resolve(dir);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) {
     throw new Error(`export ${dir} is not a folder: build the site first (scripts/build.mjs) or pass --export DIR`);
@@ -138,8 +141,10 @@ export async function readExport(dir) {
   await mapLimit(rels, CONCURRENCY, async (rel) => {
     const body = await readFile(path.join(abs, rel));
     files[rel] = manifestEntry(rel, body);
+    inspect?.(rel, body);
     bytes += body.length;
   });
   const sorted = Object.fromEntries(rels.map((r) => [r, files[r]]));
-  return { dir: abs, id: latest.id, timestamp: latest.timestamp, redirects: meta.redirects, files: sorted, count: rels.length, bytes };
+  return { dir: abs, id: latest.id, timestamp: latest.timestamp, redirects: meta.redirects,
+    site: { siteUrl: meta.siteUrl, firebaseProjectId: meta.firebaseProjectId }, files: sorted, count: rels.length, bytes };
 }

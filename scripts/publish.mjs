@@ -22,6 +22,7 @@ import path from 'node:path';
 import { say } from './lib.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
+import { refuseIf } from './release-checks.mjs';
 
 export const PHASE = {
   hashed: 'hashed assets',
@@ -319,8 +320,11 @@ export async function openTarget(spec, env = process.env) {
 }
 
 /** Publishes an export folder onto a target; answers the saved record. */
-export async function publishExport({ exportDir, target, log = (m) => say('release', m) }) {
-  const exp = await readExport(exportDir);
+export async function publishExport({ exportDir, target, log = (m) => say('release', m), scan }) {
+  // scan (release-checks.mjs exportScan): refuses the export, every problem named, before
+  // anything is written.
+  const exp = await readExport(exportDir, { inspect: scan?.inspect });
+  if (scan) refuseIf(scan.problems(exp), `publish ${exportDir} to ${target.name}`);
   const plan = planRelease(exp, await target.state());
   log(`1/${plan.phases.length + 1} validate: export ${exportDir} holds build ${exp.id}, ${count(exp.count, 'file')}, ${formatBytes(exp.bytes)}`);
   for (const note of plan.notes) log(`note: ${note}`);

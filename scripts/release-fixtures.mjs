@@ -11,12 +11,12 @@ export function scratch(t) {
 }
 
 /** Writes an export like build.mjs does: the pages given, index.html and 404.html, the
- * build's meta file and latest.json. Answers { dir, id, timestamp, files }. */
-export function writeExport(dir, { id, timestamp, files = {}, redirects = [] }) {
+ * build's meta file (with site: { siteUrl, firebaseProjectId } if given) and latest.json. Answers { dir, id, timestamp, files }. */
+export function writeExport(dir, { id, timestamp, files = {}, redirects = [], site = {} }) {
   const all = {
     'index.html': `<h1>home of ${id}</h1>`,
     '404.html': 'We Were Unable to Find that Page',
-    [`builds/meta/${id}.json`]: JSON.stringify({ id, timestamp, redirects }),
+    [`builds/meta/${id}.json`]: JSON.stringify({ id, timestamp, redirects, ...site }),
     'builds/latest.json': JSON.stringify({ id, timestamp }),
     ...files, // last, so a test can replace or (with null) drop any of the above
   };
@@ -118,3 +118,15 @@ export function snapshotTree(dir) {
 }
 
 export const read = (dir, rel) => readFileSync(path.join(dir, rel), 'utf8');
+
+/** A build's settings and a shop.json as a real shop's release has them (release-checks.mjs
+ * passes them); tests spoil one thing at a time. */
+export const realSite = { siteUrl: 'https://trade.tradeshop.co.uk', firebaseProjectId: 'tradeshop-production' };
+export const realShop = {
+  business: {
+    tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited',
+    registeredAddress: 'Unit 4, Marsh Barton Trading Estate, Exeter, EX2 8LP', companyNumber: '09876543', vatNumber: 'GB123456789',
+  },
+  bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
+  contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Marsh Barton Trading Estate, Exeter, EX2 8LP', hours: '9 to 5' },
+};

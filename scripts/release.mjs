@@ -16,12 +16,18 @@
 //   scripts/release --target T --rollback ID   make published build ID current again
 //   scripts/release --target T --list-builds   the published builds, newest first
 //
+// To aws, the export (and, before a build, the build's settings) must be safe to put in
+// front of buyers, dry-run or not: an https SITE_URL that is not loopback, a Firebase
+// project that is not a demo- one, no Auth emulator address, no placeholder in shop.json
+// (release-checks.mjs). Every problem is named.
+//
 // The wrapper scripts/release runs from the repository root, so relative paths are taken
 // from there. Any error ends the run with one line and exit code 1.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { say } from './lib.mjs';
-import { buildSite, exportDir as defaultExportDir } from './build.mjs';
+import { buildSite, exportDir as defaultExportDir, readShopConfig } from './build.mjs';
+import { buildEnvProblems, exportScan, refuseIf } from './release-checks.mjs';
 import { readExport } from './export-manifest.mjs';
 import {
   awsConfig, count, describePlan, emptyState, openTarget, planRelease, planRollback, publishExport, rollback,
@@ -66,7 +72,8 @@ async function listBuilds(target) {
   }
 }
 
-export async function main(argv, env = process.env) {
+/** shop: functions/config/shop.json's contents (tests pass their own). */
+export async function main(argv, env = process.env, { shop = readShopConfig() } = {}) {
   const { values: opt } = parseArgs({
     args: argv,
     options: {
@@ -97,7 +104,9 @@ export async function main(argv, env = process.env) {
 
   if (dryRun) {
     const dir = opt.export ?? defaultExportDir;
-    const exp = await readExport(dir);
+    const scan = opt.target === 'aws' ? exportScan(shop) : null;
+    const exp = await readExport(dir, { inspect: scan?.inspect });
+    if (scan) refuseIf(scan.problems(exp), `publish ${shown(exp.dir)} to aws`);
     const { target, state } = await dryRunState(opt.target, env);
     const plan = planRelease(exp, state);
     if (!opt.export) plan.notes.unshift(`no --export: planning the existing export ${shown(dir)} (a dry-run never builds)`);
@@ -109,12 +118,14 @@ export async function main(argv, env = process.env) {
   // Everything that can be refused (target spelling, AWS configuration) is refused here,
   // before the build runs or anything is written.
   const target = await openTarget(opt.target, env);
+  const aws = opt.target === 'aws';
   let dir = opt.export;
   if (!dir) {
-    await buildSite({ env });
+    if (aws) refuseIf(buildEnvProblems(env, shop), 'build a release for aws');
+    await buildSite({ env, shop });
     dir = defaultExportDir;
   }
-  const record = await publishExport({ exportDir: dir, target });
+  const record = await publishExport({ exportDir: dir, target, scan: aws ? exportScan(shop) : undefined });
   say('release', `build ${record.id} is live on ${target.name}`);
 }
 

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { root } from './lib.mjs';
-import { buildA, buildB, scratch, snapshotTree, writeExport } from './release-fixtures.mjs';
+import { buildA, buildB, realShop, realSite, scratch, snapshotTree, writeExport } from './release-fixtures.mjs';
+import { main } from './release.mjs';
 
 /** The environment without any release or AWS configuration of the machine running the tests. */
 const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_')));
@@ -63,11 +64,79 @@ test('a dry-run works offline: no target, or aws with no configuration, plans ag
   assert.match(none.out, /no --target: planning against an empty bucket/);
   assertPhasesInOrder(none.out);
 
-  const aws = release(['--dry-run', '--export', exp.dir, '--target', 'aws', '--list']);
+});
+
+/** Runs the release in this process with the shop.json given (the CLI reads the
+ * repository's, which holds placeholders); answers { code, out, err } as release() does. */
+async function releaseWith(args, shop, env = bareEnv) {
+  const lines = [];
+  const log = console.log;
+  console.log = (...a) => lines.push(a.join(' '));
+  try {
+    await main(args, env, { shop });
+    return { code: 0, out: lines.join('\n'), err: '' };
+  } catch (err) {
+    return { code: 1, out: lines.join('\n'), err: `release: ${String(err.message).replace(/\s*\n\s*/g, '; ')}\n` };
+  } finally {
+    console.log = log;
+  }
+}
+
+test('a dry-run to aws of a safe export, with real shop details, prints the plan against an empty bucket offline', async (t) => {
+  const exp = writeExport(path.join(scratch(t), 'a'), { ...buildA, site: realSite });
+  const aws = await releaseWith(['--dry-run', '--export', exp.dir, '--target', 'aws', '--list'], realShop);
   assert.equal(aws.code, 0, aws.err);
   assert.match(aws.out, /no AWS configuration .*RELEASE_BUCKET.*: planning against an empty bucket/);
+  assertPhasesInOrder(aws.out);
   // --list prints every file, here all 11 pages and payloads.
   for (const rel of Object.keys(buildA.files).filter((p) => !p.startsWith('_next/'))) assert.ok(aws.out.includes(`  ${rel}\n`), rel);
+});
+
+test('a release to aws (dry-run or not) refuses an unsafe export, naming every problem, before anything is read from AWS', async (t) => {
+  const dir = scratch(t);
+  const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:aws:cloudfront::1:key-value-store/x', AWS_REGION: 'eu-west-2' };
+  const cases = {
+    'loopback SITE_URL': [{ site: { ...realSite, siteUrl: 'http://127.0.0.1:8080' } }, realShop,
+      [/SITE_URL "http:\/\/127\.0\.0\.1:8080" of build .* is not an https address/, /SITE_URL "http:\/\/127\.0\.0\.1:8080" .* is a loopback address/]],
+    'https on localhost': [{ site: { ...realSite, siteUrl: 'https://localhost:8443' } }, realShop, [/SITE_URL "https:\/\/localhost:8443" .* is a loopback address/]],
+    'demo Firebase project': [{ site: { ...realSite, firebaseProjectId: 'demo-tradeshop' } }, realShop, [/the Firebase project "demo-tradeshop" of build .* is a demo project/]],
+    'Auth emulator address in a chunk': [{ site: realSite, files: { '_next/static/chunks/auth.js': 'r.connectAuthEmulator(a,"http://127.0.0.1:9099",{})' } }, realShop,
+      [/the export holds the local address 127\.0\.0\.1:9099 .* in _next\/static\/chunks\/auth\.js/]],
+    'emulator on localhost in two pages': [{ site: realSite, files: { 'a/index.html': 'localhost:9099', 'b/index.html': 'see localhost:9099.' } }, realShop,
+      [/local address localhost:9099 .* in a\/index\.html and 1 other file/]],
+    'emulator variable': [{ site: realSite, files: { 'x.js': 'FIREBASE_AUTH_EMULATOR_HOST' } }, realShop, [/names FIREBASE_AUTH_EMULATOR_HOST in x\.js/]],
+    'no recorded settings': [{}, realShop, [/does not record its SITE_URL/, /does not record its Firebase project/]],
+    'placeholder identity': [{ site: realSite }, { ...realShop, business: { ...realShop.business, vatNumber: 'GB000000000' }, bankTransfer: { ...realShop.bankTransfer, sortCode: '00-00-00' } },
+      [/functions\/config\/shop\.json: business\.vatNumber "GB000000000" is a placeholder/, /bankTransfer\.sortCode "00-00-00" is a placeholder/]],
+  };
+  for (const [name, [spoil, shop, expected]] of Object.entries(cases)) {
+    const exp = writeExport(path.join(dir, name.replace(/\W+/g, '-')), { ...buildA, ...spoil, files: { ...buildA.files, ...spoil.files } });
+    for (const args of [['--dry-run', '--target', 'aws', '--export', exp.dir], ['--target', 'aws', '--export', exp.dir]]) {
+      const r = await releaseWith(args, shop, awsEnv);
+      assertRefused(r, /^release: refusing to publish .* to aws(:s3:\/\/b)?: /);
+      for (const re of expected) assert.match(r.err, re, `${name}: ${args.join(' ')}`);
+      assert.doesNotMatch(r.out, /Release plan|hashed assets/, 'no plan is printed');
+    }
+  }
+
+  // Everything at once: each problem named, not only the first.
+  const all = writeExport(path.join(dir, 'all'), { ...buildA, site: { siteUrl: 'http://127.0.0.1:8080', firebaseProjectId: 'demo-tradeshop' },
+    files: { ...buildA.files, 'index.html': '<a href="http://127.0.0.1:8080/">home</a>', '_next/static/chunks/auth.js': '"http://127.0.0.1:9099"' } });
+  const r = await releaseWith(['--dry-run', '--target', 'aws', '--export', all.dir], { ...realShop, contact: { ...realShop.contact, email: 'trade@tradeshop.example' } });
+  assertRefused(r, /not an https address.*is a loopback address.*is a demo project.*local address 127\.0\.0\.1:9099.*contact\.email "trade@tradeshop\.example" is an example address/);
+  assert.doesNotMatch(r.err, /local address 127\.0\.0\.1:8080/, 'the loopback SITE_URL is named once, as SITE_URL');
+
+  // The CLI itself, with the repository's shop.json: exit 1, one line.
+  assertRefused(release(['--dry-run', '--target', 'aws', '--export', all.dir]), /refusing to publish .*is a demo project/);
+  // Without --target aws, the dry-run plans a local export as before.
+  assert.equal(release(['--dry-run', '--export', all.dir]).code, 0);
+});
+
+test('a build for aws is refused before it starts when its settings are unsafe', async () => {
+  const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:x', AWS_REGION: 'eu-west-2' };
+  const r = await releaseWith(['--target', 'aws'], realShop, { ...awsEnv, SITE_URL: 'http://127.0.0.1:8080', AUTH_EMULATOR_URL: 'http://127.0.0.1:9099' });
+  assertRefused(r, /^release: refusing to build a release for aws: SITE_URL "http:\/\/127\.0\.0\.1:8080" of this build is not an https address.*loopback.*Firebase project "demo-tradeshop" of this build is a demo project.*AUTH_EMULATOR_URL is set/);
+  assert.equal(r.out, '', 'nothing was built');
 });
 
 test('a broken export is refused before anything is written', (t) => {

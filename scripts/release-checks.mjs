@@ -1,0 +1,95 @@
+// What a release to AWS refuses (docs/build-and-release.md "Safe to publish"): an export
+// that would put a local address, the demo Firebase project, the Auth emulator or the
+// example shop details in front of buyers. Every problem is named, not only the first.
+//
+// The build records the site's address and Firebase project in builds/meta/{id}.json
+// (siteUrl, firebaseProjectId); the files of the export are scanned as the release reads
+// them for the Auth emulator's traces (a loopback host:port, FIREBASE_AUTH_EMULATOR_HOST);
+// the shop identity is functions/config/shop.json's, checked by build.mjs's one
+// placeholder check.
+import { buildSettings, placeholderProblems } from './build.mjs';
+import { metaPath } from './export-manifest.mjs';
+
+/** Loopback and unspecified hosts: nobody but the machine that built the export reaches
+ * them. (URL.hostname keeps IPv6 brackets.) */
+const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|\[::ffff:127(\.\d{1,3}){3}\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
+export const isLoopbackHost = (host) => LOOPBACK.test(host);
+
+/** A loopback host with a port, as an emulator address is written (127.0.0.1:9099,
+ * localhost:9099, [::1]:9099). The Firebase SDK's own "http://localhost" has no port. */
+const LOCAL_ADDRESS = /(?<![\w.-])(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]):\d{2,5}(?!\d)/gi;
+/** The server-side switch that turns off token signature checks: never in a site. */
+const EMULATOR_VARIABLE = /FIREBASE_AUTH_EMULATOR_HOST/g;
+/** Files that can hold text; images and fonts are not scanned. */
+const TEXT_FILE = /\.(html|js|mjs|json|txt|xml|css|webmanifest|map|svg)$/i;
+
+/** Problems with the address and Firebase project a build was made for: SITE_URL must be
+ * an https address that is not loopback, the project not a `demo-` one. */
+export function siteProblems({ siteUrl, firebaseProjectId }, where = 'the export') {
+  const problems = [];
+  if (!siteUrl) {
+    problems.push(`${where} does not record its SITE_URL (a build before the release checks, or not made by scripts/build.mjs): build it again`);
+  } else {
+    let url = null;
+    try {
+      url = new URL(siteUrl);
+    } catch {
+      problems.push(`SITE_URL "${siteUrl}" of ${where} is not a URL`);
+    }
+    if (url && url.protocol !== 'https:') problems.push(`SITE_URL "${siteUrl}" of ${where} is not an https address: buyers and crawlers would be sent to it (canonical links, sitemap)`);
+    if (url && isLoopbackHost(url.hostname)) problems.push(`SITE_URL "${siteUrl}" of ${where} is a loopback address: build with SITE_URL set to the shop's public address`);
+  }
+  if (!firebaseProjectId) problems.push(`${where} does not record its Firebase project: build it again`);
+  else if (/^demo-/i.test(firebaseProjectId)) problems.push(`the Firebase project "${firebaseProjectId}" of ${where} is a demo project (the emulator's; no real sign-in): build with NEXT_PUBLIC_FIREBASE_PROJECT_ID set to the stage's project`);
+  return problems;
+}
+
+/** Problems a build from env would have, found before building: the address, the
+ * project, an Auth emulator URL, the shop's placeholders. */
+export function buildEnvProblems(env, shop) {
+  const problems = siteProblems(buildSettings(env), 'this build');
+  if (env.AUTH_EMULATOR_URL) problems.push(`AUTH_EMULATOR_URL is set (${env.AUTH_EMULATOR_URL}): the site would sign buyers in against the Auth emulator`);
+  return [...problems, ...shopProblems(shop)];
+}
+
+const shopProblems = (shop) => placeholderProblems(shop).map((p) => `functions/config/shop.json: ${p}`);
+
+/** A scan of an export's files as they are read (inspect), then every problem found
+ * (problems) once the export is read. */
+export function exportScan(shop) {
+  const addresses = new Map(); // host:port -> files
+  const variableIn = [];
+  return {
+    inspect(rel, body) {
+      if (!TEXT_FILE.test(rel)) return;
+      const text = body.toString('utf8');
+      for (const m of new Set(text.match(LOCAL_ADDRESS) ?? [])) {
+        const key = m.toLowerCase();
+        if (!addresses.has(key)) addresses.set(key, []);
+        addresses.get(key).push(rel);
+      }
+      if (EMULATOR_VARIABLE.test(text)) variableIn.push(rel);
+      EMULATOR_VARIABLE.lastIndex = 0;
+    },
+    /** exp: readExport's answer, with the meta file's siteUrl and firebaseProjectId. */
+    problems(exp) {
+      const problems = siteProblems(exp.site ?? {}, `build ${exp.id} (${metaPath(exp.id)})`);
+      let siteHost = null;
+      try {
+        siteHost = new URL(exp.site?.siteUrl).host.toLowerCase();
+      } catch { /* reported above */ }
+      const files = (list) => `${list.slice().sort()[0]}${list.length > 1 ? ` and ${list.length - 1} other file${list.length > 2 ? 's' : ''}` : ''}`;
+      for (const [address, list] of [...addresses].sort()) {
+        if (address === siteHost) continue; // the loopback SITE_URL, named above
+        problems.push(`the export holds the local address ${address} (the Auth emulator's, or another local service's) in ${files(list)}: build with SITE_URL the shop's public address and without AUTH_EMULATOR_URL`);
+      }
+      if (variableIn.length) problems.push(`the export names FIREBASE_AUTH_EMULATOR_HOST in ${files(variableIn)}`);
+      return [...problems, ...shopProblems(shop)];
+    },
+  };
+}
+
+/** Throws one message listing every problem, if there are any. */
+export function refuseIf(problems, what) {
+  if (problems.length) throw new Error(`refusing to ${what}: ${problems.join('; ')}`);
+}

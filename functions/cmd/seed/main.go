@@ -1,12 +1,19 @@
 // Command seed creates the shop's table if it is missing and loads the deterministic
 // seed catalogue into it, writing each product's generated images under -media.
 // Re-running it writes the same items again; -if-empty skips a table already seeded.
+//
+// It loads only into a local store (DYNAMODB_ENDPOINT on a loopback address) unless
+// -allow-aws says a deployed table is meant: without DYNAMODB_ENDPOINT the SDK writes to
+// AWS DynamoDB in AWS_REGION, which must never happen by accident (docs/infrastructure.md
+// "First deploy").
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,22 +27,48 @@ func main() {
 	products := flag.Int("products", seed.DefaultProducts, "number of products to generate (1 to 200000)")
 	media := flag.String("media", ".local/media", "folder the product images are written to")
 	ifEmpty := flag.Bool("if-empty", false, "do nothing if the table has already been seeded")
+	allowAWS := flag.Bool("allow-aws", false, "load into AWS DynamoDB (no DYNAMODB_ENDPOINT, or one that is not loopback): a deployed table")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *products, *media, *ifEmpty); err != nil {
+	cfg := store.ConfigFromEnv(os.Getenv)
+	err := checkTarget(cfg, *allowAWS)
+	if err == nil {
+		err = run(ctx, cfg, *products, *media, *ifEmpty)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, n int, media string, ifEmpty bool) error {
+// checkTarget refuses a store that is not local unless allowAWS: the endpoint must be a
+// loopback address (DynamoDB Local), else the writes go to a deployed table.
+func checkTarget(c store.Config, allowAWS bool) error {
+	if allowAWS {
+		return nil
+	}
+	if c.Endpoint == "" {
+		return fmt.Errorf("DYNAMODB_ENDPOINT is not set, so this would write the seed catalogue to AWS DynamoDB (table %s in %s): set DYNAMODB_ENDPOINT to a local store, or pass -allow-aws to load a deployed table on purpose", c.TableName, c.Region)
+	}
+	u, err := url.Parse(c.Endpoint)
+	if err != nil || u.Hostname() == "" {
+		return fmt.Errorf("DYNAMODB_ENDPOINT %q is not a URL such as http://127.0.0.1:8000", c.Endpoint)
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
+		return nil
+	}
+	return fmt.Errorf("DYNAMODB_ENDPOINT %s is not a loopback address, so this would write the seed catalogue to a store elsewhere (table %s): pass -allow-aws to load it on purpose", c.Endpoint, c.TableName)
+}
+
+func run(ctx context.Context, cfg store.Config, n int, media string, ifEmpty bool) error {
 	cat, err := seed.Generate(n)
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	st, err := store.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}

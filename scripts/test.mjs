@@ -2,7 +2,7 @@
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
 // memory, one JVM shared by every Go package) and Firebase Auth emulator on free ports, runs
 // the Go unit and integration tests, cross-compiles every Lambda, runs the site and
-// CDK tests and `cdk synth` for both stages, builds the site from a freshly seeded
+// CDK tests and the deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
 // local edge, dry-runs the release of the export, runs the end-to-end tests in headless
 // Chromium, then the fault suite (scripts/faults.mjs: store paused, kill -9 of the edge and
@@ -156,11 +156,11 @@ async function main() {
   await step('script tests (node --test scripts/*.test.mjs)', () => run('node', ['--test',
     ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
   await step('infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
+  // The first deploy's dry-run: its offline checks, `cdk synth` of both stacks with the
+  // root's pinned CLI, and the plan (docs/infrastructure.md "First deploy").
   for (const stage of ['staging', 'production']) {
-    await step(`cdk synth offline (${stage})`, () =>
-      run('npm', ['run', '--silent', 'synth', '-w', 'infra', '--', '--quiet', '-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`, '-o', path.join(scratch, `cdk-${stage}`)], {
-        env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' },
-      }));
+    await step(`deploy dry-run: checks and cdk synth offline (${stage})`, () =>
+      run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]));
   }
 
   const media = path.join(scratch, 'media');

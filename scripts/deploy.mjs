@@ -1,0 +1,143 @@
+// The first deploy of a stage, as docs/infrastructure.md "First deploy" describes it: checks
+// what can be checked offline, builds the Lambdas, synthesises both stacks with the pinned
+// CDK CLI, and prints every step in order with the commands to run.
+//
+//   scripts/deploy --stage staging|production --dry-run   offline: checks, synth, the plan
+//   scripts/deploy --stage staging|production             the same, then `cdk deploy --all`
+//                                                          (UNTESTED: no AWS account here)
+//   … --lambda-dir DIR   built functions (default .local/lambda; built when missing)
+//   … --out DIR          where the synthesised templates go (default infra/cdk.out)
+//
+// The dry-run runs in the test command for both stages. Any error ends the run with one
+// line (`deploy: …`) and exit code 1; every failed check is named.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { root, run, say } from './lib.mjs';
+import { buildLambdas, defaultLambdaDir, lambdaNames } from './build-lambdas.mjs';
+import { placeholderProblems, readShopConfig } from './build.mjs';
+
+const usage = `usage: scripts/deploy --stage staging|production [--dry-run] [--lambda-dir DIR] [--out DIR]`;
+const cdkBin = path.join(root, 'node_modules', '.bin', 'cdk');
+/** The region CloudFront takes WAF web ACLs (and, later, certificates) from. */
+const EDGE_REGION = 'us-east-1';
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** The offline checks: the pinned CLI is installed, the stage is configured with a real
+ * Firebase project. Answers the stage's config; throws naming every problem. */
+export function checkPrerequisites(stage, { cdkJson = readJson(path.join(root, 'cdk.json')), pkg = readJson(path.join(root, 'package.json')) } = {}) {
+  const problems = [];
+  const pinned = pkg.devDependencies?.['aws-cdk'];
+  const cliPkg = path.join(root, 'node_modules', 'aws-cdk', 'package.json');
+  if (!pinned) problems.push('package.json pins no aws-cdk devDependency (the CDK CLI)');
+  else if (!existsSync(cliPkg)) problems.push(`the CDK CLI aws-cdk ${pinned} is not installed: run npm ci`);
+  else if (readJson(cliPkg).version !== pinned) problems.push(`node_modules has aws-cdk ${readJson(cliPkg).version}, package.json pins ${pinned}: run npm ci`);
+  const config = cdkJson.context?.stages?.[stage];
+  if (!['staging', 'production'].includes(stage)) problems.push(`--stage must be staging or production, not "${stage}"`);
+  else if (!config) problems.push(`cdk.json has no context stages.${stage}`);
+  else {
+    if (!config.firebaseProjectId) problems.push(`cdk.json stages.${stage}.firebaseProjectId is not set`);
+    else if (/^demo-/i.test(config.firebaseProjectId)) problems.push(`cdk.json stages.${stage}.firebaseProjectId "${config.firebaseProjectId}" is a demo project: the deployed functions would accept no real sign-in`);
+    if (!config.region) problems.push(`cdk.json stages.${stage}.region is not set`);
+  }
+  if (problems.length) throw new Error(`not ready to deploy ${stage}: ${problems.join('; ')}`);
+  return config;
+}
+
+/** The stacks of a synthesised cloud assembly: [{ name, region }], in deploy order
+ * (the edge stack, which the shop stack depends on, first). */
+export function stacksOf(outDir) {
+  const { artifacts } = readJson(path.join(outDir, 'manifest.json'));
+  const stacks = Object.entries(artifacts)
+    .filter(([, a]) => a.type === 'aws:cloudformation:stack')
+    .map(([id, a]) => ({ name: a.displayName ?? id, region: a.environment.split('/').pop(), deps: a.dependencies ?? [] }));
+  return stacks.sort((a, b) => (a.deps.some((d) => d.startsWith(b.name)) ? 1 : b.deps.some((d) => d.startsWith(a.name)) ? -1 : 0));
+}
+
+/** The steps of a first deploy, each a title and the commands (or what to do by hand). */
+export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
+  const shopStack = stacks.find((s) => !s.name.endsWith('-Edge'))?.name ?? `TradeShop-${stage}`;
+  const region = config.region;
+  const regions = [...new Set([region, EDGE_REGION])];
+  const out = (name) => `<${shopStack} output ${name}>`;
+  return [
+    ['CDK bootstrap (once per account and region; needs AWS credentials)',
+      [`npx cdk bootstrap ${regions.map((r) => `aws://ACCOUNT_ID/${r}`).join(' ')}`]],
+    [`Firebase project ${config.firebaseProjectId} (by hand, in the Firebase console)`,
+      ['create it (or use the existing one), enable Authentication > Sign-in method > Email/Password',
+        'note its Web API key and auth domain: the release needs them (NEXT_PUBLIC_FIREBASE_API_KEY, NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN)',
+        `after step 4: Authentication > Settings > Authorised domains: add the host of ${out('SiteUrl')} (and the custom domain, if any); for production, remove localhost`]],
+    ['Build the Lambdas (linux/arm64)', [`node scripts/build-lambdas.mjs${lambdaDir === defaultLambdaDir ? '' : ` ${path.relative(root, lambdaDir)}`}`]],
+    [`Deploy both stacks (${stacks.map((s) => `${s.name} in ${s.region}`).join(', then ')})`,
+      [`npx cdk diff --all -c stage=${stage}`, `npx cdk deploy --all -c stage=${stage} --outputs-file .local/cdk-outputs-${stage}.json`,
+        'secrets: CsrfSecret and OriginSecret are generated by the stack in Secrets Manager; none is set by hand (rotate: put a new value, deploy again)']],
+    ['Stack outputs to release variables',
+      [`TABLE_NAME=${out('TableName')}  AWS_REGION=${region}`,
+        `RELEASE_BUCKET=${out('SiteBucketName')}  RELEASE_DISTRIBUTION_ID=${out('DistributionId')}  RELEASE_KVS_ARN=${out('RouteRulesStoreArn')}`,
+        `SITE_URL=${out('SiteUrl')}  (or https://your-domain with a siteOrigin in cdk.json)`,
+        `NEXT_PUBLIC_FIREBASE_PROJECT_ID=${config.firebaseProjectId}  NEXT_PUBLIC_FIREBASE_API_KEY=…  NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN=…  SITE_VERSION=${stage}`]],
+    ['Load the catalogue into the deployed table (the seed catalogue until the catalogue import exists)',
+      [`TABLE_NAME=${out('TableName')} AWS_REGION=${region} .local/bin/seed -allow-aws -media .local/seed-media`,
+        `aws s3 sync .local/seed-media s3://${out('MediaBucketName')}/media/   (product images, served under /media/)`]],
+    ['Grant staff', ['not automated yet (a future scripts/staff): there is no staff role in the shop today']],
+    ['The first release (with the variables of step 5; it refuses a loopback or http SITE_URL, a demo- project, the Auth emulator, shop.json placeholders)',
+      ['scripts/release --target aws --dry-run   (needs a built export: the first run without --dry-run builds it)', 'scripts/release --target aws']],
+  ];
+}
+
+export async function main(argv, env = process.env) {
+  const { values: opt } = parseArgs({
+    args: argv,
+    options: {
+      stage: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'lambda-dir': { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (opt.help) return console.log(usage);
+  if (!opt.stage) throw new Error(`--stage staging or --stage production is needed\n${usage}`);
+  const stage = opt.stage;
+  const config = checkPrerequisites(stage);
+  say('deploy', `${stage}: the pinned CDK CLI is installed; Firebase project ${config.firebaseProjectId}, region ${config.region} (and ${EDGE_REGION} for the edge stack)`);
+
+  const lambdaDir = path.resolve(opt['lambda-dir'] ?? defaultLambdaDir);
+  const missing = lambdaNames().filter((n) => !existsSync(path.join(lambdaDir, n, 'bootstrap')));
+  if (missing.length) {
+    say('deploy', `${missing.length} Lambda(s) not built in ${path.relative(root, lambdaDir)}: building them`);
+    await buildLambdas(lambdaDir);
+  }
+  const outDir = path.resolve(opt.out ?? path.join(root, 'infra', 'cdk.out'));
+  const cdkArgs = ['-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`];
+  // Offline: no account lookup, no instance metadata probe.
+  const cdkEnv = { ...env, AWS_EC2_METADATA_DISABLED: 'true', CDK_DISABLE_VERSION_CHECK: '1' };
+  say('deploy', `synthesising with ${cdkBin.replace(`${root}/`, '')} (${readJson(path.join(root, 'node_modules', 'aws-cdk', 'package.json')).version})`);
+  await run(cdkBin, ['synth', '--quiet', '--no-notices', ...cdkArgs, '-o', outDir], { env: cdkEnv });
+  const stacks = stacksOf(outDir);
+  say('deploy', `synthesised ${stacks.map((s) => `${s.name} (${s.region})`).join(', ')} into ${path.relative(root, outDir) || '.'}`);
+
+  const steps = firstDeploySteps({ stage, config, stacks, lambdaDir });
+  const lines = [`First deploy of ${stage} (docs/infrastructure.md "First deploy"):`];
+  steps.forEach(([title, cmds], i) => {
+    lines.push(`${i + 1}. ${title}`);
+    for (const c of cmds) lines.push(`     ${c}`);
+  });
+  const shop = placeholderProblems(readShopConfig());
+  if (shop.length) lines.push('', `The release (step 8) will refuse until functions/config/shop.json holds the shop's real details: ${shop.join('; ')}`);
+  console.log(lines.join('\n'));
+  if (opt['dry-run']) return console.log('\nDry-run: nothing was deployed.');
+
+  // UNTESTED AGAINST AWS: the same CLI and context as the synth above.
+  say('deploy', `cdk deploy --all -c stage=${stage}`);
+  await run(cdkBin, ['deploy', '--all', '--require-approval', 'broadening', ...cdkArgs, '--outputs-file', path.join(root, '.local', `cdk-outputs-${stage}.json`)], { env: { ...env, CDK_DISABLE_VERSION_CHECK: '1' } });
+  say('deploy', `deployed; the stack outputs are in .local/cdk-outputs-${stage}.json: go on with step 5`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).catch((err) => {
+    console.error(`deploy: ${String(err.message).replace(/\s*\n\s*/g, '; ')}`);
+    process.exit(1);
+  });
+}

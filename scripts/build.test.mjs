@@ -2,25 +2,31 @@
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { buildSite, checkPublishable, placeholderProblems } from './build.mjs';
+import { buildSite, checkPublishable, placeholderProblems, readShopConfig } from './build.mjs';
 
+const shop = readShopConfig();
 const placeholders = {
-  bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
+  business: { companyNumber: '00000000', vatNumber: 'GB000000000' },
+  bankTransfer: { accountName: shop.business.tradingName, sortCode: '00-00-00', accountNumber: '00000000' },
   contact: { phone: '01632 960 123', email: 'trade@tradeshop.example', address: 'Unit 4, Exampleton', hours: '9 to 5' },
 };
 const real = {
-  bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
+  business: { companyNumber: '09876543', vatNumber: 'GB123456789' },
+  bankTransfer: { accountName: shop.business.legalName, sortCode: '20-45-77', accountNumber: '41308826' },
   contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Exeter', hours: '9 to 5' },
 };
 
 test('every placeholder is named', () => {
   assert.deepEqual(placeholderProblems(placeholders), [
+    'business.companyNumber "00000000" is a placeholder',
+    'business.vatNumber "GB000000000" is a placeholder',
     'bankTransfer.sortCode "00-00-00" is a placeholder',
     'bankTransfer.accountNumber "00000000" is a placeholder',
     'contact.email "trade@tradeshop.example" is an example address',
     'contact.phone "01632 960 123" is a number kept for drama',
   ]);
-  assert.deepEqual(placeholderProblems({}), ['bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
+  assert.deepEqual(placeholderProblems({}), ['business.companyNumber "" is a placeholder', 'business.vatNumber "" is a placeholder',
+    'bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
   assert.deepEqual(placeholderProblems(real), []);
 });
 
@@ -38,4 +44,12 @@ test('staging and production builds refuse placeholders; local builds and real d
 
 test('buildSite refuses before it builds anything', async () => {
   await assert.rejects(buildSite({ env: { SITE_VERSION: 'production' }, shop: placeholders }), /^Error: refusing a production build/);
+});
+
+test('the repo shop.json is read through the shared check, and its example identity is refused for buyers', () => {
+  assert.equal(typeof shop.business.tradingName, 'string');
+  assert.deepEqual(placeholderProblems(shop).filter((p) => p.startsWith('business.')), [
+    `business.companyNumber "${shop.business.companyNumber}" is a placeholder`,
+    `business.vatNumber "${shop.business.vatNumber}" is a placeholder`,
+  ]);
 });

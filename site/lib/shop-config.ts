@@ -46,6 +46,3 @@ export function getShopConfig(): ShopConfig {
   cached ??= parseShopConfig(readFileSync(path.join(configDir(), 'shop.json'), 'utf8'));
   return cached;
 }
-
-/** The name buyers see: "TradeShop Wholesale". */
-export const tradingName = () => getShopConfig().business.tradingName;

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
 import { latestBody, latestPath, listRelative, metaPath } from './export-manifest.mjs';
+import { parseShop } from '../site/lib/shop-validate.mjs';
 
 export const snapshotDir = path.join(root, 'builds', 'snapshot');
 export const exportDir = path.join(root, 'site', 'out');
@@ -65,9 +66,12 @@ export function validateRedirects(doc, pagePaths = new Set()) {
   return list.map(({ source, target, status }) => ({ source, target, status }));
 }
 
-/** functions/config/shop.json: the business constants the functions and the pages share. */
+/** functions/config/shop.json: the business constants and identity the functions and
+ * the pages share, checked against shop-schema.json as the Go functions check it (the
+ * same message for the same mistake: site/lib/shop-validate.mjs). */
 export const shopConfigPath = path.join(root, 'functions', 'config', 'shop.json');
-export const readShopConfig = () => JSON.parse(readFileSync(shopConfigPath, 'utf8'));
+export const shopSchemaPath = path.join(root, 'functions', 'config', 'shop-schema.json');
+export const readShopConfig = () => parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8')));
 
 /** Site versions buyers see: their builds must carry the shop's real details. */
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);

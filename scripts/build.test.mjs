@@ -2,8 +2,9 @@
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { buildSite, checkPublishable, placeholderProblems } from './build.mjs';
+import { buildSite, checkPublishable, placeholderProblems, readShopConfig } from './build.mjs';
 
+const shop = readShopConfig();
 const placeholders = {
   business: { tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited', registeredAddress: 'Unit 4, Meadow Lane, Exampleton, EX1 2AB', companyNumber: '00000000', vatNumber: 'GB000000000' },
   bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
@@ -46,4 +47,13 @@ test('staging and production builds refuse placeholders; local builds and real d
 
 test('buildSite refuses before it builds anything', async () => {
   await assert.rejects(buildSite({ env: { SITE_VERSION: 'production' }, shop: placeholders }), /^Error: refusing a production build/);
+});
+
+test('the repo shop.json is read through the shared check, and its example identity is refused for buyers', () => {
+  assert.equal(typeof shop.business.tradingName, 'string');
+  assert.deepEqual(placeholderProblems(shop).filter((p) => p.startsWith('business.')), [
+    `business.companyNumber "${shop.business.companyNumber}" is a placeholder`,
+    `business.vatNumber "${shop.business.vatNumber}" is a placeholder`,
+    `business.registeredAddress "${shop.business.registeredAddress}" is an example address`,
+  ]);
 });

@@ -1,10 +1,10 @@
 package config
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 )
 
 //go:embed shop.json
@@ -33,9 +33,10 @@ type Contact struct {
 type Business struct {
 	TradingName       string `json:"tradingName"`       // the name buyers see: "TradeShop Wholesale"
 	LegalName         string `json:"legalName"`         // the company's registered name
+	RegisteredIn      string `json:"registeredIn"`      // England and Wales, Wales, Scotland or Northern Ireland
 	RegisteredAddress string `json:"registeredAddress"` // one line, commas between parts
 	CompanyNumber     string `json:"companyNumber"`     // Companies House number, 8 characters
-	VATNumber         string `json:"vatNumber"`         // UK VAT registration number: GB and 9 digits
+	VATNumber         string `json:"vatNumber"`         // UK VAT registration number: GB and 9 digits (12 for a branch)
 }
 
 // BankTransfer is the account pro-forma orders are paid into.
@@ -44,11 +45,6 @@ type BankTransfer struct {
 	SortCode      string `json:"sortCode"`      // 12-34-56
 	AccountNumber string `json:"accountNumber"` // eight digits
 }
-
-var (
-	sortCodePattern      = regexp.MustCompile(`^[0-9]{2}-[0-9]{2}-[0-9]{2}$`)
-	accountNumberPattern = regexp.MustCompile(`^[0-9]{8}$`)
-)
 
 // Shop is shop.json.
 type Shop struct {
@@ -64,32 +60,47 @@ type Shop struct {
 	BankTransfer     BankTransfer   `json:"bankTransfer"`
 }
 
-// Load parses the embedded shop.json and checks it.
-func Load() (Shop, error) {
-	var s Shop
-	if err := json.Unmarshal(shopJSON, &s); err != nil {
+// Load parses the embedded shop.json after checking it against shop-schema.json
+// (Validate): a key the schema does not name, a missing one, a negative amount or a
+// malformed VAT number is an error, with the same message the site build gives.
+func Load() (Shop, error) { return parse(shopJSON) }
+
+func parse(doc []byte) (Shop, error) {
+	if err := Validate(doc); err != nil {
+		return Shop{}, err
+	}
+	// Validate refused every key the schema does not name (validate_test.go checks that
+	// the schema names exactly this struct's fields). The comments go, then a strict
+	// decode: a field the schema allowed but the struct lacks would still fail here.
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
 		return Shop{}, fmt.Errorf("parse shop.json: %w", err)
 	}
-	switch {
-	case s.MinimumOrderPence < 0 || s.FreeDeliveryThresholdPence < 0:
-		return Shop{}, fmt.Errorf("shop.json: money values must not be negative")
-	case len(s.DeliveryOptions) == 0:
-		return Shop{}, fmt.Errorf("shop.json: no delivery options")
-	case s.DefaultVATRate < 0 || s.DefaultVATRate > 100:
-		return Shop{}, fmt.Errorf("shop.json: defaultVatRate %d out of range", s.DefaultVATRate)
-	case s.BankTransfer.AccountName == "" || !sortCodePattern.MatchString(s.BankTransfer.SortCode) ||
-		!accountNumberPattern.MatchString(s.BankTransfer.AccountNumber):
-		return Shop{}, fmt.Errorf("shop.json: bankTransfer needs an accountName, a sortCode such as 12-34-56 and an eight-digit accountNumber")
+	stripped, err := json.Marshal(withoutComments(v))
+	if err != nil {
+		return Shop{}, fmt.Errorf("parse shop.json: %w", err)
 	}
-	for k, v := range s.DefaultDiscounts {
-		if v < 0 || v > 100 {
-			return Shop{}, fmt.Errorf("shop.json: discount %s is %d%%", k, v)
-		}
-	}
-	for _, d := range s.DeliveryOptions {
-		if d.ID == "" || d.ChargePence < 0 {
-			return Shop{}, fmt.Errorf("shop.json: bad delivery option %+v", d)
-		}
+	d := json.NewDecoder(bytes.NewReader(stripped))
+	d.DisallowUnknownFields()
+	var s Shop
+	if err := d.Decode(&s); err != nil {
+		return Shop{}, fmt.Errorf("parse shop.json: %w", err)
 	}
 	return s, nil
+}
+
+// withoutComments drops the "$comment" keys at every level.
+func withoutComments(v any) any {
+	switch c := v.(type) {
+	case map[string]any:
+		delete(c, commentKey)
+		for k, e := range c {
+			c[k] = withoutComments(e)
+		}
+	case []any:
+		for i, e := range c {
+			c[i] = withoutComments(e)
+		}
+	}
+	return v
 }

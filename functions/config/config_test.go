@@ -11,6 +11,9 @@ func TestLoad(t *testing.T) {
 	if s.MinimumOrderPence <= 0 || s.FreeDeliveryThresholdPence <= s.MinimumOrderPence || s.DefaultVATRate != 20 {
 		t.Fatalf("unexpected constants: %+v", s)
 	}
+	if b := s.Business; b.TradingName == "" || b.LegalName == "" || b.RegisteredIn == "" || b.VATNumber == "" || b.CompanyNumber == "" {
+		t.Fatalf("business identity missing: %+v", b)
+	}
 	if s.Contact.Email == "" || s.Contact.Phone == "" {
 		t.Fatal("contact details missing")
 	}

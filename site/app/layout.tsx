@@ -9,7 +9,7 @@ import { SiteHeader } from '@/components/layout/site-header';
 import { StagingNotice } from '@/components/layout/staging-notice';
 import { ToastRegion } from '@/components/toast/toast-region';
 import { getCatalogue } from '@/lib/catalogue';
-import { siteUrl } from '@/lib/seo';
+import { siteName, siteUrl } from '@/lib/seo';
 import { SIGNIN_HINT_SCRIPT } from '@/lib/signin-hint';
 import './globals.css';
 
@@ -17,7 +17,7 @@ const buildId = process.env.NEXT_PUBLIC_BUILD_ID ?? 'dev';
 
 export const metadata: Metadata = {
   metadataBase: new URL(siteUrl),
-  title: { default: 'TradeShop Wholesale: greeting cards, gift wrap and giftware for the trade', template: '%s | TradeShop Wholesale' },
+  title: { default: `${siteName}: greeting cards, gift wrap and giftware for the trade`, template: `%s | ${siteName}` },
   description: 'Wholesale greeting cards, Christmas, gift wrap, partyware, balloons, giftware and stationery in trade packs.',
 };
 

@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { JsonLd } from '@/components/seo/json-ld';
 import { getHome } from '@/lib/catalogue';
-import { organizationLd, pageMetadata } from '@/lib/seo';
+import { organizationLd, pageMetadata, siteName } from '@/lib/seo';
 import { getShopConfig } from '@/lib/shop-config';
 
 export const metadata: Metadata = pageMetadata({
-  title: 'TradeShop Wholesale: greeting cards, gift wrap and giftware for the trade',
+  title: `${siteName}: greeting cards, gift wrap and giftware for the trade`,
   description: 'Wholesale greeting cards, Christmas, gift wrap, partyware, balloons, giftware and stationery in trade packs, at trade prices ex VAT.',
   path: '/',
 });

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { launch, screenshot, shopURL } from './browser';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const phoneUA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36';
+// The shop's identity: functions/config/shop.json, which the pages are built from.
+const { business } = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'functions', 'config', 'shop.json'), 'utf8')) as {
+  business: { tradingName: string; legalName: string; registeredIn: string; registeredAddress: string; companyNumber: string; vatNumber: string };
+};
 const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 let browser: Browser;
@@ -105,11 +110,27 @@ describe('site shell', () => {
     await still.close();
   });
 
+  it('titles, the logo and the footer name the shop from shop.json; the footer carries its company details', async () => {
+    await page.goto(shopURL + '/checkout/basket/');
+    await expect(page.title()).resolves.toBe(`Your basket | ${business.tradingName}`);
+    await expect(page.getByRole('link', { name: `${business.tradingName}, home` }).isVisible()).resolves.toBe(true);
+    const footer = (await page.locator('footer').innerText()).replace(/\s+/g, ' ');
+    expect(footer).toContain(`© ${new Date().getFullYear()} ${business.tradingName}.`);
+    expect(footer).toContain(`${business.tradingName} is a trading name of ${business.legalName}, registered in ${business.registeredIn}, company number ${business.companyNumber}.`);
+    expect(footer).toContain(`Registered office: ${business.registeredAddress}. VAT registration number ${business.vatNumber}.`);
+    await page.locator('footer').scrollIntoViewIfNeeded();
+    await screenshot(page, 'shell-footer-company-details');
+    await page.goto(shopURL + '/help/contact-us/');
+    await expect(page.title()).resolves.toBe(`Contact us | ${business.tradingName}`);
+    const main = await page.locator('main').innerText();
+    for (const v of [business.legalName, business.companyNumber, business.registeredAddress, business.vatNumber]) expect(main).toContain(v);
+  });
+
   it('the information modal opens, traps focus and closes with Escape', async () => {
     await page.goto(shopURL + '/');
     const opener = page.getByRole('button', { name: 'Trade info' });
     await opener.click();
-    const dialog = page.getByRole('dialog', { name: 'Trading with TradeShop' });
+    const dialog = page.getByRole('dialog', { name: `Trading with ${business.tradingName}` });
     await expect(dialog.isVisible()).resolves.toBe(true);
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');

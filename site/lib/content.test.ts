@@ -30,6 +30,17 @@ describe('content pages', () => {
     expect(faq.html).toContain('£7.95');
   });
 
+  it('names the company from shop.json on the contact page, as the law asks of a business website', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { business } = JSON.parse(readFileSync(new URL('../../functions/config/shop.json', import.meta.url), 'utf8')) as {
+      business: Record<'tradingName' | 'legalName' | 'registeredIn' | 'registeredAddress' | 'companyNumber' | 'vatNumber', string>;
+    };
+    const contact = contentPages().find((p) => p.path === '/help/contact-us/')!;
+    for (const k of ['tradingName', 'legalName', 'registeredIn', 'registeredAddress', 'companyNumber', 'vatNumber'] as const) expect(contact.html).toContain(business[k]);
+    const about = contentPages().find((p) => p.path === '/help/about-us/')!;
+    expect(about.description.startsWith(`${business.tradingName} supplies`)).toBe(true);
+  });
+
   it('fails the build on an unknown placeholder', () => {
     expect(() => fillPlaceholders('{{nope}}', {}, 'x.md')).toThrow('x.md: unknown placeholder {{nope}}');
   });

@@ -32,6 +32,12 @@ export function placeholders(c: ShopConfig): Record<string, string> {
     email: c.contact.email,
     address: c.contact.address,
     hours: c.contact.hours,
+    tradingName: c.business.tradingName,
+    legalName: c.business.legalName,
+    registeredIn: c.business.registeredIn,
+    registeredAddress: c.business.registeredAddress,
+    companyNumber: c.business.companyNumber,
+    vatNumber: c.business.vatNumber,
   };
 }
 

@@ -1,7 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { breadcrumbLd, decimalPrice, pageMetadata, productLd } from './seo';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('server-only', () => ({}));
+const { breadcrumbLd, decimalPrice, organizationLd, pageMetadata, productLd, siteName } = await import('./seo');
+const shop = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'functions', 'config', 'shop.json'), 'utf8')) as {
+  business: { tradingName: string };
+};
 
 describe('seo', () => {
+  it('names the shop by shop.json\'s trading name', () => {
+    expect(siteName).toBe(shop.business.tradingName);
+    expect(pageMetadata({ title: 'T', description: 'D', path: '/a/' }).openGraph).toMatchObject({ siteName: shop.business.tradingName });
+    expect(organizationLd({ phone: '1', email: 'e' })).toMatchObject({ name: shop.business.tradingName });
+  });
+
   it('prices as schema.org decimals', () => {
     expect(decimalPrice(19)).toBe('0.19');
     expect(decimalPrice(1205)).toBe('12.05');

@@ -1,12 +1,15 @@
 import type { Metadata } from 'next';
 import type { ProductDetail } from './types';
 import { decimalPrice } from './format';
+import { getShopConfig } from './shop-config';
 
 /** The site's public base address: canonical URLs, Open Graph and the sitemap use it.
  * The build sets it (the local edge's address locally, the CDN's in the cloud). */
 export const siteUrl = (process.env.NEXT_PUBLIC_SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
 
-export const siteName = 'TradeShop Wholesale';
+/** The shop's trading name, from functions/config/shop.json (business.tradingName):
+ * titles, Open Graph and the Organization. */
+export const siteName = getShopConfig().business.tradingName;
 
 /** An absolute URL on this site. */
 export const absolute = (path: string) => siteUrl + path;

@@ -1,22 +1,48 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseShop, type ShopSchema } from './shop-validate.mjs';
 
-/** functions/config/shop.json: the business constants the Go functions use too. */
+/** functions/config/shop.json: the business constants and identity the Go functions
+ * use too. Checked against functions/config/shop-schema.json, as the Go side checks it. */
 export interface ShopConfig {
   minimumOrderPence: number;
   freeDeliveryThresholdPence: number;
   deliveryOptions: { id: string; name: string; chargePence: number; freeOverThreshold: boolean }[];
   defaultVatRate: number;
+  defaultDiscounts: Record<string, number>;
+  /** Who the shop is in law (docs/shop-config.md). */
+  business: {
+    /** The name buyers see: titles, the logo, the footer. */
+    tradingName: string;
+    legalName: string;
+    /** The part of the UK the company is registered in: England and Wales, Scotland... */
+    registeredIn: string;
+    registeredAddress: string;
+    companyNumber: string;
+    vatNumber: string;
+  };
+  bankTransfer: { accountName: string; sortCode: string; accountNumber: string };
   contact: { phone: string; email: string; address: string; hours: string };
+}
+
+const configDir = () => path.join(process.cwd(), '..', 'functions', 'config');
+
+/** Reads and checks a shop.json's text; throws naming every problem. */
+export function parseShopConfig(text: string, schema: ShopSchema = readSchema()): ShopConfig {
+  return parseShop(text, schema) as ShopConfig;
+}
+
+/** functions/config/shop-schema.json, the rules both sides interpret. */
+export function readSchema(): ShopSchema {
+  return JSON.parse(readFileSync(path.join(configDir(), 'shop-schema.json'), 'utf8')) as ShopSchema;
 }
 
 let cached: ShopConfig | undefined;
 
-/** Reads the shop's constants at build time. */
+/** Reads the shop's constants at build time: a shop.json the Go functions would refuse
+ * fails the build with the same message. */
 export function getShopConfig(): ShopConfig {
-  cached ??= JSON.parse(
-    readFileSync(path.join(process.cwd(), '..', 'functions', 'config', 'shop.json'), 'utf8'),
-  ) as ShopConfig;
+  cached ??= parseShopConfig(readFileSync(path.join(configDir(), 'shop.json'), 'utf8'));
   return cached;
 }

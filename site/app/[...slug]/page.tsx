@@ -7,7 +7,7 @@ import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { JsonLd } from '@/components/seo/json-ld';
 import { catchAllPage, catchAllParams, type CatchAllPage as Data } from '@/lib/catch-all';
 import { formatPence } from '@/lib/format';
-import { absolute, pageMetadata, productLd } from '@/lib/seo';
+import { absolute, pageMetadata, productLd, siteName } from '@/lib/seo';
 
 type Params = { slug: string[] };
 
@@ -42,7 +42,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
       });
     }
     case 'blog-index':
-      return pageMetadata({ title: 'Trade blog', description: 'Ordering guides and retail tips for independent card and gift shops from TradeShop Wholesale.', path: '/blog/' });
+      return pageMetadata({ title: 'Trade blog', description: `Ordering guides and retail tips for independent card and gift shops from ${siteName}.`, path: '/blog/' });
     case 'content':
       return pageMetadata({ title: data.page.title, description: data.page.description, path: data.page.path, type: data.page.section === 'blog' ? 'article' : 'website' });
   }

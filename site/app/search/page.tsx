@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { SearchResults } from '@/components/search/search-results';
 import { getCatalogue } from '@/lib/catalogue';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Search', description: 'Search the TradeShop Wholesale catalogue by product name, SKU or range.', path: '/search/' }),
+  ...pageMetadata({ title: 'Search', description: `Search the ${siteName} catalogue by product name, SKU or range.`, path: '/search/' }),
   robots: { index: false },
 };
 

@@ -10,7 +10,7 @@ import { Field } from './field';
 
 /** Sign in with email and password, then back to the page visited before (archUrl),
  * else the dashboard. */
-export function LoginForm() {
+export function LoginForm({ shopName }: { shopName: string }) {
   const router = useRouter();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -53,7 +53,7 @@ export function LoginForm() {
         </button>
       </form>
       <p>
-        <Link href="/account/password_reset/">Forgotten your password?</Link> · New to TradeShop? <Link href="/account/register/">Register</Link>
+        <Link href="/account/password_reset/">Forgotten your password?</Link> · New to {shopName}? <Link href="/account/register/">Register</Link>
       </p>
     </>
   );

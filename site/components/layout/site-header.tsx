@@ -14,7 +14,7 @@ export function SiteHeader({ menu }: { menu: Menu }) {
   const shop = getShopConfig();
   const tools = (
     <>
-      <InfoModal label="Trade info" title="Trading with TradeShop">
+      <InfoModal label="Trade info" title={`Trading with ${shop.business.tradingName}`}>
         <p>We sell to trade customers only, in retail packs. Every price is a trade unit price excluding VAT.</p>
         <ul>
           <li>Minimum order {formatPence(shop.minimumOrderPence)} ex VAT.</li>

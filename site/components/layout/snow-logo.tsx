@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { getShopConfig } from '@/lib/shop-config';
 
 // 50 snow circles, placed deterministically so every build renders the same logo.
 const flakes = Array.from({ length: 50 }, (_, i) => {
@@ -10,15 +11,24 @@ const flakes = Array.from({ length: 50 }, (_, i) => {
  * (the pause is built into the keyframes). Each flake rests at its own height, which
  * is the still picture shown under prefers-reduced-motion. */
 export function SnowLogo() {
+  // The trading name from shop.json; its last word is set smaller ("TradeShop Wholesale").
+  const name = getShopConfig().business.tradingName;
+  const cut = name.lastIndexOf(' ');
   return (
-    <Link href="/" className="logo" aria-label="TradeShop Wholesale, home">
+    <Link href="/" className="logo" aria-label={`${name}, home`}>
       <svg className="snow" viewBox="0 0 200 44" width="200" height="44" aria-hidden="true" focusable="false">
         {flakes.map((f, i) => (
           <circle key={i} cx={f.x} cy={f.y} r={f.size} className={`flake flake-${f.speed}`} style={{ animationDelay: `${f.delay}s` }} />
         ))}
       </svg>
       <span className="logo-text">
-        TradeShop <span className="logo-sub">Wholesale</span>
+        {cut > 0 ? (
+          <>
+            {name.slice(0, cut)} <span className="logo-sub">{name.slice(cut + 1)}</span>
+          </>
+        ) : (
+          name
+        )}
       </span>
     </Link>
   );

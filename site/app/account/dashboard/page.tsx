@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 
 import { Dashboard } from '@/components/account/dashboard';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Dashboard', description: 'Your TradeShop Wholesale trade account: details, coupon and orders.', path: '/account/dashboard/' }),
+  ...pageMetadata({ title: 'Dashboard', description: `Your ${siteName} trade account: details, coupon and orders.`, path: '/account/dashboard/' }),
   robots: { index: false },
 };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 
 import { LoginForm } from '@/components/account/login-form';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Sign in', description: 'Sign in to your TradeShop Wholesale trade account to order at your trade prices.', path: '/account/login/' }),
+  ...pageMetadata({ title: 'Sign in', description: `Sign in to your ${siteName} trade account to order at your trade prices.`, path: '/account/login/' }),
   robots: { index: false },
 };
 
@@ -12,7 +12,7 @@ export default function Page() {
   return (
     <>
       <h1>Sign in</h1>
-      <LoginForm />
+      <LoginForm shopName={siteName} />
       
     </>
   );

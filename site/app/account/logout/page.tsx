@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 
 import { SignOut } from '@/components/account/sign-out';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Sign out', description: 'Sign out of your TradeShop Wholesale trade account.', path: '/account/logout/' }),
+  ...pageMetadata({ title: 'Sign out', description: `Sign out of your ${siteName} trade account.`, path: '/account/logout/' }),
   robots: { index: false },
 };
 

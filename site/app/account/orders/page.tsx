@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { AccountOrders } from '@/components/account/account-orders';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Your orders', description: 'The orders you placed with TradeShop Wholesale.', path: '/account/orders/' }),
+  ...pageMetadata({ title: 'Your orders', description: `The orders you placed with ${siteName}.`, path: '/account/orders/' }),
   robots: { index: false },
 };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 
 import { PasswordResetForm } from '@/components/account/password-reset-form';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Reset your password', description: 'Get a link to choose a new password for your TradeShop Wholesale trade account.', path: '/account/password_reset/' }),
+  ...pageMetadata({ title: 'Reset your password', description: `Get a link to choose a new password for your ${siteName} trade account.`, path: '/account/password_reset/' }),
   robots: { index: false },
 };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 
 import { Recommended } from '@/components/account/recommended';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Recommended Products', description: 'Products picked for your shop from TradeShop Wholesale.', path: '/account/recommended/' }),
+  ...pageMetadata({ title: 'Recommended Products', description: `Products picked for your shop from ${siteName}.`, path: '/account/recommended/' }),
   robots: { index: false },
 };
 

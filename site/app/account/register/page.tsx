@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { RegisterForm } from '@/components/account/register-form';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Register for a trade account', description: 'Open a trade account with TradeShop Wholesale to buy greeting cards, gift wrap and giftware at trade prices.', path: '/account/register/' }),
+  ...pageMetadata({ title: 'Register for a trade account', description: `Open a trade account with ${siteName} to buy greeting cards, gift wrap and giftware at trade prices.`, path: '/account/register/' }),
   robots: { index: false },
 };
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { BasketPage } from '@/components/basket/basket-page';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Your basket', description: 'Your TradeShop Wholesale basket: quantities, coupon and totals.', path: '/checkout/basket/' }),
+  ...pageMetadata({ title: 'Your basket', description: `Your ${siteName} basket: quantities, coupon and totals.`, path: '/checkout/basket/' }),
   robots: { index: false },
 };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { BillingForm } from '@/components/checkout/billing-form';
 import { CheckoutGuard } from '@/components/checkout/checkout-guard';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Billing', description: 'Billing details for your TradeShop Wholesale order.', path: '/checkout/billing/' }),
+  ...pageMetadata({ title: 'Billing', description: `Billing details for your ${siteName} order.`, path: '/checkout/billing/' }),
   robots: { index: false },
 };
 

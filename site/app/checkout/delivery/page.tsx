@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { CheckoutGuard } from '@/components/checkout/checkout-guard';
 import { DeliveryStep } from '@/components/checkout/delivery-step';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Delivery', description: 'Delivery and review for your TradeShop Wholesale order.', path: '/checkout/delivery/' }),
+  ...pageMetadata({ title: 'Delivery', description: `Delivery and review for your ${siteName} order.`, path: '/checkout/delivery/' }),
   robots: { index: false },
 };
 

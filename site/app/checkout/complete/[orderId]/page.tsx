@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { OrderComplete } from '@/components/checkout/order-complete';
-import { pageMetadata } from '@/lib/seo';
+import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Order complete', description: 'Your TradeShop Wholesale order is placed.', path: '/checkout/complete/order/' }),
+  ...pageMetadata({ title: 'Order complete', description: `Your ${siteName} order is placed.`, path: '/checkout/complete/order/' }),
   robots: { index: false },
 };
 

@@ -159,7 +159,7 @@ func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time
 			t.CouponError = err
 		} else {
 			t.CouponDiscount = couponDiscount(*coupon, t.GoodsExVAT)
-			shareCoupon(t.Lines, t.CouponDiscount, t.GoodsExVAT)
+			shareCoupon(t.Lines, t.CouponDiscount)
 		}
 	}
 	for i := range t.Lines {
@@ -172,27 +172,46 @@ func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time
 	return t
 }
 
-// shareCoupon splits discount across lines in proportion to their net amounts; the
-// pennies left by rounding down go to the lines with the largest remainders.
-func shareCoupon(lines []PricedLine, discount, goods int64) {
-	if discount == 0 || goods == 0 {
-		return
+// shareCoupon gives each line its share of discount (ShareCoupon of their net amounts).
+func shareCoupon(lines []PricedLine, discount int64) {
+	amounts := make([]int64, len(lines))
+	for i, l := range lines {
+		amounts[i] = l.NetAmount
+	}
+	for i, share := range ShareCoupon(amounts, discount) {
+		lines[i].CouponShare = share
+	}
+}
+
+// ShareCoupon splits discount across amounts in proportion to each; the pennies left by
+// rounding down go to the largest remainders (the first of equal ones), so the shares add
+// up to discount exactly. An order's lines keep their amounts, so the VAT invoice works
+// out each line's share again from them: the same amounts give the same shares.
+func ShareCoupon(amounts []int64, discount int64) []int64 {
+	shares := make([]int64, len(amounts))
+	var total int64
+	for _, a := range amounts {
+		total += a
+	}
+	if discount == 0 || total == 0 {
+		return shares
 	}
 	type rem struct {
 		i int
 		r int64
 	}
-	rems := make([]rem, len(lines))
+	rems := make([]rem, len(amounts))
 	var given int64
-	for i := range lines {
-		exact := discount * lines[i].NetAmount
-		lines[i].CouponShare = exact / goods
-		given += lines[i].CouponShare
-		rems[i] = rem{i, exact % goods}
+	for i, a := range amounts {
+		exact := discount * a
+		shares[i] = exact / total
+		given += shares[i]
+		rems[i] = rem{i, exact % total}
 	}
 	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
 	for k := 0; given < discount; k++ {
-		lines[rems[k%len(rems)].i].CouponShare++
+		shares[rems[k%len(rems)].i]++
 		given++
 	}
+	return shares
 }

@@ -2,7 +2,7 @@
 // docs/PERFORMANCE.md). It has two modes, both against the DynamoDB Local of
 // DYNAMODB_ENDPOINT:
 //
-//	benchorders -calls 1,20,94,200
+//	benchorders -calls 1,20,93,200
 //	    places one order of each size through orders.Placer and the store, on a table of
 //	    its own (created and deleted), and prints the DynamoDB calls each placement made,
 //	    counted by a middleware on the SDK's stack (not estimated), per operation kind;

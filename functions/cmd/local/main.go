@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/orders"
@@ -77,7 +78,7 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
-	go sweep(ctx, log, deps.Store)
+	go sweep(ctx, log, deps.Store, deps.Shop)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -93,12 +94,14 @@ func run(log *slog.Logger) error {
 	return nil
 }
 
-// sweepEvery is how often the edge undoes large orders whose request died (the cloud's
-// equivalent is a scheduled run of the same sweep).
+// sweepEvery is how often the edge undoes large orders whose request died and issues the
+// invoices such a request left unissued (the cloud's equivalent is a scheduled run of the
+// same sweep).
 const sweepEvery = 30 * time.Second
 
-// sweep undoes stale pending orders every sweepEvery until ctx ends.
-func sweep(ctx context.Context, log *slog.Logger, st *store.Store) {
+// sweep undoes stale pending orders and issues missing invoices every sweepEvery until
+// ctx ends.
+func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -107,9 +110,9 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store) {
 			return
 		case <-t.C:
 		}
-		n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter)
-		if n > 0 || err != nil {
-			log.Info("pending orders swept", "undone", n, "err", err)
+		undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		if undone > 0 || invoiced > 0 || err != nil {
+			log.Info("orders swept", "undone", undone, "invoiced", invoiced, "err", err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Command recover undoes the large orders left pending by a request that died between
 // its steps (a crash, a timeout): their stock, coupon use, idempotency key and basket
-// lock are given back (docs/orders.md). It reads the same environment as the functions
+// lock are given back (docs/orders.md); and it issues the VAT invoices such a request
+// left unissued (docs/invoices.md). It reads the same environment as the functions
 // (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION). The local edge runs the same sweep every
 // 30 seconds; this is for release engineers and the fault tests.
 //
@@ -14,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -28,8 +30,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)
 	}
-	n, err := orders.Sweep(ctx, st, time.Now(), *stale)
-	fmt.Printf("recover: %d pending order(s) undone\n", n)
+	shop, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "recover:", err)
+		os.Exit(1)
+	}
+	undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), *stale, min(*stale, orders.InvoiceAfter))
+	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued\n", undone, invoiced)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)

@@ -1,5 +1,6 @@
 // Command sweepOrders is the scheduled Lambda that undoes the large orders left pending
-// by a request that died between its steps (docs/orders.md): the cloud's counterpart of
+// by a request that died between its steps (docs/orders.md) and issues the VAT invoices
+// such a request left unissued (docs/invoices.md): the cloud's counterpart of
 // the local edge's sweep and of the recover command. An EventBridge rule runs it every
 // minute (infra/lib/order-sweeper.ts).
 package main
@@ -12,6 +13,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -23,9 +25,14 @@ func main() {
 		log.Error("start", "err", err)
 		os.Exit(1)
 	}
+	shop, err := config.Load()
+	if err != nil {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
 	lambda.Start(func(ctx context.Context) error {
-		n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter)
-		log.Info("pending orders swept", "undone", n, "err", err)
+		undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		log.Info("orders swept", "undone", undone, "invoiced", invoiced, "err", err)
 		return err
 	})
 }

@@ -94,7 +94,7 @@ func (s Service) Add(ctx context.Context, uid, sku string, quantity int) (Priced
 // MaxLines is the most lines a basket holds: 500, the quick-order plan's largest order.
 // A basket of 500 lines is about 75 KB of its item (SKUs of 64 characters) and its order
 // about 200 KB, both well inside DynamoDB's 400 KB item (store's TestMaxBasketFitsAnItem);
-// an order of over 94 lines is placed in chunks (docs/orders.md).
+// an order of over 93 lines is placed in chunks (docs/orders.md).
 const MaxLines = 500
 
 // ErrBasketFull refuses a new line in a basket that holds MaxLines lines; nothing was

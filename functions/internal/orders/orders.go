@@ -51,6 +51,9 @@ type Order struct {
 	Billing        *account.Billing
 	DeliverTo      *account.Address
 	DeliveryNote   string
+	// Invoice is the order's VAT invoice; nil until it is issued (right after the order
+	// is placed, or by the sweep after a crash in between).
+	Invoice *Invoice
 }
 
 // StatusPlaced is a new order's status.

@@ -145,6 +145,10 @@ type fakeStore struct {
 	place    []error // answers of PlaceInOne / ReserveChunk, in turn
 	calls    []string
 	undone   []string
+	// invoices (invoice_test.go)
+	issued     int
+	invoiceErr error
+	toInvoice  []OrderRef
 }
 
 func newFake(units, stock int) *fakeStore {

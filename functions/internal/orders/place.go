@@ -13,9 +13,9 @@ import (
 
 // MaxOneTransaction is the most lines an order placed in one transaction may have: a
 // transaction holds 100 items, and besides a stock decrement per line it writes the
-// order, the idempotency key, the basket, the coupon, the account's use of the coupon
-// and the account (six).
-const MaxOneTransaction = 94
+// order, the idempotency key, the basket, the coupon, the account's use of the coupon,
+// the account and the order's to-invoice marker (seven).
+const MaxOneTransaction = 93
 
 // ChunkLines is how many lines one reservation step of a large order reserves: 99 stock
 // decrements and the pending record.
@@ -88,6 +88,24 @@ type Store interface {
 	// the basket lock) and deletes its record. It is safe to repeat and to run after a
 	// crash at any step.
 	Undo(ctx context.Context, orderID string) error
+	Invoicer
+}
+
+// Invoicer issues VAT invoices.
+type Invoicer interface {
+	// IssueInvoice gives uid's order id its invoice, build making it with the next
+	// number of the invoice sequence, and answers the order with it; an order invoiced
+	// already keeps its own.
+	IssueInvoice(ctx context.Context, uid, id string, build func(o Order, number int64) Invoice) (Order, error)
+}
+
+// OrderRef names one order.
+type OrderRef struct{ UID, ID string }
+
+// IssuedNumber is an invoice number issued and the order it was issued to.
+type IssuedNumber struct {
+	Number int64
+	Order  OrderRef
 }
 
 // Placer places orders.
@@ -154,7 +172,7 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 			err = pl.placeLarge(ctx, pm)
 		}
 		if err == nil {
-			return o, true, nil
+			return pl.invoiced(ctx, o), true, nil
 		}
 		var refused *Refused
 		if !errors.As(err, &refused) {
@@ -252,8 +270,25 @@ func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bo
 		// The key's large order is still being placed (or is being undone).
 		return Order{}, false, &basket.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id}
 	}
-	return o, false, nil
+	return pl.invoiced(ctx, o), false, nil
 }
+
+// invoiced answers o with its VAT invoice, issuing it if it has none. The order stands
+// whether or not that works: if the store fails now, o is answered without its invoice
+// and the sweep (SweepInvoices) issues it.
+func (pl Placer) invoiced(ctx context.Context, o Order) Order {
+	if o.Invoice != nil {
+		return o
+	}
+	inv, err := pl.Store.IssueInvoice(ctx, o.UID, o.ID, pl.newInvoice)
+	if err != nil {
+		return o
+	}
+	return inv
+}
+
+// newInvoice is o's invoice with number n, issued now.
+func (pl Placer) newInvoice(o Order, n int64) Invoice { return NewInvoice(o, pl.Shop, n, pl.Now()) }
 
 // line is the order's line of sku; a SKU not on the order (which a refusal never names)
 // is a line of one unit named by its SKU.
@@ -303,6 +338,53 @@ func Sweep(ctx context.Context, s Sweeper, now time.Time, staleAfter time.Durati
 	}
 	return n, errors.Join(errs...)
 }
+
+// InvoiceSweeper is what issuing the invoices a crash left unissued needs.
+type InvoiceSweeper interface {
+	Invoicer
+	// ToInvoice answers the orders placed before before that have no invoice yet.
+	ToInvoice(ctx context.Context, before time.Time) ([]OrderRef, error)
+}
+
+// SweepInvoices issues the invoice of every order placed more than after ago that has
+// none: its request ended (a crash, a timeout) between placing the order and invoicing
+// it. It answers how many it issued.
+func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, now time.Time, after time.Duration) (int, error) {
+	refs, err := s.ToInvoice(ctx, now.Add(-after))
+	if err != nil {
+		return 0, err
+	}
+	build := func(o Order, n int64) Invoice { return NewInvoice(o, shop, n, now) }
+	n := 0
+	var errs []error
+	for _, r := range refs {
+		if _, err := s.IssueInvoice(ctx, r.UID, r.ID, build); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}
+
+// Recovery is what recovering from crashed placements needs.
+type Recovery interface {
+	Sweeper
+	InvoiceSweeper
+}
+
+// Recover undoes the large orders pending for longer than staleAfter (Sweep) and issues
+// the invoices missing for longer than invoiceAfter (SweepInvoices): the sweep the local
+// edge, the sweepOrders Lambda and the recover command run.
+func Recover(ctx context.Context, s Recovery, shop config.Shop, now time.Time, staleAfter, invoiceAfter time.Duration) (undone, invoiced int, err error) {
+	undone, uerr := Sweep(ctx, s, now, staleAfter)
+	invoiced, ierr := SweepInvoices(ctx, s, shop, now, invoiceAfter)
+	return undone, invoiced, errors.Join(uerr, ierr)
+}
+
+// InvoiceAfter is how old an order without its invoice must be before the sweep issues
+// it: the placing request issues it within a second or two.
+const InvoiceAfter = 30 * time.Second
 
 // DefaultStaleAfter is how long a large order may stay pending before it is taken for
 // dead: far longer than placing one takes (a few store calls of a few seconds at most).

@@ -14,6 +14,13 @@ const (
 	prefixIdem     = "IDEMPOTENCY#"
 	pkOrderCounter = "COUNTER#ORDER"
 
+	// pkInvoiceCounter keys the last invoice number issued; pkInvoice is the partition of
+	// the numbers issued (sk the number, zero-padded); pkToInvoice the partition of the
+	// orders waiting for their invoice (sk the order number).
+	pkInvoiceCounter = "COUNTER#INVOICE"
+	pkInvoice        = "INVOICE"
+	pkToInvoice      = "INVOICING"
+
 	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
 	skProfile = "PROFILE"
 	// skBasket is the sort key of a user's basket item (pk USER#{uid}); the lines kept

@@ -54,6 +54,7 @@ type orderItem struct {
 	Billing        *Billing        `dynamodbav:"billing,omitempty"`
 	DeliverTo      *Address        `dynamodbav:"deliverTo,omitempty"`
 	DeliveryNote   string          `dynamodbav:"deliveryNote,omitempty"`
+	Invoice        *invoiceItem    `dynamodbav:"invoice,omitempty"` // set once, by IssueInvoice
 }
 
 func orderToItem(o orders.Order) orderItem {
@@ -111,6 +112,10 @@ func (it orderItem) toOrder() orders.Order {
 	if it.DeliverTo != nil {
 		a := it.DeliverTo.toAccount()
 		o.DeliverTo = &a
+	}
+	if it.Invoice != nil {
+		inv := it.Invoice.toInvoice()
+		o.Invoice = &inv
 	}
 	return o
 }

@@ -21,7 +21,8 @@ import (
 // Placing an order writes, all or nothing, in one TransactWriteItems (docs/orders.md):
 // the order (if new), the idempotency key (if unused), the basket emptied at the version
 // that was priced, each line's stock decrement (if stock >= quantity), the coupon's use
-// (if under its limits) and the account's active coupon cleared. A large order reserves
+// (if under its limits), the account's active coupon cleared and the order's to-invoice
+// marker (invoice.go). A large order reserves
 // its lines in chunks under a pending record (pk PENDING) and commits or undoes.
 
 // role says what one item of a transaction claims, to read its cancellation reason.
@@ -249,6 +250,7 @@ func (s *Store) PlaceInOne(ctx context.Context, p orders.Placement) error {
 		s.stock(t, p.Order.Lines, -1),
 		s.useCoupon(t, p, 1),
 		s.clearCoupon(t, p),
+		s.markToInvoice(t, p.Order),
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build order %s: %w", p.Order.ID, err)
@@ -348,6 +350,7 @@ func (s *Store) CommitLarge(ctx context.Context, p orders.Placement) error {
 			And(expression.Size(expression.Name("reserved")).Equal(expression.Value(len(p.Chunks))))),
 		s.emptyBasket(t, p, expression.Name(attrPending).Equal(expression.Value(o.ID))),
 		s.clearCoupon(t, p),
+		s.markToInvoice(t, o),
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build commit %s: %w", o.ID, err)

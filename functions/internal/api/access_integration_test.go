@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/orders"
@@ -92,6 +93,24 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	// In journey order, so each call finds what it needs (a profile, a basket, an order).
 	// stalePending leaves uid's basket locked by a large order whose request died an hour
 	// ago, one chunk reserved, as the orders endpoint or the sweeper then finds it.
+	// uninvoiced places an order as a request that died before issuing its invoice
+	// leaves it: the order and its to-invoice marker, an hour old.
+	uninvoiced := func(uid, id string) {
+		t.Helper()
+		if err := st.AddLines(ctx, uid, []basket.Add{{SKU: p.SKU, Quantity: p.PackSize, Limit: 1000 * p.PackSize}}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Basket(ctx, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := orders.Order{ID: id, UID: uid, PlacedAt: time.Now().Add(-time.Hour), Lines: []orders.Line{{SKU: p.SKU, Quantity: p.PackSize,
+			LineAmount: int64(p.PackSize) * p.UnitPrice, VATRate: 20}}, Status: orders.StatusPlaced}
+		if err := st.PlaceInOne(ctx, orders.Placement{Order: o, Key: "crash-" + id, Token: "crash-" + id, BasketVersion: b.Version,
+			StartedAt: o.PlacedAt}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	stalePending := func(uid, id string, packs int) {
 		t.Helper()
 		q := cat.Products[0]
@@ -189,6 +208,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}, nil},
 		{"orders", func() (int, string) { return get("/api/orders") }, nil},
 		{"order", func() (int, string) { return get("/api/orders/" + orderID) }, nil},
+		{"invoice", func() (int, string) { return get("/api/orders/" + orderID + "/invoice") }, nil},
 		{"reorder", func() (int, string) { return post("/api/orders/"+orderID+"/reorder", `{"token":`+tok+`}`) }, nil},
 		// A retry of a placed order: the key's order is answered.
 		{"orders", placeOrder("access-test-key-0001"), nil},
@@ -237,12 +257,19 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		checkAccesses(t, cl.endpoint, e.Access, rec.take())
 		covered[cl.endpoint] = true
 	}
-	// The scheduled sweep, as sweepOrders runs it, of another buyer's dead large order.
+	// The scheduled sweep, as sweepOrders runs it, of another buyer's dead large order
+	// and of an order whose request died before it issued the invoice.
 	u2 := testenv.NewNamedUser(t, "Access Sweep Ltd")
 	stalePending(u2.UID, "TS-STALE-2", 1)
+	u3 := testenv.NewNamedUser(t, "Access Invoice Ltd")
+	uninvoiced(u3.UID, "TS-CRASH-1")
 	rec.take()
-	if n, err := orders.Sweep(ctx, st, time.Now(), orders.DefaultStaleAfter); err != nil || n != 1 {
-		t.Fatalf("sweep: %d undone, %v", n, err)
+	shop, err := config.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || undone != 1 || invoiced != 1 {
+		t.Fatalf("sweep: %d undone, %d invoiced, %v", undone, invoiced, err)
 	}
 	if len(file.Jobs) != 1 || file.Jobs[0].Name != "sweepOrders" {
 		t.Fatalf("endpoints.json jobs %+v, want sweepOrders", file.Jobs)

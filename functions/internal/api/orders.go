@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/invoicepdf"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
@@ -220,11 +224,42 @@ func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.H
 // handleOrder answers GET /api/orders/{id}: one of the buyer's orders; anyone else's is
 // a 404, the same as an order that does not exist.
 func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
+	return withOrder(log, verify, st, func(w http.ResponseWriter, _ *http.Request, o orders.Order) {
+		encode(w, http.StatusOK, orderAnswerOf(o))
+	})
+}
+
+// errNotInvoicedYet answers the PDF of an order whose invoice is still being issued.
+var errNotInvoicedYet = &basket.ConflictError{Msg: "The VAT invoice for this order is still being issued: try again in a minute."}
+
+// handleInvoice answers GET /api/orders/{id}/invoice: the order's VAT invoice as a PDF
+// to download; 404 as GET /api/orders/{id}, 409 while the invoice is being issued.
+func handleInvoice(log *slog.Logger, verify auth.Verifier, st OrderReader, shop config.Shop) http.Handler {
+	return withOrder(log, verify, st, func(w http.ResponseWriter, r *http.Request, o orders.Order) {
+		if o.Invoice == nil {
+			writeError(w, r, log, errNotInvoicedYet)
+			return
+		}
+		doc, err := invoicepdf.Render(o, shop)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, orders.InvoiceNumber(o.Invoice.Number)))
+		w.Header().Set("Cache-Control", "private, no-store")
+		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+		_, _ = w.Write(doc)
+	})
+}
+
+// withOrder reads the token's buyer's order {id} for next: a path id that is not an
+// order number is never looked up, and answers the same 404 as an order that does not
+// exist or is someone else's.
+func withOrder(log *slog.Logger, verify auth.Verifier, st OrderReader, next func(w http.ResponseWriter, r *http.Request, o orders.Order)) http.Handler {
 	return withBearer(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
 		id := r.PathValue("id")
 		if !orders.ValidID(id) {
-			// Not an order number (TS-100001): never looked up, the same 404 as an order
-			// that does not exist.
 			writeError(w, r, log, store.ErrNotFound)
 			return
 		}
@@ -233,7 +268,7 @@ func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Ha
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, orderAnswerOf(o))
+		next(w, r, o)
 	})
 }
 
@@ -269,6 +304,42 @@ type orderAnswer struct {
 	Billing        *store.Billing    `json:"billing,omitempty"`
 	DeliverTo      *store.Address    `json:"deliver_to,omitempty"`
 	DeliveryNote   string            `json:"delivery_note,omitempty"`
+	// Invoice is the order's VAT invoice; null while it is being issued (a second after
+	// the order is placed, or until the sweep issues it after a crash).
+	Invoice *invoiceAnswer `json:"invoice"`
+}
+
+// invoiceAnswer is an order's VAT invoice as the browser gets it (docs/invoices.md).
+type invoiceAnswer struct {
+	Number       string          `json:"number"`    // INV-000042
+	IssuedAt     int64           `json:"issued_at"` // Unix ms: the invoice date and the tax point
+	Supplier     supplierAnswer  `json:"supplier"`
+	VATRates     []vatRateAnswer `json:"vat_rates"` // highest rate first
+	PaymentTerms string          `json:"payment_terms"`
+}
+
+type supplierAnswer struct {
+	TradingName       string `json:"trading_name"`
+	LegalName         string `json:"legal_name"`
+	RegisteredIn      string `json:"registered_in"`
+	RegisteredAddress string `json:"registered_address"`
+	CompanyNumber     string `json:"company_number"`
+	VATNumber         string `json:"vat_number"`
+}
+
+type vatRateAnswer struct {
+	Rate     int   `json:"rate"`
+	NetExVAT int64 `json:"net_ex_vat"`
+	VAT      int64 `json:"vat"`
+}
+
+func invoiceAnswerOf(inv orders.Invoice) *invoiceAnswer {
+	a := &invoiceAnswer{Number: orders.InvoiceNumber(inv.Number), IssuedAt: inv.IssuedAt.UnixMilli(), Supplier: supplierAnswer(inv.Supplier),
+		VATRates: make([]vatRateAnswer, len(inv.Rates)), PaymentTerms: inv.PaymentTerms}
+	for i, r := range inv.Rates {
+		a.VATRates[i] = vatRateAnswer(r)
+	}
+	return a
 }
 
 func orderAnswerOf(o orders.Order) orderAnswer {
@@ -286,6 +357,9 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	if o.DeliverTo != nil {
 		to := store.AddressOf(*o.DeliverTo)
 		a.DeliverTo = &to
+	}
+	if o.Invoice != nil {
+		a.Invoice = invoiceAnswerOf(*o.Invoice)
 	}
 	return a
 }

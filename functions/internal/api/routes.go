@@ -93,6 +93,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, placer))},
 		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
 		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store)},
+		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
 		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now))},
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets)},

@@ -1,0 +1,107 @@
+package invoicepdf
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/pdftext"
+)
+
+// Text reads back the text of a PDF with a PDF text extractor, the way an accounts
+// package or a search index would.
+func Text(t testing.TB, doc []byte) string {
+	t.Helper()
+	text, err := pdftext.Of(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+func order(lines int) orders.Order {
+	o := orders.Order{ID: "TS-100042", PlacedAt: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC), DeliveryOption: "standard",
+		Billing: &account.Billing{Company: "Corner Cards Ltd", Contact: "Ann Example", VATNumber: "GB123456789", PORef: "PO-77",
+			PaymentMethod: account.PayOnAccount, Address: account.Address{Line1: "2 Market St", Town: "Leeds", Postcode: "LS1 1AA"}},
+		DeliverTo: &account.Address{Line1: "Back door, 2 Market St", Town: "Leeds", Postcode: "LS1 1AA"}}
+	for i := range lines {
+		rate := []int{20, 5, 0}[i%3]
+		l := orders.Line{SKU: fmt.Sprintf("GC101-%05d", i), Name: fmt.Sprintf("Christmas card, robin on a snowy gate, assorted verses %d", i),
+			PackSize: 6, Quantity: 12, ListPrice: 300, DiscountPercent: 5, UnitPrice: 285, LineAmount: 3420, VATRate: rate, VAT: 3420 * int64(rate) / 100}
+		o.Lines = append(o.Lines, l)
+		o.GoodsExVAT += l.LineAmount
+		o.VAT += l.VAT
+	}
+	o.DeliveryCharge, o.DeliveryVAT = 795, 159
+	o.NetExVAT = o.GoodsExVAT + o.DeliveryCharge
+	o.VAT += o.DeliveryVAT
+	o.TotalIncVAT = o.NetExVAT + o.VAT
+	shop := config.Shop{DefaultVATRate: 20, Business: config.Business{TradingName: "TradeShop Wholesale", LegalName: "TradeShop Wholesale Limited",
+		RegisteredIn: "England and Wales", RegisteredAddress: "Unit 4, Meadow Lane, Exampleton, EX1 2AB", CompanyNumber: "01234567", VATNumber: "GB987654321"}}
+	inv := orders.NewInvoice(o, shop, 42, o.PlacedAt)
+	o.Invoice = &inv
+	return o
+}
+
+func TestRenderHoldsWhatAVATInvoiceMust(t *testing.T) {
+	t.Parallel()
+	o := order(3)
+	doc, err := Render(o, config.Shop{DeliveryOptions: []config.DeliveryOption{{ID: "standard", Name: "Standard UK mainland delivery"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(doc, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", doc[:16])
+	}
+	// Lines joined with single spaces: a wrapped sentence reads as one.
+	text := strings.Join(strings.Fields(Text(t, doc)), " ")
+	for _, want := range []string{
+		"VAT invoice", "TradeShop Wholesale Limited", "Trading as TradeShop Wholesale", "Unit 4, Meadow Lane, Exampleton, EX1 2AB",
+		"company number 01234567", "VAT registration number GB987654321",
+		"Invoice number INV-000042", "Invoice date 24 November 2026", "Tax point 24 November 2026", "Order number TS-100042",
+		"Your PO reference PO-77", "Corner Cards Ltd", "VAT registration number GB123456789", "Back door, 2 Market St",
+		"GC101-00000", "£2.85", "5%", "£34.20", "Standard UK mainland delivery",
+		"VAT summary", "Total inc VAT", "On account: payment of", "due within 30 days of the invoice date, by 24 December 2026.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF's text lacks %q:\n%s", want, text)
+		}
+	}
+	// One row per VAT rate: the net and VAT of each, as the invoice computed them.
+	for _, r := range o.Invoice.Rates {
+		row := fmt.Sprintf("%d%% %s %s", r.Rate, orders.Pounds(r.NetExVAT), orders.Pounds(r.VAT))
+		if !strings.Contains(text, row) {
+			t.Errorf("no VAT summary row %q in:\n%s", row, text)
+		}
+	}
+}
+
+func TestRenderBreaksLongOrdersOntoPages(t *testing.T) {
+	t.Parallel()
+	o := order(500)
+	doc, err := Render(o, config.Shop{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := Text(t, doc)
+	if !strings.Contains(text, "GC101-00499") || !strings.Contains(text, "Page 2") || !strings.Contains(text, "Total inc VAT") {
+		t.Fatalf("a 500-line invoice lost its last line, its second page or its totals (%d bytes)", len(doc))
+	}
+	if strings.Count(text, "Description") < 2 {
+		t.Error("the lines table's header is not repeated on the next page")
+	}
+}
+
+func TestRenderRefusesAnOrderWithoutItsInvoice(t *testing.T) {
+	t.Parallel()
+	o := order(1)
+	o.Invoice = nil
+	if _, err := Render(o, config.Shop{}); err == nil {
+		t.Fatal("rendered an invoice that was never issued")
+	}
+}

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, screenshot, shopURL, signIn } from './browser';
+import { axeViolations, launch, screenshot, shopURL, signIn } from './browser';
 
 /** Every order has a UK VAT invoice: on the order page, printable, and as a PDF. */
 
@@ -121,6 +121,18 @@ describe('the VAT invoice of an order', { timeout: 120_000 }, () => {
     expect(terms).toContain(orderId);
     expect(terms).not.toMatch(/invoice you on dispatch/);
     await screenshot(page, 'invoice-order-page');
+  });
+
+  it('axe-core finds no violations on the invoice, and on a phone it fits the width', async () => {
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, 'invoice-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('Download PDF saves INV-xxxxxx.pdf, a PDF', async () => {

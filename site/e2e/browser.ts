@@ -1,5 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** The shop under test, started by scripts/test. */
@@ -49,4 +50,16 @@ export async function signIn(page: Page): Promise<Awaited<ReturnType<typeof emul
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
   return user;
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What axe-core finds wrong with the page as it is now, one line per rule broken. */
+export async function axeViolations(p: Page): Promise<string[]> {
+  await p.addScriptTag({ path: axePath });
+  return p.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
 }

@@ -106,7 +106,7 @@ describe('prices that add up', { timeout: 120_000 }, () => {
     await expect.poll(() => page.locator('.order-number').textContent()).toBe(orderId);
 
     const labels = { units: 'Units', unit: 'Unit ex VAT', line: 'Line ex VAT' };
-    const placed = await tableLines(page.locator('.invoice tbody tr'), labels);
+    const placed = await tableLines(page.locator('.invoice .order-lines tbody tr'), labels);
     expect(placed).toHaveLength(6);
     for (const l of placed) expect(l.unit * l.units, l.text).toBe(l.line);
     expect(placed.filter((l) => l.text.includes('5% off'))).toHaveLength(3);
@@ -119,7 +119,7 @@ describe('prices that add up', { timeout: 120_000 }, () => {
 
     await page.goto(`${shopURL}/account/orders/?id=${orderId}`);
     await expect.poll(() => page.locator('.order-number').textContent()).toBe(orderId);
-    const invoice = await tableLines(page.locator('.invoice tbody tr'), labels);
+    const invoice = await tableLines(page.locator('.invoice .order-lines tbody tr'), labels);
     expect(invoice).toEqual(placed);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, ensureCsrfToken, fieldProblems } from './api';
+import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, apiFetchBlob, ensureCsrfToken, fieldProblems } from './api';
 
 const doc = (token: string | null) => ({
   querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
@@ -138,6 +138,33 @@ describe('apiFetch', () => {
   it('copes with a non-JSON error page', async () => {
     const f = fakeFetch(502, '<html>Bad gateway</html>');
     await expect(apiFetch('/api/x', { fetchImpl: f.impl, doc: doc('') })).rejects.toMatchObject({ status: 502 });
+  });
+});
+
+describe('apiFetchBlob', () => {
+  it('answers the body of a 2xx as a Blob of its type, sent like any call with the bearer header', async () => {
+    const calls: RequestInit[] = [];
+    const impl = (async (_: string, init: RequestInit) => {
+      calls.push(init);
+      return new Response('%PDF-1.7 x', { status: 200, headers: { 'Content-Type': 'application/pdf' } });
+    }) as unknown as typeof fetch;
+    const blob = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', { method: 'GET', headers: { Authorization: 'Bearer t' }, fetchImpl: impl, doc: doc('csrf-1') });
+    expect(blob.type).toBe('application/pdf');
+    await expect(blob.text()).resolves.toBe('%PDF-1.7 x');
+    const headers = calls[0]!.headers as Record<string, string>;
+    expect(calls[0]!.method).toBe('GET');
+    expect(headers.Authorization).toBe('Bearer t');
+    expect(headers.Accept).toMatch(/^application\/pdf, application\/json/);
+    expect(headers[CSRF_HEADER]).toBe('csrf-1');
+  });
+
+  it('turns a JSON error answer into an ApiError, as apiFetch does', async () => {
+    for (const [status, body] of [[404, '{"error":"no such order"}'], [409, '{"error":"the invoice is not issued yet"}']] as const) {
+      const err = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', { method: 'GET', fetchImpl: fakeFetch(status, body).impl, doc: doc('t') }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ status, message: JSON.parse(body).error });
+    }
+    await expect(apiFetchBlob('/api/x', 'application/pdf', { method: 'GET', fetchImpl: fakeFetch(502, '<html>Bad gateway</html>').impl, doc: doc('t') })).rejects.toMatchObject({ status: 502 });
   });
 });
 

@@ -103,6 +103,20 @@ export function ensureCsrfToken(opts: { fetchImpl?: typeof fetch; doc?: Doc; fre
  * token in CSRF_HEADER on every call (fetched first when the page has none yet), same-origin
  * credentials, and an ApiError for any non-2xx. */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
+  return (await answerOf(await request(path, opts, 'application/json'))) as T;
+}
+
+/** apiFetch for an answer that is a file (a PDF): the same request, token and errors (a
+ * non-2xx answer's JSON is read into the ApiError), and the 2xx body as a Blob whose type
+ * is the answer's Content-Type. accept names the type wanted. */
+export async function apiFetchBlob(path: string, accept: string, opts: ApiOptions = {}): Promise<Blob> {
+  // JSON is accepted too: an error comes back as JSON whatever was asked for.
+  return (await request(path, opts, `${accept}, application/json;q=0.5`)).blob();
+}
+
+/** Sends a call with the page's CSRF token, repeats a protected call once for a stale
+ * token, and answers the 2xx Response with its body unread; anything else is an ApiError. */
+async function request(path: string, opts: ApiOptions, accept: string): Promise<Response> {
   const { fetchImpl = fetch, doc = document } = opts;
   let token = '';
   try {
@@ -112,21 +126,19 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     // calls), so it goes ahead without one; a protected call cannot.
     if (opts.csrf) throw err;
   }
-  let res = await send(path, opts, token);
-  let data = await answerOf(res);
-  if (res.status === 403 && opts.csrf && (data as { code?: unknown } | null)?.code === CSRF_STALE) {
+  let res = await send(path, opts, token, accept);
+  if (res.status === 403 && opts.csrf && ((await answerOf(res.clone())) as { code?: unknown } | null)?.code === CSRF_STALE) {
     // The token is stale (expired, or signed with a secret since rotated) or another tab
     // replaced the cookie. The CSRF check runs before the handler, so nothing happened:
     // get a new token and repeat the call, once. Any other 403 is final.
-    res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }));
-    data = await answerOf(res);
+    res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }), accept);
   }
   if (!res.ok) {
-    const e = (data ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown };
+    const e = ((await answerOf(res)) ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown };
     const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
     throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId);
   }
-  return data as T;
+  return res;
 }
 
 /** The code of the API's 403 for a missing, stale or foreign CSRF token (docs/api.md). */
@@ -142,9 +154,9 @@ async function answerOf(res: Response): Promise<unknown> {
   }
 }
 
-function send(path: string, opts: ApiOptions, token: string): Promise<Response> {
+function send(path: string, opts: ApiOptions, token: string, accept: string): Promise<Response> {
   const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch } = opts;
-  const h: Record<string, string> = { Accept: 'application/json', ...headers };
+  const h: Record<string, string> = { Accept: accept, ...headers };
   if (token) h[CSRF_HEADER] = token;
   if (body !== undefined) h['Content-Type'] = 'application/json';
   return fetchImpl(path, {

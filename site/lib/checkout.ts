@@ -1,5 +1,6 @@
 import { idToken } from './account-store';
-import { apiFetch } from './api';
+import { apiFetch, apiFetchBlob } from './api';
+import { saveFile } from './save-file';
 
 export interface Address {
   line1: string;
@@ -60,6 +61,37 @@ export interface OrderLine {
   vat: number;
 }
 
+/** The supplier a VAT invoice names: the shop in law (business in functions/config/shop.json). */
+export interface InvoiceSupplier {
+  trading_name: string;
+  legal_name: string;
+  registered_in: string;
+  registered_address: string;
+  company_number: string;
+  vat_number: string;
+}
+
+/** The order's totals at one VAT rate (pence): goods after any coupon, plus delivery at its
+ * rate. The rates of an invoice add up to the order's net_ex_vat and vat. */
+export interface VatRateTotal {
+  rate: number;
+  net_ex_vat: number;
+  vat: number;
+}
+
+/** An order's UK VAT invoice, issued by the server when the order is placed. */
+export interface Invoice {
+  /** INV- and 6 digits, from the shop's own sequence. */
+  number: string;
+  /** Unix ms: the invoice date and the tax point (time of supply). */
+  issued_at: number;
+  supplier: InvoiceSupplier;
+  /** Highest rate first. */
+  vat_rates: VatRateTotal[];
+  /** How and by when to pay, as a sentence. */
+  payment_terms: string;
+}
+
 export interface Order {
   id: string;
   placed_at: number;
@@ -76,6 +108,8 @@ export interface Order {
   billing?: Billing;
   deliver_to?: Address;
   delivery_note?: string;
+  /** Null while the invoice is being issued (normally a second after the order is placed). */
+  invoice: Invoice | null;
 }
 
 export const emptyAddress = (): Address => ({ line1: '', line2: '', town: '', postcode: '' });
@@ -108,6 +142,59 @@ const bearer = async () => ({ Authorization: `Bearer ${await idToken()}` });
 
 export async function getOrder(id: string): Promise<Order> {
   return apiFetch<Order>(`/api/orders/${encodeURIComponent(id)}`, { method: 'GET', headers: await bearer() });
+}
+
+/** How often, and how many times, a page asks for an order again while its invoice is being
+ * issued. */
+export const INVOICE_WAIT = { intervalMs: 2000, tries: 5 };
+
+/** Asks for an order again until its VAT invoice is issued: every intervalMs, at most tries
+ * times. Answers the order with its invoice, or null when the last ask still had none; a
+ * failed ask counts as one without. An aborted signal stops the asking (null). */
+export async function awaitInvoice(
+  id: string,
+  { intervalMs = INVOICE_WAIT.intervalMs, tries = INVOICE_WAIT.tries, signal, load = getOrder }: { intervalMs?: number; tries?: number; signal?: AbortSignal; load?: (id: string) => Promise<Order> } = {},
+): Promise<Order | null> {
+  for (let i = 0; i < tries; i++) {
+    if (!(await pause(intervalMs, signal))) return null;
+    const order = await load(id).catch(() => null);
+    if (signal?.aborted) return null;
+    if (order?.invoice) return order;
+  }
+  return null;
+}
+
+/** Waits ms; false when signal aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** The order's VAT invoice as a PDF (GET /api/orders/{id}/invoice). An order not on the
+ * account (404) or whose invoice is not issued yet (409) is an ApiError with the server's
+ * sentence; an answer that is not a PDF is an Error. */
+export async function invoicePdf(id: string): Promise<Blob> {
+  const pdf = await apiFetchBlob(`/api/orders/${encodeURIComponent(id)}/invoice`, 'application/pdf', { method: 'GET', headers: await bearer() });
+  if (pdf.type.split(';')[0]!.trim().toLowerCase() !== 'application/pdf') throw new Error(`the invoice of order ${id} came back as ${pdf.type || 'no type'}, not a PDF`);
+  return pdf;
+}
+
+/** Downloads the order's VAT invoice as INV-….pdf. The API wants the buyer's ID token in a
+ * header, which a plain link cannot send, so the PDF is fetched and handed to the browser
+ * as a file. */
+export async function downloadInvoice(order: Pick<Order, 'id' | 'invoice'>, doc: Document = document): Promise<void> {
+  if (!order.invoice) throw new Error(`the invoice of order ${order.id} is not issued yet`);
+  saveFile(await invoicePdf(order.id), `${order.invoice.number}.pdf`, doc);
 }
 
 /** A page of the buyer's orders, newest first (20 at most), and the cursor of the next

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPence, unitPriceLabel } from './format';
+import { formatPence, formatUkDate, unitPriceLabel } from './format';
 
 describe('formatPence', () => {
   it.each([
@@ -24,5 +24,13 @@ describe('unitPriceLabel', () => {
   });
   it('shows pounds from £1', () => {
     expect(unitPriceLabel(125)).toBe('£1.25 each');
+  });
+});
+
+describe('formatUkDate', () => {
+  it('gives the date in words as it falls in London, in winter (GMT) and in summer (BST)', () => {
+    expect(formatUkDate(Date.UTC(2025, 11, 31, 23, 59, 59))).toBe('31 December 2025');
+    // 23:30 UTC on 30 June is 00:30 on 1 July in London.
+    expect(formatUkDate(Date.UTC(2026, 5, 30, 23, 30))).toBe('1 July 2026');
   });
 });

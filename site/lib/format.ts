@@ -23,3 +23,9 @@ export function decimalPrice(pence: number): string {
   if (!Number.isSafeInteger(pence) || pence < 0) throw new RangeError(`not a price in pence: ${pence}`);
   return `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
 }
+
+/** A moment (Unix ms) as a date in words, "24 November 2025", as the date falls in the UK
+ * (Europe/London) wherever the browser is: an invoice's date and tax point are the shop's. */
+export function formatUkDate(ms: number): string {
+  return new Date(ms).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' });
+}

@@ -1,53 +1,29 @@
 'use client';
 import Link from 'next/link';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { setCartUpdated } from '@/lib/account-store';
-import { ApiError } from '@/lib/api';
-import { getOrder, reorder, type Order } from '@/lib/checkout';
+import { reorder } from '@/lib/checkout';
+import { InvoiceDownload } from './invoice-download';
 import { OrderView } from './order-view';
+import { useOrder } from './use-order';
 
-/** One order (id, from ?id= on /account/orders/) as a printable invoice, with Print and
- * Reorder. An order the account does not have is said so; any other failed load offers
- * Try again. */
+/** One order (id, from ?id= on /account/orders/) as its VAT invoice, with Print, Download
+ * PDF (once the invoice is issued) and Reorder. An order the account does not have is said
+ * so; any other failed load offers Try again. */
 export function OrderDetail({ id }: { id: string }) {
   const account = useAccount();
-  const [order, setOrder] = useState<Order | null>(null);
-  const [error, setError] = useState('');
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [result, setResult] = useState<{ added: string[]; unavailable: string[]; basket_full: string[] } | null>(null);
   const uid = account.user === 0 ? '' : account.user.uid;
-  useEffect(() => {
-    if (!uid) return;
-    let live = true;
-    getOrder(id)
-      .then((o) => live && setOrder(o))
-      .catch((err: unknown) => {
-        if (!live) return;
-        if (err instanceof ApiError && err.status === 404) setError(`We could not find order ${id} on your account.`);
-        else setFailed(true);
-      });
-    return () => {
-      live = false;
-    };
-  }, [uid, id, attempt]);
+  const { order, problem, invoiceLate, retry } = useOrder(id, uid);
+  const [error, setError] = useState('');
+  const [result, setResult] = useState<{ added: string[]; unavailable: string[]; basket_full: string[] } | null>(null);
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
   if (account.user === 0) return <SignedOutNotice />;
+  if (problem === 'not-found') return <p className="form-error" role="alert">We could not find order {id} on your account.</p>;
   if (error) return <p className="form-error" role="alert">{error}</p>;
-  if (failed) {
-    return (
-      <LoadFailed
-        what={`Order ${id} could not be loaded.`}
-        retry={() => {
-          setFailed(false);
-          setAttempt((n) => n + 1);
-        }}
-      />
-    );
-  }
+  if (problem === 'failed') return <LoadFailed what={`Order ${id} could not be loaded.`} retry={retry} />;
   if (!order) return <p role="status">Loading your order…</p>;
   async function again() {
     try {
@@ -60,14 +36,15 @@ export function OrderDetail({ id }: { id: string }) {
   }
   return (
     <>
-      <p className="no-print">
+      <div className="order-actions no-print">
         <button type="button" className="button" onClick={() => window.print()}>
           Print invoice
-        </button>{' '}
+        </button>
+        {order.invoice && <InvoiceDownload order={order} />}
         <button type="button" className="button" onClick={() => void again()}>
           Reorder
         </button>
-      </p>
+      </div>
       {result && (
         <div className="form-ok no-print" role="status">
           <p>
@@ -81,7 +58,7 @@ export function OrderDetail({ id }: { id: string }) {
           )}
         </div>
       )}
-      <OrderView order={order} />
+      <OrderView order={order} invoiceLate={invoiceLate} />
     </>
   );
 }

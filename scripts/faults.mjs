@@ -13,7 +13,8 @@
 //      are killed with SIGKILL at random points and restarted; then the recovery command
 //      runs and ordercheck reads the table: every acknowledged order exists, stock + units
 //      ordered = initial stock for every product, the coupon's used count = the orders
-//      that carry it (and no more than its limit).
+//      that carry it (and no more than its limit), every order has its VAT invoice and the
+//      invoice numbers run 1 to N with no gap or repeat, each on its order.
 //
 // Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
 // (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500).
@@ -359,7 +360,8 @@ async function killNine(products, coupon) {
   check('some orders were acknowledged', tally.acked.length > 0, String(tally.acked.length));
 
   if (existsSync(path.join(binDir, 'recover'))) {
-    await run(path.join(binDir, 'recover'), [], { env: toolEnv });
+    // Every order is settled by now, so every missing invoice is issued, however new.
+    await run(path.join(binDir, 'recover'), ['-invoice-after', '0s'], { env: toolEnv });
     check('the recovery command ran', true);
   } else {
     check('the recovery command ran', false, 'there is no functions/cmd/recover');
@@ -383,6 +385,17 @@ async function killNine(products, coupon) {
   const carrying = out.orders.filter((o) => o.coupon_id === coupon.id).length;
   check(`coupon ${coupon.id}: used count = orders carrying it, within its limit`, out.coupon.used === carrying && carrying <= coupon.limit,
     `used ${out.coupon.used}, ${carrying} orders carry it, limit ${out.coupon.limit}`);
+  // The invoice invariant (docs/invoices.md): after recovery every order has its invoice,
+  // and the numbers issued are 1 to the counter, none missing or repeated, each on its order.
+  const uninvoiced = out.orders.filter((o) => !o.invoice);
+  check('every order has its VAT invoice after recovery', uninvoiced.length === 0,
+    `${out.orders.length} orders${uninvoiced.length ? `; without an invoice: ${uninvoiced.map((o) => o.id).join(', ')}` : ''}`);
+  const { numbers, counter } = out.invoices;
+  const byOrder = new Map(out.orders.map((o) => [`${o.uid} ${o.id}`, o.invoice]));
+  const misplaced = numbers.filter((n, i) => n.number !== i + 1 || byOrder.get(`${n.uid} ${n.order_id}`) !== n.number);
+  check('invoice numbers run 1 to N with no gap or repeat, each on its order', numbers.length === counter && misplaced.length === 0
+    && numbers.length === out.orders.length,
+    `${numbers.length} numbers, counter ${counter}, ${out.orders.length} orders${misplaced.length ? `; out of place: ${misplaced.slice(0, 5).map((n) => n.number).join(', ')}` : ''}`);
 }
 
 // ---------------------------------------------------------------- main

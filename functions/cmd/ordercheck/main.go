@@ -9,8 +9,9 @@
 //	    10%-off coupon usable once in all; prints the products (sku, pack_size, stock,
 //	    packs_per_order, path) and the coupon.
 //	ordercheck check -uids UID,… -skus SKU,… -coupon FAULTS1
-//	    prints every order of those buyers (id, status, coupon, lines), each product's
-//	    stock now and the coupon's used count and limit.
+//	    prints every order of those buyers (id, status, coupon, lines, invoice number),
+//	    each product's stock now, the coupon's used count and limit, and the invoice
+//	    numbers issued (each with its order) and the invoice counter.
 package main
 
 import (
@@ -143,6 +144,14 @@ type checkOrder struct {
 	Status   string      `json:"status"`
 	CouponID string      `json:"coupon_id,omitempty"`
 	Lines    []checkLine `json:"lines"`
+	Invoice  int64       `json:"invoice"` // its invoice number, 0 for none
+}
+
+// checkNumber is an invoice number issued and the order it names.
+type checkNumber struct {
+	Number  int64  `json:"number"`
+	UID     string `json:"uid"`
+	OrderID string `json:"order_id"`
 }
 
 func check(ctx context.Context, st *store.Store, args []string) (any, error) {
@@ -160,6 +169,9 @@ func check(ctx context.Context, st *store.Store, args []string) (any, error) {
 		}
 		for _, o := range placed {
 			c := checkOrder{UID: uid, ID: o.ID, Status: o.Status, CouponID: o.CouponID, Lines: []checkLine{}}
+			if o.Invoice != nil {
+				c.Invoice = o.Invoice.Number
+			}
 			for _, l := range o.Lines {
 				c.Lines = append(c.Lines, checkLine{SKU: l.SKU, Quantity: l.Quantity})
 			}
@@ -182,6 +194,19 @@ func check(ctx context.Context, st *store.Store, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	issued, err := st.InvoiceNumbers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	numbers := []checkNumber{}
+	for _, n := range issued {
+		numbers = append(numbers, checkNumber{Number: n.Number, UID: n.Order.UID, OrderID: n.Order.ID})
+	}
+	last, err := st.InvoiceCounter(ctx)
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{"orders": orders, "stock": stock,
-		"coupon": map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit}}, nil
+		"coupon":   map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit},
+		"invoices": map[string]any{"numbers": numbers, "counter": last}}, nil
 }

@@ -5,7 +5,7 @@
 // (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION). The local edge runs the same sweep every
 // 30 seconds; this is for release engineers and the fault tests.
 //
-//	recover [-stale 2m]
+//	recover [-stale 2m] [-invoice-after 30s]
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 
 func main() {
 	stale := flag.Duration("stale", orders.DefaultStaleAfter, "undo orders pending for longer than this (0: every pending order; only when no order is being placed)")
+	invoiceAfter := flag.Duration("invoice-after", orders.InvoiceAfter, "issue the missing invoices of orders placed longer ago than this (0: every one)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -35,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)
 	}
-	undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), *stale, min(*stale, orders.InvoiceAfter))
+	undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), *stale, *invoiceAfter)
 	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued\n", undone, invoiced)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)

@@ -150,11 +150,11 @@ func TestPlaceIssuesTheInvoice(t *testing.T) {
 }
 
 // IssueInvoice of the fake store: numbers from 1, one per order.
-func (f *fakeStore) IssueInvoice(_ context.Context, _, id string, build func(Order, int64) Invoice) (Order, error) {
+func (f *fakeStore) IssueInvoice(_ context.Context, placed Order, build func(Order, int64) Invoice) (Order, error) {
 	if f.invoiceErr != nil {
 		return Order{}, f.invoiceErr
 	}
-	o, ok := f.orders[id]
+	o, ok := f.orders[placed.ID]
 	if !ok {
 		return Order{}, errors.New("not found")
 	}
@@ -162,7 +162,7 @@ func (f *fakeStore) IssueInvoice(_ context.Context, _, id string, build func(Ord
 		f.issued++
 		inv := build(o, int64(f.issued))
 		o.Invoice = &inv
-		f.orders[id] = o
+		f.orders[o.ID] = o
 	}
 	return o, nil
 }

@@ -93,10 +93,10 @@ type Store interface {
 
 // Invoicer issues VAT invoices.
 type Invoicer interface {
-	// IssueInvoice gives uid's order id its invoice, build making it with the next
+	// IssueInvoice gives order o (as stored) its invoice, build making it with the next
 	// number of the invoice sequence, and answers the order with it; an order invoiced
 	// already keeps its own.
-	IssueInvoice(ctx context.Context, uid, id string, build func(o Order, number int64) Invoice) (Order, error)
+	IssueInvoice(ctx context.Context, o Order, build func(o Order, number int64) Invoice) (Order, error)
 }
 
 // OrderRef names one order.
@@ -280,7 +280,7 @@ func (pl Placer) invoiced(ctx context.Context, o Order) Order {
 	if o.Invoice != nil {
 		return o
 	}
-	inv, err := pl.Store.IssueInvoice(ctx, o.UID, o.ID, pl.newInvoice)
+	inv, err := pl.Store.IssueInvoice(ctx, o, pl.newInvoice)
 	if err != nil {
 		return o
 	}
@@ -342,6 +342,8 @@ func Sweep(ctx context.Context, s Sweeper, now time.Time, staleAfter time.Durati
 // InvoiceSweeper is what issuing the invoices a crash left unissued needs.
 type InvoiceSweeper interface {
 	Invoicer
+	// Order reads uid's order id.
+	Order(ctx context.Context, uid, id string) (Order, error)
 	// ToInvoice answers the orders placed before before that have no invoice yet.
 	ToInvoice(ctx context.Context, before time.Time) ([]OrderRef, error)
 }
@@ -358,7 +360,11 @@ func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, now 
 	n := 0
 	var errs []error
 	for _, r := range refs {
-		if _, err := s.IssueInvoice(ctx, r.UID, r.ID, build); err != nil {
+		o, err := s.Order(ctx, r.UID, r.ID)
+		if err == nil {
+			_, err = s.IssueInvoice(ctx, o, build)
+		}
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}

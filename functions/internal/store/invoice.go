@@ -99,19 +99,16 @@ func (s *Store) markToInvoice(t *txn, o orders.Order) error {
 // one, and every round of a race has a winner.
 const issueAttempts = 200
 
-// IssueInvoice gives uid's order id its VAT invoice: build makes it for the order and the
-// number it is to have. An order invoiced already keeps its invoice (the answer is the
-// order as stored). It answers the order with its invoice.
-func (s *Store) IssueInvoice(ctx context.Context, uid, id string, build func(o orders.Order, number int64) orders.Invoice) (orders.Order, error) {
-	it, err := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
-	if err != nil {
-		return orders.Order{}, fmt.Errorf("order %s: %w", id, err)
-	}
-	o := it.toOrder()
+// IssueInvoice gives order o (as stored) its VAT invoice: build makes it for the order
+// and the number it is to have. An order invoiced already keeps its invoice (the answer
+// is the order as stored). It answers the order with its invoice.
+func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o orders.Order, number int64) orders.Invoice) (orders.Order, error) {
 	if o.Invoice != nil {
 		// Invoiced already: a marker left by a crash after that is only a leftover.
-		return o, s.dropMarker(ctx, id)
+		return o, s.dropMarker(ctx, o.ID)
 	}
+	uid, id := o.UID, o.ID
+	var err error
 	last := int64(-1) // the counter as last seen; -1 to read it
 	for attempt := 0; attempt < issueAttempts; attempt++ {
 		if last < 0 {

@@ -1,6 +1,7 @@
 // Busy ports are refused before anything starts, with a sentence naming the variable
-// that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it); a
-// service that dies at start is reported with the last lines of its output.
+// that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it), and so
+// are arguments the run command does not know; a service that dies at start is reported
+// with the last lines of its output.
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -45,14 +46,16 @@ test('two variables on one port, and a port that is not a number, are refused in
   );
 });
 
-test('the run command refuses a busy DYNAMODB_PORT before it starts anything', async (t) => {
-  const busy = await occupy(t);
-  const [port, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'run.mjs')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(busy), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Runs the run command (node scripts/run.mjs, or the wrapper scripts/run when wrapper) with
+ * args, the ports given and the others free; answers { code, out, err, ms }. */
+async function runCommand(ports, { wrapper = false, args = [] } = {}) {
+  const [port, dynamo, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamo), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) };
+  for (const [variable, p] of Object.entries(ports)) env[variable] = String(p);
+  const t0 = performance.now();
+  const child = wrapper
+    ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [path.join(root, 'scripts', 'run.mjs'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -60,9 +63,35 @@ test('the run command refuses a busy DYNAMODB_PORT before it starts anything', a
   const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
   const code = await new Promise((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
+  return { code, out, err, ms: performance.now() - t0 };
+}
+
+test('the run command refuses a busy DYNAMODB_PORT before it starts anything', async (t) => {
+  const busy = await occupy(t);
+  const { code, out, err } = await runCommand({ DYNAMODB_PORT: busy });
   assert.equal(code, 1, out + err);
   assert.equal(err.trim(), `run: port ${busy} is in use: set DYNAMODB_PORT to another port`);
   assert.equal(out, '', 'nothing was set up or started before the refusal');
+});
+
+test('scripts/run with the edge port taken exits within 5 s naming the port and PORT, having started nothing', async (t) => {
+  const busy = await occupy(t);
+  const { code, out, err, ms } = await runCommand({ PORT: busy }, { wrapper: true });
+  assert.equal(code, 1, out + err);
+  assert.equal(err.trim(), `run: port ${busy} is in use: set PORT to another port`);
+  assert.equal(out, '', 'nothing was set up or started before the refusal');
+  assert.ok(ms < 5000, `refused after ${ms.toFixed(0)} ms`);
+});
+
+test('the run command refuses an argument it does not know with its usage (exit 2), and --help starts nothing', async () => {
+  const refused = await runCommand({}, { args: ['--port', '9000'] });
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /^run: Unknown option '--port'\nusage: scripts\/run \[--help\]\n/);
+  assert.equal(refused.out, '');
+  const help = await runCommand({}, { args: ['-h'] });
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^usage: scripts\/run \[--help\]\n[^]* {2}PORT {19}8080 {20}the local edge/);
+  assert.equal(help.err, '');
 });
 
 /** Runs a Node one-liner as a service that prints lines 1..count (the odd ones to stderr

@@ -159,6 +159,24 @@ function tscOf(workspace) {
   return path.join(path.dirname(pkg), 'bin', 'tsc');
 }
 
+/** Runs a checker, passing its output through; on failure the error names it and holds
+ * the first lines it printed, for the summary. */
+function runChecker(name, cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let out = '';
+    const tee = (stream, sink) => stream.on('data', (d) => {
+      sink.write(d);
+      if (out.length < 20000) out += d;
+    });
+    tee(child.stdout, process.stdout);
+    tee(child.stderr, process.stderr);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve()
+      : reject(withDetails(new Error(`${name} exited with ${code ?? signal}`), out.split('\n').filter((l) => l.trim()).slice(0, 6)))));
+  });
+}
+
 /** The static checks, each run even when one before it failed; they need no service, so
  * they run while the services start. */
 async function staticChecks() {
@@ -174,13 +192,13 @@ async function staticChecks() {
   for (const [name, cmd, args, opts] of checks) {
     const t0 = performance.now();
     try {
-      await run(cmd, args, opts);
+      await runChecker(name, cmd, args, opts);
       say('test', `  ${name}: clean (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    } catch {
-      failed.push(name);
+    } catch (err) {
+      failed.push(err.message);
     }
   }
-  if (failed.length) throw new Error(`${failed.join(', ')} found problems (printed above)`);
+  if (failed.length) throw new Error(failed.join('\n    '));
 }
 
 /** Reads the arguments: answers the suites to run, or null after printing the usage for

@@ -100,7 +100,8 @@ export function startService(name, cmd, args, opts = {}) {
 export async function startFailure(child, what) {
   await Promise.race([child.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
   const code = child.exitCode ?? child.signalCode;
-  const log = child.logFile ? ` (${path.relative(process.cwd(), child.logFile) || child.logFile})` : '';
+  const shown = child.logFile && path.relative(process.cwd(), child.logFile);
+  const log = child.logFile ? ` (${shown && !shown.startsWith('..') ? shown : child.logFile})` : '';
   const lines = child.outputTail();
   const detail = lines.length
     ? `; the last ${lines.length === 1 ? 'line' : `${lines.length} lines`} of its output${log}:${lines.map((l) => `\n  | ${l}`).join('')}`

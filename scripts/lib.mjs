@@ -1,6 +1,6 @@
 // Shared helpers of the run, test, build and bench entry points: child processes that
-// are always stopped, free and busy ports, waiting for a port, Debian packages through
-// apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
+// are always stopped (and, when one dies at start, the last lines of its output), free and
+// busy ports, waiting for a port, Debian packages through apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';

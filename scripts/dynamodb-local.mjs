@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { aptInstall, binDir, root, run, runAsRoot, say, startService } from './lib.mjs';
+import { aptInstall, binDir, root, run, runAsRoot, say, startFailure, startService } from './lib.mjs';
 
 /** The Debian package that provides Java when there is none. */
 export const javaPackage = 'openjdk-17-jre-headless';
@@ -148,15 +148,12 @@ export async function listTables(port) {
 }
 
 /** Waits until the store on port answers ListTables; rejects when the child exits first
- * (with the end of its output) or after timeoutMs. */
-async function waitForStore(port, { child, output, timeoutMs }) {
+ * (startFailure: with the last lines of its output) or after timeoutMs. */
+async function waitForStore(port, { child, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      const tail = output().trim().split('\n').slice(-6).map((l) => `\n      ${l}`).join('');
-      throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}) before answering on 127.0.0.1:${port}${tail}`);
-    }
+    if (child.exitCode !== null || child.signalCode !== null) throw await startFailure(child, `answering on 127.0.0.1:${port}`);
     try {
       await listTables(port);
       return;
@@ -197,7 +194,7 @@ export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 1
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  await waitForStore(port, { child, output: () => output, timeoutMs });
+  await waitForStore(port, { child, timeoutMs });
   return { child, version: version ?? 'of unknown version', seconds: (performance.now() - t0) / 1000 };
 }
 

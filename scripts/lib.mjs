@@ -1,6 +1,6 @@
 // Shared helpers of the run, test, build and bench entry points: child processes that
-// are always stopped, free and busy ports, waiting for a port, Debian packages through
-// apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
+// are always stopped (and, when one dies at start, the last lines of its output), free and
+// busy ports, waiting for a port, Debian packages through apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -43,8 +43,12 @@ export function capture(cmd, args, opts = {}) {
 const children = new Set();
 let stopping = false;
 
+/** How many of a service's last output lines a start failure shows. */
+export const TAIL_LINES = 20;
+
 /** Starts a long-running child in its own process group; stopAll ends it. Its output is
- * prefixed with the service name (or written to logFile when given). */
+ * prefixed with the service name (or written to logFile when given), and its last
+ * TAIL_LINES lines are kept for startFailure. */
 export function startService(name, cmd, args, opts = {}) {
   const { logFile, env, cwd } = opts;
   const child = spawn(cmd, args, {
@@ -54,20 +58,55 @@ export function startService(name, cmd, args, opts = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.serviceName = name;
+  child.logFile = logFile ?? null;
   children.add(child);
   const sink = logFile ? (mkdirSync(path.dirname(logFile), { recursive: true }), logFile) : null;
-  const forward = (stream) =>
+  const tail = [];
+  const forward = (stream) => {
+    let partial = '';
     stream.on('data', (d) => {
       if (sink) writeFileSync(sink, d, { flag: 'a' });
-      else for (const line of String(d).split('\n')) if (line.trim()) console.log(`  ${name} | ${line}`);
+      const lines = (partial + d).split('\n');
+      partial = lines.pop();
+      for (const line of lines) {
+        if (!sink && line.trim()) console.log(`  ${name} | ${line}`);
+        tail.push(line);
+      }
+      tail.splice(0, Math.max(0, tail.length - TAIL_LINES));
     });
+    stream.on('end', () => {
+      if (!partial) return;
+      if (!sink && partial.trim()) console.log(`  ${name} | ${partial}`);
+      tail.push(partial);
+      tail.splice(0, Math.max(0, tail.length - TAIL_LINES));
+    });
+  };
   forward(child.stdout);
   forward(child.stderr);
+  child.outputTail = () => tail.filter((l) => l.trim());
+  // 'close' comes once both pipes are drained (after 'exit', which can come first).
+  child.closed = new Promise((resolve) => child.on('close', resolve));
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => {
     children.delete(child);
     resolve(code ?? signal);
   }));
   return child;
+}
+
+/** The error for a service that exited before it was ready (before `what`, such as
+ * "listening on 8080"): its exit code or signal and the last lines of its output (its log
+ * file's, when it has one), so the reason is on screen without opening the log. Waits up
+ * to a second for the output to drain: a grandchild can hold the pipes open. */
+export async function startFailure(child, what) {
+  await Promise.race([child.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
+  const code = child.exitCode ?? child.signalCode;
+  const shown = child.logFile && path.relative(process.cwd(), child.logFile);
+  const log = child.logFile ? ` (${shown && !shown.startsWith('..') ? shown : child.logFile})` : '';
+  const lines = child.outputTail();
+  const detail = lines.length
+    ? `; the last ${lines.length === 1 ? 'line' : `${lines.length} lines`} of its output${log}:${lines.map((l) => `\n  | ${l}`).join('')}`
+    : `, printing nothing${log}`;
+  return new Error(`${child.serviceName} exited with ${code} before ${what}${detail}`);
 }
 
 /** Stops every child startService started, newest first: SIGTERM to its process group,
@@ -138,11 +177,12 @@ export async function ensurePortsFree(ports) {
   if (problems.length) throw new Error(problems.join('; '));
 }
 
-/** Waits until something accepts connections on host:port, or the child dies. */
+/** Waits until something accepts connections on host:port; rejects when the child dies
+ * first (startFailure: with the last lines of its output) or after timeoutMs. */
 export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60000, child } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${child.serviceName} exited before listening on ${port}`);
+    if (child && (child.exitCode !== null || child.signalCode !== null)) throw await startFailure(child, `listening on ${port}`);
     const ok = await new Promise((resolve) => {
       const sock = connect({ host, port }, () => {
         sock.end();

@@ -1,12 +1,16 @@
 // Busy ports are refused before anything starts, with a sentence naming the variable
-// that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it).
+// that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it), and so
+// are arguments the run command does not know; a service that dies at start is reported
+// with the last lines of its output.
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
-import { ensurePortsFree, freePort, root } from './lib.mjs';
+import { TAIL_LINES, ensurePortsFree, freePort, root, startService, waitForPort } from './lib.mjs';
 
 /** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port. */
 async function occupy(t, host = '127.0.0.1') {
@@ -42,14 +46,16 @@ test('two variables on one port, and a port that is not a number, are refused in
   );
 });
 
-test('the run command refuses a busy DYNAMODB_PORT before it starts anything', async (t) => {
-  const busy = await occupy(t);
-  const [port, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'run.mjs')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(busy), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Runs the run command (node scripts/run.mjs, or the wrapper scripts/run when wrapper) with
+ * args, the ports given and the others free; answers { code, out, err, ms }. */
+async function runCommand(ports, { wrapper = false, args = [] } = {}) {
+  const [port, dynamo, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamo), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) };
+  for (const [variable, p] of Object.entries(ports)) env[variable] = String(p);
+  const t0 = performance.now();
+  const child = wrapper
+    ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [path.join(root, 'scripts', 'run.mjs'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -57,7 +63,61 @@ test('the run command refuses a busy DYNAMODB_PORT before it starts anything', a
   const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
   const code = await new Promise((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
+  return { code, out, err, ms: performance.now() - t0 };
+}
+
+test('the run command refuses a busy DYNAMODB_PORT before it starts anything', async (t) => {
+  const busy = await occupy(t);
+  const { code, out, err } = await runCommand({ DYNAMODB_PORT: busy });
   assert.equal(code, 1, out + err);
   assert.equal(err.trim(), `run: port ${busy} is in use: set DYNAMODB_PORT to another port`);
   assert.equal(out, '', 'nothing was set up or started before the refusal');
+});
+
+test('scripts/run with the edge port taken exits within 5 s naming the port and PORT, having started nothing', async (t) => {
+  const busy = await occupy(t);
+  const { code, out, err, ms } = await runCommand({ PORT: busy }, { wrapper: true });
+  assert.equal(code, 1, out + err);
+  assert.equal(err.trim(), `run: port ${busy} is in use: set PORT to another port`);
+  assert.equal(out, '', 'nothing was set up or started before the refusal');
+  assert.ok(ms < 5000, `refused after ${ms.toFixed(0)} ms`);
+});
+
+test('the run command refuses an argument it does not know with its usage (exit 2), and --help starts nothing', async () => {
+  const refused = await runCommand({}, { args: ['--port', '9000'] });
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /^run: Unknown option '--port'\nusage: scripts\/run \[--help\]\n/);
+  assert.equal(refused.out, '');
+  const help = await runCommand({}, { args: ['-h'] });
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^usage: scripts\/run \[--help\]\n[^]* {2}PORT {19}8080 {20}the local edge/);
+  assert.equal(help.err, '');
+});
+
+/** Runs a Node one-liner as a service that prints lines 1..count (the odd ones to stderr
+ * with mixed) and exits with 3 without listening. */
+function dyingService(count, { mixed = false, ...opts } = {}) {
+  const script = `for (let i = 1; i <= ${count}; i++) (${mixed} && i % 2 ? console.error : console.log)('line ' + i); process.exitCode = 3;`;
+  return startService('dying', process.execPath, ['-e', script], opts);
+}
+
+test('a service that exits before it listens is reported with the last lines of its log file', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-lib-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const logFile = path.join(dir, 'dying.log');
+  const child = dyingService(30, { logFile });
+  const err = await waitForPort(await freePort(), { child, timeoutMs: 20000 }).catch((e) => e);
+  assert.ok(err instanceof Error, 'waitForPort rejects');
+  const [first, ...shown] = err.message.split('\n');
+  assert.match(first, /^dying exited with 3 before listening on \d+; the last 20 lines of its output \(.*dying\.log\):$/);
+  assert.deepEqual(shown, Array.from({ length: TAIL_LINES }, (_, i) => `  | line ${30 - TAIL_LINES + 1 + i}`));
+  assert.equal(readFileSync(logFile, 'utf8').trim().split('\n').length, 30, 'the log file holds every line');
+});
+
+test('without a log file the error shows the captured output, stderr too, and a silent service says so', async () => {
+  // The two pipes are read as their data comes: which of the two lines comes first varies.
+  const err = await waitForPort(await freePort(), { child: dyingService(2, { mixed: true }), timeoutMs: 20000 }).catch((e) => e);
+  assert.match(err.message, /^dying exited with 3 before listening on \d+; the last 2 lines of its output:\n {2}\| (line 1\n {2}\| line 2|line 2\n {2}\| line 1)$/);
+  const silent = await waitForPort(await freePort(), { child: dyingService(0), timeoutMs: 20000 }).catch((e) => e);
+  assert.match(silent.message, /^dying exited with 3 before listening on \d+, printing nothing$/);
 });

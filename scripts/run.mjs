@@ -4,7 +4,14 @@
 // (users kept in .local/auth), loads the seed catalogue on first start only, builds the
 // site, publishes it to .local/release (scripts/publish.mjs, dir target) and serves that,
 // with the API, on one port through the local edge. Ctrl-C stops everything.
+//
+//   scripts/run            the wrapper checks Node and Go first (scripts/preflight.cjs)
+//   scripts/run --help     the environment variables below, and nothing started
+//
+// Any other argument is refused with the usage (exit code 2); any error ends the run with
+// one line (`run: …`) and exit code 1.
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   binDir, buildGoCommands, ensureNpmPackages, ensurePortsFree, isStopping, localDir, run, say, startAuthEmulator,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
@@ -13,16 +20,36 @@ import { ensureJava, moveDynaliteDataAside, startDynamoDBLocal } from './dynamod
 import { buildSite, exportDir } from './build.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
-const env = (k, d) => process.env[k] || d;
+/** The environment variables the run command reads: [name, default, what]. */
+const variables = [
+  ['PORT', '8080', 'the local edge: the shop and /api/*'],
+  ['DYNAMODB_PORT', '8000', 'DynamoDB Local'],
+  ['AUTH_EMULATOR_PORT', '9099', 'Firebase Auth emulator'],
+  ['EMULATOR_HUB_PORT', '4400', "the emulator suite's hub"],
+  ['EMULATOR_LOGGING_PORT', '4500', "the emulator suite's logging"],
+  ['FIREBASE_PROJECT_ID', 'demo-tradeshop', 'Firebase project (a demo- project never reaches Google)'],
+  ['TABLE_NAME', 'tradeshop', 'DynamoDB table'],
+  ['SEED_PRODUCTS', '3000', 'size of the seed catalogue on first start (up to 200,000)'],
+  ['SITE_URL', 'http://127.0.0.1:$PORT', "the site's public address (canonical URLs, sitemap)"],
+];
+
+const usage = `usage: scripts/run [--help]
+
+Sets everything up and runs the shop locally (README "The two commands"); Ctrl-C stops it.
+Needs Go and Node (checked first); installs npm packages, and Java where there is none.
+Every port is checked before anything starts. Environment variables, and their defaults:
+${variables.map(([name, dflt, what]) => `  ${name.padEnd(22)} ${dflt.padEnd(23)} ${what}`).join('\n')}`;
+
+const env = (k) => process.env[k] || variables.find(([name]) => name === k)[1];
 const cfg = {
-  port: Number(env('PORT', '8080')),
-  dynamoPort: Number(env('DYNAMODB_PORT', '8000')),
-  authPort: Number(env('AUTH_EMULATOR_PORT', '9099')),
-  hubPort: Number(env('EMULATOR_HUB_PORT', '4400')),
-  loggingPort: Number(env('EMULATOR_LOGGING_PORT', '4500')),
-  projectId: env('FIREBASE_PROJECT_ID', 'demo-tradeshop'),
-  table: env('TABLE_NAME', 'tradeshop'),
-  products: env('SEED_PRODUCTS', '3000'),
+  port: Number(env('PORT')),
+  dynamoPort: Number(env('DYNAMODB_PORT')),
+  authPort: Number(env('AUTH_EMULATOR_PORT')),
+  hubPort: Number(env('EMULATOR_HUB_PORT')),
+  loggingPort: Number(env('EMULATOR_LOGGING_PORT')),
+  projectId: env('FIREBASE_PROJECT_ID'),
+  table: env('TABLE_NAME'),
+  products: env('SEED_PRODUCTS'),
 };
 
 const serviceEnv = {
@@ -34,7 +61,22 @@ const serviceEnv = {
   STAGE: 'local',
 };
 
+/** Reads the arguments: answers false after printing the usage for --help; refuses any
+ * other argument with the usage (exit code 2). */
+function parseArguments(argv) {
+  let help;
+  try {
+    ({ values: { help } } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }));
+  } catch (err) {
+    console.error(`run: ${err.message.split('. ')[0]}\n${usage}`);
+    process.exit(2);
+  }
+  if (help) console.log(usage);
+  return !help;
+}
+
 async function main() {
+  if (!parseArguments(process.argv.slice(2))) return;
   stopOnSignals();
   await ensurePortsFree([
     { variable: 'PORT', port: cfg.port },

@@ -1,16 +1,29 @@
 // The README's test command: installs what it needs (npm packages, Debian's chromium, and
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
 // memory, one JVM shared by every Go package) and Firebase Auth emulator on free ports, runs
-// the Go unit and integration tests, cross-compiles every Lambda, runs the site and
-// CDK tests and the deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
+// the static checks (tsc, ESLint, staticcheck) while those start, go vet, the Go unit and
+// integration tests, cross-compiles every Lambda, runs the site and CDK tests and the
+// deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
 // local edge, dry-runs the release of the export, runs the end-to-end tests in headless
 // Chromium, then the fault suite (scripts/faults.mjs: store paused, kill -9 of the edge and
 // the store while buyers order), and stops everything it started.
+//
+//   scripts/test                 every suite (the wrapper checks Node and Go first)
+//   scripts/test SUITE ...       only the suites named (SUITES below), with only what they
+//                                need set up; release, e2e and faults bring the build along
+//   scripts/test --help          the suites, and nothing started
+//
+// It ends with a summary whose last line is `suites: N passed, N failed` (CI reads it) and
+// exit code 1 when a suite failed; an unknown suite or option is refused with the usage
+// (exit code 2).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import {
   aptInstall, binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator,
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
@@ -20,11 +33,49 @@ import { buildSite, exportDir } from './build.mjs';
 import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 
+/** The suites, in the order they run: [name, what it checks]. */
+export const SUITES = [
+  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go)'],
+  ['vet', 'go vet'],
+  ['go', 'Go unit and integration tests against DynamoDB Local and the Auth emulator, with -race'],
+  ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
+  ['site', "the site's unit tests"],
+  ['scripts', "the scripts' own tests (node --test scripts/*.test.mjs)"],
+  ['infra', "the CDK Template.fromStack tests and the CloudFront Function's tests"],
+  ['deploy', "the first deploy's offline dry-run (checks, cdk synth) of both stages"],
+  ['build', 'seed a table, build the site from it, publish it to a release folder'],
+  ['release', 'release dry-run of the build'],
+  ['e2e', 'end-to-end tests in headless Chromium against the local edge'],
+  ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order'],
+];
+/** The suites that test the build, and so bring it along. */
+const NEEDS_BUILD = ['release', 'e2e', 'faults'];
+
+export const usage = `usage: scripts/test [SUITE ...]
+
+Sets up what the suites need and runs them in this order (every one without a SUITE):
+${SUITES.map(([name, what]) => `  ${name.padEnd(8)} ${what}`).join('\n')}
+Naming ${NEEDS_BUILD.join(', ')} (each tests the build) runs build first. The summary ends with \`suites: N passed, N failed\`.`;
+
+/** The suites to run for the command's arguments: every suite for none, else the ones
+ * named plus build when a named one tests it. Throws on an unknown name. */
+export function selectSuites(names) {
+  const known = SUITES.map(([name]) => name);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length) throw new Error(`unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the suites are ${known.join(', ')}`);
+  if (!names.length) return new Set(known);
+  const chosen = new Set(names);
+  if (NEEDS_BUILD.some((n) => chosen.has(n))) chosen.add('build');
+  return chosen;
+}
+
 const results = [];
 let scratchDir = tmpdir();
 
-/** Runs one suite; a failure is recorded and the run goes on. */
-async function step(name, fn) {
+/** Runs one suite (or one part of it: deploy has one per stage), titled `suite: title`; a
+ * failure is recorded and the run goes on. */
+async function step(suite, title, fn) {
+  const name = `${suite}: ${title}`;
   const t0 = performance.now();
   say('test', `${name} ...`);
   try {
@@ -101,12 +152,82 @@ async function ensureChromium() {
   await aptInstall(['chromium'], 'for the browser tests');
 }
 
-async function main() {
+/** The TypeScript a workspace (site, infra) compiles with, wherever npm put it: the root
+ * holds an older one for ESLint's parser (site/eslint.config.mjs). */
+function tscOf(workspace) {
+  const pkg = createRequire(path.join(root, workspace, 'package.json')).resolve('typescript/package.json');
+  return path.join(path.dirname(pkg), 'bin', 'tsc');
+}
+
+/** Runs a checker, passing its output through; on failure the error names it and holds
+ * the first lines it printed, for the summary. */
+function runChecker(name, cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let out = '';
+    const tee = (stream, sink) => stream.on('data', (d) => {
+      sink.write(d);
+      if (out.length < 20000) out += d;
+    });
+    tee(child.stdout, process.stdout);
+    tee(child.stderr, process.stderr);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve()
+      : reject(withDetails(new Error(`${name} exited with ${code ?? signal}`), out.split('\n').filter((l) => l.trim()).slice(0, 6)))));
+  });
+}
+
+/** The static checks, each run even when one before it failed; they need no service, so
+ * they run while the services start. */
+async function staticChecks() {
+  const checks = [
+    ['tsc infra', tscOf('infra'), ['--noEmit', '-p', 'infra']],
+    ['tsc site', tscOf('site'), ['--noEmit', '-p', 'site']],
+    ['tsc site/e2e', tscOf('site'), ['--noEmit', '-p', 'site/e2e']],
+    ['eslint site', path.join(root, 'node_modules', '.bin', 'eslint'),
+      ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
+    ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],
+  ];
+  const failed = [];
+  for (const [name, cmd, args, opts] of checks) {
+    const t0 = performance.now();
+    try {
+      await runChecker(name, cmd, args, opts);
+      say('test', `  ${name}: clean (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failed.push(err.message);
+    }
+  }
+  if (failed.length) throw new Error(failed.join('\n    '));
+}
+
+/** Reads the arguments: answers the suites to run, or null after printing the usage for
+ * --help; refuses an unknown option or suite with the usage (exit code 2). */
+function parseArguments(argv) {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      console.log(usage);
+      return null;
+    }
+    return selectSuites(positionals);
+  } catch (err) {
+    console.error(`test: ${err.message.split('. ')[0]}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+async function main(argv) {
+  const suites = parseArguments(argv);
+  if (!suites) return;
+  const has = (...names) => names.some((n) => suites.has(n));
   stopOnSignals();
   const started = performance.now();
-  await ensureChromium();
+  const needsStore = has('go', 'build');
+  const needsAuth = has('go', 'e2e', 'faults');
+  if (has('e2e', 'faults')) await ensureChromium();
   await ensureNpmPackages();
-  await ensureJava();
+  if (needsStore || has('scripts', 'faults')) await ensureJava();
 
   const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(
     Array.from({ length: 5 }, freePort),
@@ -127,69 +248,82 @@ async function main() {
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
   };
 
-  // The Go build, the store (a JVM) and the Auth emulator start side by side: each of
-  // the two services takes seconds to come up.
-  say('test', `starting DynamoDB Local (:${dynamoPort}, in memory) and the Auth emulator (:${authPort})`);
-  const [, store] = await Promise.all([
-    buildGoCommands(),
-    startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
-    startAuthEmulator({
+  // The static checks, the Go build, the store (a JVM) and the Auth emulator run side by
+  // side: each of the two services takes seconds to come up, the checks need neither.
+  if (needsStore) say('test', `starting DynamoDB Local (:${dynamoPort}, in memory)`);
+  if (needsAuth) say('test', `starting the Auth emulator (:${authPort})`);
+  const [, , store] = await Promise.all([
+    has('static') && step('static', 'tsc, ESLint, staticcheck', staticChecks),
+    has('build') && buildGoCommands(),
+    needsStore && startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
+    needsAuth && startAuthEmulator({
       projectId,
       configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
       authPort,
       logFile: path.join(scratch, 'auth-emulator.log'),
     }),
   ]);
-  say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
+  if (store) say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
 
   const fnDir = path.join(root, 'functions');
-  await step('go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
-  await step('go test (unit + integration against DynamoDB Local and the Auth emulator)', () =>
-    goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+  if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
+  if (has('go')) {
+    await step('go', 'go test (unit + integration against DynamoDB Local and the Auth emulator)', () =>
+      goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+  }
   const lambdaDir = path.join(scratch, 'lambda');
-  await step('Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
-    for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
-  });
-  await step('site unit tests', () => vitest(path.join(root, 'site'), []));
+  if (has('lambdas')) {
+    await step('lambdas', 'Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
+      for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
+    });
+  }
+  if (has('site')) await step('site', 'site unit tests', () => vitest(path.join(root, 'site'), []));
   // The files by name, not `node --test scripts/`: Node would take this file
   // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
-  await step('script tests (node --test scripts/*.test.mjs)', () => run('node', ['--test',
-    ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
-  await step('infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
+  if (has('scripts')) {
+    await step('scripts', 'script tests (node --test scripts/*.test.mjs)', () => run('node', ['--test',
+      ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
+  }
+  if (has('infra')) await step('infra', 'infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
   // The first deploy's dry-run: its offline checks, `cdk synth` of both stacks with the
-  // root's pinned CLI, and the plan (docs/infrastructure.md "First deploy").
-  for (const stage of ['staging', 'production']) {
-    await step(`deploy dry-run: checks and cdk synth offline (${stage})`, () =>
+  // root's pinned CLI, and the plan (docs/infrastructure.md "First deploy"). It builds the
+  // Lambdas itself when the lambdas suite did not.
+  for (const stage of has('deploy') ? ['staging', 'production'] : []) {
+    await step('deploy', `deploy dry-run: checks and cdk synth offline (${stage})`, () =>
       run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]));
   }
 
   const media = path.join(scratch, 'media');
   const releaseDir = path.join(scratch, 'release');
-  const built = await step('seed and build the site from the local table, publish it to a release folder', async () => {
+  const built = has('build') && await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
     await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
     await buildSite({ env: stackEnv });
     await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
   });
-  if (built) {
-    await step('release dry-run of the real export', async () => {
+  if (built && has('release')) {
+    await step('release', 'release dry-run of the real export', async () => {
       const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);
       console.log(plan); // the upload order and cache headers, for the reader of the test log
       const phases = [PHASE.hashed, PHASE.pages, PHASE.meta, PHASE.edge, PHASE.invalidate, PHASE.latest];
       const at = phases.map((p) => plan.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
       if (at.some((i, k) => i < 0 || (k > 0 && i < at[k - 1]))) throw new Error(`the dry-run's plan lacks the phases in order (${phases.join(', ')})`);
     });
+  }
+  if (built && has('e2e')) {
     const edge = startService('edge', path.join(binDir, 'local'), [], {
       env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media },
       logFile: path.join(scratch, 'edge.log'),
     });
     await waitForPort(edgePort, { child: edge });
-    await step('end-to-end tests in headless Chromium', () =>
+    await step('e2e', 'end-to-end tests in headless Chromium', () =>
       vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts'], {
         env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
       }));
-    // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
-    // a plain script, not a *.test.mjs, so the script tests above never run it.
-    await step('fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order (scripts/faults.mjs)', () =>
+  }
+  // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
+  // a plain script, not a *.test.mjs, so the script tests above never run it.
+  if (built && has('faults')) {
+    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order (scripts/faults.mjs)', () =>
       run('node', ['scripts/faults.mjs'], {
         env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, FIREBASE_PROJECT_ID: projectId, FAULTS_SITE_DIR: path.join(releaseDir, 'site') },
       }));
@@ -205,8 +339,11 @@ async function main() {
   process.exit(failed.length ? 1 : 0);
 }
 
-main().catch(async (err) => {
-  console.error(`test: ${err.message}`);
-  await stopAll();
-  process.exit(1);
-});
+// Run as a command only: the script tests import SUITES and selectSuites.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).catch(async (err) => {
+    console.error(`test: ${err.message}`);
+    await stopAll();
+    process.exit(1);
+  });
+}

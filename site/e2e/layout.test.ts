@@ -95,7 +95,7 @@ describe('desktop menus', { timeout: 60_000 }, () => {
               const w = document.documentElement.clientWidth;
               return r.left < 0 || r.right > w || document.documentElement.scrollWidth > w;
             });
-          await expect.poll(outside, `${panel} at ${width}`).toBe(false);
+          await expect.poll(outside, { message: `${panel} at ${width}` }).toBe(false);
         }
         await p.keyboard.press('Escape');
         await p.setViewportSize({ width: 1024, height: 900 });
@@ -126,7 +126,7 @@ describe('desktop menus', { timeout: 60_000 }, () => {
           );
           expect((await measure()).length).toBeGreaterThan(panel === '.menu-categories' ? 50 : 4);
           const off = async () => (await measure()).filter((l) => l.left < 0 || l.right > width || !l.reachable).map((l) => l.text);
-          await expect.poll(off, `${panel} at ${width}`).toEqual([]);
+          await expect.poll(off, { message: `${panel} at ${width}` }).toEqual([]);
           expect(await sideways(p), `${panel} at ${width}`).toBe(0);
           if (panel === '.menu-categories') {
             await p.evaluate(() => window.scrollTo(0, 0));

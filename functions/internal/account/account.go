@@ -55,4 +55,3 @@ var (
 	Town         = text.Field{Name: "town", Label: "Town or city", Min: 1, Max: 60}
 	Postcode     = text.Field{Name: "postcode", Label: "Postcode", Min: 1, Max: 10}
 )
-

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -32,22 +31,6 @@ func getItem[T any](ctx context.Context, s *Store, pk, sk string) (T, error) {
 		return v, fmt.Errorf("unmarshal %s %s: %w", pk, sk, err)
 	}
 	return v, nil
-}
-
-// putNew writes item unless an item with the same key exists (then ErrExists, nothing
-// written): the one conditional create that orders and idempotency keys rely on.
-func (s *Store) putNew(ctx context.Context, item any) error {
-	av, err := attributevalue.MarshalMap(item)
-	if err != nil {
-		return fmt.Errorf("marshal item: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av,
-		ConditionExpression: aws.String("attribute_not_exists(pk)")})
-	var exists *types.ConditionalCheckFailedException
-	if errors.As(err, &exists) {
-		return ErrExists
-	}
-	return err
 }
 
 // batchGet reads the items at keys (duplicates read once), 100 keys a call, retrying

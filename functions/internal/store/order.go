@@ -16,9 +16,6 @@ import (
 	"github.com/tradeshop/functions/internal/orders"
 )
 
-// ErrExists means a conditional create found the item already there.
-var ErrExists = errors.New("already exists")
-
 // orderLineItem is one line of an order as stored.
 type orderLineItem struct {
 	SKU             string `dynamodbav:"sku"`

@@ -63,3 +63,16 @@ export async function axeViolations(p: Page): Promise<string[]> {
     return r.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   });
 }
+
+/** Calls the API from a page of the shop, as the site does: a POST with the CSRF token of the page (or a fresh one). */
+export async function api<T>(p: Page, path: string, body: Record<string, unknown>): Promise<{ status: number; data: T }> {
+  return p.evaluate(
+    async ({ path, body }) => {
+      const meta = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content');
+      const csrf = meta || ((await (await fetch('/api/csrf', { credentials: 'same-origin' })).json()) as { token: string }).token;
+      const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify(body) });
+      return { status: res.status, data: (await res.json().catch(() => null)) as T };
+    },
+    { path, body },
+  );
+}

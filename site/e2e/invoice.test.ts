@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, launch, screenshot, shopURL, signIn } from './browser';
 
 /** Every order has a UK VAT invoice: on the order page, printable, and as a PDF. */
 
@@ -14,19 +14,6 @@ const shop = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..
 };
 
 type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-
-/** Calls the API from a page of the shop, as the site does. */
-async function api<T>(p: Page, path: string, body: Record<string, unknown>): Promise<{ status: number; data: T }> {
-  return p.evaluate(
-    async ({ path, body }) => {
-      const meta = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content');
-      const csrf = meta || ((await (await fetch('/api/csrf', { credentials: 'same-origin' })).json()) as { token: string }).token;
-      const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify(body) });
-      return { status: res.status, data: (await res.json().catch(() => null)) as T };
-    },
-    { path, body },
-  );
-}
 
 /** Fills the buyer's basket to the minimum order, a pack each of the dearest in-stock
  * products of a category no other e2e file orders from, so their stock stays as they expect. */

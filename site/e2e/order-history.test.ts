@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, screenshot, shopURL, signIn } from './browser';
+import { api, launch, screenshot, shopURL, signIn } from './browser';
 
 /** Issue 14 item 6: the order history comes 20 at a time; "Show more orders" on the
  * dashboard appends the next page. */
@@ -10,19 +10,6 @@ let page: Page;
 let placed: string[] = [];
 
 type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-
-/** Calls the API from a page of the shop, as the site does. */
-async function api<T>(p: Page, path: string, body: Record<string, unknown>): Promise<{ status: number; data: T }> {
-  return p.evaluate(
-    async ({ path, body }) => {
-      const meta = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content');
-      const csrf = meta || ((await (await fetch('/api/csrf', { credentials: 'same-origin' })).json()) as { token: string }).token;
-      const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify(body) });
-      return { status: res.status, data: (await res.json().catch(() => null)) as T };
-    },
-    { path, body },
-  );
-}
 
 /** Places n small orders for the signed-in buyer through the API, oldest first: each
  * one a pack each of the dearest in-stock products until the minimum order is reached,

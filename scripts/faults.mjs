@@ -172,6 +172,7 @@ function requests(buyer, sku) {
     'POST /api/orders': { body: { token: t, idempotency_key: `faults-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true } },
     'GET /api/orders': {},
     'GET /api/orders/{id}': { path: '/api/orders/TS-100001' },
+    'GET /api/orders/{id}/invoice': { path: '/api/orders/TS-100001/invoice' },
     'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
     'POST /api/billing': { body: { token: t, billing } },
     'POST /api/checkout': { body: { token: t } },

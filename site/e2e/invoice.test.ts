@@ -114,6 +114,8 @@ describe('the VAT invoice of an order', { timeout: 120_000 }, () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
     try {
+      // The header folds its menu by script after the resize: measure once it has.
+      await page.waitForSelector('.site-header[data-layout="compact"]');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await screenshot(page, 'invoice-phone');

@@ -44,9 +44,8 @@ const PaymentDays = 30
 // line's amount less its share of the coupon, shared as pricing shares it, and delivery
 // at the shop's rate) and the payment terms of o's payment method.
 func NewInvoice(o Order, shop config.Shop, n int64, at time.Time) Invoice {
-	inv := Invoice{Number: n, IssuedAt: at, Supplier: shop.Business, Rates: RateTotals(o, shop.DefaultVATRate),
+	return Invoice{Number: n, IssuedAt: at, Supplier: shop.Business, Rates: RateTotals(o, shop.DefaultVATRate),
 		PaymentTerms: paymentTerms(o, shop, at)}
-	return inv
 }
 
 // RateTotals adds o up per VAT rate, highest rate first; delivery is charged at

@@ -107,14 +107,15 @@ func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o o
 		// Invoiced already: a marker left by a crash after that is only a leftover.
 		return o, s.dropMarker(ctx, o.ID)
 	}
-	uid, id := o.UID, o.ID
-	var err error
+	id := o.ID
 	last := int64(-1) // the counter as last seen; -1 to read it
 	for attempt := 0; attempt < issueAttempts; attempt++ {
 		if last < 0 {
-			if last, err = s.InvoiceCounter(ctx); err != nil {
+			n, err := s.InvoiceCounter(ctx)
+			if err != nil {
 				return orders.Order{}, err
 			}
+			last = n
 		}
 		inv := build(o, last+1)
 		err := s.issue(ctx, o, last, inv)
@@ -134,7 +135,7 @@ func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o o
 			switch {
 			case code(1) == "ConditionalCheckFailed":
 				// Invoiced meanwhile (another request, or the sweep), or the order is gone.
-				it, err := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
+				it, err := getItem[orderItem](ctx, s, prefixUser+o.UID, prefixOrder+id)
 				if err != nil {
 					return orders.Order{}, fmt.Errorf("order %s: %w", id, err)
 				}
@@ -238,12 +239,7 @@ func (s *Store) dropMarker(ctx context.Context, id string) error {
 
 // ToInvoice answers the orders placed before before that still wait for their invoice.
 func (s *Store) ToInvoice(ctx context.Context, before time.Time) ([]orders.OrderRef, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkToInvoice))).Build()
-	if err != nil {
-		return nil, err
-	}
-	items, err := queryAll[toInvoiceItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	items, err := partition[toInvoiceItem](ctx, s, pkToInvoice)
 	if err != nil {
 		return nil, fmt.Errorf("orders to invoice: %w", err)
 	}
@@ -259,12 +255,7 @@ func (s *Store) ToInvoice(ctx context.Context, before time.Time) ([]orders.Order
 // InvoiceNumbers answers every invoice number issued, in order, with its order: what the
 // invariant check reads (one number per invoice, 1 to N with no gap).
 func (s *Store) InvoiceNumbers(ctx context.Context) ([]orders.IssuedNumber, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkInvoice))).Build()
-	if err != nil {
-		return nil, err
-	}
-	items, err := queryAll[invoiceNumberItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	items, err := partition[invoiceNumberItem](ctx, s, pkInvoice)
 	if err != nil {
 		return nil, fmt.Errorf("invoice numbers: %w", err)
 	}

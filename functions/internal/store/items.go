@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -84,4 +85,15 @@ func partitionKeyOf(item map[string]types.AttributeValue) string {
 		return v.Value
 	}
 	return ""
+}
+
+// partition reads every item of partition pk (strongly consistent) into T: the pending
+// orders, the orders waiting for their invoice, the invoice numbers issued.
+func partition[T any](ctx context.Context, s *Store, pk string) ([]T, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pk))).Build()
+	if err != nil {
+		return nil, err
+	}
+	return queryAll[T](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
 }

@@ -433,12 +433,7 @@ func (s *Store) Undo(ctx context.Context, id string) error {
 
 // PendingOrders answers the numbers of the large orders pending since before.
 func (s *Store) PendingOrders(ctx context.Context, before time.Time) ([]string, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkPending))).Build()
-	if err != nil {
-		return nil, err
-	}
-	items, err := queryAll[pendingItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	items, err := partition[pendingItem](ctx, s, pkPending)
 	if err != nil {
 		return nil, fmt.Errorf("pending orders: %w", err)
 	}

@@ -54,10 +54,41 @@ type Order struct {
 	// Invoice is the order's VAT invoice; nil until it is issued (right after the order
 	// is placed, or by the sweep after a crash in between).
 	Invoice *Invoice
+	// Email is the buyer's email address when the order was placed (from the sign-in):
+	// where its emails go.
+	Email string
+	// Lifecycle (docs/back-office.md): Version moves on with every staff action.
+	Version      int64
+	PaidAt       time.Time // zero: not paid
+	ConfirmedAt  time.Time
+	DispatchedAt time.Time
+	CompletedAt  time.Time
+	CancelledAt  time.Time
+	Dispatch     *Dispatch // set when dispatched
+	CancelReason string
 }
 
-// StatusPlaced is a new order's status.
-const StatusPlaced = "placed"
+// Dispatch is how an order went out.
+type Dispatch struct {
+	Carrier  string
+	Tracking string
+}
+
+// The order statuses (docs/back-office.md "Order lifecycle").
+const (
+	StatusPlaced     = "placed"
+	StatusConfirmed  = "confirmed"
+	StatusDispatched = "dispatched"
+	StatusCompleted  = "completed"
+	StatusCancelling = "cancelling"
+	StatusCancelled  = "cancelled"
+)
+
+// Paid says the order's payment has been recorded by staff.
+func (o Order) Paid() bool { return !o.PaidAt.IsZero() }
+
+// ProForma says the order is paid before dispatch (bank transfer), not on account.
+func (o Order) ProForma() bool { return o.Billing == nil || o.Billing.PaymentMethod != account.PayOnAccount }
 
 // Quote is what the basket costs with one delivery option: the browser shows these
 // figures and computes none.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/outbox"
 )
 
 // MaxOneTransaction is the most lines an order placed in one transaction may have: a
@@ -395,3 +396,15 @@ const InvoiceAfter = 30 * time.Second
 // DefaultStaleAfter is how long a large order may stay pending before it is taken for
 // dead: far longer than placing one takes (a few store calls of a few seconds at most).
 const DefaultStaleAfter = 2 * time.Minute
+
+// Notifier makes the emails of an order's events (package mail): each is written to the
+// outbox in the same transaction as the event, and sent from there.
+type Notifier interface {
+	// Placed is the confirmation to the buyer and the new-order notice to the shop; o
+	// carries its VAT invoice.
+	Placed(o Order) []outbox.Message
+	// Dispatched is the dispatch notice, with carrier and tracking reference.
+	Dispatched(o Order) []outbox.Message
+	// Cancelled is the cancellation notice.
+	Cancelled(o Order) []outbox.Message
+}

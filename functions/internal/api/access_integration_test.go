@@ -268,8 +268,8 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || undone != 1 || invoiced != 1 {
-		t.Fatalf("sweep: %d undone, %d invoiced, %v", undone, invoiced, err)
+	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 {
+		t.Fatalf("sweep: %+v, %v", r, err)
 	}
 	if len(file.Jobs) != 1 || file.Jobs[0].Name != "sweepOrders" {
 		t.Fatalf("endpoints.json jobs %+v, want sweepOrders", file.Jobs)

@@ -197,8 +197,10 @@ func TestClaimsStaffOnlyForBooleanTrue(t *testing.T) {
 		v    Verifier
 		make func(jwt.Token) string
 	}{
-		"key set":  {signed, func(tok jwt.Token) string { return authtest.Sign(t, tok, jwa.RS256(), good.Private) }},
-		"emulator": {emulator, func(tok jwt.Token) string { return authtest.Unsigned(t, map[string]any{"alg": "none", "typ": "JWT"}, tok) }},
+		"key set": {signed, func(tok jwt.Token) string { return authtest.Sign(t, tok, jwa.RS256(), good.Private) }},
+		"emulator": {emulator, func(tok jwt.Token) string {
+			return authtest.Unsigned(t, map[string]any{"alg": "none", "typ": "JWT"}, tok)
+		}},
 	}
 	const absent = "absent"
 	cases := []struct {

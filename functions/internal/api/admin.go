@@ -1,10 +1,13 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -47,10 +50,31 @@ func staffGet(log *slog.Logger, d Deps, next func(w http.ResponseWriter, r *http
 	}))
 }
 
-// staffPost is a staff write: CSRF, the body with its token, the staff claim.
+// staffPost is a staff write: CSRF, then the body's token and the staff claim (so a
+// buyer is refused with 403 whatever else the body holds), then the body validated.
 func staffPost[T tokenBody](log *slog.Logger, d Deps, next func(w http.ResponseWriter, r *http.Request, by orders.Staff, body T)) http.Handler {
-	return protect(log, d.CSRF, withToken(log, d.Verifier, func(w http.ResponseWriter, r *http.Request, who auth.Claims, body T) {
+	return protect(log, d.CSRF, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+		if err != nil {
+			writeError(w, r, log, &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)})
+			return
+		}
+		var tok struct {
+			Token string `json:"token"`
+		}
+		_ = json.Unmarshal(raw, &tok) // a body that is not JSON has no token: 401
+		who, err := d.Verifier.Verify(r.Context(), tok.Token)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
 		by, err := staffOf(who)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		body, err := decode[T](r)
 		if err != nil {
 			writeError(w, r, log, err)
 			return

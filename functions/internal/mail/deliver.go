@@ -60,7 +60,8 @@ func Backoff(attempts int) time.Duration {
 // each is claimed (another sender running at the same time never gets the same one),
 // sent through sender and marked sent, or released with Backoff when the send failed.
 // A mail server that cannot be reached ends the run after its first failure (the other
-// messages stay due, untouched); nothing else is held up by it. sent and failed count
+// messages stay due, untouched), and so does a store that fails a claim; nothing else is
+// held up by either. sent and failed count
 // the messages; err says what went wrong, the store's errors and the sends' alike.
 func Deliver(ctx context.Context, box Outbox, sender Sender, now time.Time) (sent, failed int, err error) {
 	start := time.Now()
@@ -79,8 +80,9 @@ func Deliver(ctx context.Context, box Outbox, sender Sender, now time.Time) (sen
 		}
 		c, ok, err := box.ClaimOutbox(ctx, id, clock(), Lease)
 		if err != nil {
+			// The store is failing: the next claims would wait for it too.
 			errs = append(errs, err)
-			continue
+			break
 		}
 		if !ok {
 			continue

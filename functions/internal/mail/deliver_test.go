@@ -15,9 +15,11 @@ import (
 // memBox is an Outbox in memory, with the store's rules: a claim of a message not due
 // fails, a release is ignored unless the claim is still the message's.
 type memBox struct {
-	mu   sync.Mutex
-	msgs map[string]*memMsg
-	sent []string
+	mu       sync.Mutex
+	msgs     map[string]*memMsg
+	sent     []string
+	claimErr error // every claim fails with it (the store is down)
+	claims   int
 }
 
 type memMsg struct {
@@ -54,6 +56,10 @@ func (b *memBox) DueOutbox(_ context.Context, now time.Time, limit int) ([]strin
 func (b *memBox) ClaimOutbox(_ context.Context, id string, now time.Time, lease time.Duration) (outbox.Claim, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.claims++
+	if b.claimErr != nil {
+		return outbox.Claim{}, false, b.claimErr
+	}
 	m := b.msgs[id]
 	if m == nil || !((m.state == outbox.StatePending && !m.next.After(now)) || (m.state == outbox.StateSending && !m.lease.After(now))) {
 		return outbox.Claim{}, false, nil
@@ -218,5 +224,15 @@ func TestBackoff(t *testing.T) {
 		if got := Backoff(attempts); got != want {
 			t.Errorf("Backoff(%d) = %v, want %v", attempts, got, want)
 		}
+	}
+}
+
+func TestDeliverStopsWhenTheStoreFailsAClaim(t *testing.T) {
+	t.Parallel()
+	box, s := newBox(t0, "a", "b", "c"), &fakeSender{}
+	box.claimErr = errors.New("the store did not answer in time")
+	sent, failed, err := Deliver(context.Background(), box, s, t0)
+	if sent != 0 || failed != 0 || err == nil || box.claims != 1 {
+		t.Errorf("sent %d failed %d err %v after %d claims: want one failed claim, then the run ends", sent, failed, err, box.claims)
 	}
 }

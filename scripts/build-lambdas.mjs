@@ -2,7 +2,9 @@
 // provided.al2023 runtime on arm64, with `-tags lambda.norpc` (no RPC shim, smaller and
 // faster to start), stripped and reproducible (-trimpath). The functions are the /api
 // endpoints in functions/internal/api/endpoints.json plus notFound (CloudFront's fallback
-// origin) and sweepOrders (the scheduled undo of dead large orders, docs/orders.md). The CDK app packages OUT/{name}/ as each function's code.
+// origin) and its scheduled jobs: sweepOrders (the undo of dead large orders, docs/orders.md)
+// and sendEmails (the outbox's sender, docs/back-office.md "Emails"). The CDK app packages
+// OUT/{name}/ as each function's code.
 //
 //   node scripts/build-lambdas.mjs [OUT]     # default .local/lambda
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -11,11 +13,11 @@ import { localDir, root, run, say } from './lib.mjs';
 
 export const defaultLambdaDir = path.join(localDir, 'lambda');
 
-/** The names of every Lambda: the /api endpoints, then notFound and sweepOrders. */
+/** The names of every Lambda: the /api endpoints, then notFound, then the jobs. */
 export function lambdaNames() {
   const file = path.join(root, 'functions', 'internal', 'api', 'endpoints.json');
-  const { endpoints } = JSON.parse(readFileSync(file, 'utf8'));
-  return [...endpoints.map((e) => e.name), 'notFound', 'sweepOrders'];
+  const { endpoints, jobs } = JSON.parse(readFileSync(file, 'utf8'));
+  return [...endpoints.map((e) => e.name), 'notFound', ...jobs.map((j) => j.name)];
 }
 
 /** Cross-compiles every Lambda into outDir/{name}/bootstrap; answers [{name, bytes}]. */

@@ -3,7 +3,8 @@
 // never runs it. It is self-contained: its own DynamoDB Local, on disk in a temp dir (so a
 // kill -9 loses only what the engine had not made durable), seeded with a part of the test
 // run's catalogue, and its own local edge (the built .local/bin/local) serving the release folder the
-// end-to-end step serves. It reuses the test run's Auth emulator.
+// end-to-end step serves, and its own maildev (the edge's SMTP server). It reuses the test
+// run's Auth emulator.
 //
 //   A. Store paused: SIGSTOP of the store; every /api endpoint answers within
 //      STORE_TIMEOUT_MS + 1 s, 503 with the sentence where it needs the store; the basket
@@ -15,6 +16,11 @@
 //      ordered = initial stock for every product, the coupon's used count = the orders
 //      that carry it (and no more than its limit), every order has its VAT invoice and the
 //      invoice numbers run 1 to N with no gap or repeat, each on its order.
+//   C. Mail server stopped: the suite's own maildev (the edge sends the shop's emails to
+//      it) is killed with SIGKILL, buyers place orders through the edge (each must
+//      succeed), maildev is started again on the same ports, and within MAIL_WAIT_MS the
+//      inbox holds each order's confirmation (X-Outbox-Id "{order}/confirmation", to the
+//      buyer, naming the order) exactly once, and still once a few sends later.
 //
 // Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
 // (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500).
@@ -25,6 +31,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { binDir, capture, freePort, localDir, root, run, say, startService, stopAll, waitForPort } from './lib.mjs';
 import { startDynamoDBLocal } from './dynamodb-local.mjs';
+import { maildevEmails, startMaildev } from './maildev.mjs';
 
 const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
@@ -35,7 +42,11 @@ const BUYERS = 20;
 const ORDERS_EACH = 3;
 const MAX_ORDERS_EACH = 12;
 const COUPON = 'FAULTS1';
-const SUITE_LIMIT_MS = 240_000;
+const SUITE_LIMIT_MS = 330_000;
+const MAIL_BUYERS = 4;
+// How long C waits for the emails once maildev is back: the edge sends every 2 s, and a
+// message that failed a few times waits its back-off (5 s, 10 s, 20 s, …) first.
+const MAIL_WAIT_MS = 90_000;
 const SEED_PRODUCTS = 600;
 
 const checks = [];
@@ -53,11 +64,17 @@ let edge; // the current edge child
 let storePort;
 let edgePort;
 let storeEnv;
+let mail; // { child, url } of the current maildev
+let mailPorts; // [smtp, web]
 let shop;
 let toolEnv;
 
 async function startStore() {
   store = await startDynamoDBLocal({ port: storePort, dataDir: path.join(scratch, 'dynamodb'), logFile: path.join(scratch, 'dynamodb.log') });
+}
+
+async function startMail() {
+  mail = await startMaildev({ smtpPort: mailPorts[0], webPort: mailPorts[1], dir: path.join(scratch, 'maildev'), logFile: path.join(scratch, 'maildev.log') });
 }
 
 async function startEdge() {
@@ -399,6 +416,57 @@ async function killNine(products, coupon) {
     `${numbers.length} numbers, counter ${counter}, ${out.orders.length} orders${misplaced.length ? `; out of place: ${misplaced.slice(0, 5).map((n) => n.number).join(', ')}` : ''}`);
 }
 
+// ---------------------------------------------------------------- C. mail server stopped
+
+/** The emails in the inbox that are order id's confirmation: its outbox id, sent to buyer. */
+function confirmationsOf(emails, id, buyer) {
+  return emails.filter((e) => e.headers?.['x-outbox-id'] === `${id}/confirmation`
+    && e.to?.some((a) => a.address === buyer.email) && String(e.subject).includes(id));
+}
+
+async function mailDown(product) {
+  say('faults', `C. ${MAIL_BUYERS} buyers; maildev killed (SIGKILL) before they order`);
+  const buyers = await Promise.all(Array.from({ length: MAIL_BUYERS }, (_, i) => emulatorUser(`mail-${i}`)));
+  await Promise.all(buyers.map(async (b) => {
+    await csrfFor(b);
+    await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
+    await must('basket/set', await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: product.packs_per_order * product.pack_size }));
+  }));
+  await kill9(mail.child);
+  const placed = await Promise.all(buyers.map(async (b) => {
+    const key = `faults-mail-${randomUUID()}`;
+    const r = await persist(() => api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }));
+    return { buyer: b, status: r.status, id: r.body?.id, error: r.body?.error ?? r.error };
+  }));
+  const acked = placed.filter((p) => p.status >= 200 && p.status < 300 && p.id);
+  check('C. orders placed with the mail server down succeed', acked.length === MAIL_BUYERS,
+    placed.map((p) => `${p.id ?? '-'} ${p.status || p.error}${p.status >= 300 ? ` ${p.error}` : ''}`).join(', '));
+  // The edge tries to send meanwhile (every 2 s) and backs off.
+  await sleep(5000);
+  say('faults', `C. ${acked.map((p) => p.id).join(', ')} placed; maildev started again on the same ports`);
+  await startMail();
+  const t0 = performance.now();
+  const counts = async () => {
+    const emails = await maildevEmails(mail.url);
+    return acked.map((p) => ({ id: p.id, n: confirmationsOf(emails, p.id, p.buyer).length }));
+  };
+  let got = await counts();
+  while (got.some((c) => c.n < 1) && performance.now() - t0 < MAIL_WAIT_MS) {
+    await sleep(1000);
+    got = await counts();
+  }
+  const waited = ((performance.now() - t0) / 1000).toFixed(1);
+  const missing = got.filter((c) => c.n === 0).map((c) => c.id);
+  check(`C. each order's confirmation arrives once maildev is back (within ${MAIL_WAIT_MS / 1000} s)`, acked.length > 0 && missing.length === 0,
+    missing.length ? `none yet for ${missing.join(', ')} after ${waited} s` : `all within ${waited} s`);
+  // A few more of the edge's sends: nothing is sent a second time.
+  await sleep(6000);
+  got = await counts();
+  const twice = got.filter((c) => c.n > 1);
+  check('C. each order\'s confirmation arrives exactly once', acked.length > 0 && twice.length === 0 && got.every((c) => c.n === 1),
+    got.map((c) => `${c.id}: ${c.n}`).join(', '));
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -411,13 +479,14 @@ async function main() {
     process.exit(1);
   }, SUITE_LIMIT_MS);
   scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-faults-'));
-  [storePort, edgePort] = await Promise.all([freePort(), freePort()]);
+  [storePort, edgePort, ...mailPorts] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   shop = `http://127.0.0.1:${edgePort}`;
   storeEnv = {
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`, TABLE_NAME: 'tradeshop', AWS_REGION: 'eu-west-2',
     FIREBASE_PROJECT_ID: projectId, FIREBASE_AUTH_EMULATOR_HOST: authHost, STAGE: 'local',
     STORE_TIMEOUT_MS: String(timeoutMs), CSRF_SECRET: randomBytes(32).toString('hex'),
     API_RATE_LIMIT: '0', // every buyer of the suite is 127.0.0.1: no per-address limit
+    SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mailPorts[0]), // the suite's own maildev
   };
   // The commands the suite runs itself (seed, ordercheck, recover) are no buyer's request:
   // they get a long deadline; the edge gets the short one under test.
@@ -425,7 +494,8 @@ async function main() {
   const fnDir = path.join(root, 'functions');
   const cmds = ['./cmd/ordercheck', './cmd/local', './cmd/seed', ...(existsSync(path.join(fnDir, 'cmd/recover')) ? ['./cmd/recover'] : [])];
   say('faults', `building ${cmds.join(' ')}; starting DynamoDB Local on :${storePort} (on disk in ${scratch})`);
-  await Promise.all([run('go', ['build', '-o', binDir + '/', ...cmds], { cwd: fnDir }), startStore()]);
+  await Promise.all([run('go', ['build', '-o', binDir + '/', ...cmds], { cwd: fnDir }), startStore(), startMail()]);
+  say('faults', `maildev: SMTP on :${mailPorts[0]}, inbox ${mail.url}/`);
   // A 600-product seed: each category's products are a prefix of the full seed's (seed.Generate),
   // so every product in this table has its page in the release; writing 3000 to an on-disk
   // store would take minutes.
@@ -445,6 +515,11 @@ async function main() {
     await killNine(setup.products.slice(1), setup.coupon);
   } catch (err) {
     check('B. kill -9 ran to the end', false, err.message);
+  }
+  try {
+    await mailDown(setup.products[0]);
+  } catch (err) {
+    check('C. mail server stopped ran to the end', false, err.message);
   }
   clearTimeout(guard);
   await stopAll();

@@ -1,9 +1,11 @@
 // The README's run command: refuses busy ports before anything starts, installs npm
 // packages (and Java, for DynamoDB Local, when it is missing), builds the Go commands,
 // starts DynamoDB Local (tables kept in .local/dynamodb) and the Firebase Auth emulator
-// (users kept in .local/auth), loads the seed catalogue on first start only, builds the
-// site, publishes it to .local/release (scripts/publish.mjs, dir target) and serves that,
-// with the API, on one port through the local edge. Ctrl-C stops everything.
+// (users kept in .local/auth) and maildev (the local SMTP server and web inbox, emails kept
+// in .local/maildev), loads the seed catalogue on first start only, builds the site,
+// publishes it to .local/release (scripts/publish.mjs, dir target) and serves that, with
+// the API, on one port through the local edge, which sends the shop's emails to maildev.
+// Ctrl-C stops everything.
 //
 //   scripts/run            the wrapper checks Node and Go first (scripts/preflight.cjs)
 //   scripts/run --help     the environment variables below, and nothing started
@@ -18,6 +20,7 @@ import {
 } from './lib.mjs';
 import { ensureJava, moveDynaliteDataAside, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
+import { startMaildev } from './maildev.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
 /** The environment variables the run command reads: [name, default, what]. */
@@ -27,6 +30,8 @@ const variables = [
   ['AUTH_EMULATOR_PORT', '9099', 'Firebase Auth emulator'],
   ['EMULATOR_HUB_PORT', '4400', "the emulator suite's hub"],
   ['EMULATOR_LOGGING_PORT', '4500', "the emulator suite's logging"],
+  ['MAIL_SMTP_PORT', '1025', "maildev's SMTP server: the edge sends the shop's emails there"],
+  ['MAIL_WEB_PORT', '1080', "maildev's web inbox (and its API)"],
   ['FIREBASE_PROJECT_ID', 'demo-tradeshop', 'Firebase project (a demo- project never reaches Google)'],
   ['TABLE_NAME', 'tradeshop', 'DynamoDB table'],
   ['SEED_PRODUCTS', '3000', 'size of the seed catalogue on first start (up to 200,000)'],
@@ -47,6 +52,8 @@ const cfg = {
   authPort: Number(env('AUTH_EMULATOR_PORT')),
   hubPort: Number(env('EMULATOR_HUB_PORT')),
   loggingPort: Number(env('EMULATOR_LOGGING_PORT')),
+  mailSmtpPort: Number(env('MAIL_SMTP_PORT')),
+  mailWebPort: Number(env('MAIL_WEB_PORT')),
   projectId: env('FIREBASE_PROJECT_ID'),
   table: env('TABLE_NAME'),
   products: env('SEED_PRODUCTS'),
@@ -84,6 +91,8 @@ async function main() {
     { variable: 'AUTH_EMULATOR_PORT', port: cfg.authPort },
     { variable: 'EMULATOR_HUB_PORT', port: cfg.hubPort },
     { variable: 'EMULATOR_LOGGING_PORT', port: cfg.loggingPort },
+    { variable: 'MAIL_SMTP_PORT', port: cfg.mailSmtpPort },
+    { variable: 'MAIL_WEB_PORT', port: cfg.mailWebPort },
   ]);
   await ensureNpmPackages();
   await ensureJava();
@@ -98,9 +107,9 @@ async function main() {
 
   // The Go build, the store (a JVM) and the Auth emulator start side by side: each of
   // the two services takes seconds to come up.
-  say('run', `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb) and the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId})`);
+  say('run', `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb), the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId}) and maildev (SMTP on 127.0.0.1:${cfg.mailSmtpPort})`);
   const authDir = path.join(localDir, 'auth');
-  const [, store] = await Promise.all([
+  const [, store, , mail] = await Promise.all([
     buildGoCommands(),
     startDynamoDBLocal({ port: cfg.dynamoPort, dataDir, logFile: path.join(localDir, 'logs', 'dynamodb.log') }),
     startAuthEmulator({
@@ -111,11 +120,18 @@ async function main() {
       exportDir: authDir,
       logFile: path.join(localDir, 'logs', 'auth-emulator.log'),
     }),
+    startMaildev({ smtpPort: cfg.mailSmtpPort, webPort: cfg.mailWebPort, dir: path.join(localDir, 'maildev'), logFile: path.join(localDir, 'logs', 'maildev.log') }),
   ]);
   say('run', `DynamoDB Local ${store.version} answers on 127.0.0.1:${cfg.dynamoPort} (up in ${store.seconds.toFixed(1)} s; log: .local/logs/dynamodb.log)`);
   store.child.exited.then((code) => {
     if (isStopping()) return;
     say('run', `DynamoDB Local stopped (${code}; see .local/logs/dynamodb.log); stopping the rest`);
+    stopAll().then(() => process.exit(1));
+  });
+  say('run', `maildev answers: the shop's emails land in the inbox at ${mail.url}/ (log: .local/logs/maildev.log)`);
+  mail.child.exited.then((code) => {
+    if (isStopping()) return;
+    say('run', `maildev stopped (${code}; see .local/logs/maildev.log); stopping the rest`);
     stopAll().then(() => process.exit(1));
   });
 
@@ -133,11 +149,14 @@ async function main() {
   await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
 
   const edge = startService('edge', path.join(binDir, 'local'), [], {
-    env: { ...serviceEnv, PORT: String(cfg.port), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: path.join(localDir, 'media') },
+    env: {
+      ...serviceEnv, PORT: String(cfg.port), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: path.join(localDir, 'media'),
+      SMTP_HOST: '127.0.0.1', SMTP_PORT: String(cfg.mailSmtpPort),
+    },
     logFile: path.join(localDir, 'logs', 'edge.log'),
   });
   await waitForPort(cfg.port, { child: edge });
-  say('run', `the shop is running at http://127.0.0.1:${cfg.port}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`);
+  say('run', `the shop is running at http://127.0.0.1:${cfg.port}/ and its emails arrive at ${mail.url}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`);
   const code = await edge.exited;
   if (isStopping()) return; // Ctrl-C: the signal handler stops the rest and exits
   say('run', `the edge stopped (${code}); stopping the rest`);

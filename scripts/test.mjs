@@ -1,6 +1,7 @@
 // The README's test command: installs what it needs (npm packages, Debian's chromium, and
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
-// memory, one JVM shared by every Go package) and Firebase Auth emulator on free ports, runs
+// memory, one JVM shared by every Go package), Firebase Auth emulator and maildev (the local
+// SMTP server and web inbox the Go mail tests and the end-to-end edge send to) on free ports, runs
 // the static checks (tsc, ESLint, staticcheck) while those start, go vet, the Go unit and
 // integration tests, cross-compiles every Lambda, runs the site and CDK tests and the
 // deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
@@ -30,6 +31,7 @@ import {
 } from './lib.mjs';
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
+import { startMaildev } from './maildev.mjs';
 import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 
@@ -37,7 +39,7 @@ import { buildLambdas } from './build-lambdas.mjs';
 export const SUITES = [
   ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go)'],
   ['vet', 'go vet'],
-  ['go', 'Go unit and integration tests against DynamoDB Local and the Auth emulator, with -race'],
+  ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
   ['site', "the site's unit tests"],
   ['scripts', "the scripts' own tests (node --test scripts/*.test.mjs)"],
@@ -46,7 +48,7 @@ export const SUITES = [
   ['build', 'seed a table, build the site from it, publish it to a release folder'],
   ['release', 'release dry-run of the build'],
   ['e2e', 'end-to-end tests in headless Chromium against the local edge'],
-  ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order'],
+  ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped'],
 ];
 /** The suites that test the build, and so bring it along. */
 const NEEDS_BUILD = ['release', 'e2e', 'faults'];
@@ -225,12 +227,13 @@ async function main(argv) {
   const started = performance.now();
   const needsStore = has('go', 'build');
   const needsAuth = has('go', 'e2e', 'faults');
+  const needsMail = has('go', 'e2e');
   if (has('e2e', 'faults')) await ensureChromium();
   await ensureNpmPackages();
   if (needsStore || has('scripts', 'faults')) await ensureJava();
 
-  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = await Promise.all(
-    Array.from({ length: 5 }, freePort),
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, mailSmtpPort, mailWebPort] = await Promise.all(
+    Array.from({ length: 7 }, freePort),
   );
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-test-'));
   scratchDir = scratch;
@@ -246,12 +249,17 @@ async function main(argv) {
     API_RATE_LIMIT: '0', // every e2e browser is 127.0.0.1: no per-address limit (its Go test covers it)
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
+    // maildev: the edge and the Go mail tests send here; MAILDEV_URL is its web inbox and API.
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(mailSmtpPort),
+    MAILDEV_URL: `http://127.0.0.1:${mailWebPort}`,
   };
 
   // The static checks, the Go build, the store (a JVM) and the Auth emulator run side by
   // side: each of the two services takes seconds to come up, the checks need neither.
   if (needsStore) say('test', `starting DynamoDB Local (:${dynamoPort}, in memory)`);
   if (needsAuth) say('test', `starting the Auth emulator (:${authPort})`);
+  if (needsMail) say('test', `starting maildev (SMTP :${mailSmtpPort}, inbox http://127.0.0.1:${mailWebPort}/)`);
   const [, , store] = await Promise.all([
     has('static') && step('static', 'tsc, ESLint, staticcheck', staticChecks),
     has('build') && buildGoCommands(),
@@ -262,13 +270,14 @@ async function main(argv) {
       authPort,
       logFile: path.join(scratch, 'auth-emulator.log'),
     }),
+    needsMail && startMaildev({ smtpPort: mailSmtpPort, webPort: mailWebPort, dir: path.join(scratch, 'maildev'), logFile: path.join(scratch, 'maildev.log') }),
   ]);
   if (store) say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
 
   const fnDir = path.join(root, 'functions');
   if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
   if (has('go')) {
-    await step('go', 'go test (unit + integration against DynamoDB Local and the Auth emulator)', () =>
+    await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator and maildev)', () =>
       goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
   }
   const lambdaDir = path.join(scratch, 'lambda');
@@ -323,7 +332,7 @@ async function main(argv) {
   // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
   // a plain script, not a *.test.mjs, so the script tests above never run it.
   if (built && has('faults')) {
-    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order (scripts/faults.mjs)', () =>
+    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed (scripts/faults.mjs)', () =>
       run('node', ['scripts/faults.mjs'], {
         env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, FIREBASE_PROJECT_ID: projectId, FAULTS_SITE_DIR: path.join(releaseDir, 'site') },
       }));

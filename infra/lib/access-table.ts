@@ -5,10 +5,14 @@ import type { FunctionRights } from './endpoints';
  * endpoints.json (infra/test/access-table.test.ts keeps the docs equal to it): one row per
  * IAM statement on the table, with the secrets the function is given.
  */
-export function renderAccessTable(functions: readonly FunctionRights[], withOriginSecret: (name: string) => boolean): string {
+export function renderAccessTable(
+  functions: readonly FunctionRights[],
+  withOriginSecret: (name: string) => boolean,
+  otherSecrets: (name: string) => readonly string[] = () => [],
+): string {
   const rows = ['| function | DynamoDB actions | on partition keys (`dynamodb:LeadingKeys`) or index | secrets |', '|---|---|---|---|'];
   for (const f of functions) {
-    const secrets = [...(f.csrfSecret ? ['CSRF'] : []), ...(withOriginSecret(f.name) ? ['origin'] : [])].join(', ') || 'none';
+    const secrets = [...(f.csrfSecret ? ['CSRF'] : []), ...(withOriginSecret(f.name) ? ['origin'] : []), ...otherSecrets(f.name)].join(', ') || 'none';
     if (f.access.length === 0) rows.push(`| \`${f.name}\` | none | | ${secrets} |`);
     for (const g of f.access) {
       const actions = g.actions.map((a) => a.replace(/^dynamodb:/, '')).join(', ');

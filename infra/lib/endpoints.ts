@@ -121,3 +121,10 @@ export function loadJob(name: string, file: string = ENDPOINTS_PATH): FunctionRi
     throw new Error(`${file}: jobs[${i}]: ${msg}`);
   });
 }
+
+/** The rights of every scheduled job (endpoints.json "jobs"), in the file's order. */
+export function loadJobs(file: string = ENDPOINTS_PATH): FunctionRights[] {
+  const doc = read(file);
+  const jobs = Array.isArray(doc.jobs) ? (doc.jobs as Record<string, unknown>[]) : [];
+  return jobs.map((j) => loadJob(String(j['name']), file));
+}

@@ -1,5 +1,6 @@
 import { App, CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
 import { OrderSweeper } from './order-sweeper';
 import { loadTableSchema, type TableSchema } from './schema';
@@ -106,6 +107,20 @@ export class ShopStack extends Stack {
       environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
     });
 
+    // The SES SMTP credentials: created with a placeholder (a random password and an
+    // empty username, so nothing can send until they are set), then set by hand once
+    // (docs/infrastructure.md "Email"); a later deploy keeps the value set.
+    const smtpSecret = new secretsmanager.Secret(this, 'SmtpSecret', {
+      description: `Amazon SES SMTP credentials for sendEmails, JSON {"username","password"} (${stage})`,
+      generateSecretString: { secretStringTemplate: JSON.stringify({ username: '' }), generateStringKey: 'password', excludePunctuation: true },
+    });
+    new EmailSender(this, 'EmailSender', {
+      table: this.shopTable.table,
+      codeDir: props.lambdaDir,
+      environment: { STAGE: stage },
+      smtpSecret,
+    });
+
     this.site = new StaticSite(this, 'Site', {
       apiDomainName: this.api.domainName,
       apiOriginHeaders: { [ORIGIN_SECRET_HEADER]: originSecret.secretValue.unsafeUnwrap() },
@@ -124,6 +139,7 @@ export class ShopStack extends Stack {
     output('RouteRulesStoreArn', this.site.routeRules.keyValueStoreArn, 'RELEASE_KVS_ARN for scripts/release');
     output('MediaBucketName', this.site.mediaBucket.bucketName, 'Product images, served under /media/');
     output('SiteUrl', siteOrigin, 'Where the shop is served');
+    output('SmtpSecretArn', smtpSecret.secretArn, 'Secret to put the SES SMTP credentials in (docs/infrastructure.md "Email")');
   }
 }
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
-import { loadEndpoints } from '../lib/endpoints';
+import { loadEndpoints, loadJobs } from '../lib/endpoints';
 import { addStage, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
 
 /** The stage settings the real app uses (cdk.json context), so tests check them too. */
@@ -13,7 +13,7 @@ export const stageConfigs = (
 ).context.stages;
 
 /** Every function's name, as scripts/build-lambdas.mjs builds them. */
-export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound', 'sweepOrders'];
+export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound', ...loadJobs().map((j) => j.name)];
 
 /**
  * A folder shaped like scripts/build-lambdas.mjs output, with stand-in bootstraps:

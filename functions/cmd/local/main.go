@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/edge"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -56,6 +58,14 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	smtp, err := mail.ConfigFromEnv(os.Getenv, deps.Shop)
+	if err != nil {
+		return err
+	}
+	sender, err := mail.NewSMTP(smtp)
+	if err != nil {
+		return err
+	}
 	h := edge.New(edge.Config{
 		SiteDir:  env("SITE_DIR", "site/out"),
 		MediaDir: env("MEDIA_DIR", ".local/media"),
@@ -79,6 +89,8 @@ func run(log *slog.Logger) error {
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
 	go sweep(ctx, log, deps.Store, deps.Shop)
+	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
+	go deliver(ctx, log, deps.Store, sender)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -110,9 +122,39 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 			return
 		case <-t.C:
 		}
-		r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
 		if r != (orders.Recovered{}) || err != nil {
 			log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
+		}
+	}
+}
+
+// deliverEvery is how often the edge sends the emails due in the outbox (the cloud's
+// sendEmails Lambda runs every minute).
+const deliverEvery = 2 * time.Second
+
+// deliver sends the outbox's due emails every deliverEvery until ctx ends. A mail server
+// that is down only delays them (Deliver backs off); it is logged once until it is back.
+func deliver(ctx context.Context, log *slog.Logger, st *store.Store, sender mail.Sender) {
+	t := time.NewTicker(deliverEvery)
+	defer t.Stop()
+	down := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
+		switch {
+		case err != nil && down && sent == 0:
+			// Still down: said so already.
+		case err != nil:
+			log.Warn("emails not sent", "sent", sent, "failed", failed, "err", err)
+			down = sent == 0
+		case sent > 0:
+			log.Info("emails sent", "sent", sent)
+			down = false
 		}
 	}
 }

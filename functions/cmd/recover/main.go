@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -36,7 +37,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)
 	}
-	r, err := orders.Recover(ctx, st, shop, nil, time.Now(), *stale, *invoiceAfter)
+	r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), *stale, *invoiceAfter)
 	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued, %d cancellation(s) finished\n", r.Undone, r.Invoiced, r.Cancelled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)

@@ -325,7 +325,7 @@ func TestCreditLimitHoldsAtCheckout(t *testing.T) {
 	if code, _ := s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":false,"dsc":""}`, staff.IDToken, v), nil); code != 409 {
 		t.Fatalf("stale account change: %d", code)
 	}
-	p := s.product(100, 1, 10000) // £100 a unit, £120 inc VAT
+	p := s.product(100, 1, 10000)  // £100 a unit, £120 inc VAT
 	first := s.placed(buyer, p, 3) // £360 inc VAT: owed £360
 	s.set(buyer, p, 2)             // £240 more would make £600
 	code, body = s.place(buyer, "admin-credit-over-0001")

@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/store"
@@ -48,7 +49,7 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 		return Deps{}, err
 	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}, nil
 }
 
 // searchMaxAge is how stale the search index may get before it is rebuilt in the

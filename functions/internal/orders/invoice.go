@@ -96,10 +96,15 @@ func InvoiceDate(t time.Time) string { return t.In(london).Format("2 January 200
 // paymentTerms says how and when o is to be paid.
 func paymentTerms(o Order, shop config.Shop, at time.Time) string {
 	if o.Billing != nil && o.Billing.PaymentMethod == account.PayProForma {
-		b := shop.BankTransfer
-		return fmt.Sprintf("Pro-forma: please pay %s by bank transfer to %s, sort code %s, account %s, quoting %s. "+
-			"We dispatch as soon as your payment reaches us.", Pounds(o.TotalIncVAT), b.AccountName, b.SortCode, b.AccountNumber, o.ID)
+		return ProFormaTerms(o, shop.BankTransfer)
 	}
 	return fmt.Sprintf("On account: payment of %s is due within %d days of the invoice date, by %s.",
 		Pounds(o.TotalIncVAT), PaymentDays, InvoiceDate(at.AddDate(0, 0, PaymentDays)))
+}
+
+// ProFormaTerms is how pro-forma order o is paid: its total by bank transfer to b, quoting
+// the order number. The invoice's payment terms and the order confirmation email both say it.
+func ProFormaTerms(o Order, b config.BankTransfer) string {
+	return fmt.Sprintf("Pro-forma: please pay %s by bank transfer to %s, sort code %s, account %s, quoting %s. "+
+		"We dispatch as soon as your payment reaches us.", Pounds(o.TotalIncVAT), b.AccountName, b.SortCode, b.AccountNumber, o.ID)
 }

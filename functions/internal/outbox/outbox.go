@@ -9,8 +9,11 @@ package outbox
 // ("TS-100001/confirmation"): one event writes one message of an ID, so a retried
 // transaction or sender never makes a second.
 type Message struct {
-	ID      string
-	To      string
+	ID string
+	To string
+	// ReplyTo is where a reply goes ("" for the From address): the shop's contact
+	// address on the buyer's emails, the buyer's on the new-order notice.
+	ReplyTo string
 	Subject string
 	Text    string // the plain-text body
 	HTML    string // the same as simple HTML

@@ -1,0 +1,57 @@
+// Command sendEmails is the scheduled Lambda that sends the shop's emails from the outbox
+// (docs/back-office.md "Emails"): every due message, one claim at a time, through Amazon
+// SES's SMTP interface, each marked sent, or released with back-off when the server does
+// not take it. An EventBridge rule runs it every minute (infra/lib/email-sender.ts); the
+// local edge runs the same Deliver every 2 seconds.
+//
+// It reads SMTP_HOST, SMTP_PORT, SMTP_TLS, MAIL_FROM and SMTP_SECRET_ARN (the Secrets
+// Manager secret holding the SES SMTP username and password, read once at cold start and
+// never logged), besides the store's TABLE_NAME, AWS_REGION and STORE_TIMEOUT_MS.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	fail := func(err error) {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
+	ctx := context.Background()
+	cfg := store.ConfigFromEnv(os.Getenv)
+	st, err := store.Open(ctx, cfg)
+	if err != nil {
+		fail(err)
+	}
+	shop, err := config.Load()
+	if err != nil {
+		fail(err)
+	}
+	smtp, err := mail.ConfigFromEnv(os.Getenv, shop)
+	if err != nil {
+		fail(err)
+	}
+	if err := mail.LoadCredentials(ctx, &smtp, cfg.Region); err != nil {
+		fail(err)
+	}
+	sender, err := mail.NewSMTP(smtp)
+	if err != nil {
+		fail(err)
+	}
+	lambda.Start(func(ctx context.Context) error {
+		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
+		log.Info("emails sent", "sent", sent, "failed", failed, "err", err)
+		return err
+	})
+}

@@ -1,0 +1,237 @@
+package mail
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/outbox"
+)
+
+// Notices makes the emails of an order's events for Shop: the Notifier the order
+// transactions write to the outbox.
+type Notices struct{ Shop config.Shop }
+
+var _ orders.Notifier = Notices{}
+
+//go:embed templates
+var templateFiles embed.FS
+
+// The templates, one set per format; each email is a template of its kind's name
+// ("confirmation", "new-order", "dispatch", "cancellation") in both sets. The HTML set
+// escapes everything it is given: names, addresses, references and notes are typed by
+// buyers and staff.
+var (
+	textTemplates = texttemplate.Must(texttemplate.New("").ParseFS(templateFiles, "templates/*.txt.tmpl"))
+	htmlTemplates = htmltemplate.Must(htmltemplate.New("").ParseFS(templateFiles, "templates/*.html.tmpl"))
+)
+
+// Placed is the order confirmation to the buyer (none when the order has no email
+// address) and the new-order notice to the shop's contact address.
+func (n Notices) Placed(o orders.Order) []outbox.Message {
+	v := n.view(o)
+	var out []outbox.Message
+	if to := strings.TrimSpace(o.Email); to != "" {
+		out = append(out, n.message(o, outbox.KindConfirmation, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s with %s", o.ID, v.Shop.TradingName), v))
+	}
+	who := v.Business
+	if who == "" {
+		who = o.Email
+	}
+	subject := fmt.Sprintf("New order %s: %s inc VAT, %s", o.ID, v.Total, v.PaymentMethod)
+	if who != "" {
+		subject = fmt.Sprintf("New order %s from %s: %s inc VAT, %s", o.ID, who, v.Total, v.PaymentMethod)
+	}
+	if to := strings.TrimSpace(n.Shop.Contact.Email); to != "" {
+		out = append(out, n.message(o, outbox.KindNewOrder, to, strings.TrimSpace(o.Email), subject, v))
+	}
+	return out
+}
+
+// Dispatched is the dispatch notice to the buyer, with the carrier and tracking reference.
+func (n Notices) Dispatched(o orders.Order) []outbox.Message {
+	to := strings.TrimSpace(o.Email)
+	if to == "" {
+		return nil
+	}
+	v := n.view(o)
+	return []outbox.Message{n.message(o, outbox.KindDispatch, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been dispatched", o.ID), v)}
+}
+
+// Cancelled is the cancellation notice to the buyer, with the reason staff gave, if any.
+func (n Notices) Cancelled(o orders.Order) []outbox.Message {
+	to := strings.TrimSpace(o.Email)
+	if to == "" {
+		return nil
+	}
+	v := n.view(o)
+	return []outbox.Message{n.message(o, outbox.KindCancellation, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been cancelled", o.ID), v)}
+}
+
+// message renders the email of kind for o, to to; replies go to replyTo.
+func (n Notices) message(o orders.Order, kind, to, replyTo, subject string, v view) outbox.Message {
+	subject = oneLine(subject)
+	v.Subject = subject
+	text, html, err := render(kind, v)
+	if err != nil {
+		// The templates are fixed and tested with every kind of order; should one still
+		// fail, the email goes out short rather than the order's event failing with it.
+		text = fmt.Sprintf("%s\n\nOrder %s. Your orders page on our website has the details; questions to %s or %s.\n",
+			subject, o.ID, n.Shop.Contact.Email, n.Shop.Contact.Phone)
+		html = "<!DOCTYPE html><html><body><p>" + htmltemplate.HTMLEscapeString(text) + "</p></body></html>"
+	}
+	return outbox.Message{ID: outbox.ID(o.ID, kind), To: to, ReplyTo: replyTo, Subject: subject, Text: text, HTML: html}
+}
+
+// render executes the text and HTML templates of kind with v.
+func render(kind string, v view) (text, html string, err error) {
+	var tb, hb bytes.Buffer
+	if err := textTemplates.ExecuteTemplate(&tb, kind, v); err != nil {
+		return "", "", err
+	}
+	if err := htmlTemplates.ExecuteTemplate(&hb, kind, v); err != nil {
+		return "", "", err
+	}
+	return tb.String(), hb.String(), nil
+}
+
+// oneLine keeps a header value on one line: a name typed with a line break must not
+// start a header of its own.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+}
+
+// view is what the templates show, every amount formatted already.
+type view struct {
+	Subject string
+	Shop    shopView
+
+	Order, Date  string
+	Business     string // the buyer's company
+	Contact      string // the buyer's contact name
+	BuyerEmail   string
+	Lines        []lineView
+	Goods        string
+	CouponID     string // "" for no coupon
+	Coupon       string // the discount, as a negative amount
+	DeliveryName string
+	Delivery     string // the charge ex VAT, or "Free"
+	NetExVAT     string
+	VAT          string
+	Total        string
+	DeliverTo    []string
+	DeliveryNote string
+	PORef        string
+
+	Invoice, InvoiceDate string // "" until the VAT invoice is issued
+	ProForma             bool
+	PaymentMethod        string // "pro-forma" or "on account"
+	PaymentTerms         string // how and when to pay
+	Paid                 bool
+
+	Carrier, Tracking string
+	CancelReason      string
+}
+
+type shopView struct {
+	TradingName, LegalName, RegisteredIn, RegisteredAddress, CompanyNumber, VATNumber string
+	Address, Phone, Email, Hours                                                      string
+}
+
+type lineView struct {
+	Name, SKU, Packs, UnitPrice, LineNet string
+}
+
+func (n Notices) view(o orders.Order) view {
+	b, c := n.Shop.Business, n.Shop.Contact
+	v := view{
+		Shop: shopView{TradingName: b.TradingName, LegalName: b.LegalName, RegisteredIn: b.RegisteredIn, RegisteredAddress: b.RegisteredAddress,
+			CompanyNumber: b.CompanyNumber, VATNumber: b.VATNumber, Address: c.Address, Phone: c.Phone, Email: c.Email, Hours: c.Hours},
+		Order: o.ID, Date: orders.InvoiceDate(o.PlacedAt), BuyerEmail: o.Email,
+		Goods: orders.Pounds(o.GoodsExVAT), NetExVAT: orders.Pounds(o.NetExVAT), VAT: orders.Pounds(o.VAT), Total: orders.Pounds(o.TotalIncVAT),
+		DeliveryNote: o.DeliveryNote, ProForma: o.ProForma(), Paid: o.Paid(), CancelReason: strings.TrimSpace(o.CancelReason),
+		PaymentMethod: "on account",
+	}
+	if v.ProForma {
+		v.PaymentMethod = "pro-forma"
+	}
+	if o.CouponDiscount != 0 || o.CouponID != "" {
+		v.CouponID = o.CouponID
+		if v.CouponID == "" {
+			v.CouponID = "coupon"
+		}
+		v.Coupon = orders.Pounds(-o.CouponDiscount)
+	}
+	v.DeliveryName = o.DeliveryOption
+	if opt, ok := orders.Option(n.Shop, o.DeliveryOption); ok {
+		v.DeliveryName = opt.Name
+	}
+	v.Delivery = orders.Pounds(o.DeliveryCharge)
+	if o.DeliveryCharge == 0 {
+		v.Delivery = "Free"
+	}
+	for _, l := range o.Lines {
+		v.Lines = append(v.Lines, lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), LineNet: orders.Pounds(l.LineAmount)})
+	}
+	if bl := o.Billing; bl != nil {
+		v.Business, v.Contact, v.PORef = bl.Company, bl.Contact, bl.PORef
+	}
+	v.DeliverTo = addressLines(v.Business, v.Contact, o.DeliverTo)
+	if inv := o.Invoice; inv != nil {
+		v.Invoice, v.InvoiceDate = orders.InvoiceNumber(inv.Number), orders.InvoiceDate(inv.IssuedAt)
+	}
+	switch {
+	case v.ProForma:
+		v.PaymentTerms = orders.ProFormaTerms(o, n.Shop.BankTransfer)
+	case o.Invoice != nil:
+		v.PaymentTerms = o.Invoice.PaymentTerms
+	}
+	if d := o.Dispatch; d != nil {
+		v.Carrier, v.Tracking = d.Carrier, d.Tracking
+	}
+	return v
+}
+
+// packs says how many packs a line is: "3 packs of 6".
+func packs(l orders.Line) string {
+	if l.PackSize <= 1 {
+		if l.Quantity == 1 {
+			return "1 unit"
+		}
+		return fmt.Sprintf("%d units", l.Quantity)
+	}
+	n := l.Quantity / l.PackSize
+	s := fmt.Sprintf("%d packs of %d", n, l.PackSize)
+	if n == 1 {
+		s = fmt.Sprintf("1 pack of %d", l.PackSize)
+	}
+	if rest := l.Quantity % l.PackSize; rest != 0 {
+		s += fmt.Sprintf(" and %d", rest)
+	}
+	return s
+}
+
+// addressLines is where the order goes, one line each, the empty parts left out.
+func addressLines(company, contact string, a *account.Address) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	add(company)
+	add(contact)
+	if a != nil {
+		add(a.Line1)
+		add(a.Line2)
+		add(a.Town)
+		add(a.Postcode)
+	}
+	return out
+}

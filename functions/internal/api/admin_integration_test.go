@@ -228,16 +228,11 @@ func TestCancelOfALargeOrderSurvivesACrash(t *testing.T) {
 	s := newRaceShop(t)
 	ctx := context.Background()
 	buyer := s.buyer()
-	var lines []orders.Line
 	var products []catalogue.Product
 	for range 150 {
 		p := s.product(50, 1, 100)
 		products = append(products, p)
-		lines = append(lines, orders.Line{SKU: p.SKU, Name: p.Name, PackSize: 1, Quantity: 2, UnitPrice: 100, LineAmount: 200, VATRate: 20, VAT: 40})
-	}
-	for i, p := range products {
 		s.set(buyer, p, 2)
-		_ = i
 	}
 	code, body := s.place(buyer, "admin-large-cancel-0001")
 	if code != http.StatusCreated {
@@ -266,17 +261,12 @@ func TestCancelOfALargeOrderSurvivesACrash(t *testing.T) {
 		t.Fatalf("cancelling: %v %v", refs, err)
 	}
 	// Two sweeps at once.
-	shop, err := config.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range 2 {
 		wg.Go(func() { _, errs[i] = orders.SweepCancels(ctx, s.st, nil, time.Now(), orders.InvoiceAfter) })
 	}
 	wg.Wait()
-	_ = shop
 	got, err := s.st.Order(ctx, buyer.UID, id)
 	if err != nil || got.Status != orders.StatusCancelled {
 		t.Fatalf("after the sweep: %v %v (sweep errors %v)", got.Status, err, errs)

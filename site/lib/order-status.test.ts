@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCancelled, orderActions, statusWord } from './order-status';
+import { isCancelled, orderActions, progressNote, statusWord } from './order-status';
 
 describe('statusWord', () => {
   it.each([
@@ -56,5 +56,23 @@ describe('orderActions', () => {
   it('says why dispatch waits', () => {
     const d = orderActions({ status: 'confirmed', ...proForma }).find((a) => a.action === 'dispatch');
     expect(d?.blocked).toMatch(/pro-forma.*paid/i);
+  });
+});
+
+describe('progressNote', () => {
+  const day = Date.UTC(2026, 11, 3, 10);
+  it('says when and how a dispatched order went out', () => {
+    expect(progressNote({ status: 'dispatched', dispatched_at: day, dispatch: { carrier: 'DPD', tracking: '15501234' } })).toBe('Dispatched 3 December 2026 · DPD, tracking reference 15501234');
+    expect(progressNote({ status: 'completed', dispatch: { carrier: 'Royal Mail', tracking: 'RM1' } })).toBe('Dispatched · Royal Mail, tracking reference RM1');
+  });
+
+  it('says when and why an order was cancelled, cancelling too', () => {
+    expect(progressNote({ status: 'cancelled', cancelled_at: day, cancel_reason: 'Out of stock' })).toBe('Cancelled 3 December 2026 · Reason: Out of stock');
+    expect(progressNote({ status: 'cancelling' })).toBe('Cancelled');
+  });
+
+  it('has nothing to add for an order that has not gone out', () => {
+    expect(progressNote({ status: 'placed' })).toBeNull();
+    expect(progressNote({ status: 'confirmed' })).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { formatUkDate } from './format';
+
 /** An order's place in its lifecycle (docs/back-office.md "Order lifecycle"). cancelling is
  * a cancellation giving back stock: seconds at most, so everyone outside the store reads it
  * as cancelled. */
@@ -87,3 +89,17 @@ export const ACTION_DONE: Record<OrderAction, string> = {
   complete: 'completed',
   cancel: 'cancelled',
 };
+
+/** What a buyer's order list says of an order beyond its status: when and how it went out,
+ * or when (and why) it was cancelled; null when there is nothing more to say. */
+export function progressNote(o: OrderFacts & { dispatched_at?: number | null; dispatch?: { carrier: string; tracking: string } | null; cancelled_at?: number | null; cancel_reason?: string }): string | null {
+  if (isCancelled(o.status)) {
+    const parts = [o.cancelled_at ? `Cancelled ${formatUkDate(o.cancelled_at)}` : 'Cancelled'];
+    if (o.cancel_reason) parts.push(`Reason: ${o.cancel_reason}`);
+    return parts.join(' · ');
+  }
+  if (o.dispatch) {
+    return `Dispatched${o.dispatched_at ? ` ${formatUkDate(o.dispatched_at)}` : ''} · ${o.dispatch.carrier}, tracking reference ${o.dispatch.tracking}`;
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import { idToken } from './account-store';
-import { apiFetch, apiFetchBlob, type ApiOptions } from './api';
+import { ApiError, apiFetch, apiFetchBlob, CSRF_STALE, type ApiOptions } from './api';
 import type { Billing, Order } from './checkout';
 import type { OrderAction } from './order-status';
 import { saveFile } from './save-file';
@@ -108,6 +108,16 @@ export interface ProductWithAudit {
   product: StockProduct;
   audit: AuditEntry[];
 }
+
+/** Whether a failed call was refused because the signed-in user is not staff: a 403 that
+ * is not about the CSRF token or the request's origin (those say how to mend them). */
+export function isStaffRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 403 && err.code !== CSRF_STALE && err.code !== 'cross_site';
+}
+
+/** Whether a write was refused because the order, account, coupon or stock is not as the
+ * page showed it (409): the page offers Reload, not Try again. */
+export const isConflict = (err: unknown) => err instanceof ApiError && err.status === 409;
 
 async function adminGet<T>(path: string, opts: Pick<ApiOptions, 'signal'> = {}): Promise<T> {
   return apiFetch<T>(path, { ...opts, method: 'GET', csrf: true, headers: { Authorization: `Bearer ${await idToken()}` } });

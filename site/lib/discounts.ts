@@ -33,7 +33,7 @@ export function checkDsc(text: string): DscCheck {
     if (!DISCOUNT_KEY.test(key)) {
       problems[dscKeyField(key)] = `"${key}" is not a discount key: use range:{range}, category:{number} or product:{SKU}.`;
     } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 100) {
-      problems[dscKeyField(key)] = `"${key}" must be a whole percent from 0 to 100.`;
+      problems[dscKeyField(key)] = `The discount of "${key}" must be a whole percent from 0 to 100.`;
     }
   }
   if (Object.keys(problems).length) return { ok: false, problems };

@@ -176,6 +176,9 @@ describe('apiErrorText', () => {
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be from 0 to 10000 units' }), 'x')).toBe('Quantity must be from 0 to 10000 units.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { 'deliver_to.postcode': 'enter a UK postcode such as EX1 2AB' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { active_coupon_id: 'is required' }), 'x')).toBe('Coupon code is required.');
+    // A key of an object, not a field's name: as written, in quotes, never capitalised.
+    expect(apiErrorText(new ApiError(400, 'bad', { 'dsc.range:wholesale-christmas': 'must be a whole percent from 0 to 100' }), 'x')).toBe('"range:wholesale-christmas" must be a whole percent from 0 to 100.');
+    expect(apiErrorText(new ApiError(400, 'bad', { dsc: 'is not a JSON object' }), 'x')).toBe('Discounts is not a JSON object.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { delivery_option: 'is not one of the shop\'s delivery options' }), 'x')).toBe("Delivery option is not one of the shop's delivery options.");
     expect(apiErrorText(new ApiError(409, 'only 3 units of Gold Balloons are in stock'), 'x')).toBe('Only 3 units of Gold Balloons are in stock.');
     expect(apiErrorText(new ApiError(409, 'Coupon expired.'), 'x')).toBe('Coupon expired.');

@@ -29,10 +29,12 @@ export function asSentence(text: string): string {
 const FIELD_NAMES: Record<string, string> = { sku: 'SKU', q: 'Search text', active_coupon_id: 'Coupon code', idempotency_key: 'Checkout key', dsc: 'Discounts', amount_pence: 'Amount', min_spend_pence: 'Minimum spend' };
 
 /** A field problem as a sentence. A problem that reads on from the field's name ("must be
- * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". */
+ * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". A
+ * key of an object the field holds (an account discount's "range:wholesale-christmas") is
+ * named as it is written, in quotes. */
 export function problemSentence(field: string, problem: string): string {
   const key = field.split('.').pop() ?? field;
-  const name = FIELD_NAMES[key] ?? key.replace(/_/g, ' ');
+  const name = FIELD_NAMES[key] ?? (/^\w+$/.test(key) ? key.replace(/_/g, ' ') : `"${key}"`);
   return asSentence(/^(must|is|are)\b/.test(problem) ? `${name} ${problem}` : problem);
 }
 

@@ -40,7 +40,7 @@ function AccountSearch({ q }: { q: string }) {
         <input id="account-q" type="search" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} />
       </div>
       <button type="submit" className="button">
-        Search
+        Find accounts
       </button>
     </form>
   );

@@ -58,7 +58,7 @@ function OrderFilters({ status, q }: { status: string; q: string }) {
         <input id="order-q" type="search" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} />
       </div>
       <button type="submit" className="button">
-        Search
+        Find orders
       </button>
     </form>
   );

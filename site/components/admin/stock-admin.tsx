@@ -51,7 +51,7 @@ function SkuFinder({ sku, show }: { sku: string; show: (sku: string) => void }) 
     <form className="admin-filters" onSubmit={submit} noValidate aria-label="Find by SKU">
       <Field id="stock-sku" label="SKU" value={text} onChange={(e) => setText(e.target.value)} autoCapitalize="characters" maxLength={11} error={problem} />
       <button type="submit" className="button">
-        Find
+        Show stock
       </button>
     </form>
   );
@@ -82,7 +82,7 @@ function NameFinder({ show }: { show: (sku: string) => void }) {
           <input id="stock-name" type="search" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} />
         </div>
         <button type="submit" className="button" aria-disabled={state.busy}>
-          {state.busy ? 'Searching…' : 'Search'}
+          {state.busy ? 'Finding…' : 'Find products'}
         </button>
       </form>
       {state.error && <LoadFailed what={state.error} retry={() => void search()} />}

@@ -110,9 +110,9 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 			return
 		case <-t.C:
 		}
-		undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		if undone > 0 || invoiced > 0 || err != nil {
-			log.Info("orders swept", "undone", undone, "invoiced", invoiced, "err", err)
+		r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		if r != (orders.Recovered{}) || err != nil {
+			log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
 		}
 	}
 }

@@ -36,8 +36,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)
 	}
-	undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), *stale, *invoiceAfter)
-	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued\n", undone, invoiced)
+	r, err := orders.Recover(ctx, st, shop, nil, time.Now(), *stale, *invoiceAfter)
+	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued, %d cancellation(s) finished\n", r.Undone, r.Invoiced, r.Cancelled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)

@@ -78,6 +78,10 @@ func run(ctx context.Context, cfg store.Config, n int, media string, ifEmpty boo
 	}
 	if created {
 		fmt.Printf("seed: created table %s\n", st.TableName())
+	} else if n, err := st.BackfillStaffLists(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Printf("seed: listed %d order(s), account(s) and coupon(s) written before the staff lists for the back office\n", n)
 	}
 	if ifEmpty {
 		done, err := st.SeedLoaded(ctx)

@@ -31,8 +31,8 @@ func main() {
 		os.Exit(1)
 	}
 	lambda.Start(func(ctx context.Context) error {
-		undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		log.Info("orders swept", "undone", undone, "invoiced", invoiced, "err", err)
+		r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
 		return err
 	})
 }

@@ -37,7 +37,11 @@ type Account struct {
 	// ActiveCouponID is the coupon the buyer holds, without its "coupon-" prefix; "" for none.
 	ActiveCouponID    string
 	ApprovedForCredit bool
-	Billing           *Billing
+	// CreditLimit is the most the account may owe on account (pence); nil: no limit set
+	// (accounts approved before limits were kept). Owed is what it owes now.
+	CreditLimit *int64
+	Owed        int64
+	Billing     *Billing
 }
 
 // The free-text fields of an account, each under the one text rule (internal/text:

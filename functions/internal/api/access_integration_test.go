@@ -88,7 +88,33 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		b, _ := json.Marshal(out)
 		return code, string(b)
 	}
-	var orderID string
+	var orderID, largeID string
+	var accountVersion int64
+	su := testenv.Staff(t, testenv.NewNamedUser(t, "Access Staff"))
+	stok := fmt.Sprintf("%q", su.IDToken)
+	staffGet := func(path string) func() (int, string) {
+		return func() (int, string) {
+			code, _, body := c.get(path, su.IDToken)
+			return code, string(body)
+		}
+	}
+	// latestOrder is uid's nth newest order (0 the newest).
+	latestOrder := func(uid string, n int) string {
+		t.Helper()
+		list, err := st.Orders(ctx, uid)
+		if err != nil || len(list) <= n {
+			t.Fatalf("orders of %s: %d, %v", uid, len(list), err)
+		}
+		return list[n].ID
+	}
+	profileVersion := func(uid string) int64 {
+		t.Helper()
+		p, err := st.Profile(ctx, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.UpdatedAt.UnixMilli()
+	}
 
 	// In journey order, so each call finds what it needs (a profile, a basket, an order).
 	// stalePending leaves uid's basket locked by a large order whose request died an hour
@@ -216,6 +242,35 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"orders", placeOrder("access-test-key-0002"), largeBasket},
 		// A basket locked by a large order whose request died: undone, then placed.
 		{"orders", placeOrder("access-test-key-0003"), func() { stalePending(u.UID, "TS-STALE-1", 20) }},
+		// The back office, as a member of staff.
+		{"adminMe", staffGet("/api/admin/me"), nil},
+		{"adminOrders", staffGet("/api/admin/orders?status=placed&q=access"), nil},
+		{"adminOrders", func() (int, string) { return staffGet("/api/admin/orders?q=" + orderID)() }, nil},
+		{"adminOrder", func() (int, string) { return staffGet("/api/admin/orders/" + orderID)() }, nil},
+		{"adminOrderAction", func() (int, string) {
+			return post("/api/admin/orders/"+orderID+"/action", `{"token":`+stok+`,"action":"confirm","version":1}`)
+		}, nil},
+		// The large order, cancelled: its stock given back in steps.
+		{"adminOrderAction", func() (int, string) {
+			return post("/api/admin/orders/"+largeID+"/action", `{"token":`+stok+`,"action":"cancel","version":1,"reason":"Access test"}`)
+		}, func() { largeID = latestOrder(u.UID, 1) }},
+		{"adminExport", staffGet("/api/admin/export?from=" + time.Now().In(london).Format(time.DateOnly) + "&to=" + time.Now().In(london).Format(time.DateOnly)), nil},
+		{"adminAccounts", staffGet("/api/admin/accounts?q=access"), nil},
+		{"adminAccount", staffGet("/api/admin/accounts/" + u.UID), nil},
+		{"adminAccountUpdate", func() (int, string) {
+			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
+		}, func() { accountVersion = profileVersion(u.UID) }},
+		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
+		{"adminCouponSave", func() (int, string) {
+			return post("/api/admin/coupons", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test","kind":"percent","percent":5,"version":0}}`)
+		}, nil},
+		{"adminCouponSave", func() (int, string) {
+			return post("/api/admin/coupons/ACCESS1", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test, expired","kind":"percent","percent":5,"valid_to":`+fmt.Sprint(time.Now().Unix())+`,"version":1}}`)
+		}, nil},
+		{"adminProduct", staffGet("/api/admin/products/" + p.SKU), nil},
+		{"adminStock", func() (int, string) {
+			return post("/api/admin/products/"+p.SKU+"/stock", `{"token":`+stok+`,"mode":"adjust","quantity":12,"reason":"Delivery from the printer"}`)
+		}, nil},
 	}
 
 	file := readEndpointsFile(t)
@@ -263,13 +318,25 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	stalePending(u2.UID, "TS-STALE-2", 1)
 	u3 := testenv.NewNamedUser(t, "Access Invoice Ltd")
 	uninvoiced(u3.UID, "TS-CRASH-1")
+	// A cancellation whose request died after its first step.
+	crashed, err := st.Order(ctx, u3.UID, "TS-CRASH-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelling, err := orders.Apply(crashed, orders.Action{Name: orders.ActionCancel, Version: crashed.Version}, time.Now().Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ApplyChange(ctx, orders.Change{Before: crashed, After: cancelling, Audit: orders.AuditEntry{At: cancelling.CancelledAt, Action: "cancel"}}); err != nil {
+		t.Fatal(err)
+	}
 	rec.take()
 	shop, err := config.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if undone, invoiced, err := orders.Recover(ctx, st, shop, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || undone != 1 || invoiced != 1 {
-		t.Fatalf("sweep: %d undone, %d invoiced, %v", undone, invoiced, err)
+	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 || r.Cancelled != 1 {
+		t.Fatalf("sweep: %+v, %v", r, err)
 	}
 	if len(file.Jobs) != 1 || file.Jobs[0].Name != "sweepOrders" {
 		t.Fatalf("endpoints.json jobs %+v, want sweepOrders", file.Jobs)

@@ -117,6 +117,7 @@ const (
 	codeCSRFToken    = "csrf_token"
 	codeCrossSite    = "cross_site"
 	codeRecentSignIn = "recent_sign_in"
+	codeStaffOnly    = "staff_only"
 )
 
 // errNeedsRecentSignIn refuses a change of sign-in facts (the profile's email) from a
@@ -150,6 +151,8 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
 	case errors.Is(err, auth.ErrInvalidToken):
 		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+	case errors.Is(err, errStaffOnly):
+		encode(w, http.StatusForbidden, errorBody{Error: "Staff only: this part of the shop is for the shop's own staff. Ask the shop to grant you staff access, then sign in again.", Code: codeStaffOnly})
 	case errors.Is(err, errNeedsRecentSignIn):
 		encode(w, http.StatusForbidden, errorBody{Error: "sign in again with your password to change your email (a sign-in of the last 5 minutes)", Code: codeRecentSignIn})
 	case errors.Is(err, csrf.ErrCrossSite):

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/account"
@@ -91,6 +92,7 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Plac
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req orderRequest) {
 		order := req.toRequest(who.UID)
 		order.EmailVerified = who.EmailVerified
+		order.Email = who.Email
 		o, created, err := placer.Place(r.Context(), order)
 		if err != nil {
 			writeError(w, r, log, err)
@@ -307,6 +309,28 @@ type orderAnswer struct {
 	// Invoice is the order's VAT invoice; null while it is being issued (a second after
 	// the order is placed, or until the sweep issues it after a crash).
 	Invoice *invoiceAnswer `json:"invoice"`
+	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
+	PaidAt       *int64          `json:"paid_at"`
+	ConfirmedAt  *int64          `json:"confirmed_at"`
+	DispatchedAt *int64          `json:"dispatched_at"`
+	CompletedAt  *int64          `json:"completed_at"`
+	CancelledAt  *int64          `json:"cancelled_at"`
+	Dispatch     *dispatchAnswer `json:"dispatch"`
+	CancelReason string          `json:"cancel_reason,omitempty"`
+}
+
+type dispatchAnswer struct {
+	Carrier  string `json:"carrier"`
+	Tracking string `json:"tracking"`
+}
+
+// msOrNull is t in Unix ms, nil for the zero time.
+func msOrNull(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	ms := t.UnixMilli()
+	return &ms
 }
 
 // invoiceAnswer is an order's VAT invoice as the browser gets it (docs/invoices.md).
@@ -360,6 +384,11 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	}
 	if o.Invoice != nil {
 		a.Invoice = invoiceAnswerOf(*o.Invoice)
+	}
+	a.PaidAt, a.ConfirmedAt, a.DispatchedAt = msOrNull(o.PaidAt), msOrNull(o.ConfirmedAt), msOrNull(o.DispatchedAt)
+	a.CompletedAt, a.CancelledAt, a.CancelReason = msOrNull(o.CompletedAt), msOrNull(o.CancelledAt), o.CancelReason
+	if o.Dispatch != nil {
+		a.Dispatch = &dispatchAnswer{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
 	}
 	return a
 }

@@ -25,6 +25,8 @@ type Deps struct {
 	CSRF     *csrf.Protector
 	Shop     config.Shop
 	Now      func() time.Time
+	// Notify makes the emails of orders' events (package mail); nil sends none.
+	Notify orders.Notifier
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -74,8 +76,9 @@ type Endpoint struct {
 // Endpoints lists the whole /api surface.
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
-	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter}
-	return []Endpoint{
+	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
+	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now}
+	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
 		{"getProfile", "POST /api/getProfile", handleGetProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
@@ -99,7 +102,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
-	}
+	}, adminEndpoints(d, life)...)
 }
 
 // NewHandler serves every endpoint, for the local edge. Unknown /api paths answer a

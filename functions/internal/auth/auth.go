@@ -48,6 +48,10 @@ type Claims struct {
 	// AuthTime is the token's auth_time: when the buyer last signed in with their
 	// password (a refreshed token keeps it). Zero when the token has none.
 	AuthTime time.Time
+	// Staff is the custom claim staff set to the JSON boolean true, as scripts/staff
+	// grant sets it: a member of the shop's staff (docs/back-office.md, "Roles"). Any
+	// other value ("true", 1, false) or none is not staff.
+	Staff bool
 }
 
 // RecentSignIn is how recent a password sign-in a change of sign-in facts needs (the
@@ -223,6 +227,12 @@ func claimsOf(tok jwt.Token, now func() time.Time) (Claims, error) {
 	_ = tok.Get("email", &c.Email)
 	_ = tok.Get("name", &c.Name)
 	_ = tok.Get("email_verified", &c.EmailVerified)
+	// Read as any and compared with the boolean: only JSON true counts, not a string or
+	// number a conversion might take for true.
+	var staff any
+	if err := tok.Get("staff", &staff); err == nil {
+		c.Staff = staff == true
+	}
 	return c, nil
 }
 

@@ -184,3 +184,76 @@ func TestClaimsCarryTheSignInFacts(t *testing.T) {
 		t.Fatal("a token without auth_time counts as a recent sign-in")
 	}
 }
+
+// Staff is the custom claim staff set to the JSON boolean true and nothing else, through
+// both verifiers (docs/back-office.md, "Roles").
+func TestClaimsStaffOnlyForBooleanTrue(t *testing.T) {
+	t.Parallel()
+	good := authtest.NewKey(t, "key-1")
+	srv, _ := authtest.KeyServer(t, good.Public)
+	signed := newTestVerifier(t, srv.URL)
+	emulator := &emulatorVerifier{projectID: testProject, now: func() time.Time { return testNow }}
+	verifiers := map[string]struct {
+		v    Verifier
+		make func(jwt.Token) string
+	}{
+		"key set": {signed, func(tok jwt.Token) string { return authtest.Sign(t, tok, jwa.RS256(), good.Private) }},
+		"emulator": {emulator, func(tok jwt.Token) string {
+			return authtest.Unsigned(t, map[string]any{"alg": "none", "typ": "JWT"}, tok)
+		}},
+	}
+	const absent = "absent"
+	cases := []struct {
+		name  string
+		value any
+		want  bool
+	}{
+		{"true", true, true},
+		{"no claim", absent, false},
+		{"false", false, false},
+		{`string "true"`, "true", false},
+		{"number 1", 1, false},
+		{"number 1.0", 1.0, false},
+		{`string "1"`, "1", false},
+		{"null", nil, false},
+		{"array [true]", []any{true}, false},
+		{"object", map[string]any{"staff": true}, false},
+	}
+	for vname, vc := range verifiers {
+		for _, tc := range cases {
+			t.Run(vname+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				tok := authtest.Claims(testProject, "uid-alice", testNow, func(b *jwt.Builder) {
+					if s, ok := tc.value.(string); !ok || s != absent {
+						b.Claim("staff", tc.value)
+					}
+				})
+				c, err := vc.v.Verify(context.Background(), vc.make(tok))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Staff != tc.want || c.UID != "uid-alice" {
+					t.Fatalf("staff claim %#v: Staff = %v, want %v (claims %+v)", tc.value, c.Staff, tc.want, c)
+				}
+			})
+		}
+	}
+}
+
+// A forged token that claims staff is refused like any other forgery: the claim is only
+// read from a token that passed every check.
+func TestForgedStaffTokenRefused(t *testing.T) {
+	t.Parallel()
+	good := authtest.NewKey(t, "key-1")
+	srv, _ := authtest.KeyServer(t, good.Public)
+	v := newTestVerifier(t, srv.URL)
+	staff := authtest.Claims(testProject, "uid-mallory", testNow, func(b *jwt.Builder) { b.Claim("staff", true) })
+	for name, tok := range map[string]string{
+		"unsigned":             authtest.Unsigned(t, map[string]any{"alg": "none", "kid": "key-1"}, staff),
+		"signed by a stranger": authtest.Sign(t, staff, jwa.RS256(), authtest.NewKey(t, "key-1").Private),
+	} {
+		if c, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrInvalidToken) || c.Staff {
+			t.Errorf("%s: want ErrInvalidToken and no staff, got %+v %v", name, c, err)
+		}
+	}
+}

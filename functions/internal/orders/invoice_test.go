@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tradeshop/functions/internal/outbox"
 	"strings"
 	"testing"
 	"time"
@@ -142,15 +143,15 @@ func TestPlaceIssuesTheInvoice(t *testing.T) {
 		o, _, _ := placer(f).Place(context.Background(), req)
 		f.invoiceErr = nil
 		f.toInvoice = []OrderRef{{UID: "u1", ID: o.ID}}
-		undone, invoiced, err := Recover(context.Background(), f, testShop, now, DefaultStaleAfter, InvoiceAfter)
-		if err != nil || undone != 2 || invoiced != 1 || f.orders[o.ID].Invoice == nil {
-			t.Fatalf("%d %d %v", undone, invoiced, err)
+		r, err := Recover(context.Background(), f, testShop, nil, now, DefaultStaleAfter, InvoiceAfter)
+		if err != nil || r.Undone != 2 || r.Invoiced != 1 || f.orders[o.ID].Invoice == nil {
+			t.Fatalf("%+v %v", r, err)
 		}
 	})
 }
 
 // IssueInvoice of the fake store: numbers from 1, one per order.
-func (f *fakeStore) IssueInvoice(_ context.Context, placed Order, build func(Order, int64) Invoice) (Order, error) {
+func (f *fakeStore) IssueInvoice(_ context.Context, placed Order, build func(Order, int64) Invoice, _ func(Order) []outbox.Message) (Order, error) {
 	if f.invoiceErr != nil {
 		return Order{}, f.invoiceErr
 	}
@@ -169,4 +170,11 @@ func (f *fakeStore) IssueInvoice(_ context.Context, placed Order, build func(Ord
 
 func (f *fakeStore) ToInvoice(context.Context, time.Time) ([]OrderRef, error) {
 	return f.toInvoice, nil
+}
+
+// Cancelling of the fake store: no cancellations.
+func (f *fakeStore) Cancelling(context.Context, time.Time) ([]OrderRef, error) { return nil, nil }
+
+func (f *fakeStore) FinishCancel(context.Context, string, string, func(Order) []outbox.Message) (Order, error) {
+	return Order{}, errors.New("not in the fake")
 }

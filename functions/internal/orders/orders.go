@@ -88,7 +88,9 @@ const (
 func (o Order) Paid() bool { return !o.PaidAt.IsZero() }
 
 // ProForma says the order is paid before dispatch (bank transfer), not on account.
-func (o Order) ProForma() bool { return o.Billing == nil || o.Billing.PaymentMethod != account.PayOnAccount }
+func (o Order) ProForma() bool {
+	return o.Billing == nil || o.Billing.PaymentMethod != account.PayOnAccount
+}
 
 // Quote is what the basket costs with one delivery option: the browser shows these
 // figures and computes none.
@@ -146,6 +148,8 @@ type Request struct {
 	DeliveryNote   string
 	// EmailVerified is the sign-in's email_verified: paying on account needs it.
 	EmailVerified bool
+	// Email is the sign-in's email address: the order's emails go there.
+	Email string
 }
 
 // ErrEmailNotVerified refuses an order paid on account from a sign-in whose email
@@ -168,6 +172,9 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !req.EmailVerified:
 		return Order{}, ErrEmailNotVerified
 	}
+	if acct.Billing.PaymentMethod == account.PayOnAccount && acct.CreditLimit != nil && acct.Owed+q.TotalIncVAT > *acct.CreditLimit {
+		return Order{}, OverCredit(*acct.CreditLimit, acct.Owed)
+	}
 	if p.Coupon != nil && (errors.Is(p.CouponError, pricing.ErrCouponUsedUp) || errors.Is(p.CouponError, pricing.ErrCouponUsedByYou)) {
 		// Used up since the buyer saw it apply: placing the order without it would
 		// charge more than the review showed.
@@ -178,7 +185,8 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	}
 	o := Order{ID: number, UID: req.UID, PlacedAt: now, GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount,
 		DeliveryOption: q.Option.ID, DeliveryCharge: q.ChargeExVAT, DeliveryVAT: q.ChargeVAT,
-		NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT, Status: StatusPlaced}
+		NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT, Status: StatusPlaced,
+		Email: req.Email, Version: 1}
 	for _, l := range p.Lines {
 		o.Lines = append(o.Lines, Line{SKU: l.SKU, Name: l.Product.Name, PackSize: l.Product.PackSize, Quantity: l.Quantity,
 			ListPrice: l.UnitPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.NetUnitPrice, LineAmount: l.NetAmount,
@@ -226,4 +234,10 @@ func Pounds(p int64) string {
 		whole = whole[:i] + "," + whole[i:]
 	}
 	return fmt.Sprintf("%s£%s.%02d", sign, whole, p%100)
+}
+
+// OverCredit refuses an order on account that would take the account over its credit
+// limit.
+func OverCredit(limit, owed int64) error {
+	return &basket.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed))}
 }

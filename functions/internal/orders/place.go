@@ -40,6 +40,17 @@ type Placement struct {
 	Chunks [][]Line
 	// StartedAt is when a large order began to be placed (its pending record's age).
 	StartedAt time.Time
+	// Credit is what an order paid on account adds to what the account owes; nil for a
+	// pro-forma order.
+	Credit *Credit
+}
+
+// Credit is an order's claim on its account's credit: Amount is added to what the
+// account owes on condition the result stays within Limit (nil: no limit set; the
+// account must then still have none).
+type Credit struct {
+	Amount int64
+	Limit  *int64
 }
 
 // Refusal kinds: which claim of a placement failed.
@@ -49,6 +60,7 @@ const (
 	RefusedBasket = "basket" // the basket is not the one priced: Basket is it now
 	RefusedKey    = "key"    // the idempotency key was used: OrderID is its order
 	RefusedBusy   = "busy"   // another write to the same items raced this one: try again
+	RefusedCredit = "credit" // the account's credit would be exceeded (or its limit changed): Owed is what it owes
 )
 
 // Refused says why the store did not place an order; nothing of it was written.
@@ -58,6 +70,8 @@ type Refused struct {
 	Stock   int
 	Basket  basket.Basket
 	OrderID string
+	Owed    int64
+	Limit   *int64
 }
 
 func (r *Refused) Error() string { return "order refused: " + r.Kind }
@@ -97,7 +111,8 @@ type Invoicer interface {
 	// IssueInvoice gives order o (as stored) its invoice, build making it with the next
 	// number of the invoice sequence, and answers the order with it; an order invoiced
 	// already keeps its own.
-	IssueInvoice(ctx context.Context, o Order, build func(o Order, number int64) Invoice) (Order, error)
+	// notices makes the order's emails, written with the invoice (nil for none).
+	IssueInvoice(ctx context.Context, o Order, build func(o Order, number int64) Invoice, notices func(o Order) []outbox.Message) (Order, error)
 }
 
 // OrderRef names one order.
@@ -117,6 +132,16 @@ type Placer struct {
 	// StaleAfter is how old a pending large order must be before a new Place Order from
 	// the same basket undoes it (its request died); the sweeper uses the same age.
 	StaleAfter time.Duration
+	// Notify makes the order's emails (nil: none).
+	Notify Notifier
+}
+
+// placedNotices is notify's emails of a placed order, nil when there is no notifier.
+func placedNotices(notify Notifier) func(o Order) []outbox.Message {
+	if notify == nil {
+		return nil
+	}
+	return notify.Placed
 }
 
 // attempts bounds the retries of one Place Order when the basket or a product is
@@ -167,6 +192,9 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 		if o.CouponID != "" {
 			pm.Coupon, pm.ClearCoupon = p.Coupon, !p.Coupon.UsableAgain()
 		}
+		if !o.ProForma() {
+			pm.Credit = &Credit{Amount: o.TotalIncVAT, Limit: acct.CreditLimit}
+		}
 		if len(o.Lines) <= MaxOneTransaction {
 			err = pl.Store.PlaceInOne(ctx, pm)
 		} else {
@@ -187,6 +215,10 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 			return Order{}, false, ShortError(l.Name, refused.Stock, l.PackSize)
 		case RefusedCoupon:
 			return Order{}, false, couponUsedUp(o.CouponID)
+		case RefusedCredit:
+			if refused.Limit != nil && refused.Owed+o.TotalIncVAT > *refused.Limit {
+				return Order{}, false, OverCredit(*refused.Limit, refused.Owed)
+			}
 		case RefusedBasket:
 			if id, ok := refused.Basket.JustOrdered(pl.Now()); ok {
 				return pl.justOrdered(ctx, req, id)
@@ -281,7 +313,7 @@ func (pl Placer) invoiced(ctx context.Context, o Order) Order {
 	if o.Invoice != nil {
 		return o
 	}
-	inv, err := pl.Store.IssueInvoice(ctx, o, pl.newInvoice)
+	inv, err := pl.Store.IssueInvoice(ctx, o, pl.newInvoice, placedNotices(pl.Notify))
 	if err != nil {
 		return o
 	}
@@ -352,7 +384,7 @@ type InvoiceSweeper interface {
 // SweepInvoices issues the invoice of every order placed more than after ago that has
 // none: its request ended (a crash, a timeout) between placing the order and invoicing
 // it. It answers how many it issued.
-func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, now time.Time, after time.Duration) (int, error) {
+func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, notify Notifier, now time.Time, after time.Duration) (int, error) {
 	refs, err := s.ToInvoice(ctx, now.Add(-after))
 	if err != nil {
 		return 0, err
@@ -363,7 +395,7 @@ func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, now 
 	for _, r := range refs {
 		o, err := s.Order(ctx, r.UID, r.ID)
 		if err == nil {
-			_, err = s.IssueInvoice(ctx, o, build)
+			_, err = s.IssueInvoice(ctx, o, build, placedNotices(notify))
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -374,19 +406,31 @@ func SweepInvoices(ctx context.Context, s InvoiceSweeper, shop config.Shop, now 
 	return n, errors.Join(errs...)
 }
 
-// Recovery is what recovering from crashed placements needs.
+// Recovery is what recovering from crashed placements and cancellations needs.
 type Recovery interface {
 	Sweeper
 	InvoiceSweeper
+	CancelSweeper
 }
 
-// Recover undoes the large orders pending for longer than staleAfter (Sweep) and issues
-// the invoices missing for longer than invoiceAfter (SweepInvoices): the sweep the local
-// edge, the sweepOrders Lambda and the recover command run.
-func Recover(ctx context.Context, s Recovery, shop config.Shop, now time.Time, staleAfter, invoiceAfter time.Duration) (undone, invoiced int, err error) {
-	undone, uerr := Sweep(ctx, s, now, staleAfter)
-	invoiced, ierr := SweepInvoices(ctx, s, shop, now, invoiceAfter)
-	return undone, invoiced, errors.Join(uerr, ierr)
+// Recovered counts what one Recover did.
+type Recovered struct {
+	Undone    int // large orders pending too long, undone
+	Invoiced  int // missing invoices issued (with the order's emails)
+	Cancelled int // interrupted cancellations finished
+}
+
+// Recover undoes the large orders pending for longer than staleAfter (Sweep), issues
+// the invoices missing for longer than after (SweepInvoices) and finishes the
+// cancellations begun more than after ago (SweepCancels): the sweep the local edge, the
+// sweepOrders Lambda and the recover command run.
+func Recover(ctx context.Context, s Recovery, shop config.Shop, notify Notifier, now time.Time, staleAfter, after time.Duration) (Recovered, error) {
+	var r Recovered
+	var uerr, ierr, cerr error
+	r.Undone, uerr = Sweep(ctx, s, now, staleAfter)
+	r.Invoiced, ierr = SweepInvoices(ctx, s, shop, notify, now, after)
+	r.Cancelled, cerr = SweepCancels(ctx, s, notify, now, after)
+	return r, errors.Join(uerr, ierr, cerr)
 }
 
 // InvoiceAfter is how old an order without its invoice must be before the sweep issues

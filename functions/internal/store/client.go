@@ -203,11 +203,12 @@ func deadline(timeout time.Duration) middleware.InitializeMiddleware {
 func (s *Store) TableName() string { return s.table }
 
 // EnsureTable creates the table from the schema if it does not exist and waits until
-// it is active. It is safe to call on every start.
+// it is active; a table made before an index was added to the schema gets the index
+// (local stores: on AWS the CDK app owns the table). It is safe to call on every start.
 func (s *Store) EnsureTable(ctx context.Context) (created bool, err error) {
-	_, err = s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.table)})
+	desc, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.table)})
 	if err == nil {
-		return false, nil
+		return false, s.addMissingIndexes(ctx, desc.Table)
 	}
 	var missing *types.ResourceNotFoundException
 	if !errors.As(err, &missing) {
@@ -250,6 +251,56 @@ func (s *Store) DeleteTable(ctx context.Context) error {
 	_, err := s.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(s.table)})
 	if err != nil {
 		return fmt.Errorf("delete table %s: %w", s.table, err)
+	}
+	return nil
+}
+
+// addMissingIndexes creates each index of the schema the table lacks, one at a time (as
+// DynamoDB allows), and waits until it is active.
+func (s *Store) addMissingIndexes(ctx context.Context, table *types.TableDescription) error {
+	tbl, err := schema.Load()
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, ix := range table.GlobalSecondaryIndexes {
+		have[aws.ToString(ix.IndexName)] = true
+	}
+	full := tbl.CreateTableInput(s.table)
+	for _, ix := range full.GlobalSecondaryIndexes {
+		if have[aws.ToString(ix.IndexName)] {
+			continue
+		}
+		_, err := s.db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(s.table),
+			AttributeDefinitions: full.AttributeDefinitions,
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+				IndexName: ix.IndexName, KeySchema: ix.KeySchema, Projection: ix.Projection}}}})
+		if err != nil {
+			return fmt.Errorf("add index %s to %s: %w", aws.ToString(ix.IndexName), s.table, err)
+		}
+		for i := 0; ; i++ {
+			out, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.table)})
+			if err != nil {
+				return fmt.Errorf("wait for index %s: %w", aws.ToString(ix.IndexName), err)
+			}
+			active := false
+			for _, g := range out.Table.GlobalSecondaryIndexes {
+				if aws.ToString(g.IndexName) == aws.ToString(ix.IndexName) && g.IndexStatus == types.IndexStatusActive {
+					active = true
+				}
+			}
+			if active {
+				break
+			}
+			if i == 600 {
+				return fmt.Errorf("index %s of %s is not active after a minute", aws.ToString(ix.IndexName), s.table)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
 	}
 	return nil
 }

@@ -41,6 +41,10 @@ type couponItem struct {
 	Used          int    `dynamodbav:"used"`
 	PerAccount    int    `dynamodbav:"perAccountLimit"`
 	AccountUID    string `dynamodbav:"accountUid,omitempty"`
+	// Version moves on with each staff edit; GSI3PK and GSI3SK list the coupon for staff.
+	Version int64  `dynamodbav:"version,omitempty"`
+	GSI3PK  string `dynamodbav:"gsi3pk,omitempty"`
+	GSI3SK  string `dynamodbav:"gsi3sk,omitempty"`
 }
 
 func unixOrZero(t time.Time) int64 {
@@ -63,7 +67,8 @@ func (s *Store) PutCoupons(ctx context.Context, coupons []StoredCoupon) error {
 	for i, c := range coupons {
 		items[i] = couponItem{PK: prefixCoupon + c.ID, SK: skItem, ID: c.ID, Description: c.Description, Kind: c.Kind,
 			Percent: c.Percent, AmountPence: c.AmountPence, MinSpendPence: c.MinSpendPence, ValidFrom: unixOrZero(c.ValidFrom),
-			ValidTo: unixOrZero(c.ValidTo), UsageLimit: c.UsageLimit, Used: c.Used, PerAccount: c.PerAccountLimit, AccountUID: c.AccountUID}
+			ValidTo: unixOrZero(c.ValidTo), UsageLimit: c.UsageLimit, Used: c.Used, PerAccount: c.PerAccountLimit, AccountUID: c.AccountUID,
+			GSI3PK: pkCouponList, GSI3SK: c.ID}
 	}
 	return s.batchPut(ctx, items, nil)
 }

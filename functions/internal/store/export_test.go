@@ -25,3 +25,10 @@ func (s *Store) LineCountForTest(ctx context.Context, uid string) (int, bool, er
 	n, _ := linesOf(item)
 	return n, has, nil
 }
+
+// UnlistForTest removes an item's staff listing, as an item written before the lists.
+func (s *Store) UnlistForTest(ctx context.Context, pk, sk string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key(pk, sk),
+		UpdateExpression: aws.String("REMOVE gsi3pk, gsi3sk, #s"), ExpressionAttributeNames: map[string]string{"#s": "search"}})
+	return err
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/outbox"
 )
 
 // Invoice numbers are one gap-free sequence (docs/invoices.md). The counter item
@@ -102,7 +103,7 @@ const issueAttempts = 200
 // IssueInvoice gives order o (as stored) its VAT invoice: build makes it for the order
 // and the number it is to have. An order invoiced already keeps its invoice (the answer
 // is the order as stored). It answers the order with its invoice.
-func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o orders.Order, number int64) orders.Invoice) (orders.Order, error) {
+func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o orders.Order, number int64) orders.Invoice, notices func(o orders.Order) []outbox.Message) (orders.Order, error) {
 	if o.Invoice != nil {
 		// Invoiced already: a marker left by a crash after that is only a leftover.
 		return o, s.dropMarker(ctx, o.ID)
@@ -118,7 +119,13 @@ func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o o
 			last = n
 		}
 		inv := build(o, last+1)
-		err := s.issue(ctx, o, last, inv)
+		var emails []outbox.Message
+		if notices != nil {
+			invoiced := o
+			invoiced.Invoice = &inv
+			emails = notices(invoiced)
+		}
+		err := s.issue(ctx, o, last, inv, emails)
 		var cancelled *types.TransactionCanceledException
 		switch {
 		case err == nil:
@@ -166,7 +173,7 @@ func (s *Store) IssueInvoice(ctx context.Context, o orders.Order, build func(o o
 }
 
 // issue runs the transaction that issues inv for o, the counter holding last.
-func (s *Store) issue(ctx context.Context, o orders.Order, last int64, inv orders.Invoice) error {
+func (s *Store) issue(ctx context.Context, o orders.Order, last int64, inv orders.Invoice, emails []outbox.Message) error {
 	n := expression.Name("n")
 	counterCond := n.Equal(expression.Value(last))
 	if last == 0 {
@@ -180,6 +187,9 @@ func (s *Store) issue(ctx context.Context, o orders.Order, last int64, inv order
 			ptr(expression.AttributeExists(expression.Name("pk")).And(expression.AttributeNotExists(expression.Name("invoice"))))),
 		t.put(role{}, s.table, invoiceNumberItem{PK: pkInvoice, SK: invoiceNumberSK(inv.Number), Number: inv.Number, OrderID: o.ID,
 			UID: o.UID, IssuedAt: inv.IssuedAt.UnixMilli()}, notThere),
+	}
+	for _, m := range emails {
+		errs = append(errs, s.putOutbox(t, m, inv.IssuedAt))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build invoice %s: %w", o.ID, err)

@@ -42,4 +42,9 @@ const (
 
 	indexChildren = "gsi1"
 	indexByType   = "gsi2"
+	// indexStaff lists orders, accounts and coupons for staff (gsi3pk one of these).
+	indexStaff    = "gsi3"
+	pkOrderList   = "ORDERS"
+	pkAccountList = "ACCOUNTS"
+	pkCouponList  = "COUPONS"
 )

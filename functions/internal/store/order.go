@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -52,13 +53,77 @@ type orderItem struct {
 	DeliverTo      *Address        `dynamodbav:"deliverTo,omitempty"`
 	DeliveryNote   string          `dynamodbav:"deliveryNote,omitempty"`
 	Invoice        *invoiceItem    `dynamodbav:"invoice,omitempty"` // set once, by IssueInvoice
+	Email          string          `dynamodbav:"email,omitempty"`
+	// Version moves on with each staff action (absent, 0, on orders placed before it was kept).
+	Version      int64         `dynamodbav:"version"`
+	PaidAt       int64         `dynamodbav:"paidAt,omitempty"` // Unix ms, 0: unpaid
+	ConfirmedAt  int64         `dynamodbav:"confirmedAt,omitempty"`
+	DispatchedAt int64         `dynamodbav:"dispatchedAt,omitempty"`
+	CompletedAt  int64         `dynamodbav:"completedAt,omitempty"`
+	CancelledAt  int64         `dynamodbav:"cancelledAt,omitempty"`
+	Dispatch     *dispatchItem `dynamodbav:"dispatch,omitempty"`
+	CancelReason string        `dynamodbav:"cancelReason,omitempty"`
+	// Returned are the chunks of lines (orders.ChunkLines each) whose stock a
+	// cancellation has given back.
+	Returned []int `dynamodbav:"returned,numberset,omitempty"`
+	// GSI3PK and GSI3SK list the order for staff (index gsi3: ORDERS, newest number
+	// first); Search is what the staff search looks in (lower case).
+	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
+	GSI3SK string `dynamodbav:"gsi3sk,omitempty"`
+	Search string `dynamodbav:"search,omitempty"`
+}
+
+type dispatchItem struct {
+	Carrier  string `dynamodbav:"carrier"`
+	Tracking string `dynamodbav:"tracking"`
+}
+
+// orderListSK is an order's sort key in the staff list: its number, zero-padded, so the
+// numbers sort as numbers.
+func orderListSK(id string) string {
+	n, _ := strconv.ParseInt(strings.TrimPrefix(id, "TS-"), 10, 64)
+	return fmt.Sprintf("%012d", n)
+}
+
+// orderSearchText is what the staff search matches: number, company, contact, PO.
+func orderSearchText(o orders.Order) string {
+	parts := []string{o.ID}
+	if o.Billing != nil {
+		parts = append(parts, o.Billing.Company, o.Billing.Contact, o.Billing.PORef)
+	}
+	parts = append(parts, o.Email)
+	return strings.ToLower(strings.Join(parts, " "))
+}
+
+func msOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func timeOfMs(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }
 
 func orderToItem(o orders.Order) orderItem {
 	it := orderItem{PK: prefixUser + o.UID, SK: prefixOrder + o.ID, ID: o.ID, UID: o.UID, PlacedAt: o.PlacedAt.UnixMilli(),
 		GoodsExVAT: o.GoodsExVAT, CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge,
 		DeliveryVAT: &o.DeliveryVAT, DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT,
-		Status: o.Status, DeliveryNote: o.DeliveryNote}
+		Status: o.Status, DeliveryNote: o.DeliveryNote, Email: o.Email, Version: o.Version, PaidAt: msOrZero(o.PaidAt),
+		ConfirmedAt: msOrZero(o.ConfirmedAt), DispatchedAt: msOrZero(o.DispatchedAt), CompletedAt: msOrZero(o.CompletedAt),
+		CancelledAt: msOrZero(o.CancelledAt), CancelReason: o.CancelReason,
+		GSI3PK: pkOrderList, GSI3SK: orderListSK(o.ID), Search: orderSearchText(o)}
+	if o.Dispatch != nil {
+		it.Dispatch = &dispatchItem{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
+	}
+	if o.Invoice != nil {
+		inv := invoiceToItem(*o.Invoice)
+		it.Invoice = &inv
+	}
 	for _, l := range o.Lines {
 		it.Lines = append(it.Lines, orderLineItem(l))
 	}
@@ -91,7 +156,13 @@ func fromStoredLine(l orderLineItem) orders.Line {
 func (it orderItem) toOrder() orders.Order {
 	o := orders.Order{ID: it.ID, UID: it.UID, PlacedAt: time.UnixMilli(it.PlacedAt).UTC(), GoodsExVAT: it.GoodsExVAT,
 		CouponID: it.CouponID, CouponDiscount: it.CouponDiscount, DeliveryOption: it.DeliveryOption, DeliveryCharge: it.DeliveryCharge,
-		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote}
+		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote,
+		Email: it.Email, Version: it.Version, PaidAt: timeOfMs(it.PaidAt), ConfirmedAt: timeOfMs(it.ConfirmedAt),
+		DispatchedAt: timeOfMs(it.DispatchedAt), CompletedAt: timeOfMs(it.CompletedAt), CancelledAt: timeOfMs(it.CancelledAt),
+		CancelReason: it.CancelReason}
+	if it.Dispatch != nil {
+		o.Dispatch = &orders.Dispatch{Carrier: it.Dispatch.Carrier, Tracking: it.Dispatch.Tracking}
+	}
 	if it.DeliveryVAT != nil {
 		o.DeliveryVAT = *it.DeliveryVAT
 	} else {

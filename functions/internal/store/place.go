@@ -144,12 +144,18 @@ func refusal(t *txn, reasons []types.CancellationReason) error {
 			n, _ := numberOf(r.Item["stock"])
 			ref.Stock = int(n)
 		case orders.RefusedCoupon:
+		case orders.RefusedCredit:
+			ref.Owed, _ = numberOf(r.Item[attrOwed])
+			if _, ok := r.Item["creditLimit"]; ok {
+				l, _ := numberOf(r.Item["creditLimit"])
+				ref.Limit = &l
+			}
 		default:
 			ref.Kind = orders.RefusedBusy
 		}
 		found = append(found, ref)
 	}
-	for _, kind := range []string{orders.RefusedKey, orders.RefusedBasket, orders.RefusedStock, orders.RefusedCoupon} {
+	for _, kind := range []string{orders.RefusedKey, orders.RefusedBasket, orders.RefusedStock, orders.RefusedCoupon, orders.RefusedCredit} {
 		for _, f := range found {
 			if f.Kind == kind {
 				return f
@@ -194,13 +200,50 @@ func (s *Store) useCoupon(t *txn, p orders.Placement, delta int) error {
 // clearCoupon clears the account's active coupon if the placement says so, on
 // condition that it is still the coupon the order was priced with.
 func (s *Store) clearCoupon(t *txn, p orders.Placement) error {
-	if p.Coupon == nil || !p.ClearCoupon {
+	return s.accountUpdate(t, p, true, false)
+}
+
+// claimCredit adds what an order on account owes to the account, within its limit.
+func (s *Store) claimCredit(t *txn, p orders.Placement) error {
+	return s.accountUpdate(t, p, false, true)
+}
+
+// accountUpdate adds the one update of the account's profile a placement makes (a
+// transaction may write an item once): clearing its active coupon (if clear and the
+// placement says so, on condition it is still the coupon the order was priced with),
+// and adding what the order owes (if credit and it is on account, on condition the
+// account stays within its credit limit, which must be the limit the order was checked
+// against).
+func (s *Store) accountUpdate(t *txn, p orders.Placement, clear, credit bool) error {
+	clear = clear && p.Coupon != nil && p.ClearCoupon
+	credit = credit && p.Credit != nil
+	if !clear && !credit {
 		return nil
 	}
-	active := expression.Name("active_coupon_id")
-	return t.update(role{}, profileKey(p.Order.UID), s.table,
-		expression.Remove(active).Set(expression.Name("updatedAt"), expression.Value(p.StartedAt.UnixMilli())),
-		ptr(active.Equal(expression.Value(CouponPrefix+p.Coupon.ID))))
+	upd := expression.Set(expression.Name("updatedAt"), expression.Value(p.StartedAt.UnixMilli()))
+	var conds []expression.ConditionBuilder
+	r := role{}
+	if clear {
+		active := expression.Name("active_coupon_id")
+		upd = upd.Remove(active)
+		conds = append(conds, active.Equal(expression.Value(CouponPrefix+p.Coupon.ID)))
+	}
+	if credit {
+		owed, limit := expression.Name(attrOwed), expression.Name("creditLimit")
+		upd = upd.Add(owed, expression.Value(p.Credit.Amount))
+		if l := p.Credit.Limit; l != nil {
+			conds = append(conds, limit.Equal(expression.Value(*l)).And(
+				expression.AttributeNotExists(owed).Or(owed.LessThanEqual(expression.Value(*l-p.Credit.Amount)))))
+		} else {
+			conds = append(conds, expression.AttributeNotExists(limit))
+		}
+		r.kind = orders.RefusedCredit
+	}
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = cond.And(c)
+	}
+	return t.update(r, profileKey(p.Order.UID), s.table, upd, &cond)
 }
 
 // stock adds each line's stock change: delta -1 takes the units (if there are enough),
@@ -249,7 +292,7 @@ func (s *Store) PlaceInOne(ctx context.Context, p orders.Placement) error {
 		s.emptyBasket(t, p, versionIs(p.BasketVersion)),
 		s.stock(t, p.Order.Lines, -1),
 		s.useCoupon(t, p, 1),
-		s.clearCoupon(t, p),
+		s.accountUpdate(t, p, true, true),
 		s.markToInvoice(t, p.Order),
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -281,6 +324,8 @@ type pendingItem struct {
 	Chunks    [][]pendingLine `dynamodbav:"chunks"`
 	Reserved  []int           `dynamodbav:"reserved,numberset,omitempty"`
 	CouponID  string          `dynamodbav:"couponId,omitempty"`
+	// Credit is what the order added to what its account owes (on account), to give back.
+	Credit int64 `dynamodbav:"credit,omitempty"`
 }
 
 func pendingKey(id string) map[string]types.AttributeValue { return key(pkPending, id) }
@@ -299,6 +344,9 @@ func (s *Store) StartLarge(ctx context.Context, p orders.Placement) error {
 	if p.Coupon != nil {
 		rec.CouponID = p.Coupon.ID
 	}
+	if p.Credit != nil {
+		rec.Credit = p.Credit.Amount
+	}
 	t := &txn{}
 	errs := []error{
 		t.put(role{}, s.table, rec, notThere),
@@ -307,6 +355,7 @@ func (s *Store) StartLarge(ctx context.Context, p orders.Placement) error {
 			expression.Set(expression.Name(attrPending), expression.Value(o.ID)).Set(expression.Name(attrPendingAt), expression.Value(p.StartedAt.UnixMilli())),
 			ptr(versionIs(p.BasketVersion))),
 		s.useCoupon(t, p, 1),
+		s.claimCredit(t, p),
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build pending order %s: %w", o.ID, err)
@@ -418,6 +467,9 @@ func (s *Store) Undo(ctx context.Context, id string) error {
 		t.update(role{}, basketItemKey(rec.UID), s.table, expression.Remove(expression.Name(attrPending)).Remove(expression.Name(attrPendingAt)),
 			ptr(expression.Name(attrPending).Equal(expression.Value(id)))),
 		s.useCoupon(t, p, -1),
+	}
+	if rec.Credit != 0 {
+		errs = append(errs, s.owe(t, rec.UID, -rec.Credit))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

@@ -46,8 +46,12 @@ type Profile struct {
 	DSC            string
 	// ApprovedForCredit accounts may pay on account; others pay pro-forma.
 	ApprovedForCredit bool
-	Billing           *Billing
-	UpdatedAt         time.Time
+	// CreditLimit is the most the account may owe on account (pence), nil for none set;
+	// Owed what it owes on unpaid orders paid on account (docs/back-office.md "Credit").
+	CreditLimit *int64
+	Owed        int64
+	Billing     *Billing
+	UpdatedAt   time.Time
 }
 
 type profileItem struct {
@@ -61,7 +65,14 @@ type profileItem struct {
 	DSC            string   `dynamodbav:"dsc,omitempty"`
 	UpdatedAt      int64    `dynamodbav:"updatedAt"`
 	Approved       bool     `dynamodbav:"approvedForCredit,omitempty"`
+	CreditLimit    *int64   `dynamodbav:"creditLimit,omitempty"`
+	Owed           int64    `dynamodbav:"owed,omitempty"`
 	Billing        *Billing `dynamodbav:"billing,omitempty"`
+	// GSI3PK and GSI3SK list the account for staff (ACCOUNTS, business name); Search is
+	// what the staff search looks in.
+	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
+	GSI3SK string `dynamodbav:"gsi3sk,omitempty"`
+	Search string `dynamodbav:"search,omitempty"`
 }
 
 func profileKey(uid string) map[string]types.AttributeValue { return key(prefixUser+uid, skProfile) }
@@ -69,7 +80,8 @@ func profileKey(uid string) map[string]types.AttributeValue { return key(prefixU
 func (it profileItem) toProfile(uid string) Profile {
 	return Profile{UID: uid, Business: it.Business, Email: it.Email, Telephone: it.Telephone,
 		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC,
-		ApprovedForCredit: it.Approved, Billing: it.Billing, UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
+		ApprovedForCredit: it.Approved, CreditLimit: it.CreditLimit, Owed: it.Owed, Billing: it.Billing,
+		UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
 }
 
 // unmarshalProfile reads a profile item.
@@ -84,7 +96,7 @@ func unmarshalProfile(item map[string]types.AttributeValue, uid string) (Profile
 // Account is what the basket and order rules need of the profile.
 func (p Profile) Account() account.Account {
 	a := account.Account{UID: p.UID, DSC: p.DSC, ActiveCouponID: strings.TrimPrefix(p.ActiveCouponID, CouponPrefix),
-		ApprovedForCredit: p.ApprovedForCredit}
+		ApprovedForCredit: p.ApprovedForCredit, CreditLimit: p.CreditLimit, Owed: p.Owed}
 	if p.Billing != nil {
 		b := p.Billing.toAccount()
 		a.Billing = &b
@@ -131,7 +143,8 @@ func (s *Store) Profile(ctx context.Context, uid string) (Profile, error) {
 func (s *Store) CreateProfile(ctx context.Context, p Profile, at time.Time) (Profile, error) {
 	item, err := attributevalue.MarshalMap(profileItem{PK: prefixUser + p.UID, SK: skProfile, Business: p.Business,
 		Email: p.Email, Telephone: p.Telephone, OptInMarketing: p.OptInMarketing, ActiveCouponID: p.ActiveCouponID,
-		DSC: p.DSC, UpdatedAt: at.UnixMilli()})
+		DSC: p.DSC, UpdatedAt: at.UnixMilli(), GSI3PK: pkAccountList, GSI3SK: accountListSK(p.Business, p.UID),
+		Search: accountSearchText(p.Business, p.Email)})
 	if err != nil {
 		return Profile{}, fmt.Errorf("marshal profile: %w", err)
 	}
@@ -170,7 +183,10 @@ func (s *Store) UpdateProfile(ctx context.Context, uid string, u ProfileUpdate, 
 	upd := expression.Set(expression.Name("business"), expression.Value(u.Business)).
 		Set(expression.Name("email"), expression.Value(u.Email)).
 		Set(expression.Name("optInMarketing"), expression.Value(u.OptInMarketing)).
-		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli()))
+		Set(expression.Name("updatedAt"), expression.Value(at.UnixMilli())).
+		Set(expression.Name("gsi3pk"), expression.Value(pkAccountList)).
+		Set(expression.Name("gsi3sk"), expression.Value(accountListSK(u.Business, uid))).
+		Set(expression.Name("search"), expression.Value(accountSearchText(u.Business, u.Email)))
 	if u.Telephone != "" {
 		upd = upd.Set(expression.Name("telephone"), expression.Value(u.Telephone))
 	} else {
@@ -220,4 +236,12 @@ func (s *Store) SetApprovedForCredit(ctx context.Context, uid string, approved b
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: profileKey(uid),
 		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
 	return err
+}
+
+// accountListSK is an account's sort key in the staff list: business name, then uid.
+func accountListSK(business, uid string) string { return strings.ToLower(business) + "#" + uid }
+
+// accountSearchText is what the staff search of accounts matches.
+func accountSearchText(business, email string) string {
+	return strings.ToLower(business + " " + email)
 }

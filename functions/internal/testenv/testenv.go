@@ -141,3 +141,20 @@ func VerifyEmail(t *testing.T, u User) User {
 	u.IDToken = out.IDToken
 	return u
 }
+
+// Staff gives u the custom claim staff: true in the emulator, as scripts/staff grant
+// does, and answers u signed in again: a token that carries it.
+func Staff(t *testing.T, u User) User {
+	t.Helper()
+	need(t, "FIREBASE_AUTH_EMULATOR_HOST")
+	emulatorCall(t, "accounts:update", map[string]any{"localId": u.UID, "customAttributes": `{"staff":true}`}, nil)
+	var out struct {
+		IDToken string `json:"idToken"`
+	}
+	emulatorCall(t, "accounts:signInWithPassword", map[string]any{"email": u.Email, "password": "correct-horse-1", "returnSecureToken": true}, &out)
+	if out.IDToken == "" {
+		t.Fatal("emulator sign-in: no token")
+	}
+	u.IDToken = out.IDToken
+	return u
+}

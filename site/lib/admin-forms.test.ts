@@ -22,6 +22,12 @@ describe('checkAccountForm', () => {
     });
   });
 
+  it('takes a credit limit of £0 to £1,000,000', () => {
+    expect(checkAccountForm({ approved: true, creditLimit: '0', dsc: '' }, { version: 3 }).ok).toBe(true);
+    expect(checkAccountForm({ approved: true, creditLimit: '1,000,000', dsc: '' }, { version: 3 }).ok).toBe(true);
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '1000000.01', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
+  });
+
   it('sends no limit when not approved, whatever the box holds', () => {
     expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '' }, { version: 1 })).toEqual({ ok: true, value: { version: 1, approved_for_credit: false, credit_limit: null, dsc: '' } });
   });
@@ -44,6 +50,7 @@ const coupon: Coupon = {
   per_account_limit: 1,
   used: 12,
   account_uid: '',
+  version: 4,
 };
 
 describe('the coupon form', () => {
@@ -92,6 +99,7 @@ describe('the coupon form', () => {
         usage_limit: 0,
         per_account_limit: 0,
         account_uid: '',
+        version: 0,
       },
     });
   });
@@ -110,7 +118,16 @@ describe('the coupon form', () => {
       perAccountLimit: '1.5',
     });
     expect(Object.keys(problemsOf(r)).sort()).toEqual(['amount_pence', 'description', 'id', 'min_spend_pence', 'per_account_limit', 'usage_limit', 'valid_to']);
-    expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'x', kind: 'percent', percent: '101' })))).toEqual(['percent']);
+    expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'Xmas', kind: 'percent', percent: '101' })))).toEqual(['percent']);
+    expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'ab', kind: 'fixed', amount: '100000.01', usageLimit: '1000001' }))).sort()).toEqual(['amount_pence', 'description', 'usage_limit']);
+  });
+
+  it('expires a coupon that has not started by starting it a second before it ends', () => {
+    const now = Date.UTC(2026, 4, 5, 14);
+    const later = { ...coupon, valid_from: now / 1000 + 86400 };
+    expect(expired(later, now)).toMatchObject({ valid_from: now / 1000 - 1, valid_to: now / 1000, version: 4 });
+    expect(expired(coupon, now)).toMatchObject({ valid_from: coupon.valid_from, valid_to: now / 1000 });
+    expect(expired(coupon, now)).not.toHaveProperty('used');
   });
 
   it('knows a coupon whose end has come', () => {
@@ -137,6 +154,8 @@ describe('checkStockForm', () => {
     expect(Object.keys(problemsOf(checkStockForm({ mode: 'add', quantity: '0', reason: 'x'.repeat(201) }, 0))).sort()).toEqual(['quantity', 'reason']);
     expect(problemsOf(checkStockForm({ mode: 'remove', quantity: '7', reason: 'damaged' }, 6)).quantity).toMatch(/Only 6 units/);
     expect(problemsOf(checkStockForm({ mode: 'set', quantity: '0', reason: 'tab\there' }, 6)).reason).toMatch(/control characters/);
+    expect(problemsOf(checkStockForm({ mode: 'set', quantity: '10000001', reason: 'count' }, 6)).quantity).toMatch(/at most 10,000,000/);
+    expect(problemsOf(checkStockForm({ mode: 'add', quantity: '9999995', reason: 'count' }, 6)).quantity).toMatch(/at most 10,000,000/);
   });
 });
 

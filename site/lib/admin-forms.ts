@@ -27,6 +27,14 @@ export const ownField = (field: string) => field.replace(/^(coupon|account|chang
 /** Pence as pounds in a form field: 125000 is "1250.00". */
 export const poundsInput = (pence: number) => decimalPrice(pence);
 
+/** The API's bounds (functions/internal/api/admin_*.go): a credit limit up to £1,000,000,
+ * a coupon's amounts up to £100,000 and its limits up to 1,000,000 uses, stock up to
+ * 10,000,000 units. */
+export const MAX_CREDIT_LIMIT_PENCE = 100_000_000;
+export const MAX_COUPON_PENCE = 10_000_000;
+export const MAX_COUPON_USES = 1_000_000;
+export const MAX_STOCK = 10_000_000;
+
 // ——— Accounts ———
 
 export interface AccountForm {
@@ -44,7 +52,7 @@ export function checkAccountForm(f: AccountForm, account: Pick<AdminAccount, 've
   if (f.approved) {
     limit = parsePounds(f.creditLimit);
     if (!f.creditLimit.trim()) problems.credit_limit = 'Enter the credit limit in pounds, such as 2000.';
-    else if (limit === null) problems.credit_limit = 'Enter the credit limit in pounds, such as 2000 or 1500.50.';
+    else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE) problems.credit_limit = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
   }
   const dsc = checkDsc(f.dsc);
   if (!dsc.ok) Object.assign(problems, dsc.problems);
@@ -104,7 +112,8 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
   if (!COUPON_ID.test(id)) problems.id = 'Enter a code of 3 to 20 capital letters and digits, such as SPRING10.';
   const description = f.description.trim();
   const descriptionProblem = characterProblem('Description', description);
-  if (!description || [...description].length > 200) problems.description = 'Enter a description of up to 200 characters, as buyers will see it.';
+  const descriptionLength = [...description].length;
+  if (descriptionLength < 3 || descriptionLength > 200) problems.description = 'Enter a description of 3 to 200 characters, as buyers will see it.';
   else if (descriptionProblem) problems.description = descriptionProblem;
   let percent = 0;
   let amount = 0;
@@ -114,13 +123,13 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
     else percent = p;
   } else {
     const a = parsePounds(f.amount);
-    if (a === null || a === 0) problems.amount_pence = 'Enter the amount off in pounds, such as 5 or 12.50.';
+    if (a === null || a === 0 || a > MAX_COUPON_PENCE) problems.amount_pence = 'Enter the amount off in pounds, up to 100,000, such as 5 or 12.50.';
     else amount = a;
   }
   let minSpend = 0;
   if (f.minSpend.trim()) {
     const m = parsePounds(f.minSpend);
-    if (m === null) problems.min_spend_pence = 'Enter the minimum spend in pounds, such as 50, or leave it empty for none.';
+    if (m === null || m > MAX_COUPON_PENCE) problems.min_spend_pence = 'Enter the minimum spend in pounds, up to 100,000, such as 50, or leave it empty for none.';
     else minSpend = m;
   }
   for (const [field, text] of [['valid_from', f.validFrom], ['valid_to', f.validTo]] as const) {
@@ -133,7 +142,7 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
   for (const [field, text] of [['usage_limit', f.usageLimit], ['per_account_limit', f.perAccountLimit]] as const) {
     if (!text.trim()) continue;
     const n = parseWhole(text);
-    if (n === null) problems[field] = 'Enter a whole number, or leave it empty for no limit.';
+    if (n === null || n > MAX_COUPON_USES) problems[field] = 'Enter a whole number up to 1,000,000, or leave it empty for no limit.';
     else limits[field] = n;
   }
   const validFrom = () => (original && f.validFrom === firstDay(original.valid_from) ? original.valid_from : f.validFrom ? londonMidnight(f.validFrom) / 1000 : 0);
@@ -150,13 +159,16 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
     usage_limit: limits.usage_limit,
     per_account_limit: limits.per_account_limit,
     account_uid: original?.account_uid ?? '',
+    version: original?.version ?? 0,
   }));
 }
 
-/** A coupon as it is, to save with valid_to now (Expire). */
+/** A coupon as it is, to save with valid_to now (Expire). One that has not started yet
+ * never will: its start moves to a second before, as a coupon must start before it ends. */
 export function expired(c: Coupon, nowMs: number): CouponInput {
   const { used: _used, ...rest } = c;
-  return { ...rest, valid_to: Math.floor(nowMs / 1000) };
+  const now = Math.floor(nowMs / 1000);
+  return { ...rest, valid_from: c.valid_from >= now ? now - 1 : c.valid_from, valid_to: now };
 }
 
 /** Whether a coupon can no longer be used for its dates: its end has come. */
@@ -178,6 +190,7 @@ export function checkStockForm(f: StockForm, shownStock: number): Checked<{ mode
   const n = parseWhole(f.quantity);
   if (n === null) problems.quantity = f.mode === 'set' ? 'Enter the stock in units, a whole number.' : 'Enter how many units, a whole number.';
   else if (f.mode !== 'set' && n === 0) problems.quantity = 'Enter at least 1 unit.';
+  else if (n > MAX_STOCK || (f.mode === 'add' && n + shownStock > MAX_STOCK)) problems.quantity = `Stock can be at most ${MAX_STOCK.toLocaleString('en-GB')} units.`;
   else if (f.mode === 'remove' && n > shownStock) problems.quantity = `Only ${shownStock} units are in stock: you cannot take away more.`;
   const reason = f.reason.trim();
   const chars = [...reason].length;

@@ -90,6 +90,8 @@ export interface Coupon {
   per_account_limit: number;
   used: number;
   account_uid: string;
+  /** Moves on with every save; an edit sends the one it read (0 for a new coupon). */
+  version: number;
 }
 
 export interface CouponWithAudit {

@@ -33,7 +33,8 @@ describe('auditValue', () => {
 
 describe('actionWords', () => {
   it('makes an action name a phrase', () => {
-    expect(actionWords('stock.set')).toBe('Stock set');
+    expect(actionWords('stock adjust: Delivery from the printer')).toBe('Stock adjust: Delivery from the printer');
+    expect(actionWords('coupon created')).toBe('Coupon created');
     expect(actionWords('mark_paid')).toBe('Mark paid');
     expect(actionWords('')).toBe('Change');
   });

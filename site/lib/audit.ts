@@ -43,8 +43,9 @@ export function auditChanges(e: Pick<AuditEntry, 'before' | 'after'>): AuditChan
   return fields.map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) }));
 }
 
-/** An audited action in words: "stock.set" is "Stock set", "pay" "Pay". */
+/** An audited action as a heading: "pay" is "Pay", "coupon created" "Coupon created", and
+ * a stock change keeps its reason ("Stock adjust: Delivery from the printer"). */
 export function actionWords(action: string): string {
-  const t = action.replace(/[_.:-]+/g, ' ').trim();
+  const t = action.replace(/_/g, ' ').trim();
   return t ? t[0]!.toUpperCase() + t.slice(1) : 'Change';
 }

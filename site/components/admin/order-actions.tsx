@@ -95,17 +95,19 @@ function DispatchForm({ busy, problems, setProblems, send, close }: FormProps & 
   function submit(e: FormEvent) {
     e.preventDefault();
     const p: Record<string, string> = {};
-    if (!carrier.trim()) p.carrier = 'Enter the carrier, such as Royal Mail or DPD.';
+    const c = [...carrier.trim()].length;
+    const t = [...tracking.trim()].length;
+    if (c < 2 || c > 60) p.carrier = 'Enter the carrier (2 to 60 characters), such as Royal Mail or DPD.';
     else if (characterProblem('Carrier', carrier)) p.carrier = characterProblem('Carrier', carrier)!;
-    if (!tracking.trim()) p.tracking = 'Enter the tracking reference the carrier gave.';
+    if (t < 3 || t > 60) p.tracking = 'Enter the tracking reference the carrier gave (3 to 60 characters).';
     else if (characterProblem('Tracking reference', tracking)) p.tracking = characterProblem('Tracking reference', tracking)!;
     setProblems(p);
     if (Object.keys(p).length === 0) void send(carrier.trim(), tracking.trim());
   }
   return (
     <form id="dispatch-form" className="form admin-inline-form" onSubmit={submit} noValidate aria-label="Dispatch">
-      <Field id="carrier" label="Carrier" value={carrier} onChange={(e) => setCarrier(e.target.value)} error={problems.carrier} required maxLength={100} autoFocus />
-      <Field id="tracking" label="Tracking reference" value={tracking} onChange={(e) => setTracking(e.target.value)} error={problems.tracking} required maxLength={100} />
+      <Field id="carrier" label="Carrier" value={carrier} onChange={(e) => setCarrier(e.target.value)} error={problems.carrier} required maxLength={60} autoFocus />
+      <Field id="tracking" label="Tracking reference" value={tracking} onChange={(e) => setTracking(e.target.value)} error={problems.tracking} required maxLength={60} />
       <div className="order-actions">
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? 'Dispatching…' : 'Dispatch order'}

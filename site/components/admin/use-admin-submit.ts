@@ -30,7 +30,8 @@ export function useAdminSubmit() {
       const fields = Object.fromEntries(Object.entries(fieldProblems(err)).map(([f, p]) => [ownField(f), p]));
       setProblems(fields);
       if (isConflict(err)) setOutcome({ kind: 'conflict', text: asSentence((err as ApiError).message) });
-      else if (Object.keys(fields).length) setOutcome({ kind: 'failed', text: 'Please correct what is marked below.', retry: null });
+      // A 400's first problem is said here too: it may name a field the page does not show.
+      else if (Object.keys(fields).length) setOutcome({ kind: 'failed', text: apiErrorText(err, fallback), retry: null });
       else {
         // A refusal the same request would meet again is said without Try again.
         const final = err instanceof ApiError && [400, 403, 404].includes(err.status);

@@ -17,6 +17,12 @@ describe('auditChanges', () => {
     ]);
   });
 
+  it('leaves out the order\'s version and what did not change', () => {
+    expect(auditChanges({ before: { status: 'placed', version: 1, description: 'Ten off' }, after: { status: 'confirmed', version: 2, description: 'Ten off' } })).toEqual([
+      { field: 'status', before: 'placed', after: 'confirmed' },
+    ]);
+  });
+
   it('reads a missing before or after as nothing', () => {
     expect(auditChanges({ before: null, after: { stock: 40 } })).toEqual([{ field: 'stock', before: 'none', after: '40' }]);
   });

@@ -34,13 +34,19 @@ export function auditValue(field: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Fields every entry of a kind carries that say nothing to staff: an order's version
+ * moves on with every action. */
+const UNSHOWN = new Set(['version']);
+
 /** The fields an entry changed, in the order they first appear (before's, then any only
- * after has). */
+ * after has); a field the same either side (a coupon's untouched fields) is left out. */
 export function auditChanges(e: Pick<AuditEntry, 'before' | 'after'>): AuditChange[] {
   const before = e.before ?? {};
   const after = e.after ?? {};
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return fields.map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) }));
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !UNSHOWN.has(f));
+  return fields
+    .map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) }))
+    .filter((c) => c.before !== c.after);
 }
 
 /** An audited action as a heading: "pay" is "Pay", "coupon created" "Coupon created", and

@@ -30,7 +30,8 @@ export function CouponEditor({ coupon, saved, close, reload }: { coupon: Coupon 
   return (
     <form className="form admin-form" onSubmit={save} noValidate aria-labelledby="coupon-form">
       <h2 id="coupon-form">{creating ? 'New coupon' : `Edit coupon ${coupon.id}`}</h2>
-      <FormOutcome outcome={outcome?.kind === 'done' ? null : outcome} reload={reload} />
+      {/* A new coupon's 409 is its code taken: the form stays, to choose another. */}
+      <FormOutcome outcome={outcome?.kind === 'done' ? null : outcome} {...(!creating && { reload })} />
       <Field
         id="coupon-id"
         label="Code"

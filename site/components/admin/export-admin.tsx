@@ -35,7 +35,7 @@ export function ExportAdmin() {
         them.
       </p>
       <form className="form admin-form" onSubmit={download} noValidate aria-label="Export orders">
-        <FormOutcome outcome={outcome} reload={() => undefined} />
+        <FormOutcome outcome={outcome} />
         <Field id="export-from" label="From" type="date" value={range.from} onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))} required error={problems.from} />
         <Field id="export-to" label="To" type="date" value={range.to} onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))} required error={problems.to} />
         <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>

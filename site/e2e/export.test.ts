@@ -58,6 +58,16 @@ describe('every prerendered page', () => {
     expect(problems.slice(0, 20)).toEqual([]);
   });
 
+  it('in the back office is noindex and draws nothing of it before the staff check', () => {
+    const admin = pages.filter((p) => p.startsWith('/admin/'));
+    expect(admin.sort()).toEqual(['/admin/', '/admin/accounts/', '/admin/coupons/', '/admin/export/', '/admin/orders/', '/admin/stock/']);
+    for (const p of admin) {
+      const html = readFileSync(path.join(out, p, 'index.html'), 'utf8');
+      expect(html, p).toContain('<meta name="robots" content="noindex"/>');
+      expect(html, p).not.toContain('admin-nav');
+    }
+  });
+
   it('has its _payload.json beside it (catalogue and content pages)', () => {
     // Client-rendered pages (account, checkout, search) have none, by the prefetcher's rule.
     const missing = pages.filter((p) => payloadURL(p, 'build') !== null).filter((p) => {
@@ -93,12 +103,12 @@ describe('the sitemap', () => {
     ];
     for (const p of want) expect(counts.get(p), p).toBe(1);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    expect(listed.some((p) => p.startsWith('/account/') || p.startsWith('/search/'))).toBe(false);
+    expect(listed.some((p) => p.startsWith('/account/') || p.startsWith('/admin/') || p.startsWith('/search/'))).toBe(false);
   });
 
-  it('robots.txt keeps account, checkout and search out and names the sitemap', () => {
+  it('robots.txt keeps account, back office, checkout and search out and names the sitemap', () => {
     const robots = readFileSync(path.join(out, 'robots.txt'), 'utf8');
-    for (const d of ['/account/', '/checkout/', '/search/']) expect(robots).toContain(`Disallow: ${d}`);
+    for (const d of ['/account/', '/admin/', '/checkout/', '/search/']) expect(robots).toContain(`Disallow: ${d}`);
     expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
   });
 });

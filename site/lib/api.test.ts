@@ -109,13 +109,16 @@ describe('apiFetch', () => {
     // Still refused after the new token: the second 403 is the answer, no third call.
     const page = metaPage('stale');
     const always = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': [403, '{"error":"reload","code":"csrf_token"}'] });
-    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: always.impl, doc: page.doc })).rejects.toMatchObject({ status: 403, message: 'reload' });
+    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: always.impl, doc: page.doc })).rejects.toMatchObject({ status: 403, message: 'reload', code: 'csrf_token' });
     expect(always.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
     expect([always.header(0), always.header(2)]).toEqual(['stale', 'current']);
     // A cross-site 403, or a 403 without the code, is final: no token request, no repeat.
     for (const body of ['{"error":"not from this shop","code":"cross_site"}', '{"error":"forbidden"}', 'Forbidden']) {
       const other = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': [403, body] });
-      await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: other.impl, doc: metaPage('t').doc })).rejects.toMatchObject({ status: 403 });
+      const err = await apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: other.impl, doc: metaPage('t').doc }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 403 });
+      // The code is kept, for the page to tell a refusal it can act on from the others.
+      expect((err as ApiError).code).toBe(body.includes('cross_site') ? 'cross_site' : undefined);
       expect(other.urls()).toEqual(['/api/basket/add']);
     }
   });
@@ -173,6 +176,9 @@ describe('apiErrorText', () => {
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be from 0 to 10000 units' }), 'x')).toBe('Quantity must be from 0 to 10000 units.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { 'deliver_to.postcode': 'enter a UK postcode such as EX1 2AB' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { active_coupon_id: 'is required' }), 'x')).toBe('Coupon code is required.');
+    // A key of an object, not a field's name: as written, in quotes, never capitalised.
+    expect(apiErrorText(new ApiError(400, 'bad', { 'dsc.range:wholesale-christmas': 'must be a whole percent from 0 to 100' }), 'x')).toBe('"range:wholesale-christmas" must be a whole percent from 0 to 100.');
+    expect(apiErrorText(new ApiError(400, 'bad', { dsc: 'is not a JSON object' }), 'x')).toBe('Discounts is not a JSON object.');
     expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { delivery_option: 'is not one of the shop\'s delivery options' }), 'x')).toBe("Delivery option is not one of the shop's delivery options.");
     expect(apiErrorText(new ApiError(409, 'only 3 units of Gold Balloons are in stock'), 'x')).toBe('Only 3 units of Gold Balloons are in stock.');
     expect(apiErrorText(new ApiError(409, 'Coupon expired.'), 'x')).toBe('Coupon expired.');

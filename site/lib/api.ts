@@ -1,14 +1,16 @@
 /** The header the CSRF token travels in; configurable at build time. */
 export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token';
 
-/** An API answer that was not 2xx; message is the server's own error text, and orderId
- * the order a refused order points at (409 "this basket was just ordered: see order …"). */
+/** An API answer that was not 2xx; message is the server's own error text, orderId
+ * the order a refused order points at (409 "this basket was just ordered: see order …"),
+ * and code what kind of refusal a program acts on (a 403's csrf_token or cross_site). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly problems?: Record<string, string>,
     readonly orderId?: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,13 +26,15 @@ export function asSentence(text: string): string {
 }
 
 /** Field names as a buyer knows them, where the API's name would read oddly. */
-const FIELD_NAMES: Record<string, string> = { sku: 'SKU', q: 'Search text', active_coupon_id: 'Coupon code', idempotency_key: 'Checkout key' };
+const FIELD_NAMES: Record<string, string> = { sku: 'SKU', q: 'Search text', active_coupon_id: 'Coupon code', idempotency_key: 'Checkout key', dsc: 'Discounts', amount_pence: 'Amount', min_spend_pence: 'Minimum spend' };
 
 /** A field problem as a sentence. A problem that reads on from the field's name ("must be
- * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". */
+ * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". A
+ * key of an object the field holds (an account discount's "range:wholesale-christmas") is
+ * named as it is written, in quotes. */
 export function problemSentence(field: string, problem: string): string {
   const key = field.split('.').pop() ?? field;
-  const name = FIELD_NAMES[key] ?? key.replace(/_/g, ' ');
+  const name = FIELD_NAMES[key] ?? (/^\w+$/.test(key) ? key.replace(/_/g, ' ') : `"${key}"`);
   return asSentence(/^(must|is|are)\b/.test(problem) ? `${name} ${problem}` : problem);
 }
 
@@ -134,9 +138,10 @@ async function request(path: string, opts: ApiOptions, accept: string): Promise<
     res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }), accept);
   }
   if (!res.ok) {
-    const e = ((await answerOf(res)) ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown };
+    const e = ((await answerOf(res)) ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown; code?: unknown };
     const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
-    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId);
+    const code = typeof e.code === 'string' && e.code ? e.code : undefined;
+    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId, code);
   }
   return res;
 }

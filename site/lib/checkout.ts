@@ -110,6 +110,22 @@ export interface Order {
   delivery_note?: string;
   /** Null while the invoice is being issued (normally a second after the order is placed). */
   invoice: Invoice | null;
+  // The lifecycle (docs/back-office.md): times are Unix ms, absent or 0 while not yet. An
+  // answer from before the back office has none of them.
+  paid_at?: number | null;
+  confirmed_at?: number | null;
+  dispatched_at?: number | null;
+  completed_at?: number | null;
+  cancelled_at?: number | null;
+  /** How the order went out, once dispatched. */
+  dispatch?: Dispatch | null;
+  cancel_reason?: string;
+}
+
+/** The carrier an order went out with and its tracking reference. */
+export interface Dispatch {
+  carrier: string;
+  tracking: string;
 }
 
 export const emptyAddress = (): Address => ({ line1: '', line2: '', town: '', postcode: '' });

@@ -29,3 +29,25 @@ export function decimalPrice(pence: number): string {
 export function formatUkDate(ms: number): string {
   return new Date(ms).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' });
 }
+
+/** A moment (Unix ms) as a UK date and time in words, "24 November 2025, 18:27", as the
+ * clocks in the UK (Europe/London) showed it: the back office's when. */
+export function formatUkDateTime(ms: number): string {
+  return new Date(ms).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/London' });
+}
+
+/** The most pounds a form takes: a safe whole number of pence either side. */
+const MAX_POUNDS_DIGITS = 13;
+
+/** An amount of pounds as staff type it into a form ("250", "49.9", "£1,234.56") in whole
+ * pence, or null when it is not one: negative, more than two decimals, thousands commas in
+ * the wrong places, or nothing at all. Read from the text's digits, never through a
+ * floating-point number, so "0.29" is 29 pence exactly. The reverse is decimalPrice. */
+export function parsePounds(text: string): number | null {
+  const t = text.trim().replace(/^£\s*/, '');
+  const m = /^(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d{0,2}))?$/.exec(t);
+  if (!m || (!m[1] && !m[2])) return null;
+  const whole = (m[1] ?? '0').replace(/,/g, '').replace(/^0+(?=\d)/, '');
+  if (whole.length > MAX_POUNDS_DIGITS) return null;
+  return Number(whole) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}

@@ -18,6 +18,7 @@ describe('prefetch', () => {
     ['/help/faq', '/help/faq/_payload.json?b1'],
     ['/', '/_payload.json?b1'],
     ['/account/dashboard/', null],
+    ['/admin/orders/', null],
     ['/checkout/basket/', null],
     ['/search/', null],
     ['/robots.txt', null],

@@ -13,10 +13,10 @@ export function prefetchAllowed(c: ConnectionInfo | undefined): boolean {
   return !c.saveData && c.effectiveType !== 'slow-2g' && c.effectiveType !== '2g';
 }
 
-const noPayload = /^\/(account|checkout|search|api|builds|media|_next)\//;
+const noPayload = /^\/(account|admin|checkout|search|api|builds|media|_next)\//;
 
 /** The payload URL to prefetch for an internal link, or null when the page has none
- * (client-rendered account, checkout and search pages; files). */
+ * (client-rendered account, back-office, checkout and search pages; files). */
 export function payloadURL(pathname: string, buildId: string): string | null {
   if (!pathname.startsWith('/') || noPayload.test(pathname)) return null;
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);

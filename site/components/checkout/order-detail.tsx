@@ -7,11 +7,13 @@ import { LoadFailed } from '@/components/errors/load-failed';
 import { setCartUpdated } from '@/lib/account-store';
 import { reorder } from '@/lib/checkout';
 import { InvoiceDownload } from './invoice-download';
+import { OrderStatus } from './order-status';
 import { OrderView } from './order-view';
 import { useOrder } from './use-order';
 
-/** One order (id, from ?id= on /account/orders/) as its VAT invoice, with Print, Download
- * PDF (once the invoice is issued) and Reorder. An order the account does not have is said
+/** One order (id, from ?id= on /account/orders/): where it is (status, dispatch,
+ * cancellation) and its VAT invoice, with Print, Download PDF (once the invoice is issued)
+ * and Reorder. An order the account does not have is said
  * so; any other failed load offers Try again. */
 export function OrderDetail({ id }: { id: string }) {
   const account = useAccount();
@@ -58,6 +60,7 @@ export function OrderDetail({ id }: { id: string }) {
           )}
         </div>
       )}
+      <OrderStatus order={order} />
       <OrderView order={order} invoiceLate={invoiceLate} />
     </>
   );

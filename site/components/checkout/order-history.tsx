@@ -3,10 +3,12 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { listOrders, type Order } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
+import { progressNote, statusWord } from '@/lib/order-status';
 import { LoadFailed } from '@/components/errors/load-failed';
 
 /** The buyer's orders, newest first, a page at a time (20), for the dashboard and
- * /account/orders/: "Show more" appends the next page while there is one. */
+ * /account/orders/, each with its status in words (and its carrier and tracking reference
+ * once dispatched): "Show more" appends the next page while there is one. */
 export function OrderHistory({ uid }: { uid: string }) {
   const [orders, setOrders] = useState<Order[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -69,9 +71,11 @@ export function OrderHistory({ uid }: { uid: string }) {
         {orders.map((o) => (
           <li key={o.id}>
             <Link href={`/account/orders/?id=${encodeURIComponent(o.id)}`} data-order={o.id}>{o.id}</Link>{' '}
+            <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>{' '}
             <span className="muted">
               {new Date(o.placed_at).toLocaleDateString('en-GB')} · {o.lines.length} {o.lines.length === 1 ? 'line' : 'lines'} · {formatPence(o.total_inc_vat)} inc VAT
             </span>
+            {progressNote(o) && <span className="order-progress">{progressNote(o)}</span>}
           </li>
         ))}
       </ul>

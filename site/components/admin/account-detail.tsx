@@ -1,0 +1,162 @@
+'use client';
+import Link from 'next/link';
+import { useState, type FormEvent } from 'react';
+import { Field } from '@/components/account/field';
+import { LoadFailed } from '@/components/errors/load-failed';
+import { adminAccount, adminAccountUpdate, type AccountWithAudit, type AdminAccount } from '@/lib/admin';
+import { checkAccountForm, poundsInput } from '@/lib/admin-forms';
+import { dscForEditing, dscProblemsOf } from '@/lib/discounts';
+import { formatPence } from '@/lib/format';
+import { AuditTrail } from './audit-trail';
+import { FormOutcome } from './form-outcome';
+import { useAdminRecord } from './use-admin-record';
+import { useAdminSubmit } from './use-admin-submit';
+
+/** One account: who it is, what it owes, its credit approval and limit and its own
+ * discounts, and its changes. */
+export function AdminAccountDetail({ uid }: { uid: string }) {
+  const { state, reload, replace } = useAdminRecord(() => adminAccount(uid), 'The account could not be loaded.');
+  let body;
+  if (state.status === 'loading') body = <p role="status">Loading the account…</p>;
+  else if (state.status === 'failed') {
+    body = state.notFound ? (
+      <p className="form-error" role="alert">
+        There is no such account. <Link href="/admin/accounts/">Back to the accounts</Link>
+      </p>
+    ) : (
+      <LoadFailed what={state.text} retry={reload} />
+    );
+  } else {
+    const { account, audit } = state.data;
+    body = (
+      <>
+        <AccountFacts account={account} />
+        <AccountForm account={account} saved={replace} reload={reload} />
+        <AuditTrail entries={audit} />
+      </>
+    );
+  }
+  const name = state.status === 'ready' ? state.data.account.business || state.data.account.email : '';
+  return (
+    <>
+      <h1>Account{name ? `: ${name}` : ''}</h1>
+      <p>
+        <Link href="/admin/accounts/">← All accounts</Link> · <Link href={`/admin/?q=${encodeURIComponent(name)}`}>Orders of this business</Link>
+      </p>
+      {body}
+    </>
+  );
+}
+
+function AccountFacts({ account: a }: { account: AdminAccount }) {
+  const b = a.billing;
+  return (
+    <dl className="summary-list admin-facts">
+      <dt>Business</dt>
+      <dd>{a.business || 'Not set'}</dd>
+      <dt>Email</dt>
+      <dd>{a.email}</dd>
+      <dt>Telephone</dt>
+      <dd>{a.telephone || 'Not set'}</dd>
+      <dt>Billing</dt>
+      <dd>
+        {b ? (
+          <>
+            {b.company}, {b.contact}, {b.address.line1}
+            {b.address.line2 && `, ${b.address.line2}`}, {b.address.town} {b.address.postcode}
+            {b.vat_number && ` · VAT ${b.vat_number}`}
+          </>
+        ) : (
+          'Not given yet'
+        )}
+      </dd>
+      <dt>Owed on account</dt>
+      <dd className="account-owed">{formatPence(a.owed)}</dd>
+      <dt>Credit</dt>
+      <dd>{a.approved_for_credit ? (a.credit_limit === null ? 'Approved, no limit set' : `Approved, limit ${formatPence(a.credit_limit)}`) : 'Not approved: pays pro-forma'}</dd>
+    </dl>
+  );
+}
+
+/** Credit approval with its limit in pounds (required when approved), and the account's own
+ * discounts as a JSON object, each key's problem said under the box. */
+function AccountForm({ account, saved, reload }: { account: AdminAccount; saved: (a: AccountWithAudit) => void; reload: () => void }) {
+  const [approved, setApproved] = useState(account.approved_for_credit);
+  const [creditLimit, setCreditLimit] = useState(account.credit_limit === null ? '' : poundsInput(account.credit_limit));
+  const [dsc, setDsc] = useState(dscForEditing(account.dsc));
+  const { busy, problems, setProblems, outcome, submit, reset } = useAdminSubmit();
+  const dscProblems = dscProblemsOf(problems);
+  const dscHasProblems = !!dscProblems.whole || dscProblems.keys.length > 0;
+
+  function save(e: FormEvent) {
+    e.preventDefault();
+    const r = checkAccountForm({ approved, creditLimit, dsc }, account);
+    if (!r.ok) {
+      setProblems(r.problems);
+      return;
+    }
+    void submit(async () => {
+      saved(await adminAccountUpdate(account.uid, r.value));
+      return 'The account is saved.';
+    }, 'The account could not be saved.');
+  }
+
+  return (
+    <form className="form admin-form" onSubmit={save} noValidate aria-labelledby="account-form">
+      <h2 id="account-form">Credit and discounts</h2>
+      <FormOutcome
+        outcome={outcome}
+        reload={() => {
+          reset();
+          reload();
+        }}
+      />
+      <div className="check">
+        <input id="approved" type="checkbox" checked={approved} onChange={(e) => setApproved(e.target.checked)} />
+        <label htmlFor="approved">Approved for credit (may pay on account)</label>
+      </div>
+      {problems.approved_for_credit && <p className="field-error">{problems.approved_for_credit}</p>}
+      <Field
+        id="credit-limit"
+        label="Credit limit in pounds"
+        hint={approved ? 'Required: the most this account may owe at once.' : 'Only for an account approved for credit.'}
+        inputMode="decimal"
+        value={creditLimit}
+        onChange={(e) => setCreditLimit(e.target.value)}
+        disabled={!approved}
+        required={approved}
+        error={problems.credit_limit}
+      />
+      <div className="field">
+        <label htmlFor="dsc">Discounts (JSON)</label>
+        <p id="dsc-hint" className="muted" style={{ margin: 0 }}>
+          Key to whole percent, such as {'{"range:wholesale-christmas": 10, "category:803": 5, "product:GC101-00001": 15}'}. Empty for none.
+        </p>
+        <textarea
+          id="dsc"
+          rows={6}
+          spellCheck={false}
+          value={dsc}
+          onChange={(e) => setDsc(e.target.value)}
+          aria-invalid={dscHasProblems || undefined}
+          aria-describedby={dscHasProblems ? 'dsc-hint dsc-error' : 'dsc-hint'}
+        />
+        {dscHasProblems && (
+          <div id="dsc-error" className="field-error">
+            {dscProblems.whole && <p>{dscProblems.whole}</p>}
+            {dscProblems.keys.length > 0 && (
+              <ul>
+                {dscProblems.keys.map(([key, problem]) => (
+                  <li key={key}>{problem}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+      <button type="submit" className="button" aria-disabled={busy}>
+        {busy ? 'Saving…' : 'Save'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,139 @@
+'use client';
+import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
+import { LoadFailed } from '@/components/errors/load-failed';
+import { OrderAddresses } from '@/components/checkout/order-addresses';
+import { OrderLinesTable } from '@/components/checkout/order-lines-table';
+import { OrderTotals } from '@/components/checkout/order-totals';
+import { adminOrder, type AdminOrder } from '@/lib/admin';
+import { formatUkDateTime } from '@/lib/format';
+import { isPaid, isProForma, statusWord } from '@/lib/order-status';
+import { AuditTrail } from './audit-trail';
+import { OrderActions } from './order-actions';
+import { useAdminRecord } from './use-admin-record';
+
+/** /admin/orders/?id=TS-100001: one order as staff see it, with the moves allowed now and
+ * its changes. */
+export function AdminOrderPage() {
+  const id = (useSearchParams().get('id') ?? '').trim();
+  if (!id) {
+    return (
+      <>
+        <h1>Order</h1>
+        <p>
+          No order is named here. Choose one from the <Link href="/admin/">orders list</Link>.
+        </p>
+      </>
+    );
+  }
+  return <AdminOrderDetail key={id} id={id} />;
+}
+
+function AdminOrderDetail({ id }: { id: string }) {
+  const { state, reload, replace } = useAdminRecord(() => adminOrder(id), `Order ${id} could not be loaded.`);
+  let body;
+  if (state.status === 'loading') body = <p role="status">Loading the order…</p>;
+  else if (state.status === 'failed') {
+    body = state.notFound ? (
+      <p className="form-error" role="alert">
+        There is no order {id}. <Link href="/admin/">Back to the orders</Link>
+      </p>
+    ) : (
+      <LoadFailed what={state.text} retry={reload} />
+    );
+  } else {
+    const { order, audit } = state.data;
+    body = (
+      <>
+        <OrderFacts order={order} />
+        <OrderActions order={order} done={replace} reload={reload} />
+        <section aria-labelledby="order-lines">
+          <h2 id="order-lines">Lines</h2>
+          <OrderLinesTable lines={order.lines} />
+          <OrderTotals order={order} />
+        </section>
+        <OrderAddresses order={order} Heading="h2" withPoRef={false} />
+        <AuditTrail entries={audit} />
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Order {id}</h1>
+      <p>
+        <Link href="/admin/">← All orders</Link>
+      </p>
+      {body}
+    </>
+  );
+}
+
+const when = (ms: number | null | undefined) => (ms ? formatUkDateTime(ms) : null);
+
+/** The order's facts: its status and where it is in its life, who placed it, how it is paid. */
+function OrderFacts({ order: o }: { order: AdminOrder }) {
+  const proForma = isProForma(o);
+  return (
+    <dl className="summary-list admin-facts">
+      <dt>Status</dt>
+      <dd>
+        <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>
+        {o.status === 'cancelling' && <span className="muted"> (stock is being given back)</span>}
+      </dd>
+      <dt>Placed</dt>
+      <dd>{formatUkDateTime(o.placed_at)}</dd>
+      <dt>Business</dt>
+      <dd>
+        {o.business || o.billing?.company || '—'} ·{' '}
+        <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`} prefetch={false}>
+          {o.email || o.uid}
+        </Link>
+      </dd>
+      <dt>Payment</dt>
+      <dd>
+        {proForma ? 'Pro-forma (paid before dispatch)' : 'On account'} · {isPaid(o) ? `paid ${when(o.paid_at)}` : 'not paid'}
+      </dd>
+      <dt>PO reference</dt>
+      <dd>{o.billing?.po_ref || '—'}</dd>
+      <dt>Invoice</dt>
+      <dd>{o.invoice ? o.invoice.number : 'Being issued'}</dd>
+      {o.confirmed_at ? (
+        <>
+          <dt>Confirmed</dt>
+          <dd>{when(o.confirmed_at)}</dd>
+        </>
+      ) : null}
+      {o.dispatched_at || o.dispatch ? (
+        <>
+          <dt>Dispatched</dt>
+          <dd>
+            {when(o.dispatched_at) ?? 'Yes'}
+            {o.dispatch && (
+              <>
+                {' '}
+                by {o.dispatch.carrier}, tracking reference <span className="tracking">{o.dispatch.tracking}</span>
+              </>
+            )}
+          </dd>
+        </>
+      ) : null}
+      {o.completed_at ? (
+        <>
+          <dt>Completed</dt>
+          <dd>{when(o.completed_at)}</dd>
+        </>
+      ) : null}
+      {o.cancelled_at || o.status === 'cancelled' || o.status === 'cancelling' ? (
+        <>
+          <dt>Cancelled</dt>
+          <dd>
+            {when(o.cancelled_at) ?? 'Yes'}
+            {o.cancel_reason ? `: ${o.cancel_reason}` : ''}
+          </dd>
+        </>
+      ) : null}
+      <dt>Version</dt>
+      <dd>{o.version}</dd>
+    </dl>
+  );
+}

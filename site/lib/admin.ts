@@ -1,0 +1,230 @@
+import { idToken } from './account-store';
+import { ApiError, apiFetch, apiFetchBlob, CSRF_STALE, type ApiOptions } from './api';
+import type { Billing, Order } from './checkout';
+import type { OrderAction } from './order-status';
+import { saveFile } from './save-file';
+
+// The back office's calls (docs/back-office.md "API"): every one sends the CSRF header,
+// reads included, and is repeated once for a stale token (apiFetch's csrf option); reads
+// send the ID token as a bearer token, writes in the body. Money is pence, times Unix ms
+// (a coupon's validity Unix s).
+
+/** Who made a change, and when; before and after hold only the fields it changed. */
+export interface AuditEntry {
+  at: number;
+  who: { uid: string; email: string };
+  action: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A page of a list and the cursor of the next page (null on the last). */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A row of the orders list. */
+export interface OrderSummary {
+  id: string;
+  placed_at: number;
+  status: string;
+  version: number;
+  business: string;
+  company: string;
+  email: string;
+  po_ref: string;
+  payment_method: string;
+  paid: boolean;
+  total_inc_vat: number;
+  /** How many lines the order has. */
+  lines: number;
+}
+
+/** An order as staff see it: the buyer's answer and who placed it, and its version. */
+export interface AdminOrder extends Order {
+  uid: string;
+  email: string;
+  business: string;
+  version: number;
+}
+
+export interface OrderWithAudit {
+  order: AdminOrder;
+  audit: AuditEntry[];
+}
+
+export interface AdminAccount {
+  uid: string;
+  business: string;
+  email: string;
+  telephone: string;
+  approved_for_credit: boolean;
+  /** Pence; null: no limit set. */
+  credit_limit: number | null;
+  owed: number;
+  /** The account's own discounts as a JSON object string, "" for none. */
+  dsc: string;
+  version: number;
+  updated_at: number;
+  billing: Billing | null;
+}
+
+export interface AccountWithAudit {
+  account: AdminAccount;
+  audit: AuditEntry[];
+}
+
+export interface Coupon {
+  id: string;
+  description: string;
+  kind: 'percent' | 'fixed';
+  percent: number;
+  amount_pence: number;
+  min_spend_pence: number;
+  /** Unix s; 0: none. The coupon is valid from valid_from, and no longer from valid_to. */
+  valid_from: number;
+  valid_to: number;
+  /** 0: no limit. */
+  usage_limit: number;
+  per_account_limit: number;
+  used: number;
+  account_uid: string;
+  /** Moves on with every save; an edit sends the one it read (0 for a new coupon). */
+  version: number;
+}
+
+export interface CouponWithAudit {
+  coupon: Coupon;
+  audit: AuditEntry[];
+}
+
+export interface StockProduct {
+  sku: string;
+  name: string;
+  pack_size: number;
+  stock: number;
+}
+
+export interface ProductWithAudit {
+  product: StockProduct;
+  audit: AuditEntry[];
+}
+
+/** Whether a failed call was refused because the signed-in user is not staff: a 403 that
+ * is not about the CSRF token or the request's origin (those say how to mend them). */
+export function isStaffRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 403 && err.code !== CSRF_STALE && err.code !== 'cross_site';
+}
+
+/** Whether a write was refused because the order, account, coupon or stock is not as the
+ * page showed it (409): the page offers Reload, not Try again. */
+export const isConflict = (err: unknown) => err instanceof ApiError && err.status === 409;
+
+async function adminGet<T>(path: string, opts: Pick<ApiOptions, 'signal'> = {}): Promise<T> {
+  return apiFetch<T>(path, { ...opts, method: 'GET', csrf: true, headers: { Authorization: `Bearer ${await idToken()}` } });
+}
+
+async function adminPost<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  return apiFetch<T>(path, { csrf: true, body: { token: await idToken(), ...body } });
+}
+
+const query = (params: Record<string, string | null | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+/** The member of staff signed in. The ID token is asked of the provider afresh first, so a
+ * staff claim granted since the last token counts; a buyer without it gets a 403 ApiError. */
+export async function adminMe(): Promise<{ uid: string; email: string }> {
+  await idToken(true);
+  return adminGet('/api/admin/me');
+}
+
+/** A page of orders, newest first: status '' for all, q an order number, business or PO. */
+export async function adminOrders(f: { status: string; q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<OrderSummary>> {
+  const page = await adminGet<{ orders: OrderSummary[]; next?: string | null }>(`/api/admin/orders${query({ status: f.status, q: f.q, cursor: f.cursor })}`, { ...(signal && { signal }) });
+  return { items: page.orders ?? [], next: page.next || null };
+}
+
+export function adminOrder(id: string): Promise<OrderWithAudit> {
+  return adminGet(`/api/admin/orders/${encodeURIComponent(id)}`);
+}
+
+/** What an action sends beyond its name: the version the page shows, and the dispatch's
+ * carrier and tracking or the cancellation's reason. */
+export interface ActionInput {
+  version: number;
+  carrier?: string;
+  tracking?: string;
+  reason?: string;
+}
+
+/** Moves an order on. A 409 (not allowed now, or changed since the page read it) is an
+ * ApiError with the server's sentence. */
+export function adminOrderAction(id: string, action: OrderAction, input: ActionInput): Promise<OrderWithAudit> {
+  return adminPost(`/api/admin/orders/${encodeURIComponent(id)}/action`, { action, ...input });
+}
+
+/** A page of accounts by business name: q a business name or email. */
+export async function adminAccounts(f: { q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<AdminAccount>> {
+  const page = await adminGet<{ accounts: AdminAccount[]; next?: string | null }>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, { ...(signal && { signal }) });
+  return { items: page.accounts ?? [], next: page.next || null };
+}
+
+export function adminAccount(uid: string): Promise<AccountWithAudit> {
+  return adminGet(`/api/admin/accounts/${encodeURIComponent(uid)}`);
+}
+
+export interface AccountChange {
+  version: number;
+  approved_for_credit: boolean;
+  /** Pence; null when not approved for credit. */
+  credit_limit: number | null;
+  dsc: string;
+}
+
+export function adminAccountUpdate(uid: string, change: AccountChange): Promise<AccountWithAudit> {
+  return adminPost(`/api/admin/accounts/${encodeURIComponent(uid)}`, { ...change });
+}
+
+export async function adminCoupons(): Promise<Coupon[]> {
+  return (await adminGet<{ coupons: Coupon[] }>('/api/admin/coupons')).coupons ?? [];
+}
+
+/** What a coupon save sends: the coupon without its use count, which only orders move. */
+export type CouponInput = Omit<Coupon, 'used'>;
+
+/** Creates a coupon (create) or saves one that exists; an id taken, or a coupon changed
+ * meanwhile, is a 409. */
+export function adminCouponSave(coupon: CouponInput, create: boolean): Promise<CouponWithAudit> {
+  return adminPost(create ? '/api/admin/coupons' : `/api/admin/coupons/${encodeURIComponent(coupon.id)}`, { coupon });
+}
+
+export function adminProduct(sku: string): Promise<ProductWithAudit> {
+  return adminGet(`/api/admin/products/${encodeURIComponent(sku)}`);
+}
+
+/** Sets a product's stock (mode set: to quantity) or moves it by quantity (adjust; negative
+ * takes away). expected is the stock the page showed: a set refuses it if it moved. */
+export function adminStock(sku: string, change: { mode: 'set' | 'adjust'; quantity: number; expected: number; reason: string }): Promise<ProductWithAudit> {
+  return adminPost(`/api/admin/products/${encodeURIComponent(sku)}/stock`, { ...change });
+}
+
+/** The export's file name for a range of London days. */
+export const exportFileName = (from: string, to: string) => `orders-${from}-to-${to}.csv`;
+
+/** Downloads the order lines of a range of London days (both included) as a CSV file. The
+ * API wants the ID token in a header, which a plain link cannot send, so the file is
+ * fetched and handed to the browser, as the invoice PDF is. */
+export async function downloadExport(from: string, to: string, doc: Document = document): Promise<void> {
+  const csv = await apiFetchBlob(`/api/admin/export${query({ from, to })}`, 'text/csv', {
+    method: 'GET',
+    csrf: true,
+    headers: { Authorization: `Bearer ${await idToken()}` },
+  });
+  if (csv.type.split(';')[0]!.trim().toLowerCase() !== 'text/csv') throw new Error(`the export came back as ${csv.type || 'no type'}, not CSV`);
+  saveFile(csv, exportFileName(from, to), doc);
+}

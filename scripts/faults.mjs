@@ -332,6 +332,38 @@ async function buyerRun(buyer, products, tally, chaosDone) {
   }
 }
 
+/** A member of staff: an emulator user given the claim staff: true (as scripts/staff
+ * grant does), signed in again so the token carries it. */
+async function staffUser() {
+  const u = await emulatorUser('staff');
+  const headers = { 'content-type': 'application/json', authorization: 'Bearer owner' };
+  const upd = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:update?key=local`, {
+    method: 'POST', headers, body: JSON.stringify({ localId: u.uid, customAttributes: '{"staff":true}' }),
+  });
+  if (!upd.ok) throw new Error(`emulator accounts:update answered ${upd.status}`);
+  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: u.email, password: u.password, returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator sign-in answered ${res.status}`);
+  return { ...u, token: (await res.json()).idToken };
+}
+
+/** Staff cancel orders as they are acknowledged, while the kills go on: each at most once
+ * (version 1), its answer kept (200: cancelled; anything else: maybe, as for a buyer). */
+async function staffRun(staff, tally, chaosDone) {
+  while (!chaosDone()) {
+    const open = tally.acked.filter((a) => !tally.cancels.has(a.id));
+    if (open.length === 0 || Math.random() < 0.6) {
+      await sleep(rand(150, 400));
+      continue;
+    }
+    const o = open[Math.floor(Math.random() * open.length)];
+    tally.cancels.set(o.id, 'sent');
+    const r = await api(staff, 'POST', `/api/admin/orders/${o.id}/action`, { token: staff.token, action: 'cancel', version: 1, reason: 'Fault suite' });
+    tally.cancels.set(o.id, r.status || r.error);
+  }
+}
+
 async function chaos() {
   const kills = [];
   const plan = ['edge', 'store', 'edge'];
@@ -358,22 +390,28 @@ async function chaos() {
 async function killNine(products, coupon) {
   say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 12 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
+  const staff = await staffUser();
+  await csrfFor(staff);
   await Promise.all(buyers.map(async (b, i) => {
     await csrfFor(b);
     await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
     if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
   }));
-  const tally = { acked: [], refused: [], other: [] };
+  const tally = { acked: [], refused: [], other: [], cancels: new Map() };
   let chaosDone = false;
   const t0 = performance.now();
   const [kills] = await Promise.all([
     chaos().finally(() => (chaosDone = true)),
     Promise.all(buyers.map((b) => buyerRun(b, products, tally, () => chaosDone))),
+    staffRun(staff, tally, () => chaosDone),
   ]);
   say('faults', `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
     `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`);
   for (const m of new Set(tally.refused)) say('faults', `   409: ${m}`);
   for (const m of tally.other.slice(0, 5)) say('faults', `   other: ${m}`);
+  const cancelAnswers = {};
+  for (const v of tally.cancels.values()) cancelAnswers[v] = (cancelAnswers[v] ?? 0) + 1;
+  say('faults', `B. staff cancellations sent meanwhile, by answer: ${JSON.stringify(cancelAnswers)}`);
   check('the store and the edge were each killed at least once while buyers ordered', kills.includes('edge') && kills.includes('store'), kills.join(', '));
   check('some orders were acknowledged', tally.acked.length > 0, String(tally.acked.length));
 
@@ -394,14 +432,23 @@ async function killNine(products, coupon) {
   const statuses = {};
   for (const o of out.orders) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
   say('faults', `B. orders in the table by status: ${JSON.stringify(statuses)}`);
+  // Cancellations (docs/back-office.md): after recovery none is left half done, every one
+  // staff were told went through is cancelled, and what a cancelled order held is back.
+  const cancelling = out.orders.filter((o) => o.status === 'cancelling');
+  check('no cancellation is left half done after recovery', cancelling.length === 0, cancelling.map((o) => o.id).join(', '));
+  const byId = new Map(out.orders.map((o) => [o.id, o]));
+  const notCancelled = [...tally.cancels].filter(([id, answer]) => answer === 200 && byId.get(id)?.status !== 'cancelled');
+  check('every cancellation answered 200 is cancelled', notCancelled.length === 0,
+    `${[...tally.cancels.values()].filter((a) => a === 200).length} answered 200${notCancelled.length ? `; not cancelled: ${notCancelled.map(([id]) => id).join(', ')}` : ''}`);
+  const live = out.orders.filter((o) => o.status !== 'cancelled');
   for (const p of products) {
-    const ordered = out.orders.flatMap((o) => o.lines).filter((l) => l.sku === p.sku).reduce((n, l) => n + l.quantity, 0);
+    const ordered = live.flatMap((o) => o.lines).filter((l) => l.sku === p.sku).reduce((n, l) => n + l.quantity, 0);
     const now = out.stock[p.sku];
-    check(`${p.sku}: stock + units ordered = initial stock`, now + ordered === p.stock && now >= 0,
+    check(`${p.sku}: stock + units on orders not cancelled = initial stock`, now + ordered === p.stock && now >= 0,
       `${now} + ${ordered} = ${now + ordered}, initial ${p.stock}`);
   }
-  const carrying = out.orders.filter((o) => o.coupon_id === coupon.id).length;
-  check(`coupon ${coupon.id}: used count = orders carrying it, within its limit`, out.coupon.used === carrying && carrying <= coupon.limit,
+  const carrying = live.filter((o) => o.coupon_id === coupon.id).length;
+  check(`coupon ${coupon.id}: used count = orders not cancelled carrying it, within its limit`, out.coupon.used === carrying && carrying <= coupon.limit,
     `used ${out.coupon.used}, ${carrying} orders carry it, limit ${out.coupon.limit}`);
   // The invoice invariant (docs/invoices.md): after recovery every order has its invoice,
   // and the numbers issued are 1 to the counter, none missing or repeated, each on its order.

@@ -23,7 +23,7 @@ import (
 
 func main() {
 	stale := flag.Duration("stale", orders.DefaultStaleAfter, "undo orders pending for longer than this (0: every pending order; only when no order is being placed)")
-	invoiceAfter := flag.Duration("invoice-after", orders.InvoiceAfter, "issue the missing invoices of orders placed longer ago than this (0: every one)")
+	invoiceAfter := flag.Duration("invoice-after", orders.InvoiceAfter, "issue the missing invoices of orders placed longer ago than this, and finish the cancellations begun longer ago than this (0: every one)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

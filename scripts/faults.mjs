@@ -169,9 +169,24 @@ async function must(what, r, ok = (s) => s >= 200 && s < 300) {
 // ---------------------------------------------------------------- A. store paused
 
 /** One well-formed request per route of endpoints.json. */
-function requests(buyer, sku) {
+function requests(buyer, sku, staff) {
   const t = buyer.token;
+  const s = staff.token;
+  const coupon = { id: 'FAULTSA', description: 'Fault suite', kind: 'percent', percent: 5, version: 0 };
   return {
+    'GET /api/admin/me': { as: staff },
+    'GET /api/admin/orders': { as: staff },
+    'GET /api/admin/orders/{id}': { as: staff, path: '/api/admin/orders/TS-100001' },
+    'POST /api/admin/orders/{id}/action': { as: staff, path: '/api/admin/orders/TS-100001/action', body: { token: s, action: 'confirm', version: 1 } },
+    'GET /api/admin/export': { as: staff, path: '/api/admin/export?from=2026-01-01&to=2026-01-31' },
+    'GET /api/admin/accounts': { as: staff },
+    'GET /api/admin/accounts/{uid}': { as: staff, path: `/api/admin/accounts/${buyer.uid}` },
+    'POST /api/admin/accounts/{uid}': { as: staff, path: `/api/admin/accounts/${buyer.uid}`, body: { token: s, version: 1, approved_for_credit: false, dsc: '' } },
+    'GET /api/admin/coupons': { as: staff },
+    'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
+    'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },
+    'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
+    'POST /api/admin/products/{sku}/stock': { as: staff, path: `/api/admin/products/${sku.sku}/stock`, body: { token: s, mode: 'adjust', quantity: 1, reason: 'Fault suite' } },
     'POST /api/shoppingCartSmall': { body: { token: t } },
     'GET /api/search': { path: '/api/search?q=card' },
     'POST /api/getProfile': { body: { token: t } },
@@ -206,6 +221,8 @@ async function storePaused(product) {
   await must('billing', await api(buyer, 'POST', '/api/billing', { token: buyer.token, billing }));
   await must('basket/add', await api(buyer, 'POST', '/api/basket/add', { token: buyer.token, sku: product.sku, quantity: product.pack_size }));
   await must('search (builds the index)', await api(buyer, 'GET', '/api/search?q=card'));
+  const staff = await staffUser();
+  await csrfFor(staff);
 
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
@@ -234,14 +251,14 @@ async function storePaused(product) {
     say('faults', `A. SIGSTOP of the store (STORE_TIMEOUT_MS=${timeoutMs}): every endpoint, once, at the same time`);
     process.kill(store.child.pid, 'SIGSTOP');
     try {
-      const reqs = requests(buyer, product);
+      const reqs = requests(buyer, product, staff);
       const routes = endpoints.flatMap((e) => e.routes.map((r) => ({ route: r, name: e.name, usesStore: e.access.length > 0 })));
       const missing = routes.filter((r) => !reqs[r.route]);
       check('every route of endpoints.json has a request in the suite', missing.length === 0, missing.map((r) => r.route).join(', '));
       const answers = await Promise.all(routes.filter((r) => reqs[r.route]).map(async (r) => {
         const [method, pattern] = r.route.split(' ');
         const q = reqs[r.route];
-        const res = await api(buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
+        const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
         return { ...r, method, res };
       }));
       for (const a of answers) {

@@ -194,7 +194,9 @@ describe('the back office', { timeout: 180_000 }, () => {
 
   it('a second order cancelled by staff gives its stock back, and the buyer is told', async () => {
     const added = await fillBasket(buyerPage, buyer.idToken);
-    const [sku, units] = [...added.entries()][0];
+    const entry = [...added.entries()][0];
+    if (!entry) throw new Error('the basket was not filled');
+    const [sku, units] = entry;
     const o = await api<{ id: string }>(buyerPage, '/api/orders', {
       token: buyer.idToken, idempotency_key: crypto.randomUUID(), delivery_option: 'standard', same_as_billing: true, deliver_to: null, delivery_note: '',
     });

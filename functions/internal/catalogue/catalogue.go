@@ -27,6 +27,12 @@ type Category struct {
 
 // Product is one sellable item. UnitPrice is the trade price of one unit in pence ex
 // VAT; products sell in packs of PackSize units. VATRate is a whole percentage.
+// Status is StatusActive (or empty, as items written before imports are) or
+// StatusDiscontinued: a discontinued product stays in the table, because old orders and
+// reorders refer to it, but it has no page and cannot be bought (docs/catalogue-import.md).
+// SortOrder (0 for none) puts a product before those without one on its category page;
+// Barcode is an optional GTIN. SmallImg and LargeImg are empty for a product without a
+// picture: the pages draw a placeholder.
 type Product struct {
 	SKU          string `json:"sku"`
 	Slug         string `json:"slug"`
@@ -40,7 +46,19 @@ type Product struct {
 	Stock        int    `json:"stock"`
 	SmallImg     string `json:"smallImg"`
 	LargeImg     string `json:"largeImg"`
+	Status       string `json:"status,omitempty"`
+	SortOrder    int    `json:"sortOrder,omitempty"`
+	Barcode      string `json:"barcode,omitempty"`
 }
+
+// The product statuses.
+const (
+	StatusActive       = "active"
+	StatusDiscontinued = "discontinued"
+)
+
+// Discontinued reports whether p may no longer be bought or shown.
+func (p Product) Discontinued() bool { return p.Status == StatusDiscontinued }
 
 // RangePath is the site path of a range page.
 func RangePath(urlText string) string { return "/outlet/r/" + urlText + "/" }

@@ -128,6 +128,7 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 		Stock:        stock,
 		SmallImg:     "/media/products/" + lowerSKU + "-s.svg",
 		LargeImg:     "/media/products/" + lowerSKU + "-l.svg",
+		Status:       catalogue.StatusActive,
 	}
 }
 

@@ -60,6 +60,12 @@ type productItem struct {
 	Stock        int    `dynamodbav:"stock"`
 	SmallImg     string `dynamodbav:"smallImg"`
 	LargeImg     string `dynamodbav:"largeImg"`
+	Status       string `dynamodbav:"status,omitempty"`
+	SortOrder    int    `dynamodbav:"sortOrder,omitempty"`
+	Barcode      string `dynamodbav:"barcode,omitempty"`
+	// StockJob is the catalogue import that last set Stock (docs/catalogue-import.md
+	// "Stock"): a re-run of that import leaves the stock alone.
+	StockJob string `dynamodbav:"stockJob,omitempty"`
 }
 
 func rangeToItem(r catalogue.Range) rangeItem {
@@ -98,13 +104,15 @@ func productToItem(p catalogue.Product) productItem {
 		SKU: p.SKU, Slug: p.Slug, Name: p.Name, Description: p.Description, CategoryID: p.CategoryID,
 		RangeURLText: p.RangeURLText, PackSize: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 		Stock: p.Stock, SmallImg: p.SmallImg, LargeImg: p.LargeImg,
+		Status: p.Status, SortOrder: p.SortOrder, Barcode: p.Barcode,
 	}
 }
 
 func (it productItem) toProduct() catalogue.Product {
 	return catalogue.Product{SKU: it.SKU, Slug: it.Slug, Name: it.Name, Description: it.Description,
 		CategoryID: it.CategoryID, RangeURLText: it.RangeURLText, PackSize: it.PackSize,
-		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg}
+		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg,
+		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode}
 }
 
 // PutCatalogue writes ranges, categories and products, overwriting items with the same

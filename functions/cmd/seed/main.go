@@ -12,8 +12,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -43,24 +41,9 @@ func main() {
 	}
 }
 
-// checkTarget refuses a store that is not local unless allowAWS: the endpoint must be a
-// loopback address (DynamoDB Local), else the writes go to a deployed table.
+// checkTarget refuses a store that is not local unless allowAWS (store.CheckLocal).
 func checkTarget(c store.Config, allowAWS bool) error {
-	if allowAWS {
-		return nil
-	}
-	if c.Endpoint == "" {
-		return fmt.Errorf("DYNAMODB_ENDPOINT is not set, so this would write the seed catalogue to AWS DynamoDB (table %s in %s): set DYNAMODB_ENDPOINT to a local store, or pass -allow-aws to load a deployed table on purpose", c.TableName, c.Region)
-	}
-	u, err := url.Parse(c.Endpoint)
-	if err != nil || u.Hostname() == "" {
-		return fmt.Errorf("DYNAMODB_ENDPOINT %q is not a URL such as http://127.0.0.1:8000", c.Endpoint)
-	}
-	host := u.Hostname()
-	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
-		return nil
-	}
-	return fmt.Errorf("DYNAMODB_ENDPOINT %s is not a loopback address, so this would write the seed catalogue to a store elsewhere (table %s): pass -allow-aws to load it on purpose", c.Endpoint, c.TableName)
+	return store.CheckLocal(c, allowAWS, "the seed catalogue")
 }
 
 func run(ctx context.Context, cfg store.Config, n int, media string, ifEmpty bool) error {

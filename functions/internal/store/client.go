@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -303,4 +305,25 @@ func (s *Store) addMissingIndexes(ctx context.Context, table *types.TableDescrip
 		}
 	}
 	return nil
+}
+
+// CheckLocal refuses a store that is not local unless allowAWS: the endpoint must be a
+// loopback address (DynamoDB Local), else writing what (such as "the seed catalogue")
+// would go to a deployed table (docs/infrastructure.md "First deploy").
+func CheckLocal(c Config, allowAWS bool, what string) error {
+	if allowAWS {
+		return nil
+	}
+	if c.Endpoint == "" {
+		return fmt.Errorf("DYNAMODB_ENDPOINT is not set, so this would write %s to AWS DynamoDB (table %s in %s): set DYNAMODB_ENDPOINT to a local store, or pass -allow-aws to write to a deployed table on purpose", what, c.TableName, c.Region)
+	}
+	u, err := url.Parse(c.Endpoint)
+	if err != nil || u.Hostname() == "" {
+		return fmt.Errorf("DYNAMODB_ENDPOINT %q is not a URL such as http://127.0.0.1:8000", c.Endpoint)
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
+		return nil
+	}
+	return fmt.Errorf("DYNAMODB_ENDPOINT %s is not a loopback address, so this would write %s to a store elsewhere (table %s): pass -allow-aws to write to it on purpose", c.Endpoint, what, c.TableName)
 }

@@ -1,0 +1,7 @@
+package catimport_test
+
+import "time"
+
+var timeNow = time.Now
+
+const minute = time.Minute

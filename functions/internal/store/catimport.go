@@ -1,0 +1,297 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/orders"
+)
+
+// The catalogue import's writes (docs/catalogue-import.md "How an import is applied").
+// Invariants:
+//   - one import at a time: the lock item names the import (its job, a hash of what it
+//     writes) and is held under a lease; a re-run of the same job takes it over, so a
+//     crashed import is finished by running it again;
+//   - an import's stock figure is applied to a product at most once: the write that sets
+//     it also records the job (stockJob), and a product already carrying the job is left
+//     alone; the figure goes in as a change (ADD), so an order placed between the import
+//     reading the product and writing it keeps its units taken;
+//   - products are never deleted: a product missing from a full import is discontinued.
+
+// AuditImport is the audit trail of catalogue imports (AUDIT#IMPORT#CATALOGUE).
+const AuditImport = "IMPORT#CATALOGUE"
+
+const (
+	pkImportLock = "IMPORT#LOCK"
+	skImportLock = "LOCK"
+)
+
+// ImportProduct is a product as the import sees it: with the import that last set its stock.
+type ImportProduct struct {
+	catalogue.Product
+	StockJob string
+}
+
+// CatalogueForImport reads every range, category and product (discontinued ones too).
+func (s *Store) CatalogueForImport(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []ImportProduct, error) {
+	rin, _ := s.byType(typeRange)
+	ritems, err := queryAll[rangeItem](ctx, s, rin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read ranges: %w", err)
+	}
+	cin, _ := s.byType(typeCategory)
+	citems, err := queryAll[categoryItem](ctx, s, cin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read categories: %w", err)
+	}
+	ranges := make([]catalogue.Range, len(ritems))
+	for i, it := range ritems {
+		ranges[i] = it.toRange()
+	}
+	cats := make([]catalogue.Category, len(citems))
+	for i, it := range citems {
+		cats[i] = it.toCategory()
+	}
+	pin, _ := s.byType(typeProduct)
+	pitems, err := queryAll[productItem](ctx, s, pin)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read products: %w", err)
+	}
+	out := make([]ImportProduct, len(pitems))
+	for i, it := range pitems {
+		out[i] = ImportProduct{Product: it.toProduct(), StockJob: it.StockJob}
+	}
+	return ranges, cats, out, nil
+}
+
+// PutStructure writes ranges and categories (whole items: they hold nothing an order changes).
+func (s *Store) PutStructure(ctx context.Context, ranges []catalogue.Range, cats []catalogue.Category) error {
+	return s.PutCatalogue(ctx, ranges, cats, nil, nil)
+}
+
+// PutNewProducts writes products the table does not hold yet, their stock set by job.
+// progress is called with the number written after each batch.
+func (s *Store) PutNewProducts(ctx context.Context, ps []catalogue.Product, job string, progress func(done int)) error {
+	items := make([]any, len(ps))
+	for i, p := range ps {
+		it := productToItem(p)
+		it.StockJob = job
+		items[i] = it
+	}
+	return s.batchPut(ctx, items, func(done, _ int) {
+		if progress != nil {
+			progress(done)
+		}
+	})
+}
+
+// ProductUpdate is the import's change to a product already in the table: its catalogue
+// fields become After's (all but Stock); when MarkStock, the stock is moved by StockDelta
+// (the file's figure StockTo less what the import read) and stockJob set to the job.
+// Audit, when not nil, is written in the same transaction.
+type ProductUpdate struct {
+	After      catalogue.Product
+	MarkStock  bool
+	StockDelta int
+	StockTo    int
+	Audit      *orders.AuditEntry
+}
+
+// importWriters is how many product writes an import keeps in flight.
+const importWriters = 16
+
+// UpdateProducts applies ups, importWriters at a time; progress is called with the
+// number done so far.
+func (s *Store) UpdateProducts(ctx context.Context, ups []ProductUpdate, job string, progress func(done int)) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(importWriters)
+	var mu sync.Mutex
+	done := 0
+	for _, u := range ups {
+		g.Go(func() error {
+			if err := s.updateProduct(ctx, u, job); err != nil {
+				return fmt.Errorf("product %s: %w", u.After.SKU, err)
+			}
+			mu.Lock()
+			done++
+			if progress != nil {
+				progress(done)
+			}
+			mu.Unlock()
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) error {
+	for attempt := 0; ; attempt++ {
+		err := s.tryUpdateProduct(ctx, u, job)
+		if err == nil || attempt == 4 {
+			return err
+		}
+		var refused *orders.Refused
+		if !errors.As(err, &refused) {
+			return err
+		}
+		if refused.Kind == orders.RefusedBusy {
+			time.Sleep(time.Duration(20<<attempt) * time.Millisecond)
+			continue
+		}
+		// The condition failed: read the product as it is now and work the change out again.
+		it, err := getItem[productItem](ctx, s, prefixProduct+u.After.SKU, skItem)
+		if err != nil {
+			return err
+		}
+		if it.StockJob == job {
+			u.MarkStock, u.StockDelta = false, 0 // this import set the stock already
+		} else if u.MarkStock {
+			u.StockDelta = u.StockTo - it.Stock // orders took more than the change would leave: the file's figure
+		}
+	}
+}
+
+func (s *Store) tryUpdateProduct(ctx context.Context, u ProductUpdate, job string) error {
+	p := u.After
+	upd := expression.Set(expression.Name("slug"), expression.Value(p.Slug)).
+		Set(expression.Name("name"), expression.Value(p.Name)).
+		Set(expression.Name("description"), expression.Value(p.Description)).
+		Set(expression.Name("categoryId"), expression.Value(p.CategoryID)).
+		Set(expression.Name("rangeUrlText"), expression.Value(p.RangeURLText)).
+		Set(expression.Name("packSize"), expression.Value(p.PackSize)).
+		Set(expression.Name("unitPrice"), expression.Value(p.UnitPrice)).
+		Set(expression.Name("vatRate"), expression.Value(p.VATRate)).
+		Set(expression.Name("smallImg"), expression.Value(p.SmallImg)).
+		Set(expression.Name("largeImg"), expression.Value(p.LargeImg)).
+		Set(expression.Name("status"), expression.Value(p.Status)).
+		Set(expression.Name("gsi1pk"), expression.Value(prefixCategory+strconv.Itoa(p.CategoryID))).
+		Set(expression.Name("gsi1sk"), expression.Value(prefixProduct+p.Name+"#"+p.SKU))
+	if p.SortOrder > 0 {
+		upd = upd.Set(expression.Name("sortOrder"), expression.Value(p.SortOrder))
+	} else {
+		upd = upd.Remove(expression.Name("sortOrder"))
+	}
+	if p.Barcode != "" {
+		upd = upd.Set(expression.Name("barcode"), expression.Value(p.Barcode))
+	} else {
+		upd = upd.Remove(expression.Name("barcode"))
+	}
+	cond := expression.AttributeExists(expression.Name("pk"))
+	if u.MarkStock {
+		stockJob := expression.Name("stockJob")
+		upd = upd.Set(stockJob, expression.Value(job))
+		cond = cond.And(expression.Or(expression.AttributeNotExists(stockJob), stockJob.NotEqual(expression.Value(job))))
+		if u.StockDelta != 0 {
+			upd = upd.Add(expression.Name("stock"), expression.Value(u.StockDelta))
+		}
+		if u.StockDelta < 0 {
+			cond = cond.And(expression.Name("stock").GreaterThanEqual(expression.Value(-u.StockDelta)))
+		}
+	}
+	t := &txn{}
+	if err := t.update(role{kind: orders.RefusedStock, sku: p.SKU}, productKey(p.SKU), s.table, upd, &cond); err != nil {
+		return err
+	}
+	if u.Audit != nil {
+		if err := s.putAudit(t, AuditProduct+p.SKU, *u.Audit); err != nil {
+			return err
+		}
+	}
+	if len(t.items) == 1 {
+		up := t.items[0].Update
+		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: up.TableName, Key: up.Key,
+			UpdateExpression: up.UpdateExpression, ConditionExpression: up.ConditionExpression,
+			ExpressionAttributeNames: up.ExpressionAttributeNames, ExpressionAttributeValues: up.ExpressionAttributeValues})
+		var failed *types.ConditionalCheckFailedException
+		if errors.As(err, &failed) {
+			return &orders.Refused{Kind: orders.RefusedStock, SKU: p.SKU}
+		}
+		return err
+	}
+	return s.run(ctx, t, "")
+}
+
+// ImportBusy is the lock held by another import.
+type ImportBusy struct {
+	Job   string
+	By    string
+	Until time.Time
+}
+
+func (e *ImportBusy) Error() string {
+	return fmt.Sprintf("another catalogue import (by %s) is running; it holds the lock until %s UTC at the latest",
+		e.By, e.Until.UTC().Format("15:04:05"))
+}
+
+type importLockItem struct {
+	PK    string `dynamodbav:"pk"`
+	SK    string `dynamodbav:"sk"`
+	Job   string `dynamodbav:"job"`
+	By    string `dynamodbav:"by"`
+	Until int64  `dynamodbav:"until"`
+}
+
+// LockImport takes (or renews) the import lock for job until now+lease: free, expired
+// or already job's. Held by another live import, it answers *ImportBusy.
+func (s *Store) LockImport(ctx context.Context, job, by string, now time.Time, lease time.Duration) error {
+	item, err := attributevalue.MarshalMap(importLockItem{PK: pkImportLock, SK: skImportLock, Job: job, By: by, Until: now.Add(lease).UnixMilli()})
+	if err != nil {
+		return err
+	}
+	cond := expression.AttributeNotExists(expression.Name("pk")).
+		Or(expression.Name("job").Equal(expression.Value(job))).
+		Or(expression.Name("until").LessThan(expression.Value(now.UnixMilli())))
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		var held importLockItem
+		_ = attributevalue.UnmarshalMap(failed.Item, &held)
+		return &ImportBusy{Job: held.Job, By: held.By, Until: time.UnixMilli(held.Until)}
+	}
+	if err != nil {
+		return fmt.Errorf("import lock: %w", err)
+	}
+	return nil
+}
+
+// UnlockImport gives the lock up if job holds it.
+func (s *Store) UnlockImport(ctx context.Context, job string) error {
+	expr, err := expression.NewBuilder().WithCondition(expression.Name("job").Equal(expression.Value(job))).Build()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(pkImportLock, skImportLock),
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	var failed *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &failed) {
+		return fmt.Errorf("import unlock: %w", err)
+	}
+	return nil
+}
+
+// RecordImport writes e to the imports' audit trail (AuditImport).
+func (s *Store) RecordImport(ctx context.Context, e orders.AuditEntry) error {
+	t := &txn{}
+	if err := s.putAudit(t, AuditImport, e); err != nil {
+		return err
+	}
+	return s.run(ctx, t, "")
+}

@@ -223,11 +223,11 @@ func TestFiveKindsOfBadRowWriteNothing(t *testing.T) {
 	file := strings.Join([]string{
 		"sku,name,description,range,category,pack_size,unit_price,vat_rate,stock,status,image,sort_order,barcode",
 		good("OK-1"),
-		fmt.Sprintf("BAD-1,Pack Card,,,%d,six,0.50,20,10,active,,,", p.CategoryID),           // line 3: pack size
-		fmt.Sprintf("BAD-2,Price Card,,,%d,6,1.234,20,10,active,,,", p.CategoryID),           // line 4: price
-		"BAD-3,Lost Card,,,no-such-category,6,0.50,20,10,active,,,",                          // line 5: category
-		good("OK-1"),                                                                          // line 6: duplicate SKU
-		fmt.Sprintf("BAD-5,Taxed Card,,,%d,6,0.50,17.5,10,active,,,", p.CategoryID),          // line 7: VAT rate
+		fmt.Sprintf("BAD-1,Pack Card,,,%d,six,0.50,20,10,active,,,", p.CategoryID), // line 3: pack size
+		fmt.Sprintf("BAD-2,Price Card,,,%d,6,1.234,20,10,active,,,", p.CategoryID), // line 4: price
+		"BAD-3,Lost Card,,,no-such-category,6,0.50,20,10,active,,,",                // line 5: category
+		good("OK-1"), // line 6: duplicate SKU
+		fmt.Sprintf("BAD-5,Taxed Card,,,%d,6,0.50,17.5,10,active,,,", p.CategoryID),            // line 7: VAT rate
 		fmt.Sprintf("BAD-6,Coded Card,,,%d,6,0.50,20,10,active,,,5012345678901", p.CategoryID), // line 8: barcode check digit
 		good("OK-2"),
 	}, "\n")

@@ -19,6 +19,7 @@ import (
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -46,6 +47,12 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// Pictures uploaded in the back office are published to the folder served at /media/
+	// (the cloud's media bucket, unless MEDIA_BUCKET points the edge at one).
+	mediaDir := env("MEDIA_DIR", ".local/media")
+	if deps.Media == nil {
+		deps.Media = media.NewDirStore(mediaDir)
+	}
 	var emulator []string
 	if host := os.Getenv("FIREBASE_AUTH_EMULATOR_HOST"); host != "" {
 		emulator = append(emulator, "http://"+host)
@@ -68,7 +75,7 @@ func run(log *slog.Logger) error {
 	}
 	h := edge.New(edge.Config{
 		SiteDir:  env("SITE_DIR", "site/out"),
-		MediaDir: env("MEDIA_DIR", ".local/media"),
+		MediaDir: mediaDir,
 		API:      api.NewHandler(deps),
 		Log:      log,
 		Headers:  headers,

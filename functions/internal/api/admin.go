@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -53,10 +52,17 @@ func staffGet(log *slog.Logger, d Deps, next func(w http.ResponseWriter, r *http
 // staffPost is a staff write: CSRF, then the body's token and the staff claim (so a
 // buyer is refused with 403 whatever else the body holds), then the body validated.
 func staffPost[T tokenBody](log *slog.Logger, d Deps, next func(w http.ResponseWriter, r *http.Request, by orders.Staff, body T)) http.Handler {
+	return staffPostAtMost(log, d, maxBodyBytes, bodyTooLarge, next)
+}
+
+// staffPostAtMost is staffPost for a body of at most limit bytes; a larger one answers
+// tooLarge(limit).
+func staffPostAtMost[T tokenBody](log *slog.Logger, d Deps, limit int64, tooLarge func(int64) error,
+	next func(w http.ResponseWriter, r *http.Request, by orders.Staff, body T)) http.Handler {
 	return protect(log, d.CSRF, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+		raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 		if err != nil {
-			writeError(w, r, log, &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)})
+			writeError(w, r, log, tooLarge(limit))
 			return
 		}
 		var tok struct {
@@ -74,7 +80,7 @@ func staffPost[T tokenBody](log *slog.Logger, d Deps, next func(w http.ResponseW
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(raw))
-		body, err := decode[T](r)
+		body, err := decodeAtMost[T](r, limit, tooLarge)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -101,6 +107,10 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(d, false)},
 		{"adminProduct", "GET /api/admin/products/{sku}", handleAdminProduct(d)},
 		{"adminStock", "POST /api/admin/products/{sku}/stock", handleAdminStock(d)},
+		{"adminCatalogueCheck", "POST /api/admin/catalogue/check", handleCatalogueCheck(d)},
+		{"adminCatalogueApply", "POST /api/admin/catalogue/apply", handleCatalogueApply(d)},
+		{"adminCatalogueImages", "POST /api/admin/catalogue/images", handleCatalogueImages(d)},
+		{"adminCatalogueExport", "GET /api/admin/catalogue/export", handleCatalogueExport(d)},
 	}
 }
 

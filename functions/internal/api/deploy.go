@@ -38,6 +38,12 @@ type DeployedFunction struct {
 	CSRFSecret bool     `json:"csrfSecret"`
 	Access     []Grant  `json:"access"`
 	MemoryMB   int      `json:"memoryMB,omitempty"`
+	// TimeoutSeconds is the function's timeout (default 10; at most 29, under API
+	// Gateway's 30 s).
+	TimeoutSeconds int `json:"timeoutSeconds,omitempty"`
+	// MediaBucket: the function publishes product pictures to the media bucket
+	// (MEDIA_BUCKET; objects under media/products/).
+	MediaBucket bool `json:"mediaBucket,omitempty"`
 }
 
 // Deployment is endpoints.json.

@@ -16,7 +16,8 @@ import (
 	"github.com/tradeshop/functions/internal/store"
 )
 
-// maxBodyBytes bounds every request body; no endpoint needs more.
+// maxBodyBytes bounds every request body; only the catalogue import's routes, which
+// carry whole files, have their own larger limit (admin_catalogue.go).
 const maxBodyBytes = 64 << 10
 
 // Validator is a request body that can check itself. Valid answers a map of field
@@ -40,6 +41,17 @@ type errBadRequest struct {
 
 func (e *errBadRequest) Error() string { return e.msg }
 
+// errTooLarge is a request body over its endpoint's limit: 413 with a sentence saying the
+// limit and what to do instead.
+type errTooLarge struct{ msg string }
+
+func (e *errTooLarge) Error() string { return e.msg }
+
+// bodyTooLarge is the 400 of a body over maxBodyBytes (as it always was).
+func bodyTooLarge(limit int64) error {
+	return &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", limit)}
+}
+
 // invalidFields is the 400 for a body whose fields are wrong: each problem by field name.
 func invalidFields(problems map[string]string) error {
 	return &errBadRequest{msg: "request body has invalid fields", problems: problems}
@@ -50,17 +62,22 @@ func invalidField(field, problem string) error {
 	return invalidFields(map[string]string{field: problem})
 }
 
-// decode reads a JSON body into T and validates it.
+// decode reads a JSON body of at most maxBodyBytes into T and validates it.
 func decode[T Validator](r *http.Request) (T, error) {
+	return decodeAtMost[T](r, maxBodyBytes, bodyTooLarge)
+}
+
+// decodeAtMost is decode with its own limit, and the error a body over it answers.
+func decodeAtMost[T Validator](r *http.Request, limit int64, tooLarge func(limit int64) error) (T, error) {
 	var v T
-	body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
+	body := http.MaxBytesReader(nil, r.Body, limit)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooBig):
-			return v, &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)}
+			return v, tooLarge(limit)
 		case errors.Is(err, io.EOF):
 			return v, &errBadRequest{msg: "request body is empty; send a JSON object"}
 		default:
@@ -136,12 +153,15 @@ func isRefusal(err error) bool {
 // place that decides status codes; a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var bad *errBadRequest
+	var tooLarge *errTooLarge
 	var refused *basket.ConflictError
 	var unknown *basket.NotFoundError
 	var field *basket.FieldError
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
+	case errors.As(err, &tooLarge):
+		encode(w, http.StatusRequestEntityTooLarge, errorBody{Error: tooLarge.msg})
 	case errors.As(err, &field):
 		encode(w, http.StatusBadRequest, errorBody{Error: "request body has invalid fields", Problems: map[string]string{field.Field: field.Problem}})
 	case errors.As(err, &refused):

@@ -33,8 +33,9 @@ func readEndpointsFile(t *testing.T) Deployment {
 }
 
 // grantActions are the DynamoDB actions a grant may name: reads and single-item writes
-// (a transaction's items are checked as these), never Scan or a batch write.
-var grantActions = []string{"GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"}
+// (a transaction's items are checked as these), and a batch write (the catalogue
+// import's new products, ranges and categories), never Scan.
+var grantActions = []string{"GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "BatchWriteItem"}
 
 // TestEndpointsFileGrantsAreWellFormed checks what the CDK app turns into IAM
 // statements: known actions; a table grant always limited to key patterns that start with
@@ -52,6 +53,9 @@ func TestEndpointsFileGrantsAreWellFormed(t *testing.T) {
 	}
 	fixedPrefix := regexp.MustCompile(`^[A-Z]+(#[A-Z]+)*(#\*)?$`)
 	for _, f := range slices.Concat(file.Endpoints, file.Jobs) {
+		if f.TimeoutSeconds != 0 && (f.TimeoutSeconds < 1 || f.TimeoutSeconds > 29) {
+			t.Errorf("%s: timeoutSeconds %d must be from 1 to 29 (API Gateway gives up at 30 s)", f.Name, f.TimeoutSeconds)
+		}
 		for i, g := range f.Access {
 			where := fmt.Sprintf("%s access[%d]", f.Name, i)
 			if len(g.Actions) == 0 {

@@ -7,11 +7,15 @@ import (
 	"net/http"
 	"time"
 
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/store"
@@ -28,6 +32,10 @@ type Deps struct {
 	Now      func() time.Time
 	// Notify makes the emails of orders' events (package mail); nil sends none.
 	Notify orders.Notifier
+	// Media is where uploaded product pictures are published (the back office's picture
+	// upload): the media bucket where MEDIA_BUCKET is set, the local edge's media folder;
+	// nil where neither is (the upload then answers 503).
+	Media media.Store
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -48,8 +56,26 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, err
 	}
+	ms, err := mediaFromEnv(ctx, getenv)
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms}, nil
+}
+
+// mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
+// serves at /media/), or nil without it: the local edge sets its own folder.
+func mediaFromEnv(ctx context.Context, getenv func(string) string) (media.Store, error) {
+	bucket := getenv("MEDIA_BUCKET")
+	if bucket == "" {
+		return nil, nil
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(store.ConfigFromEnv(getenv).Region))
+	if err != nil {
+		return nil, fmt.Errorf("media bucket %s: %w", bucket, err)
+	}
+	return media.NewS3Store(s3.NewFromConfig(cfg), bucket, "media/"), nil
 }
 
 // searchMaxAge is how stale the search index may get before it is rebuilt in the

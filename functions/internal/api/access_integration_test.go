@@ -1,13 +1,17 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +19,10 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
@@ -46,6 +53,8 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	}
 	deps := testDeps(t, st, testenv.Verifier(t))
 	deps.Search = search.NewProvider(catalogueIndex(st), searchMaxAge) // as DepsFromEnv builds it
+	pictures := &mediaRecorder{Store: media.NewDirStore(t.TempDir())}
+	deps.Media = pictures
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.
@@ -186,6 +195,33 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			}
 		}
 	}
+	var picture map[string]any
+	var job string
+	// catalogueImport is the check (job "") or apply body of a new product with the
+	// uploaded picture, a price change, and a range and a category renamed.
+	catalogueImport := func(job string) string {
+		t.Helper()
+		changed := p
+		changed.UnitPrice += 5
+		added := p
+		added.SKU, added.Name, added.LargeImg, added.Stock = "ACCESS-NEW-1", "Access Test Card", "access.png", 10
+		var products, structure bytes.Buffer
+		if err := catimport.WriteProducts(&products, []catalogue.Product{changed, added}); err != nil {
+			t.Fatal(err)
+		}
+		ranges, cats := slices.Clone(cat.Ranges[:1]), slices.Clone(cat.Categories[:1])
+		ranges[0].Name += " (renamed)"
+		cats[0].Name += " (renamed)"
+		if err := catimport.WriteStructure(&structure, ranges, cats); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(map[string]any{"token": su.IDToken, "products": map[string]string{"name": "access.csv", "text": products.String()},
+			"categories": map[string]string{"name": "access-categories.csv", "text": structure.String()}, "images": picture, "job": job})
+		if job == "" {
+			b = bytes.Replace(b, []byte(`,"job":""`), nil, 1)
+		}
+		return string(b)
+	}
 	placeOrder := func(key string) func() (int, string) {
 		return func() (int, string) {
 			return post("/api/orders", `{"token":`+tok+`,"idempotency_key":"`+key+`","delivery_option":"standard","same_as_billing":true}`)
@@ -271,6 +307,26 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminStock", func() (int, string) {
 			return post("/api/admin/products/"+p.SKU+"/stock", `{"token":`+stok+`,"mode":"adjust","quantity":12,"reason":"Delivery from the printer"}`)
 		}, nil},
+		// The catalogue import as the back-office page makes it: a picture, the check, the
+		// apply (a new product with the picture, a price change, a range and a category
+		// renamed), the export.
+		{"adminCatalogueImages", func() (int, string) {
+			code, out := c.upload("access.png", su.IDToken, testPNG(t, 200, color.RGBA{10, 120, 40, 255}))
+			picture = map[string]any{"access.png": map[string]any{"small": out["small"], "large": out["large"]}}
+			b, _ := json.Marshal(out)
+			return code, string(b)
+		}, nil},
+		{"adminCatalogueCheck", func() (int, string) {
+			code, out := c.post("/api/admin/catalogue/check", catalogueImport(""), nil)
+			if plan, ok := out["plan"].(map[string]any); ok {
+				job, _ = plan["job"].(string)
+			}
+			b, _ := json.Marshal(out)
+			return code, string(b)
+		}, nil},
+		{"adminCatalogueApply", func() (int, string) { return post("/api/admin/catalogue/apply", catalogueImport(job)) }, nil},
+		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=products"), nil},
+		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=categories"), nil},
 	}
 
 	file := readEndpointsFile(t)
@@ -339,6 +395,16 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		t.Fatalf("sweep: %+v, %v", r, err)
 	}
 	checkAccesses(t, "sweepOrders", jobOf(t, file, "sweepOrders").Access, rec.take())
+	// The picture upload publishes only under the media bucket's media/products/, which is
+	// all its grant allows.
+	for _, key := range pictures.keys {
+		if !strings.HasPrefix(key, "products/") || strings.Contains(key, "..") {
+			t.Errorf("adminCatalogueImages touched media/%s, outside its grant (media/products/*)", key)
+		}
+	}
+	if len(pictures.keys) == 0 {
+		t.Error("adminCatalogueImages published nothing")
+	}
 
 	for name, e := range spec {
 		if !covered[name] {
@@ -348,6 +414,29 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			t.Errorf("endpoint %s neither checks nor issues CSRF tokens, but endpoints.json gives it the secret", name)
 		}
 	}
+}
+
+// mediaRecorder notes the keys a media store is asked for.
+type mediaRecorder struct {
+	media.Store
+	mu   sync.Mutex
+	keys []string
+}
+
+func (m *mediaRecorder) note(key string) {
+	m.mu.Lock()
+	m.keys = append(m.keys, key)
+	m.mu.Unlock()
+}
+
+func (m *mediaRecorder) Exists(ctx context.Context, key string) (bool, error) {
+	m.note(key)
+	return m.Store.Exists(ctx, key)
+}
+
+func (m *mediaRecorder) Put(ctx context.Context, key string, data []byte, contentType string) error {
+	m.note(key)
+	return m.Store.Put(ctx, key, data, contentType)
 }
 
 // checkAccesses fails the test for each access no grant of the function allows: in the

@@ -102,7 +102,11 @@ func runImport(ctx context.Context, args []string, out io.Writer, getenv func(st
 	images := fs.String("images", "", "folder of the pictures the image column names")
 	full := fs.Bool("full", false, "the file is the whole catalogue: discontinue products missing from it")
 	dry := fs.Bool("dry-run", false, "print the difference; write nothing")
-	mediaDir := fs.String("media", ".local/media", "folder pictures are published to (without MEDIA_BUCKET)")
+	defaultMedia := getenv("MEDIA_DIR")
+	if defaultMedia == "" {
+		defaultMedia = ".local/media"
+	}
+	mediaDir := fs.String("media", defaultMedia, "folder pictures are published to (without MEDIA_BUCKET; default MEDIA_DIR or .local/media)")
 	allowAWS := fs.Bool("allow-aws", false, "write to AWS DynamoDB (no DYNAMODB_ENDPOINT, or one that is not loopback)")
 	files, err := parse(fs, args)
 	if err != nil || len(files) != 1 {

@@ -101,6 +101,8 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(d, false)},
 		{"adminProduct", "GET /api/admin/products/{sku}", handleAdminProduct(d)},
 		{"adminStock", "POST /api/admin/products/{sku}/stock", handleAdminStock(d)},
+		{"adminPublish", "POST /api/admin/catalogue/publish", handleAdminPublish(d)},
+		{"adminPublish", "GET /api/admin/catalogue/publish", handleAdminPublishStatus(d)},
 	}
 }
 

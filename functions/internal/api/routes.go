@@ -28,6 +28,9 @@ type Deps struct {
 	Now      func() time.Time
 	// Notify makes the emails of orders' events (package mail); nil sends none.
 	Notify orders.Notifier
+	// Publisher publishes the catalogue from the back office; nil where the stack
+	// cannot (the cloud: a release engineer runs scripts/release).
+	Publisher Publisher
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").

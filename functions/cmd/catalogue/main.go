@@ -87,8 +87,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// importTimeout is each DynamoDB call's deadline when STORE_TIMEOUT_MS is not set: an
+// import reads and writes the whole catalogue, not a buyer's request, so it waits
+// longer than the API's 3 s for a busy store.
+const importTimeout = 30 * time.Second
+
 func openStore(ctx context.Context, getenv func(string) string, allowAWS bool) (*store.Store, error) {
 	cfg := store.ConfigFromEnv(getenv)
+	if getenv("STORE_TIMEOUT_MS") == "" {
+		cfg.Timeout = importTimeout
+	}
 	if err := store.CheckLocal(cfg, allowAWS, "the catalogue"); err != nil {
 		return nil, err
 	}
@@ -267,7 +275,11 @@ func runExport(ctx context.Context, args []string, out io.Writer, getenv func(st
 	if err != nil || len(rest) > 0 {
 		return 2, fmt.Errorf("export takes no file names but -out and -categories-out\n%s", usage)
 	}
-	st, err := store.Open(ctx, store.ConfigFromEnv(getenv))
+	cfg := store.ConfigFromEnv(getenv)
+	if getenv("STORE_TIMEOUT_MS") == "" {
+		cfg.Timeout = importTimeout
+	}
+	st, err := store.Open(ctx, cfg)
 	if err != nil {
 		return 1, err
 	}

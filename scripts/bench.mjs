@@ -139,6 +139,15 @@ async function main() {
     }
   }
 
+  if (want('import')) {
+    const out = await capture('go', ['run', './cmd/benchimport', '-products', String(largeProducts)],
+      { cwd: path.join(root, 'functions'), env: { ...env, TABLE_NAME: 'bench-import' } });
+    for (const line of out.trim().split('\n')) {
+      const m = line.match(/import (\d+) rows, ([\w ]+): check ([\d.]+)s apply ([\d.]+)s \(([^)]+)\)/);
+      if (m) record(`catalogue import, ${m[1]} rows, ${m[2]}`, Number((Number(m[3]) + Number(m[4])).toFixed(1)), 's', `(check ${m[3]} s, apply ${m[4]} s; ${m[5]})`);
+    }
+  }
+
   if (want('build')) {
     const again = await buildSite({ env });
     record(`full build, ${again.products} products`, Number(again.seconds.toFixed(1)), 's',

@@ -224,7 +224,7 @@ export async function ensureNpmPackages() {
 export async function buildGoCommands() {
   mkdirSync(binDir, { recursive: true });
   say('setup', 'building Go commands');
-  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local', './cmd/recover'], {
+  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local', './cmd/recover', './cmd/catalogue'], {
     cwd: path.join(root, 'functions'),
   });
 }

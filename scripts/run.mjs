@@ -151,6 +151,8 @@ async function main() {
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: {
       ...serviceEnv, PORT: String(cfg.port), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: path.join(localDir, 'media'),
+      // The back office's Publish catalogue runs scripts/release into this folder, built as above.
+      PUBLISH_DIR: releaseDir, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`, AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}`,
       SMTP_HOST: '127.0.0.1', SMTP_PORT: String(cfg.mailSmtpPort),
     },
     logFile: path.join(localDir, 'logs', 'edge.log'),

@@ -320,7 +320,8 @@ async function main(argv) {
   }
   if (built && has('e2e')) {
     const edge = startService('edge', path.join(binDir, 'local'), [], {
-      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media },
+      // PUBLISH_DIR: the back office's Publish catalogue releases into the folder served.
+      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media, PUBLISH_DIR: releaseDir },
       logFile: path.join(scratch, 'edge.log'),
     });
     await waitForPort(edgePort, { child: edge });

@@ -104,6 +104,8 @@ export interface StockProduct {
   name: string;
   pack_size: number;
   stock: number;
+  /** A discontinued product is no longer shown or sold in the shop; staff still see it. */
+  status: 'active' | 'discontinued';
 }
 
 export interface ProductWithAudit {

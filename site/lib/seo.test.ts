@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
-const { breadcrumbLd, decimalPrice, organizationLd, pageMetadata, productLd, siteName } = await import('./seo');
+const { absolute, breadcrumbLd, decimalPrice, organizationLd, pageMetadata, productImageUrl, productLd, siteName } = await import('./seo');
 const shop = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'functions', 'config', 'shop.json'), 'utf8')) as {
   business: { tradingName: string };
 };
@@ -34,6 +34,23 @@ describe('seo', () => {
     );
     expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00001', offers: { price: '0.65', priceCurrency: 'GBP', availability: 'https://schema.org/LimitedAvailability' } });
     expect(JSON.parse(JSON.stringify(ld))).toEqual(ld);
+  });
+
+  it('names a product\'s picture in JSON-LD and Open Graph, and none for a product without one', () => {
+    const product = { sku: 'GC101-00002', path: '/y-gc101-00002/', slug: 'y', name: 'Y Card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true,
+      smallImg: '/media/s.svg', largeImg: '/media/l.svg', description: 'A card.', stockState: 'in-stock' as const };
+    expect(productLd(product, 'Cards').image).toEqual([absolute('/media/l.svg')]);
+    expect(productImageUrl(product)).toBe(absolute('/media/l.svg'));
+    expect(pageMetadata({ title: 'T', description: 'D', path: '/y/', image: productImageUrl(product) }).openGraph).toMatchObject({ images: [{ url: absolute('/media/l.svg') }] });
+
+    for (const none of ['', '  ']) {
+      const bare = { ...product, smallImg: none, largeImg: none };
+      const ld = productLd(bare, 'Cards');
+      expect(ld).not.toHaveProperty('image');
+      expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00002', url: absolute('/y-gc101-00002/') });
+      expect(productImageUrl(bare)).toBeUndefined();
+      expect(pageMetadata({ title: 'T', description: 'D', path: '/y/', image: productImageUrl(bare) }).openGraph).not.toHaveProperty('images');
+    }
   });
 
   it('numbers breadcrumbs from 1', () => {

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import type { ProductDetail } from './types';
 import { decimalPrice } from './format';
+import { hasPicture } from './product-image';
 import { getShopConfig } from './shop-config';
 
 /** The site's public base address: canonical URLs, Open Graph and the sitemap use it.
@@ -63,7 +64,14 @@ const availability: Record<ProductDetail['stockState'], string> = {
 // Formatting pence is lib/format.ts's (the one place that calculates with them).
 export { decimalPrice } from './format';
 
-/** schema.org Product with its trade offer (unit price ex VAT, sold in packs). */
+/** The absolute URL of a product's picture for Open Graph, or undefined for a product
+ * without one: the placeholder is not the product's picture, so none is named. */
+export function productImageUrl(p: Pick<ProductDetail, 'largeImg'>): string | undefined {
+  return hasPicture(p.largeImg) ? absolute(p.largeImg) : undefined;
+}
+
+/** schema.org Product with its trade offer (unit price ex VAT, sold in packs); `image`
+ * only when the product has a picture. */
 export function productLd(p: ProductDetail, categoryName: string): JsonLd {
   return {
     '@context': 'https://schema.org',
@@ -72,7 +80,7 @@ export function productLd(p: ProductDetail, categoryName: string): JsonLd {
     sku: p.sku,
     description: p.description,
     category: categoryName,
-    image: [absolute(p.largeImg)],
+    ...(hasPicture(p.largeImg) && { image: [absolute(p.largeImg)] }),
     url: absolute(p.path),
     offers: {
       '@type': 'Offer',

@@ -87,8 +87,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// importTimeout is each DynamoDB call's deadline when STORE_TIMEOUT_MS is not set: an
+// import reads and writes the whole catalogue, not a buyer's request, so it waits
+// longer than the API's 3 s for a busy store.
+const importTimeout = 30 * time.Second
+
 func openStore(ctx context.Context, getenv func(string) string, allowAWS bool) (*store.Store, error) {
 	cfg := store.ConfigFromEnv(getenv)
+	if getenv("STORE_TIMEOUT_MS") == "" {
+		cfg.Timeout = importTimeout
+	}
 	if err := store.CheckLocal(cfg, allowAWS, "the catalogue"); err != nil {
 		return nil, err
 	}
@@ -102,7 +110,11 @@ func runImport(ctx context.Context, args []string, out io.Writer, getenv func(st
 	images := fs.String("images", "", "folder of the pictures the image column names")
 	full := fs.Bool("full", false, "the file is the whole catalogue: discontinue products missing from it")
 	dry := fs.Bool("dry-run", false, "print the difference; write nothing")
-	mediaDir := fs.String("media", ".local/media", "folder pictures are published to (without MEDIA_BUCKET)")
+	defaultMedia := getenv("MEDIA_DIR")
+	if defaultMedia == "" {
+		defaultMedia = ".local/media"
+	}
+	mediaDir := fs.String("media", defaultMedia, "folder pictures are published to (without MEDIA_BUCKET; default MEDIA_DIR or .local/media)")
 	allowAWS := fs.Bool("allow-aws", false, "write to AWS DynamoDB (no DYNAMODB_ENDPOINT, or one that is not loopback)")
 	files, err := parse(fs, args)
 	if err != nil || len(files) != 1 {
@@ -263,7 +275,11 @@ func runExport(ctx context.Context, args []string, out io.Writer, getenv func(st
 	if err != nil || len(rest) > 0 {
 		return 2, fmt.Errorf("export takes no file names but -out and -categories-out\n%s", usage)
 	}
-	st, err := store.Open(ctx, store.ConfigFromEnv(getenv))
+	cfg := store.ConfigFromEnv(getenv)
+	if getenv("STORE_TIMEOUT_MS") == "" {
+		cfg.Timeout = importTimeout
+	}
+	st, err := store.Open(ctx, cfg)
 	if err != nil {
 		return 1, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -72,6 +73,13 @@ func run(log *slog.Logger) error {
 	sender, err := mail.NewSMTP(smtp)
 	if err != nil {
 		return err
+	}
+	// The back office's "Publish catalogue" runs the same release as scripts/release
+	// into the folder this edge serves from (docs/catalogue-import.md "Publishing").
+	if dir := os.Getenv("PUBLISH_DIR"); dir != "" {
+		deps.Publisher = &publish.Command{Dir: env("REPO_DIR", "."), Env: os.Environ(),
+			Args: []string{"node", "scripts/release.mjs", "--target", "dir:" + dir}}
+		log.Info("publishing from the back office", "to", dir)
 	}
 	h := edge.New(edge.Config{
 		SiteDir:  env("SITE_DIR", "site/out"),

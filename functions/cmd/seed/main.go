@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tradeshop/functions/internal/seed"
@@ -111,7 +112,11 @@ func writeImages(cat seed.Catalogue, media string) error {
 			url  string
 			size int
 		}{{p.SmallImg, seed.ImageSizes.Small}, {p.LargeImg, seed.ImageSizes.Large}} {
-			path := filepath.Join(media, filepath.FromSlash(img.url[len("/media/"):]))
+			rel, ok := strings.CutPrefix(img.url, "/media/")
+			if !ok || rel == "" {
+				continue // no picture (an empty path): the site draws its placeholder
+			}
+			path := filepath.Join(media, filepath.FromSlash(rel))
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return fmt.Errorf("image folder: %w", err)
 			}

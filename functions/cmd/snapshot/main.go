@@ -35,7 +35,7 @@ func main() {
 // catalogueFile is catalogue.json: what every page's shell needs.
 type catalogueFile struct {
 	GeneratedAt string     `json:"generatedAt"`
-	Products    int        `json:"products"`
+	Products    int        `json:"products"` // active products: discontinued ones are not counted
 	Menu        pages.Menu `json:"menu"`
 	Pages       []string   `json:"pages"` // every page with a payload: home, ranges, categories, products
 	// ProductPaths are the product pages among them, for the catch-all route.
@@ -90,7 +90,7 @@ func run(ctx context.Context, out string) error {
 	slices.Sort(paths)
 	slices.Sort(productPaths)
 	err = writeJSON(filepath.Join(tmp, "catalogue.json"), catalogueFile{
-		GeneratedAt: time.Now().UTC().Format(time.RFC3339), Products: len(products), Menu: site.Menu,
+		GeneratedAt: time.Now().UTC().Format(time.RFC3339), Products: site.Home.Products, Menu: site.Menu,
 		Pages: paths, ProductPaths: productPaths,
 	})
 	if err != nil {
@@ -102,8 +102,8 @@ func run(ctx context.Context, out string) error {
 	if err := os.Rename(tmp, out); err != nil {
 		return err
 	}
-	fmt.Printf("snapshot: %d ranges, %d categories, %d products -> %d page payloads in %s (%.1fs)\n",
-		len(ranges), len(cats), len(products), len(paths), out, time.Since(start).Seconds())
+	fmt.Printf("snapshot: %d ranges, %d categories, %d products (%d shown, %d discontinued) -> %d page payloads in %s (%.1fs)\n",
+		len(ranges), len(cats), len(products), site.Home.Products, len(products)-site.Home.Products, len(paths), out, time.Since(start).Seconds())
 	return nil
 }
 

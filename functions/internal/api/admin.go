@@ -111,6 +111,8 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCatalogueApply", "POST /api/admin/catalogue/apply", handleCatalogueApply(d)},
 		{"adminCatalogueImages", "POST /api/admin/catalogue/images", handleCatalogueImages(d)},
 		{"adminCatalogueExport", "GET /api/admin/catalogue/export", handleCatalogueExport(d)},
+		{"adminPublish", "POST /api/admin/catalogue/publish", handleAdminPublish(d)},
+		{"adminPublish", "GET /api/admin/catalogue/publish", handleAdminPublishStatus(d)},
 	}
 }
 

@@ -207,12 +207,25 @@ func handleAdminCouponSave(d Deps, create bool) http.Handler {
 	})
 }
 
-// adminProductAnswer is a product's stock as staff see it.
+// adminProductAnswer is a product's stock as staff see it. Status is "active" or
+// "discontinued": staff still read and change a discontinued product's stock, though
+// the shop no longer shows or sells it.
 type adminProductAnswer struct {
 	SKU      string `json:"sku"`
 	Name     string `json:"name"`
 	PackSize int    `json:"pack_size"`
 	Stock    int    `json:"stock"`
+	Status   string `json:"status"`
+}
+
+// adminProductOf is p as staff see it; a product without a status (written before
+// statuses) is active.
+func adminProductOf(p catalogue.Product) adminProductAnswer {
+	status := catalogue.StatusActive
+	if p.Discontinued() {
+		status = catalogue.StatusDiscontinued
+	}
+	return adminProductAnswer{SKU: p.SKU, Name: p.Name, PackSize: p.PackSize, Stock: p.Stock, Status: status}
 }
 
 type adminProductPage struct {
@@ -232,8 +245,7 @@ func productPage(ctx context.Context, st *store.Store, sku string) (adminProduct
 	if err != nil {
 		return adminProductPage{}, err
 	}
-	return adminProductPage{Product: adminProductAnswer{SKU: p.SKU, Name: p.Name, PackSize: p.PackSize, Stock: p.Stock},
-		Audit: auditAnswers(audit)}, nil
+	return adminProductPage{Product: adminProductOf(p), Audit: auditAnswers(audit)}, nil
 }
 
 // handleAdminProduct answers GET /api/admin/products/{sku}: its stock and audit trail.

@@ -50,7 +50,7 @@ type ownPrice struct {
 
 // handlePrices answers POST /api/prices {token, skus}: the buyer's own unit and pack
 // prices (ex VAT, pence) after their discounts, for the products a page shows. The
-// static pages carry only list prices.
+// static pages carry only list prices. Unknown and discontinued SKUs are left out.
 func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
 		profile, err := savedProfile(r.Context(), st, who.UID)
@@ -70,6 +70,9 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 		}
 		out := make(map[string]ownPrice, len(products))
 		for sku, p := range products {
+			if p.Discontinued() {
+				continue // answered as an unknown SKU: it can no longer be bought
+			}
 			// A pack is priced as a basket line of one pack: the numbers the basket will show.
 			pack := pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 				RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]

@@ -33,9 +33,10 @@ type BasketReader interface {
 	Basket(ctx context.Context, uid string) (basket.Basket, error)
 }
 
-// handleRecommended answers POST /api/recommended {token}: in-stock products from the
-// categories of the buyer's basket that are not in it yet, or best sellers when the
-// basket gives nothing to go on. (Order history joins in when orders exist.)
+// handleRecommended answers POST /api/recommended {token}: in-stock products (never a
+// discontinued one) from the categories of the buyer's basket that are not in it yet,
+// or best sellers when the basket gives nothing to go on. (Order history joins in when
+// orders exist.)
 func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketReader, products ProductReader, cats CategoryReader) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		b, err := baskets.Basket(r.Context(), who.UID)
@@ -58,7 +59,8 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketRea
 		var categories []int
 		seen := map[int]bool{}
 		for _, l := range lines {
-			if p, ok := bySKU[l.SKU]; ok && !seen[p.CategoryID] {
+			// A discontinued product's line is not shown in the basket: it says nothing.
+			if p, ok := bySKU[l.SKU]; ok && !p.Discontinued() && !seen[p.CategoryID] {
 				seen[p.CategoryID] = true
 				categories = append(categories, p.CategoryID)
 			}
@@ -83,8 +85,8 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketRea
 	})
 }
 
-// pick takes in-stock products not in the basket from the categories in turn, round
-// robin, so every category is represented.
+// pick takes in-stock products not in the basket and not discontinued from the
+// categories in turn, round robin, so every category is represented.
 func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[string]bool) ([]pages.ProductCard, error) {
 	lists := make([][]catalogue.Product, 0, len(categories))
 	for _, id := range categories {
@@ -100,7 +102,7 @@ func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[s
 		for _, ps := range lists {
 			if i < len(ps) {
 				added = true
-				if p := ps[i]; p.Stock > 0 && !skip[p.SKU] && len(out) < recommendedCount {
+				if p := ps[i]; p.Stock > 0 && !p.Discontinued() && !skip[p.SKU] && len(out) < recommendedCount {
 					out = append(out, pages.Card(p))
 				}
 			}

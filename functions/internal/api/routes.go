@@ -36,6 +36,9 @@ type Deps struct {
 	// upload): the media bucket where MEDIA_BUCKET is set, the local edge's media folder;
 	// nil where neither is (the upload then answers 503).
 	Media media.Store
+	// Publisher publishes the catalogue from the back office; nil where the stack
+	// cannot (the cloud: a release engineer runs scripts/release).
+	Publisher Publisher
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").

@@ -110,11 +110,14 @@ func LineLimit(p catalogue.Product) int {
 }
 
 // CheckBuyable says whether quantity units of the product (found false: no such SKU) may
-// go on a basket line: it exists, is in stock, and quantity is whole packs within the
-// line maximum and the stock.
+// go on a basket line: it exists, is not discontinued, is in stock, and quantity is whole
+// packs within the line maximum and the stock.
 func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) error {
 	if !found {
 		return &NotFoundError{Msg: "no product with SKU " + sku}
+	}
+	if p.Discontinued() {
+		return UnavailableError(p.Name)
 	}
 	if AvailabilityOf(p.Stock, p.PackSize).Status == OutOfStock {
 		return &ConflictError{Msg: p.Name + " is out of stock"}
@@ -126,6 +129,12 @@ func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) err
 		return &ConflictError{Msg: shortMessage(p.Name, AvailabilityOf(p.Stock, p.PackSize).PacksLeft, p.PackSize)}
 	}
 	return nil
+}
+
+// UnavailableError refuses a discontinued product (409): it stays in the catalogue for
+// the orders that name it, but can no longer be bought.
+func UnavailableError(name string) error {
+	return &ConflictError{Msg: name + " is no longer available"}
 }
 
 // shortMessage says how much of a product is left, in packs.
@@ -179,14 +188,15 @@ type Priced struct {
 }
 
 // Price prices basket b for a buyer with the given discounts and coupon (nil for none).
-// Lines whose product left the catalogue are dropped.
+// Lines whose product left the catalogue, or is discontinued, are dropped: they are not
+// shown, priced or ordered.
 func Price(b Basket, products map[string]catalogue.Product, discounts map[string]int, coupon *Coupon, shop config.Shop, now time.Time) Priced {
 	lines := slices.Clone(b.Lines)
 	SortNewestAddedFirst(lines)
 	var toPrice []pricing.Line
 	for _, l := range lines {
 		p, ok := products[l.SKU]
-		if !ok {
+		if !ok || p.Discontinued() {
 			continue
 		}
 		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice,

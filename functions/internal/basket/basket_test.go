@@ -66,6 +66,11 @@ func TestCheckBuyable(t *testing.T) {
 		{"not whole packs", p, true, 7, &field, "quantity: quantity must be a whole number of packs of 6"},
 		{"more than the whole packs in stock", p, true, 24, &conflict, "only 3 packs of Robin card (18 units) are in stock"},
 		{"all the whole packs in stock", p, true, 18, nil, ""},
+		{"no status (written before statuses) is active", withStatus(p, ""), true, 18, nil, ""},
+		{"active", withStatus(p, catalogue.StatusActive), true, 18, nil, ""},
+		{"discontinued", withStatus(p, catalogue.StatusDiscontinued), true, 6, &conflict, "Robin card is no longer available"},
+		{"discontinued and out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Status: catalogue.StatusDiscontinued}, true, 6, &conflict, "Robin card is no longer available"},
+		{"discontinued, whatever the quantity", withStatus(p, catalogue.StatusDiscontinued), true, 7, &conflict, "Robin card is no longer available"},
 	} {
 		err := CheckBuyable(tc.p, tc.found, "GC101-00001", tc.quantity)
 		if tc.is == nil {
@@ -77,6 +82,39 @@ func TestCheckBuyable(t *testing.T) {
 		if err == nil || !errors.As(err, tc.is) || err.Error() != tc.msg {
 			t.Errorf("%s: %T %v, want %q", tc.name, err, err, tc.msg)
 		}
+	}
+}
+
+func withStatus(p catalogue.Product, status string) catalogue.Product {
+	p.Status = status
+	return p
+}
+
+// TestPriceDropsDiscontinuedLines: a line whose product is discontinued is dropped as one
+// whose product left the catalogue is: not listed, priced, counted or short.
+func TestPriceDropsDiscontinuedLines(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	products := map[string]catalogue.Product{
+		"GC101-00001": {SKU: "GC101-00001", Name: "A", PackSize: 6, UnitPrice: 100, VATRate: 20, Stock: 600},
+		"GC101-00002": {SKU: "GC101-00002", Name: "B", PackSize: 12, UnitPrice: 50, VATRate: 20, Stock: 0, Status: catalogue.StatusDiscontinued},
+		"GC101-00003": {SKU: "GC101-00003", Name: "C", PackSize: 6, UnitPrice: 70, VATRate: 20, Stock: 600, Status: catalogue.StatusActive},
+	}
+	b := Basket{Version: 3, Lines: []Line{
+		{SKU: "GC101-00001", Quantity: 12, AddedAt: now.Add(-time.Hour)},
+		{SKU: "GC101-00002", Quantity: 24, AddedAt: now}, // discontinued, and short besides
+		{SKU: "GC101-00003", Quantity: 6, AddedAt: now.Add(-time.Minute)},
+	}}
+	shop := config.Shop{MinimumOrderPence: 10000, FreeDeliveryThresholdPence: 30000}
+	p := Price(b, products, map[string]int{}, nil, shop, now)
+	if len(p.Lines) != 2 || p.Lines[0].SKU != "GC101-00003" || p.Lines[1].SKU != "GC101-00001" {
+		t.Fatalf("lines: %+v", p.Lines)
+	}
+	if len(p.ShortLines()) != 0 {
+		t.Fatalf("short lines: %+v", p.ShortLines())
+	}
+	if p.GoodsExVAT != 12*100+6*70 || p.BelowMinimumBy != 10000-1620 || len(p.Basket.Lines) != 3 {
+		t.Fatalf("totals: goods %d, below minimum by %d; basket lines %d", p.GoodsExVAT, p.BelowMinimumBy, len(p.Basket.Lines))
 	}
 }
 

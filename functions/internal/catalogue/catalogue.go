@@ -1,6 +1,8 @@
 package catalogue
 
 import (
+	"cmp"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,6 +61,33 @@ const (
 
 // Discontinued reports whether p may no longer be bought or shown.
 func (p Product) Discontinued() bool { return p.Status == StatusDiscontinued }
+
+// Active answers the products that are not discontinued, in their order: the ones the
+// shop shows (pages, search, recommendations). products is left as it was.
+func Active(products []Product) []Product {
+	out := make([]Product, 0, len(products))
+	for _, p := range products {
+		if !p.Discontinued() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// CompareShelf orders products as a category page lists them: those with a SortOrder
+// above 0 first, lowest first, then the rest; within each, by name, then SKU.
+func CompareShelf(a, b Product) int {
+	return cmp.Or(cmp.Compare(shelfRank(a), shelfRank(b)), cmp.Compare(a.Name, b.Name), cmp.Compare(a.SKU, b.SKU))
+}
+
+// shelfRank is a product's place on its category page before names are compared: its
+// SortOrder, or after every sort order for a product without one.
+func shelfRank(p Product) int {
+	if p.SortOrder > 0 {
+		return p.SortOrder
+	}
+	return math.MaxInt
+}
 
 // RangePath is the site path of a range page.
 func RangePath(urlText string) string { return "/outlet/r/" + urlText + "/" }

@@ -223,6 +223,12 @@ func ShortError(name string, stock, packSize int) error {
 	return &basket.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are)}
 }
 
+// DiscontinuedError refuses an order one of whose products was discontinued after the
+// basket was priced (409). Priced again, the basket no longer lists the line.
+func DiscontinuedError(name string) error {
+	return &basket.ConflictError{Msg: fmt.Sprintf("%s is no longer available, so it has gone from your basket: check your basket and place the order again.", name)}
+}
+
 // Pounds formats pence as £1,234.56 for a sentence.
 func Pounds(p int64) string {
 	sign := ""

@@ -256,6 +256,17 @@ func TestPlace(t *testing.T) {
 		}
 	})
 
+	t.Run("a line discontinued since the basket was priced is no longer available, not out of stock", func(t *testing.T) {
+		f := newFake(12, 1000)
+		f.place = []error{&Refused{Kind: RefusedDiscontinued, SKU: "GC101-00001", Stock: 1000}}
+		_, _, err := placer(f).Place(context.Background(), req)
+		var conflict *basket.ConflictError
+		if !errors.As(err, &conflict) || len(f.calls) != 1 ||
+			err.Error() != "Card GC101-00001 is no longer available, so it has gone from your basket: check your basket and place the order again." {
+			t.Fatalf("%v after %d calls", err, len(f.calls))
+		}
+	})
+
 	t.Run("races are retried a bounded number of times, then the buyer is told", func(t *testing.T) {
 		f := newFake(12, 1000)
 		busy := &Refused{Kind: RefusedBusy}

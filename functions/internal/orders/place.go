@@ -61,6 +61,9 @@ const (
 	RefusedKey    = "key"    // the idempotency key was used: OrderID is its order
 	RefusedBusy   = "busy"   // another write to the same items raced this one: try again
 	RefusedCredit = "credit" // the account's credit would be exceeded (or its limit changed): Owed is what it owes
+	// RefusedDiscontinued: a line's product was discontinued after the basket was priced
+	// (its stock condition failed on the status, not the stock): SKU names it.
+	RefusedDiscontinued = "discontinued"
 )
 
 // Refused says why the store did not place an order; nothing of it was written.
@@ -213,6 +216,8 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 		case RefusedStock:
 			l := o.line(refused.SKU)
 			return Order{}, false, ShortError(l.Name, refused.Stock, l.PackSize)
+		case RefusedDiscontinued:
+			return Order{}, false, DiscontinuedError(o.line(refused.SKU).Name)
 		case RefusedCoupon:
 			return Order{}, false, couponUsedUp(o.CouponID)
 		case RefusedCredit:

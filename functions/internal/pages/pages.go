@@ -130,11 +130,19 @@ func Card(p catalogue.Product) ProductCard {
 
 // Build computes every page's data. groupOrder lists the menu groups in header order;
 // a group not in it goes last, in order of first appearance.
+//
+// Discontinued products are left out altogether: they have no page (so the next build
+// answers 404 for it and the sitemap drops it), and no list, count, featured or related
+// product names them. A category lists its products in shelf order
+// (catalogue.CompareShelf): sort order first, then name, then SKU.
 func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catalogue.Product, groupOrder []string) Site {
 	ranges = slices.Clone(ranges)
 	slices.SortFunc(ranges, func(a, b catalogue.Range) int { return cmp.Compare(a.Order, b.Order) })
 	cats = slices.Clone(cats)
 	slices.SortFunc(cats, func(a, b catalogue.Category) int { return cmp.Compare(a.Order, b.Order) })
+	products = catalogue.Active(products)
+	// In shelf order, so each category's list below is in it too.
+	slices.SortFunc(products, catalogue.CompareShelf)
 
 	byCat := map[int][]ProductCard{}
 	byRange := map[string][]ProductCard{}
@@ -143,10 +151,6 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 		c := Card(p)
 		byCat[p.CategoryID] = append(byCat[p.CategoryID], c)
 		byRange[p.RangeURLText] = append(byRange[p.RangeURLText], c)
-	}
-	byName := func(a, b ProductCard) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.SKU, b.SKU)) }
-	for _, list := range byCat {
-		slices.SortFunc(list, byName)
 	}
 
 	rangeLinks := map[string]RangeLink{}
@@ -221,8 +225,8 @@ func featured(list []ProductCard) []ProductCard {
 	return out
 }
 
-// related picks the in-stock products next to sku in its category's name order, so
-// neighbours share a style or subject.
+// related picks the in-stock products next to sku in its category's shelf order (sort
+// order, then name), so neighbours share a style or subject.
 func related(list []ProductCard, sku string) []ProductCard {
 	at := slices.IndexFunc(list, func(c ProductCard) bool { return c.SKU == sku })
 	out := make([]ProductCard, 0, relatedPerProduct)

@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tradeshop/functions/internal/catalogue"
@@ -77,5 +78,137 @@ func TestStockState(t *testing.T) {
 		if got := StockState(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}); got != tc.want {
 			t.Errorf("stock %d pack %d: %s, want %s", tc.stock, tc.pack, got, tc.want)
 		}
+	}
+}
+
+// shelf is a small catalogue: one range, two categories (the second in a menu group the
+// group order does not know), products with and without sort orders and statuses.
+func shelf() ([]catalogue.Range, []catalogue.Category, []catalogue.Product) {
+	ranges := []catalogue.Range{{URLText: "wholesale_cards", Name: "Cards", Order: 1}}
+	cats := []catalogue.Category{
+		{ID: 101, Slug: "birthday", Name: "Birthday", Group: "Occasions", RangeURLText: "wholesale_cards", Order: 1},
+		{ID: 150, Slug: "garden", Name: "Garden", Group: "Garden", RangeURLText: "wholesale_cards", Order: 2},
+	}
+	p := func(sku, name string, cat, sortOrder int, status string) catalogue.Product {
+		return catalogue.Product{SKU: sku, Slug: catalogue.Slugify(name + " " + sku), Name: name, CategoryID: cat,
+			RangeURLText: "wholesale_cards", PackSize: 6, UnitPrice: 50, VATRate: 20, Stock: 600, SortOrder: sortOrder, Status: status}
+	}
+	products := []catalogue.Product{
+		p("GC101-00001", "Apple", 101, 0, catalogue.StatusActive),
+		p("GC101-00002", "Banana", 101, 2, ""),
+		p("GC101-00003", "Cherry", 101, 1, catalogue.StatusActive),
+		p("GC101-00004", "Apple", 101, 0, ""),
+		p("GC101-00005", "Aardvark", 101, 0, catalogue.StatusDiscontinued),
+		p("GC101-00006", "Damson", 101, 2, catalogue.StatusActive),
+		p("GC101-00007", "Zebra", 101, 0, ""),
+		p("GC101-00008", "Yak", 101, 3, catalogue.StatusDiscontinued),
+		p("GC150-00001", "Trowel", 150, 0, catalogue.StatusDiscontinued),
+		p("GC150-00002", "Spade", 150, 0, ""),
+	}
+	return ranges, cats, products
+}
+
+func skus(cards []ProductCard) []string {
+	out := make([]string, len(cards))
+	for i, c := range cards {
+		out[i] = c.SKU
+	}
+	return out
+}
+
+// TestBuildLeavesOutDiscontinued: a discontinued product has no page and is in no list,
+// count, featured or related product; one without a status is active.
+func TestBuildLeavesOutDiscontinued(t *testing.T) {
+	t.Parallel()
+	ranges, cats, products := shelf()
+	given := slices.Clone(products)
+	s := Build(ranges, cats, products, []string{"Occasions"})
+	if !slices.Equal(products, given) {
+		t.Fatal("Build changed the products it was given")
+	}
+	gone := map[string]bool{}
+	for _, p := range products {
+		if p.Discontinued() {
+			gone[p.SKU] = true
+			if _, ok := s.Products[catalogue.ProductPath(p)]; ok {
+				t.Errorf("discontinued %s has a page", p.SKU)
+			}
+		}
+	}
+	if len(s.Products) != len(products)-len(gone) || s.Home.Products != len(products)-len(gone) {
+		t.Fatalf("%d product pages, home counts %d; want %d", len(s.Products), s.Home.Products, len(products)-len(gone))
+	}
+	var lists [][]ProductCard
+	for _, c := range s.Categories {
+		lists = append(lists, c.Products)
+	}
+	for _, r := range s.Ranges {
+		lists = append(lists, r.Featured)
+		if r.Range.Products != 7 {
+			t.Errorf("range %s counts %d products, want 7", r.Range.Path, r.Range.Products)
+		}
+	}
+	for _, p := range s.Products {
+		lists = append(lists, p.Related)
+	}
+	for _, l := range lists {
+		for _, c := range l {
+			if gone[c.SKU] {
+				t.Fatalf("discontinued %s is listed", c.SKU)
+			}
+		}
+	}
+	counts := map[int]int{}
+	for _, g := range s.Menu.Groups {
+		for _, c := range g.Categories {
+			counts[c.ID] = c.Products
+		}
+	}
+	if counts[101] != 6 || counts[150] != 1 {
+		t.Fatalf("menu counts %v, want 6 and 1 active products", counts)
+	}
+	if s.Menu.Ranges[0].Products != 7 {
+		t.Fatalf("menu range counts %d, want 7", s.Menu.Ranges[0].Products)
+	}
+}
+
+// TestCategoryShelfOrder: products with a sort order come first, lowest first (name, then
+// SKU, between equal ones), then the rest by name, then SKU; related products are the
+// neighbours in that order.
+func TestCategoryShelfOrder(t *testing.T) {
+	t.Parallel()
+	ranges, cats, products := shelf()
+	s := Build(ranges, cats, products, []string{"Occasions"})
+	page := s.Categories["/outlet/section/birthday/101/"]
+	want := []string{"GC101-00003", "GC101-00002", "GC101-00006", "GC101-00001", "GC101-00004", "GC101-00007"}
+	if got := skus(page.Products); !slices.Equal(got, want) {
+		t.Fatalf("category lists %v, want %v", got, want)
+	}
+	banana := s.Products[catalogue.ProductPath(products[1])]
+	if got := skus(banana.Related); !slices.Equal(got, []string{"GC101-00006", "GC101-00003", "GC101-00001", "GC101-00004", "GC101-00007"}) {
+		t.Fatalf("related of GC101-00002: %v", got)
+	}
+}
+
+// TestNewMenuGroup: a category whose group the group order does not name gets its own
+// group after the known ones, with its page and counts.
+func TestNewMenuGroup(t *testing.T) {
+	t.Parallel()
+	ranges, cats, products := shelf()
+	s := Build(ranges, cats, products, []string{"Occasions", "Balloons"})
+	if len(s.Menu.Groups) != 2 || s.Menu.Groups[0].Name != "Occasions" || s.Menu.Groups[1].Name != "Garden" {
+		t.Fatalf("groups %+v", s.Menu.Groups)
+	}
+	garden := s.Menu.Groups[1].Categories
+	if len(garden) != 1 || garden[0].ID != 150 || garden[0].Products != 1 {
+		t.Fatalf("Garden group %+v", garden)
+	}
+	page, ok := s.Categories[garden[0].Path]
+	if !ok || len(page.Products) != 1 || page.Range.URLText != "wholesale_cards" {
+		t.Fatalf("Garden page %+v", page)
+	}
+	spade := s.Products[catalogue.ProductPath(products[9])]
+	if spade.Category.Path != garden[0].Path || spade.Category.Group != "Garden" {
+		t.Fatalf("Spade's category %+v", spade.Category)
 	}
 }

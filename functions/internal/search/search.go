@@ -82,8 +82,9 @@ type Index struct {
 }
 
 // Build indexes the products; a product's category and range names count as words of
-// its title.
+// its title. Discontinued products are left out: the shop no longer shows them.
 func Build(products []catalogue.Product, cats []catalogue.Category, ranges []catalogue.Range) *Index {
+	products = catalogue.Active(products)
 	categoryNames := make(map[int]string, len(cats))
 	for _, c := range cats {
 		categoryNames[c.ID] = c.Name

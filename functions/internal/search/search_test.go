@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/seed"
 )
@@ -275,4 +276,43 @@ func first(r Result) any {
 		return "no hits"
 	}
 	return r.Hits[0].Name + " " + r.Hits[0].SKU
+}
+
+// TestDiscontinuedIsNotFound: a discontinued product is found neither by its name nor by
+// its SKU, and counts in no total; the products around it are found as before.
+func TestDiscontinuedIsNotFound(t *testing.T) {
+	t.Parallel()
+	c, err := seed.Generate(seed.DefaultProducts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	gone, kept := c.Products[17], c.Products[18]
+	before := Build(c.Products, c.Categories, c.Ranges)
+	products := slices.Clone(c.Products)
+	products[17].Status = catalogue.StatusDiscontinued
+	products[18].Status = "" // written before statuses: active
+	ix := Build(products, c.Categories, c.Ranges)
+
+	for _, q := range []string{gone.Name, gone.SKU, strings.ToLower(gone.SKU)} {
+		r, err := ix.Search(ctx, Request{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range r.Hits {
+			if h.SKU == gone.SKU {
+				t.Fatalf("%q finds discontinued %s", q, gone.SKU)
+			}
+		}
+	}
+	all := searchAll(t, ix, gone.Name)
+	if slices.ContainsFunc(all, func(h Hit) bool { return h.SKU == gone.SKU }) {
+		t.Fatalf("%q finds discontinued %s on a later page", gone.Name, gone.SKU)
+	}
+	if was := searchAll(t, before, gone.Name); len(was) != len(all)+1 {
+		t.Fatalf("%q: %d results, %d before it was discontinued", gone.Name, len(all), len(was))
+	}
+	if r, _ := ix.Search(ctx, Request{Query: kept.SKU}); len(r.Hits) == 0 || r.Hits[0].SKU != kept.SKU {
+		t.Fatalf("%s (no status) is not found first: %v", kept.SKU, first(r))
+	}
 }

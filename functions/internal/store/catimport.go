@@ -109,23 +109,30 @@ type ProductUpdate struct {
 	Audit      *orders.AuditEntry
 }
 
-// importWriters is how many product writes an import keeps in flight.
-const importWriters = 16
+// importWriters is how many writes an import keeps in flight; importGroup how many
+// products (each with its audit entry) go in one transaction.
+const (
+	importWriters = 8
+	importGroup   = 25
+)
 
-// UpdateProducts applies ups, importWriters at a time; progress is called with the
-// number done so far.
+// UpdateProducts applies ups, a group of importGroup products to a transaction,
+// importWriters transactions at a time. A group whose transaction is refused (a stock
+// condition, a race with an order) is applied product by product. progress is called
+// with the number done so far.
 func (s *Store) UpdateProducts(ctx context.Context, ups []ProductUpdate, job string, progress func(done int)) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(importWriters)
 	var mu sync.Mutex
 	done := 0
-	for _, u := range ups {
+	for i := 0; i < len(ups); i += importGroup {
+		group := ups[i:min(i+importGroup, len(ups))]
 		g.Go(func() error {
-			if err := s.updateProduct(ctx, u, job); err != nil {
-				return fmt.Errorf("product %s: %w", u.After.SKU, err)
+			if err := s.updateGroup(ctx, group, job); err != nil {
+				return err
 			}
 			mu.Lock()
-			done++
+			done += len(group)
 			if progress != nil {
 				progress(done)
 			}
@@ -134,6 +141,28 @@ func (s *Store) UpdateProducts(ctx context.Context, ups []ProductUpdate, job str
 		})
 	}
 	return g.Wait()
+}
+
+func (s *Store) updateGroup(ctx context.Context, group []ProductUpdate, job string) error {
+	if len(group) > 1 {
+		t := &txn{}
+		for _, u := range group {
+			if err := s.addProductUpdate(t, u, job); err != nil {
+				return err
+			}
+		}
+		err := s.run(ctx, t, "")
+		var refused *orders.Refused
+		if !errors.As(err, &refused) {
+			return err
+		}
+	}
+	for _, u := range group {
+		if err := s.updateProduct(ctx, u, job); err != nil {
+			return fmt.Errorf("product %s: %w", u.After.SKU, err)
+		}
+	}
+	return nil
 }
 
 func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) error {
@@ -163,7 +192,8 @@ func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) 
 	}
 }
 
-func (s *Store) tryUpdateProduct(ctx context.Context, u ProductUpdate, job string) error {
+// addProductUpdate adds u's update (and its audit entry) to t.
+func (s *Store) addProductUpdate(t *txn, u ProductUpdate, job string) error {
 	p := u.After
 	upd := expression.Set(expression.Name("slug"), expression.Value(p.Slug)).
 		Set(expression.Name("name"), expression.Value(p.Name)).
@@ -200,14 +230,19 @@ func (s *Store) tryUpdateProduct(ctx context.Context, u ProductUpdate, job strin
 			cond = cond.And(expression.Name("stock").GreaterThanEqual(expression.Value(-u.StockDelta)))
 		}
 	}
-	t := &txn{}
 	if err := t.update(role{kind: orders.RefusedStock, sku: p.SKU}, productKey(p.SKU), s.table, upd, &cond); err != nil {
 		return err
 	}
 	if u.Audit != nil {
-		if err := s.putAudit(t, AuditProduct+p.SKU, *u.Audit); err != nil {
-			return err
-		}
+		return s.putAudit(t, AuditProduct+p.SKU, *u.Audit)
+	}
+	return nil
+}
+
+func (s *Store) tryUpdateProduct(ctx context.Context, u ProductUpdate, job string) error {
+	t := &txn{}
+	if err := s.addProductUpdate(t, u, job); err != nil {
+		return err
 	}
 	if len(t.items) == 1 {
 		up := t.items[0].Update
@@ -216,7 +251,7 @@ func (s *Store) tryUpdateProduct(ctx context.Context, u ProductUpdate, job strin
 			ExpressionAttributeNames: up.ExpressionAttributeNames, ExpressionAttributeValues: up.ExpressionAttributeValues})
 		var failed *types.ConditionalCheckFailedException
 		if errors.As(err, &failed) {
-			return &orders.Refused{Kind: orders.RefusedStock, SKU: p.SKU}
+			return &orders.Refused{Kind: orders.RefusedStock, SKU: u.After.SKU}
 		}
 		return err
 	}

@@ -15,14 +15,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 )
 
 // Placing an order writes, all or nothing, in one TransactWriteItems (docs/orders.md):
 // the order (if new), the idempotency key (if unused), the basket emptied at the version
-// that was priced, each line's stock decrement (if stock >= quantity), the coupon's use
-// (if under its limits), the account's active coupon cleared and the order's to-invoice
-// marker (invoice.go). A large order reserves
+// that was priced, each line's stock decrement (if stock >= quantity and the product is
+// not discontinued), the coupon's use (if under its limits), the account's active
+// coupon cleared and the order's to-invoice marker (invoice.go). A large order reserves
 // its lines in chunks under a pending record (pk PENDING) and commits or undoes.
 
 // role says what one item of a transaction claims, to read its cancellation reason.
@@ -126,7 +127,8 @@ func (s *Store) run(ctx context.Context, t *txn, token string) error {
 }
 
 // refusal reads a cancelled transaction's reasons, most telling claim first: a used key,
-// then the basket, then a short line, then the coupon; anything else is a race.
+// then the basket, then a discontinued line, then a short line, then the coupon, then
+// the credit; anything else is a race.
 func refusal(t *txn, reasons []types.CancellationReason) error {
 	var found []*orders.Refused
 	for i, r := range reasons {
@@ -143,6 +145,9 @@ func refusal(t *txn, reasons []types.CancellationReason) error {
 		case orders.RefusedStock:
 			n, _ := numberOf(r.Item["stock"])
 			ref.Stock = int(n)
+			if stringOf(r.Item["status"]) == catalogue.StatusDiscontinued {
+				ref.Kind = orders.RefusedDiscontinued
+			}
 		case orders.RefusedCoupon:
 		case orders.RefusedCredit:
 			ref.Owed, _ = numberOf(r.Item[attrOwed])
@@ -155,7 +160,7 @@ func refusal(t *txn, reasons []types.CancellationReason) error {
 		}
 		found = append(found, ref)
 	}
-	for _, kind := range []string{orders.RefusedKey, orders.RefusedBasket, orders.RefusedStock, orders.RefusedCoupon, orders.RefusedCredit} {
+	for _, kind := range []string{orders.RefusedKey, orders.RefusedBasket, orders.RefusedDiscontinued, orders.RefusedStock, orders.RefusedCoupon, orders.RefusedCredit} {
 		for _, f := range found {
 			if f.Kind == kind {
 				return f
@@ -246,14 +251,16 @@ func (s *Store) accountUpdate(t *txn, p orders.Placement, clear, credit bool) er
 	return t.update(r, profileKey(p.Order.UID), s.table, upd, &cond)
 }
 
-// stock adds each line's stock change: delta -1 takes the units (if there are enough),
-// +1 gives them back.
+// stock adds each line's stock change: delta -1 takes the units (if there are enough
+// and the product is not discontinued: a failed line's status tells refusal which),
+// +1 gives them back (to a discontinued product too).
 func (s *Store) stock(t *txn, lines []orders.Line, delta int) error {
-	stock := expression.Name("stock")
+	stock, status := expression.Name("stock"), expression.Name("status")
 	for _, l := range lines {
 		var cond expression.ConditionBuilder
 		if delta < 0 {
-			cond = stock.GreaterThanEqual(expression.Value(l.Quantity))
+			cond = stock.GreaterThanEqual(expression.Value(l.Quantity)).And(
+				expression.AttributeNotExists(status).Or(status.NotEqual(expression.Value(catalogue.StatusDiscontinued))))
 		} else {
 			cond = expression.AttributeExists(expression.Name("pk"))
 		}

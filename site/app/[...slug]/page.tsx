@@ -7,7 +7,7 @@ import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { JsonLd } from '@/components/seo/json-ld';
 import { catchAllPage, catchAllParams, type CatchAllPage as Data } from '@/lib/catch-all';
 import { formatPence } from '@/lib/format';
-import { absolute, pageMetadata, productLd, siteName } from '@/lib/seo';
+import { pageMetadata, productImageUrl, productLd, siteName } from '@/lib/seo';
 
 type Params = { slug: string[] };
 
@@ -38,7 +38,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
         title: `${p.name} (${p.sku})`,
         description: `${p.name}, SKU ${p.sku}: ${formatPence(p.unitPrice)} a unit ex VAT, sold in packs of ${p.packSize}. Wholesale ${data.category.name.toLowerCase()} for retailers.`,
         path: p.path,
-        image: absolute(p.largeImg),
+        image: productImageUrl(p),
       });
     }
     case 'blog-index':

@@ -126,6 +126,10 @@ function ProductStock({ sku }: { sku: string }) {
           <dd>{product.pack_size} units</dd>
           <dt>In stock</dt>
           <dd className="stock-units">{product.stock} units</dd>
+          <dt>Status</dt>
+          <dd className="product-status" data-status={product.status}>
+            {product.status === 'discontinued' ? 'Discontinued: no longer shown or sold in the shop' : 'Active'}
+          </dd>
         </dl>
         <StockChange product={product} saved={replace} reload={reload} />
       </section>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
+import { ProductImage } from '@/components/catalogue/product-image';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { apiErrorText } from '@/lib/api';
 import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
@@ -117,7 +118,7 @@ export function BasketPage() {
           {basket.lines.map((l) => (
             <tr key={l.sku} data-sku={l.sku}>
               <td>
-                <img src={l.small_img} alt="" width={48} height={48} />{' '}
+                <ProductImage src={l.small_img} alt="" width={48} height={48} />{' '}
                 <Link href={l.path}>{l.name}</Link>
                 <br />
                 <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>

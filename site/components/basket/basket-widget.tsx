@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useAccount } from '@/components/account/use-account';
+import { ProductImage } from '@/components/catalogue/product-image';
 import { loadBasket } from '@/lib/account-store';
 import { WIDGET_LINES } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
@@ -34,7 +35,7 @@ export function BasketWidget() {
             <ul className="basket-lines">
               {account.cart.slice(0, WIDGET_LINES).map((l) => (
                 <li key={String(l.id)}>
-                  <img src={l.product?.small_img} alt="" width={40} height={40} />
+                  <ProductImage src={l.product?.small_img} alt="" width={40} height={40} />
                   <span className="basket-line-name">{l.product?.name}</span>
                   <span className="basket-line-qty">× {l.quantity}</span>
                   <span className="basket-line-amount">{formatPence(l.line_amount ?? 0)}</span>

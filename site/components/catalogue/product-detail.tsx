@@ -2,6 +2,7 @@ import type { ProductDetail as Detail } from '@/lib/types';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
+import { ProductImage } from './product-image';
 import { StockFact } from './stock-fact';
 
 /** The main block of a product page: image, name, SKU, price, pack, VAT, stock and
@@ -11,7 +12,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
   const packIncVat = Math.round((pack * (100 + p.vatRate)) / 100);
   return (
     <div className="product">
-      <img className="product-image" src={p.largeImg} alt={p.name} width={640} height={640} fetchPriority="high" />
+      <ProductImage className="product-image" src={p.largeImg} alt={p.name} width={640} height={640} fetchPriority="high" />
       <div className="product-info">
         <h1>{p.name}</h1>
         <p className="muted">SKU {p.sku}</p>

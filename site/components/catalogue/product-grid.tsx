@@ -3,6 +3,7 @@ import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import type { ProductCard } from '@/lib/types';
 import { PackPrice, Price } from '@/components/basket/price';
+import { ProductImage } from './product-image';
 
 /** A grid of products with image, name (linking to the product page), SKU, pack size
  * and trade price ex VAT. Card names are headings one level below the section the
@@ -14,7 +15,7 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
     <ul className="grid" aria-label={label}>
       {products.map((p) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
-          <img src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
+          <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
           <Name className="card-name">
             <Link href={p.path} prefetch={false}>
               {p.name}

@@ -1,0 +1,50 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/publish"
+)
+
+// Publisher publishes the catalogue from the back office (docs/catalogue-import.md
+// "Publishing"); *publish.Command is the local edge's.
+type Publisher interface {
+	Start(by string) (publish.Status, error)
+	Status() publish.Status
+}
+
+// noPublisher is the answer where the stack cannot build the site (the cloud's Lambdas).
+const noPublisher = "Publishing from the back office is not available here: the site is built and published by a release engineer with scripts/release --target aws (docs/catalogue-import.md \"Publishing\"). The imported catalogue is in the shop's table already; buyers see it in search, the basket and checkout now, and on the catalogue pages from the next release."
+
+// handleAdminPublish answers POST /api/admin/catalogue/publish {token}: starts a publish
+// (202 with its status; 409 while one runs).
+func handleAdminPublish(d Deps) http.Handler {
+	return staffPost(d.Log, d, func(w http.ResponseWriter, _ *http.Request, by orders.Staff, _ tokenRequest) {
+		if d.Publisher == nil {
+			encode(w, http.StatusNotImplemented, errorBody{Error: noPublisher})
+			return
+		}
+		s, err := d.Publisher.Start(by.Email)
+		if errors.Is(err, publish.ErrRunning) {
+			encode(w, http.StatusConflict, struct {
+				errorBody
+				publish.Status
+			}{errorBody{Error: err.Error()}, s})
+			return
+		}
+		encode(w, http.StatusAccepted, s)
+	})
+}
+
+// handleAdminPublishStatus answers GET /api/admin/catalogue/publish: the last publish's state.
+func handleAdminPublishStatus(d Deps) http.Handler {
+	return staffGet(d.Log, d, func(w http.ResponseWriter, _ *http.Request, _ orders.Staff) {
+		if d.Publisher == nil {
+			encode(w, http.StatusNotImplemented, errorBody{Error: noPublisher})
+			return
+		}
+		encode(w, http.StatusOK, d.Publisher.Status())
+	})
+}

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { ProductCard, ProductDetail as Detail } from '@/lib/types';
+import { NO_PICTURE_SRC } from '@/lib/product-image';
+import { ProductImage } from './product-image';
+
+/** The attributes of every <img> in html, in order. */
+function images(html: string): Record<string, string>[] {
+  return [...html.matchAll(/<img ([^>]*?)\/?>/g)].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!.replace(/&amp;/g, '&')])),
+  );
+}
+
+describe('ProductImage', () => {
+  it('draws a product\'s picture as given', () => {
+    const [img] = images(renderToStaticMarkup(<ProductImage src="/media/a-s.svg" alt="" width={160} height={160} loading="lazy" />));
+    expect(img).toEqual({ src: '/media/a-s.svg', alt: '', width: '160', height: '160', loading: 'lazy' });
+  });
+
+  it('draws the placeholder at the same size for a product without a picture, saying "No picture"', () => {
+    for (const src of ['', undefined]) {
+      const [img] = images(renderToStaticMarkup(<ProductImage className="product-image" src={src} alt="Robin card" width={640} height={640} />));
+      expect(img).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '640', height: '640', class: 'product-image no-picture', 'data-placeholder': 'true' });
+    }
+  });
+});
+
+describe('the pages that draw product images', () => {
+  const card: ProductCard = { sku: 'GC101-00001', path: '/robin-gc101-00001/', slug: 'robin', name: 'Robin card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true, smallImg: '' };
+
+  it('the product grid keeps each card\'s 160 × 160 image, placeholder or picture', async () => {
+    const { ProductGrid } = await import('./product-grid');
+    const html = renderToStaticMarkup(<ProductGrid products={[card, { ...card, sku: 'GC101-00002', smallImg: '/media/b-s.svg' }]} label="Cards" />);
+    const [none, pic] = images(html);
+    expect(none).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '160', height: '160' });
+    expect(pic).toMatchObject({ src: '/media/b-s.svg', alt: '', width: '160', height: '160' });
+  });
+
+  it('the product page draws the 640 × 640 placeholder for a product without a picture', async () => {
+    const { ProductDetail } = await import('./product-detail');
+    const detail: Detail = { ...card, largeImg: '', description: 'A card.', stockState: 'in-stock' };
+    const [img] = images(renderToStaticMarkup(<ProductDetail product={detail} />));
+    expect(img).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '640', height: '640', class: 'product-image no-picture' });
+  });
+});
+
+describe('every product image', () => {
+  it('is drawn through ProductImage: no component or page draws a bare <img>', () => {
+    const site = path.resolve(import.meta.dirname, '..', '..');
+    const bare: string[] = [];
+    for (const dir of ['app', 'components']) {
+      for (const entry of readdirSync(path.join(site, dir), { recursive: true, withFileTypes: true })) {
+        const file = path.join(entry.parentPath, entry.name);
+        if (!entry.isFile() || !/\.tsx$/.test(entry.name) || /\.test\.tsx$/.test(entry.name) || file === path.join(site, 'components', 'catalogue', 'product-image.tsx')) continue;
+        if (/<img[\s>]/.test(readFileSync(file, 'utf8'))) bare.push(path.relative(site, file));
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+});

@@ -40,15 +40,26 @@ export interface FunctionRights {
   readonly csrfSecret: boolean;
 }
 
-/** One /api endpoint: its function's name, routes, rights and memory. */
+/** One /api endpoint: its function's name, routes, rights, memory and timeout. */
 export interface Endpoint extends FunctionRights {
   readonly routes: readonly Route[];
   readonly memoryMB: number;
+  /** Seconds before the function is stopped (default 10; at most 29, under API Gateway's 30 s). */
+  readonly timeoutSeconds: number;
+  /**
+   * The function publishes product pictures to the media bucket: s3:PutObject and
+   * s3:GetObject on `media/products/*`, s3:ListBucket on the bucket (so a picture not
+   * there yet is a 404, not a 403) and MEDIA_BUCKET in its environment.
+   */
+  readonly mediaBucket: boolean;
 }
+
+/** The media bucket's objects a mediaBucket function may write and read. */
+export const MEDIA_PRODUCTS_PREFIX = 'media/products/';
 
 const METHODS: readonly RouteMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** The DynamoDB actions a grant may name (a transaction's items are checked as these). */
-export const GRANT_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] as const;
+export const GRANT_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'] as const;
 const KEY_PATTERN = /^[A-Z]+(#[A-Z]+)*(#\*)?$/;
 
 interface RawFile {
@@ -97,10 +108,16 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
     names.add(r.name);
     const memoryMB = raw['memoryMB'] === undefined ? 256 : Number(raw['memoryMB']);
     if (!Number.isInteger(memoryMB) || memoryMB < 128 || memoryMB > 10240) fail('memoryMB must be an integer from 128 to 10240');
+    const timeoutSeconds = raw['timeoutSeconds'] === undefined ? 10 : Number(raw['timeoutSeconds']);
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 29) fail('timeoutSeconds must be an integer from 1 to 29 (API Gateway gives up at 30 s)');
+    const mediaBucket = raw['mediaBucket'] ?? false;
+    if (typeof mediaBucket !== 'boolean') fail('mediaBucket must be true or false');
     const routes = Array.isArray(raw['routes']) && raw['routes'].length > 0 ? (raw['routes'] as unknown[]) : fail('routes must be a non-empty list');
     return {
       ...r,
       memoryMB,
+      timeoutSeconds,
+      mediaBucket: mediaBucket as boolean,
       routes: routes.map((route): Route => {
         const m = typeof route === 'string' ? /^([A-Z]+) (\/api\/\S+)$/.exec(route) : null;
         const method = METHODS.find((x) => x === m?.[1]);

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   Duration, Fn, aws_apigatewayv2 as apigw, aws_dynamodb as dynamodb, aws_iam as iam, aws_lambda as lambda, aws_logs as logs,
-  aws_secretsmanager as secretsmanager,
+  aws_s3 as s3, aws_secretsmanager as secretsmanager,
 } from 'aws-cdk-lib';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { Endpoint, TableGrant } from './endpoints';
+import { MEDIA_PRODUCTS_PREFIX, type Endpoint, type TableGrant } from './endpoints';
 
 /** Requests per second the API accepts before answering 429. */
 export interface ApiThrottle {
@@ -52,6 +52,8 @@ export class ShopApi extends Construct {
   public readonly domainName: string;
   /** Each endpoint's function, by endpoint name. */
   public readonly functions: ReadonlyMap<string, lambda.Function>;
+  /** The endpoints it serves, as given. */
+  public readonly endpoints: readonly Endpoint[];
 
   constructor(scope: Construct, id: string, props: ShopApiProps) {
     super(scope, id);
@@ -74,6 +76,7 @@ export class ShopApi extends Construct {
       const fn = goFunction(this, endpoint.name, {
         codeDir: props.codeDir,
         memoryMB: endpoint.memoryMB,
+        timeout: Duration.seconds(endpoint.timeoutSeconds),
         description: `/api endpoint ${endpoint.name}: ${endpoint.routes.map((r) => `${r.method} ${r.path}`).join(', ')}`,
         environment: {
           ...props.environment,
@@ -90,6 +93,7 @@ export class ShopApi extends Construct {
       functions.set(endpoint.name, fn);
     }
     this.functions = functions;
+    this.endpoints = props.endpoints;
   }
 }
 
@@ -106,6 +110,18 @@ export function grantTable(fn: lambda.Function, table: dynamodb.ITableV2, access
       ...(g.index === undefined ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...g.keys] } } } : {}),
     }));
   }
+}
+
+/**
+ * Lets fn publish product pictures to the media bucket (an endpoint with mediaBucket):
+ * s3:PutObject and s3:GetObject (HeadObject) on `media/products/*` only, s3:ListBucket on
+ * the bucket (without it S3 answers a missing picture's HeadObject with 403, not 404), and
+ * MEDIA_BUCKET, which the function reads.
+ */
+export function grantMediaBucket(fn: lambda.Function, bucket: s3.IBucket): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [bucket.arnForObjects(`${MEDIA_PRODUCTS_PREFIX}*`)] }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  fn.addEnvironment('MEDIA_BUCKET', bucket.bucketName);
 }
 
 /** Inputs of {@link goFunction}. */

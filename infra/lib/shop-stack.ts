@@ -5,7 +5,7 @@ import { loadEndpoints, type Endpoint } from './endpoints';
 import { OrderSweeper } from './order-sweeper';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
-import { ShopApi, type ApiThrottle } from './shop-api';
+import { ShopApi, grantMediaBucket, type ApiThrottle } from './shop-api';
 import { StaticSite } from './static-site';
 import { EdgeStack, type ClientRateLimit } from './web-acl';
 import { ShopTable } from './table';
@@ -131,6 +131,8 @@ export class ShopStack extends Stack {
     });
     const siteOrigin = props.config.siteOrigin ?? `https://${this.site.distribution.distributionDomainName}`;
     for (const fn of this.api.functions.values()) fn.addEnvironment('SITE_ORIGIN', siteOrigin);
+    // The back office's picture upload publishes to the media bucket (made with the site).
+    for (const e of this.api.endpoints.filter((x) => x.mediaBucket)) grantMediaBucket(this.api.functions.get(e.name)!, this.site.mediaBucket);
 
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output('TableName', this.shopTable.table.tableName, `The ${stage} shop table`);

@@ -80,6 +80,8 @@ export interface RawFunction {
   name: string;
   csrfSecret: boolean;
   access: RawGrant[];
+  timeoutSeconds?: number;
+  mediaBucket?: boolean;
 }
 
 /** functions/internal/api/endpoints.json, read directly (not through lib/endpoints.ts). */

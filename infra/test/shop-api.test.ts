@@ -73,6 +73,30 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     expect(statementsOf(e.name).flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
   });
 
+  it.each(rawFile.endpoints)('$name has its endpoints.json timeout (10 s unless it says)', (e) => {
+    expect(fns[fnId(e.name)]!.Properties['Timeout']).toBe(e.timeoutSeconds ?? 10);
+  });
+
+  it('lets only the mediaBucket endpoints publish pictures: put and get media/products/*, list the bucket, MEDIA_BUCKET', () => {
+    const withMedia = rawFile.endpoints.filter((e) => e.mediaBucket).map((e) => e.name);
+    expect(withMedia).toEqual(['adminCatalogueImages']);
+    const mediaArn = { 'Fn::GetAtt': ['MediaBucket', 'Arn'] };
+    for (const e of rawFile.endpoints) {
+      const s3 = statementsOf(e.name).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+      const vars = fns[fnId(e.name)]!.Properties['Environment'].Variables;
+      if (!e.mediaBucket) {
+        expect(s3, e.name).toEqual([]);
+        expect(vars, e.name).not.toHaveProperty('MEDIA_BUCKET');
+        continue;
+      }
+      expect(vars['MEDIA_BUCKET']).toEqual({ Ref: 'MediaBucket' });
+      const shown = s3.map((st) => ({ actions: actionsOf(st).sort(), resource: st.Resource, condition: st.Condition ?? null }));
+      expect(shown).toHaveLength(2);
+      expect(shown).toContainEqual({ actions: ['s3:GetObject', 's3:PutObject'], resource: { 'Fn::Join': ['', [mediaArn, '/media/products/*']] }, condition: null });
+      expect(shown).toContainEqual({ actions: ['s3:ListBucket'], resource: mediaArn, condition: null });
+    }
+  });
+
   it('gives the CSRF secret to the token endpoints and no others', () => {
     const withSecret = Object.entries(fns).filter(([, fn]) => 'CSRF_SECRET' in (fn.Properties['Environment']?.Variables ?? {})).map(([id]) => id).sort();
     expect(withSecret).toEqual(rawFile.endpoints.filter((e) => e.csrfSecret).map((e) => fnId(e.name)).sort());

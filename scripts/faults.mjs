@@ -33,8 +33,9 @@
 // (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500).
 // It exits 1 when a check fails, naming each one.
 import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { binDir, capture, freePort, localDir, root, run, say, startService, stopAll, waitForPort } from './lib.mjs';
 import { startDynamoDBLocal } from './dynamodb-local.mjs';
@@ -119,7 +120,9 @@ async function emulatorUser(i) {
 /** One API call as the site makes it (token in the body, CSRF header and cookie, same
  * origin). Answers { status, body, ms }, or { status: 0, error } when no answer came. */
 async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
-  const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', origin: shop };
+  // A Buffer body is sent as it is (a picture), anything else as JSON.
+  const raw = Buffer.isBuffer(body);
+  const headers = { 'content-type': raw ? 'image/png' : 'application/json', 'sec-fetch-site': 'same-origin', origin: shop };
   if (buyer?.csrf) {
     headers[buyer.csrf.header] = buyer.csrf.token;
     headers.cookie = buyer.csrf.cookie;
@@ -128,7 +131,7 @@ async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
   const t0 = performance.now();
   try {
     const res = await fetch(shop + p, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(limitMs),
+      method, headers, body: body === undefined || raw ? body : JSON.stringify(body), signal: AbortSignal.timeout(limitMs),
     });
     const text = await res.text();
     let json = null;
@@ -177,11 +180,41 @@ async function must(what, r, ok = (s) => s >= 200 && s < 300) {
 
 // ---------------------------------------------------------------- A. store paused
 
+/** A PNG of side × side pixels in one colour (8-bit RGB), for the picture upload. */
+function solidPNG(side) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const row = Buffer.alloc(1 + 3 * side); // filter byte 0, then the pixels
+  for (let x = 0; x < side; x++) row.set([40, 120, 200], 1 + 3 * x);
+  const pixels = Buffer.concat(Array.from({ length: side }, () => row));
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** The catalogue import's job of a products file alone (catimport.JobOf), so an apply
+ * gets past its job check to the store. */
+function importJob(products, full = false) {
+  const bytes = Buffer.from(products, 'utf8');
+  return createHash('sha256').update(`full=${full}\x00${bytes.length}\x00`).update(bytes).update('\x00').digest('hex').slice(0, 24);
+}
+
 /** One well-formed request per route of endpoints.json. */
 function requests(buyer, sku, staff) {
   const t = buyer.token;
   const s = staff.token;
   const coupon = { id: 'FAULTSA', description: 'Fault suite', kind: 'percent', percent: 5, version: 0 };
+  const products = `sku,name,category,pack_size,unit_price,vat_rate\nFAULTS-1,Fault Suite Card,1,6,1.00,20\n`;
+  const importFile = { token: s, products: { name: 'faults.csv', text: products }, full: false, images: {} };
   return {
     'GET /api/admin/me': { as: staff },
     'GET /api/admin/orders': { as: staff },
@@ -199,6 +232,11 @@ function requests(buyer, sku, staff) {
     // This edge has no PUBLISH_DIR, as the cloud's Lambda: 501 with the sentence, at once.
     'GET /api/admin/catalogue/publish': { as: staff, expect: 501 },
     'POST /api/admin/catalogue/publish': { as: staff, body: { token: s }, expect: 501 },
+    'POST /api/admin/catalogue/check': { as: staff, body: importFile },
+    'POST /api/admin/catalogue/apply': { as: staff, body: { ...importFile, job: importJob(products) } },
+    // The picture upload needs no store: published to this edge's media folder at once.
+    'POST /api/admin/catalogue/images': { as: staff, path: '/api/admin/catalogue/images?name=faults.png', body: solidPNG(120) },
+    'GET /api/admin/catalogue/export': { as: staff, path: '/api/admin/catalogue/export?file=products' },
     'POST /api/shoppingCartSmall': { body: { token: t } },
     'GET /api/search': { path: '/api/search?q=card' },
     'POST /api/getProfile': { body: { token: t } },

@@ -1,5 +1,6 @@
 import { idToken } from './account-store';
 import { ApiError, apiFetch, apiFetchBlob, CSRF_STALE, type ApiOptions } from './api';
+import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
 import type { Billing, Order } from './checkout';
 import type { OrderAction } from './order-status';
 import { saveFile } from './save-file';
@@ -229,4 +230,75 @@ export async function downloadExport(from: string, to: string, doc: Document = d
   });
   if (csv.type.split(';')[0]!.trim().toLowerCase() !== 'text/csv') throw new Error(`the export came back as ${csv.type || 'no type'}, not CSV`);
   saveFile(csv, exportFileName(from, to), doc);
+}
+
+// ——— Catalogue import (docs/back-office.md "Catalogue") ———
+
+/** A check's or apply's outcome: the plan, or the files' problems (422: the first of them
+ * and how many there were). Anything else is an ApiError. */
+export type ImportOutcome = { plan: ImportPlan } | { problems: ImportProblem[]; count: number };
+
+async function importCall(path: string, body: Record<string, unknown>): Promise<ImportOutcome> {
+  try {
+    return { plan: (await adminPost<{ plan: ImportPlan }>(path, body)).plan };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 422) {
+      const a = (err.answer ?? {}) as { problems?: ImportProblem[]; count?: number };
+      const problems = Array.isArray(a.problems) ? a.problems : [];
+      return { problems, count: typeof a.count === 'number' ? a.count : problems.length };
+    }
+    throw err;
+  }
+}
+
+/** Checks the files against the catalogue: nothing is written. */
+export function checkImport(req: ImportRequest): Promise<ImportOutcome> {
+  return importCall('/api/admin/catalogue/check', { ...req });
+}
+
+/** Applies the files the page checked (job: the check's). A 409 is an ApiError saying the
+ * file changed since the check, or that another import is running. */
+export function applyImport(req: ImportRequest, job: string): Promise<ImportOutcome> {
+  return importCall('/api/admin/catalogue/apply', { ...req, job });
+}
+
+/** Uploads one picture: checked, made into the pages' two sizes and published. A picture
+ * that cannot be used is a 400 (or 413) ApiError with the sentence saying why. */
+export async function uploadPicture(file: File): Promise<UploadedPicture> {
+  return apiFetch<UploadedPicture>(`/api/admin/catalogue/images${query({ name: file.name })}`, {
+    method: 'POST',
+    csrf: true,
+    rawBody: file,
+    headers: { Authorization: `Bearer ${await idToken()}` },
+  });
+}
+
+/** Downloads the catalogue as the import's CSV: the products, or the ranges and categories. */
+export async function downloadCatalogue(file: 'products' | 'categories', doc: Document = document): Promise<string> {
+  const csv = await apiFetchBlob(`/api/admin/catalogue/export${query({ file })}`, 'text/csv', {
+    method: 'GET',
+    csrf: true,
+    headers: { Authorization: `Bearer ${await idToken()}` },
+  });
+  if (csv.type.split(';')[0]!.trim().toLowerCase() !== 'text/csv') throw new Error(`the export came back as ${csv.type || 'no type'}, not CSV`);
+  const name = catalogueExportName(file);
+  saveFile(csv, name, doc);
+  return name;
+}
+
+/** Starts publishing the catalogue (202 with its status; a 409 while one runs carries the
+ * running one's status; a 501 where this stack cannot publish says who can). */
+export async function startPublish(): Promise<PublishStatus> {
+  try {
+    return await adminPost<PublishStatus>('/api/admin/catalogue/publish', {});
+  } catch (err) {
+    const a = err instanceof ApiError && err.status === 409 ? (err.answer as PublishStatus | undefined) : undefined;
+    if (a?.state === 'running') return a;
+    throw err;
+  }
+}
+
+/** The state of the last publish. */
+export function publishStatus(signal?: AbortSignal): Promise<PublishStatus> {
+  return adminGet<PublishStatus>('/api/admin/catalogue/publish', { ...(signal && { signal }) });
 }

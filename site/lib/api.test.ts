@@ -130,6 +130,22 @@ describe('apiFetch', () => {
     expect(err).toMatchObject({ status: 400, message: 'request body has invalid fields', problems: { email: 'not an email' } });
   });
 
+  it('keeps the whole answer, and a list of problems (a catalogue import\'s 422) out of the field problems', async () => {
+    const body = '{"error":"The import has 2 problems; nothing was written.","problems":[{"line":3,"column":"pack size","message":"must be …"}],"count":2}';
+    const err = await apiFetch('/api/admin/catalogue/check', { body: {}, fetchImpl: fakeFetch(422, body).impl, doc: doc('t') }).catch((e: ApiError) => e);
+    expect(err).toMatchObject({ status: 422, problems: undefined, answer: JSON.parse(body) });
+    expect(apiErrorText(err, 'x')).toBe('The import has 2 problems; nothing was written.');
+  });
+
+  it('sends a raw body (a picture) as it is, with its own type', async () => {
+    const f = fakeFetch(200, '{"name":"a.png"}');
+    const picture = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
+    await apiFetch('/api/admin/catalogue/images?name=a.png', { method: 'POST', rawBody: picture, csrf: true, fetchImpl: f.impl, doc: doc('t') });
+    const init = f.calls[0]!.init;
+    expect(init.body).toBe(picture);
+    expect(init.headers).toMatchObject({ 'Content-Type': 'image/png', [CSRF_HEADER]: 't' });
+  });
+
   it('keeps the order a refused order points at (409 with order_id)', async () => {
     const f = fakeFetch(409, '{"error":"This basket was just ordered: see order TS-100123.","order_id":"TS-100123"}');
     const err = await apiFetch('/api/orders', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);

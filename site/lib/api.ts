@@ -3,7 +3,8 @@ export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token'
 
 /** An API answer that was not 2xx; message is the server's own error text, orderId
  * the order a refused order points at (409 "this basket was just ordered: see order …"),
- * and code what kind of refusal a program acts on (a 403's csrf_token or cross_site). */
+ * code what kind of refusal a program acts on (a 403's csrf_token or cross_site), and
+ * answer the whole JSON answer (a catalogue import's 422 lists its problems there). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -11,6 +12,7 @@ export class ApiError extends Error {
     readonly problems?: Record<string, string>,
     readonly orderId?: string,
     readonly code?: string,
+    readonly answer?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -65,6 +67,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   fetchImpl?: typeof fetch;
   doc?: Pick<Document, 'querySelector'>;
+  /** A body sent as it is, with its own type (a picture), instead of body as JSON. */
+  rawBody?: Blob;
   /** The endpoint is CSRF-protected: without a token the call cannot succeed, so a failed
    * token request fails the call, and a 403 for a stale token (code csrf_token: the token
    * expired, the secret was rotated, or another tab replaced the cookie) fetches the token
@@ -138,10 +142,13 @@ async function request(path: string, opts: ApiOptions, accept: string): Promise<
     res = await send(path, opts, await ensureCsrfToken({ fetchImpl, doc, fresh: true }), accept);
   }
   if (!res.ok) {
-    const e = ((await answerOf(res)) ?? {}) as { error?: string; problems?: Record<string, string>; order_id?: unknown; code?: unknown };
+    const answer = await answerOf(res);
+    const e = (answer ?? {}) as { error?: string; problems?: unknown; order_id?: unknown; code?: unknown };
     const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
     const code = typeof e.code === 'string' && e.code ? e.code : undefined;
-    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, e.problems, orderId, code);
+    // problems by field name; a list (a catalogue import's 422) stays in answer only.
+    const problems = e.problems && typeof e.problems === 'object' && !Array.isArray(e.problems) ? (e.problems as Record<string, string>) : undefined;
+    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, problems, orderId, code, answer);
   }
   return res;
 }
@@ -160,15 +167,16 @@ async function answerOf(res: Response): Promise<unknown> {
 }
 
 function send(path: string, opts: ApiOptions, token: string, accept: string): Promise<Response> {
-  const { method = 'POST', body, headers = {}, signal, fetchImpl = fetch } = opts;
+  const { method = 'POST', body, rawBody, headers = {}, signal, fetchImpl = fetch } = opts;
   const h: Record<string, string> = { Accept: accept, ...headers };
   if (token) h[CSRF_HEADER] = token;
-  if (body !== undefined) h['Content-Type'] = 'application/json';
+  if (rawBody !== undefined) h['Content-Type'] = rawBody.type || 'application/octet-stream';
+  else if (body !== undefined) h['Content-Type'] = 'application/json';
   return fetchImpl(path, {
     method,
     headers: h,
     credentials: 'same-origin',
-    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(rawBody !== undefined ? { body: rawBody } : body !== undefined && { body: JSON.stringify(body) }),
     ...(signal && { signal }),
   });
 }

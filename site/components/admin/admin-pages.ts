@@ -5,6 +5,7 @@ export const ADMIN_PAGES = [
   { href: '/admin/accounts/', label: 'Accounts', heading: 'Accounts', also: [] },
   { href: '/admin/coupons/', label: 'Coupons', heading: 'Coupons', also: [] },
   { href: '/admin/stock/', label: 'Stock', heading: 'Stock', also: [] },
+  { href: '/admin/catalogue/', label: 'Catalogue', heading: 'Catalogue', also: [] },
   { href: '/admin/export/', label: 'Export', heading: 'Export orders', also: [] },
 ] as const;
 

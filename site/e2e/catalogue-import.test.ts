@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc32, deflateSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, emulatorUser, launch, screenshot, shopURL } from './browser';
+import { grantStaff } from './staff';
+
+/** The catalogue import end to end (docs/back-office.md "Catalogue", docs/catalogue-import.md):
+ * staff open /admin/catalogue/, upload a file with one new product (and its picture) and one
+ * price change, check it, see the review, apply it, then publish the catalogue and find the
+ * new product's page with its picture and the new price on the category page. Its
+ * products are in Blue Heron Art (135), a category no other e2e file reads. */
+
+const CATEGORY = { id: 135, path: '/outlet/section/blue-heron-art/135/' };
+
+let browser: Browser;
+let page: Page;
+let staffToken = '';
+
+/** A PNG of side × side pixels, a diagonal blend of two colours (8-bit RGB). */
+function picture(side: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < side; y++) {
+    const row = Buffer.alloc(1 + 3 * side);
+    for (let x = 0; x < side; x++) {
+      const t = (x + y) / (2 * side);
+      row.set([Math.round(20 + 200 * t), Math.round(110 - 60 * t), Math.round(190 - 150 * t)], 1 + 3 * x);
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A CSV file's rows (quoted cells as the export writes them, line breaks inside them included). */
+function parseCSV(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        cell += c;
+      }
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else if (c !== '\r') {
+      cell += c;
+    }
+  }
+  if (cell !== '' || row.length) rows.push([...row, cell]);
+  return rows;
+}
+
+const csvLine = (row: string[]) => row.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
+
+/** Catalogue.Slugify: lower case, & as "and", anything else not a letter or digit a hyphen. */
+const slugify = (s: string) =>
+  s.toLowerCase().replaceAll('&', '-and-').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+
+/** The catalogue as staff export it (GET /api/admin/catalogue/export), as the page's own fetch. */
+async function exported(): Promise<string> {
+  const got = await page.evaluate(async (token) => {
+    const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
+    const res = await fetch('/api/admin/catalogue/export?file=products', { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
+    return { status: res.status, text: await res.text() };
+  }, staffToken);
+  expect(got.status, got.text.slice(0, 200)).toBe(200);
+  return got.text;
+}
+
+/** Pounds as the import reads them: 125 is "1.25". */
+const pounds = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const staff = await emulatorUser();
+  await grantStaff(staff.email);
+  await page.goto(shopURL + '/account/login/');
+  await page.getByLabel('Email').fill(staff.email);
+  await page.getByLabel('Password').fill(staff.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: staff.email, password: staff.password, returnSecureToken: true }),
+  });
+  staffToken = ((await res.json()) as { idToken: string }).idToken;
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the catalogue import in the back office', () => {
+  const sku = `E2E-${Date.now().toString(36).toUpperCase()}`;
+  const name = 'Kingfisher Riverbank Art Card';
+  const newPrice = 137; // £1.37 a unit
+  let changed = { sku: '', name: '', before: 0, after: 0 };
+
+  it('staff upload a new product with its picture and a price change, check it, review it and apply it', { timeout: 180_000 }, async () => {
+    await page.goto(shopURL + '/admin/catalogue/');
+    const products = page.getByLabel('Products file (.csv or .jsonl)');
+    await expect.poll(() => products.count(), { timeout: 20_000 }).toBe(1);
+    await expect(page.locator('.admin-nav').getByRole('link', { name: 'Catalogue', exact: true }).getAttribute('aria-current')).resolves.toBe('page');
+
+    // The file: the export's header, the new product, and a product of the category with
+    // its price moved (its stock cell left empty: the stock stays as it is).
+    const [header, ...rows] = parseCSV(await exported());
+    if (!header) throw new Error('the export is empty');
+    const col = (k: string) => header.indexOf(k);
+    const row = rows.find((r) => r[col('category')] === String(CATEGORY.id) && r[col('status')] === 'active');
+    if (!row) throw new Error(`no active product in category ${CATEGORY.id}`);
+    const before = Math.round(Number(row[col('unit_price')]) * 100);
+    changed = { sku: row[col('sku')]!, name: row[col('name')]!, before, after: before + 11 };
+    row[col('unit_price')] = pounds(changed.after);
+    row[col('stock')] = '';
+    const added = header.map((k) => ({ sku, name, description: 'A kingfisher on a riverbank, printed on recycled board.', category: String(CATEGORY.id),
+      pack_size: '6', unit_price: pounds(newPrice), vat_rate: '20', stock: '120', status: 'active', image: 'kingfisher.png' })[k] ?? '');
+    const file = [csvLine(header), csvLine(added), csvLine(row)].join('\n') + '\n';
+
+    await products.setInputFiles({ name: 'e2e-products.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page.getByLabel('Pictures (JPEG, PNG or WebP; optional)').setInputFiles([{ name: 'kingfisher.png', mimeType: 'image/png', buffer: picture(400) }]);
+    await page.getByRole('button', { name: 'Check file' }).click();
+
+    // The review: 1 new, 1 changed, the price change shown; nothing written yet.
+    const review = page.getByRole('heading', { name: /^Review: 2 rows/ });
+    await expect.poll(() => review.count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/^Review: 2 rows/);
+    await expect(page.locator('main [role="status"]').filter({ hasText: 'The import would make' }).textContent()).resolves.toBe(
+      'The import would make 1 new, 1 changed, 0 discontinued, 0 unchanged.',
+    );
+    const changeRow = page.getByRole('row').filter({ hasText: changed.sku });
+    await expect(changeRow.textContent()).resolves.toContain(`unit price: ${pounds(changed.before)} → ${pounds(changed.after)}`);
+    await expect(page.getByRole('row').filter({ hasText: sku }).textContent()).resolves.toContain('New');
+    await screenshot(page, 'catalogue-import-review');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Apply, from the keyboard: the result's heading takes the focus.
+    await page.getByRole('button', { name: 'Apply import' }).focus();
+    await page.keyboard.press('Enter');
+    const result = page.getByRole('heading', { name: 'Import applied' });
+    await expect.poll(() => result.count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toBe('Import applied');
+    await expect(page.locator('.form-ok').filter({ hasText: 'Applied:' }).textContent()).resolves.toBe('Applied: 1 new, 1 changed, 0 discontinued, 0 unchanged.');
+    await screenshot(page, 'catalogue-import-applied');
+  });
+
+  it('Publish catalogue builds and publishes the site: the new product\'s page has its name, price and picture; the category page the new price', { timeout: 900_000 }, async () => {
+    expect(changed.sku, 'the import above ran').not.toBe('');
+    await page.getByRole('button', { name: 'Publish catalogue' }).click();
+    const done = page.locator('[role="status"]').filter({ hasText: /^Published: / });
+    const failed = page.locator('[role="status"]').filter({ hasText: /^The publish failed/ });
+    await expect
+      .poll(async () => ((await failed.count()) ? `failed: ${await failed.textContent()} ${await page.locator('.publish-log').textContent().catch(() => '')}` : await done.count()), {
+        timeout: 840_000,
+        interval: 5_000,
+      })
+      .toBe(1);
+    await screenshot(page, 'catalogue-import-published');
+
+    const product = await browser.newPage();
+    try {
+      const res = await product.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
+      expect(res?.status()).toBe(200);
+      await expect(product.locator('h1').textContent()).resolves.toBe(name);
+      await expect(product.locator('.product .price').first().textContent()).resolves.toBe('£1.37 each');
+      const img = product.locator('.product img[src*="/media/products/"]').first();
+      await expect.poll(() => img.count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+      await screenshot(product, 'catalogue-import-new-product');
+
+      await product.goto(shopURL + CATEGORY.path);
+      const card = product.locator(`.grid .card[data-sku="${changed.sku}"]`);
+      await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+      await expect(card.locator('.price').getAttribute('data-pence')).resolves.toBe(String(changed.after));
+    } finally {
+      await product.close();
+    }
+  });
+});

@@ -12,11 +12,16 @@ export class ApiError extends Error {
     readonly problems?: Record<string, string>,
     readonly orderId?: string,
     readonly code?: string,
-    readonly answer?: unknown,
+    answer?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
+    // Not enumerable: errors of the same refusal compare equal whatever else the answer held.
+    Object.defineProperty(this, 'answer', { value: answer, enumerable: false });
   }
+
+  /** The whole JSON answer (a catalogue import's 422 lists its problems here). */
+  declare readonly answer?: unknown;
 }
 
 /** The API writes its messages as phrases ("only 42 units of … are in stock"); on a

@@ -22,10 +22,10 @@
 //      inbox holds each order's confirmation (X-Outbox-Id "{order}/confirmation", to the
 //      buyer, naming the order) exactly once, and still once a few sends later.
 //   D. Catalogue import killed. While buyers keep ordering one product P, a catalogue
-//      import (every price up, every stock figure set to 1000, IMPORT_NEW new products)
+//      import (every price up, every stock figure set to IMPORT_STOCK, IMPORT_NEW new products)
 //      is killed with SIGKILL part-way through its writes, then run again to the end:
 //      no product is missing or doubled, every row reads as the file says, and P's stock
-//      is 1000 less the units ordered after the import read it (bounded by the orders
+//      is IMPORT_STOCK less the units ordered after the import read it (bounded by the orders
 //      acknowledged after the first run started and those sent after the kill): its
 //      figure was applied once, and no order's units were given back.
 //
@@ -58,6 +58,7 @@ const MAIL_WAIT_MS = 90_000;
 const SEED_PRODUCTS = 600;
 const IMPORT_NEW = 1500;
 const IMPORT_BUYERS = 4;
+const IMPORT_STOCK = 100_000;
 
 const checks = [];
 function check(name, ok, detail = '') {
@@ -662,19 +663,26 @@ async function exportedCatalogue(file) {
 
 /** D. skip: the products rounds B and C ordered (their cancellations may still give stock back). */
 async function importKilled(skip) {
-  const { writeFileSync } = await import('node:fs');
+  const { readFileSync, writeFileSync } = await import('node:fs');
   const before = await exportedCatalogue(path.join(scratch, 'before.csv'));
   const active = before.rows.filter((r) => r.status === 'active' && !skip.has(r.sku));
-  const p = active[0]; // the first update the import writes (new products go first)
-  const rows = active.map((r) => ({ ...r, unit_price: (pence(r.unit_price) + 5) / 100, stock: '1000' }))
-    .map((r) => ({ ...r, unit_price: Number(r.unit_price).toFixed(2) }));
+  // P: the product whose pack costs most (fewest units to reach the minimum order), in
+  // stock; the file lists it first, so it is the first update the import writes (new
+  // products go before updates) and the killed run has set its stock.
+  const packPence = (r) => pence(r.unit_price) * Number(r.pack_size);
+  const p = active.filter((r) => Number(r.stock) > 0).sort((a, b) => packPence(b) - packPence(a))[0];
+  active.splice(active.indexOf(p), 1);
+  active.unshift(p);
+  const { minimumOrderPence } = JSON.parse(readFileSync(path.join(root, 'functions/config/shop.json'), 'utf8'));
+  const orderUnits = Math.ceil(minimumOrderPence / packPence(p)) * Number(p.pack_size);
+  const rows = active.map((r) => ({ ...r, unit_price: ((pence(r.unit_price) + 5) / 100).toFixed(2), stock: String(IMPORT_STOCK) }));
   for (let i = 0; i < IMPORT_NEW; i++) {
     rows.push({ ...p, sku: `FLT-NEW-${String(i).padStart(5, '0')}`, name: `Fault Suite Card ${i}`, stock: '60', image: '', sort_order: '', barcode: '' });
   }
   const file = path.join(scratch, 'import.csv');
   writeFileSync(file, [before.header.join(','), ...rows.map((r) => csvRow(before.header.map((h) => String(r[h] ?? ''))))].join('\n') + '\n');
   const want = new Map(rows.map((r) => [r.sku, r]));
-  say('faults', `D. ${IMPORT_BUYERS} buyers ordering ${p.sku} (a pack each) while an import of ${rows.length} rows (${IMPORT_NEW} new) is killed part-way, then run again`);
+  say('faults', `D. ${IMPORT_BUYERS} buyers ordering ${p.sku} (${orderUnits} units an order) while an import of ${rows.length} rows (${IMPORT_NEW} new) is killed part-way, then run again`);
 
   const buyers = await Promise.all(Array.from({ length: IMPORT_BUYERS }, (_, i) => emulatorUser(`import-${i}`)));
   await Promise.all(buyers.map(async (b) => {
@@ -682,15 +690,19 @@ async function importKilled(skip) {
     await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
   }));
   const orders = [];
+  const refusals = [];
   let stop = false;
   const buying = Promise.all(buyers.map(async (b) => {
     while (!stop) {
-      const set = await api(b, 'POST', '/api/basket/set', { token: b.token, sku: p.sku, quantity: Number(p.pack_size) });
+      const set = await api(b, 'POST', '/api/basket/set', { token: b.token, sku: p.sku, quantity: orderUnits });
       if (set.status !== 200) { await sleep(50); continue; }
       const sent = performance.now();
       const r = await persist(() => api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: `faults-import-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true }));
-      if (r.status >= 200 && r.status < 300 && r.body?.id) orders.push({ sent, acked: performance.now(), units: Number(p.pack_size) });
-      else await api(b, 'POST', '/api/basket/remove', { token: b.token, sku: p.sku });
+      if (r.status >= 200 && r.status < 300 && r.body?.id) orders.push({ sent, acked: performance.now(), units: orderUnits });
+      else {
+        refusals.push(`${r.status || r.error} ${JSON.stringify(r.body?.error ?? '').slice(0, 80)}`);
+        await api(b, 'POST', '/api/basket/remove', { token: b.token, sku: p.sku });
+      }
     }
   }));
   await sleep(1500); // orders before the import
@@ -730,10 +742,13 @@ async function importKilled(skip) {
   check('D. every row reads as the file says', wrong.length === 0, wrong.slice(0, 3).map((r) => `${r.sku} ${r.unit_price} ${r.stock}`).join('; '));
   const units = (keep) => orders.filter(keep).reduce((n, o) => n + o.units, 0);
   const stock = Number(after.rows.find((r) => r.sku === p.sku).stock);
-  const low = 1000 - units((o) => o.acked > started);
-  const high = 1000 - units((o) => o.sent > killedAt);
-  check(`D. ${p.sku}'s stock is 1000 less the units ordered after the import read it (applied once, no order given back)`,
-    stock >= low && stock <= high && stock >= 0, `stock ${stock}, bounds ${low}..${high}, ${orders.length} orders of ${p.pack_size} units`);
+  const low = IMPORT_STOCK - units((o) => o.acked > started);
+  const high = IMPORT_STOCK - units((o) => o.sent > killedAt);
+  const between = orders.filter((o) => o.sent > killedAt).length;
+  check(`D. buyers ordered ${p.sku} before, during and after the import`, orders.length > 0 && between > 0,
+    `${orders.length} orders, ${between} sent after the kill; refused: ${[...new Set(refusals)].slice(0, 3).join('; ')}`);
+  check(`D. ${p.sku}'s stock is ${IMPORT_STOCK} less the units ordered after the import read it (applied once, no order given back)`,
+    stock >= low && stock <= high && stock >= 0, `stock ${stock}, bounds ${low}..${high}, ${orders.length} orders of ${orderUnits} units`);
 }
 
 // ---------------------------------------------------------------- main

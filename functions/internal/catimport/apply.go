@@ -76,13 +76,19 @@ func Apply(ctx context.Context, st Store, in Input, o ApplyOptions) (*Plan, erro
 			}
 		}
 	}()
-	pl, err := write(ctx, st, in, job, o, report)
+	pl, wrote, err := write(ctx, st, in, job, o, report)
 	stopRenew()
 	if rerr := <-renewed; err == nil {
 		err = rerr
 	}
-	if err != nil {
+	if err != nil && wrote {
 		return pl, err // the lock stays until it expires or this job runs again
+	}
+	if err != nil {
+		// Nothing was written (the file has problems, or the check failed): free the lock
+		// for the next import now rather than in a minute.
+		_ = st.UnlockImport(context.WithoutCancel(ctx), job)
+		return pl, err
 	}
 	if err := st.UnlockImport(context.WithoutCancel(ctx), job); err != nil {
 		return pl, err
@@ -90,14 +96,20 @@ func Apply(ctx context.Context, st Store, in Input, o ApplyOptions) (*Plan, erro
 	return pl, nil
 }
 
-func write(ctx context.Context, st Store, in Input, job string, o ApplyOptions, report func(string, int, int)) (*Plan, error) {
+// write answers whether it started writing (so a failure may have left part of the job).
+func write(ctx context.Context, st Store, in Input, job string, o ApplyOptions, report func(string, int, int)) (*Plan, bool, error) {
 	pl, err := Check(ctx, st, in)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(pl.ranges)+len(pl.cats)+len(pl.created)+len(pl.updates) == 0 {
-		return pl, nil // nothing to write: the same file again
+		return pl, false, nil // nothing to write: the same file again
 	}
+	pl, err = writePlan(ctx, st, in, pl, job, o, report)
+	return pl, true, err
+}
+
+func writePlan(ctx context.Context, st Store, in Input, pl *Plan, job string, o ApplyOptions, report func(string, int, int)) (*Plan, error) {
 	if len(pl.ranges)+len(pl.cats) > 0 {
 		if err := st.PutStructure(ctx, pl.ranges, pl.cats); err != nil {
 			return pl, fmt.Errorf("write ranges and categories: %w", err)

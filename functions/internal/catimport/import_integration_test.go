@@ -103,20 +103,6 @@ func importTrail(t *testing.T, st *store.Store) int {
 	return len(list)
 }
 
-// replaceLine swaps the exported row of sku for row.
-func replaceLine(t *testing.T, csv []byte, sku, row string) []byte {
-	t.Helper()
-	lines := strings.Split(string(csv), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, sku+",") {
-			lines[i] = row
-			return []byte(strings.Join(lines, "\n"))
-		}
-	}
-	t.Fatalf("no row for %s", sku)
-	return nil
-}
-
 // TestRoundTripOfTheSeedChangesNothing: the seed exported and imported again (as the
 // whole catalogue, with its ranges and categories) changes nothing, and a second time
 // writes nothing at all.
@@ -258,6 +244,10 @@ func TestFiveKindsOfBadRowWriteNothing(t *testing.T) {
 	sameCatalogue(t, before, bySKU(t, st))
 	if _, ok := bySKU(t, st)["OK-2"]; ok {
 		t.Fatal("a good row was written although the file had bad ones")
+	}
+	// Nothing was written, so the lock was given up at once: another import may run.
+	if err := st.LockImport(context.Background(), "another-job", "other@example.com", timeNow(), minute); err != nil {
+		t.Fatalf("the refused import kept the lock: %v", err)
 	}
 }
 

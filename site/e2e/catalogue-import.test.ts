@@ -196,6 +196,17 @@ describe('the catalogue import in the back office', () => {
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
       await screenshot(product, 'catalogue-import-new-product');
 
+      // A buyer can order it: its SKU (E2E-…, not the seed's shape) goes into a basket.
+      // (The staff member's tab is signed in, as any trade account is.)
+      await page.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
+      const form = page.locator(`form.add-to-basket[data-sku="${sku}"]`);
+      await expect.poll(() => form.count(), { timeout: 10_000 }).toBe(1);
+      await form.locator('input').fill('1');
+      const added = page.waitForResponse((r) => r.url().endsWith('/api/basket/add'));
+      await form.getByRole('button', { name: 'Add' }).click();
+      const answer = await added;
+      expect(answer.status(), await answer.text()).toBe(200);
+
       await product.goto(shopURL + CATEGORY.path);
       const card = product.locator(`.grid .card[data-sku="${changed.sku}"]`);
       await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);

@@ -52,7 +52,6 @@ const (
 )
 
 var (
-	skuRE      = regexp.MustCompile(`^[A-Z0-9][A-Z0-9-]*$`)
 	priceRE    = regexp.MustCompile(`^£?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?$`)
 	slugRE     = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 	rangeRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
@@ -204,7 +203,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		case sku == "":
 			p.add(r.line, "SKU", "is empty")
 			ok = false
-		case len(sku) > maxSKU || !skuRE.MatchString(sku):
+		case !catalogue.ValidSKU(sku):
 			p.add(r.line, "SKU", "must be letters, digits and hyphens, at most %d, starting with a letter or digit (found %q)", maxSKU, clip(r.get("sku")))
 			ok = false
 		case firstLine[sku] != 0:

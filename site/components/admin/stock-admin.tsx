@@ -13,7 +13,7 @@ import { useAdminRecord } from './use-admin-record';
 import { useAdminSubmit } from './use-admin-submit';
 
 /** A product SKU's shape (catalogue.ValidSKU): GC101-00001. */
-const SKU = /^[A-Z]{2}\d{3}-\d{5}$/;
+const SKU = /^[A-Z0-9][A-Z0-9-]{0,31}$/;
 
 /** /admin/stock/: find a product by SKU (or by name, through the shop's search), see its
  * stock, set it or move it with a reason, and see its changes. The SKU shown is in the

@@ -333,7 +333,7 @@ async function main(argv) {
   // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
   // a plain script, not a *.test.mjs, so the script tests above never run it.
   if (built && has('faults')) {
-    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed (scripts/faults.mjs)', () =>
+    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way (scripts/faults.mjs)', () =>
       run('node', ['scripts/faults.mjs'], {
         env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, FIREBASE_PROJECT_ID: projectId, FAULTS_SITE_DIR: path.join(releaseDir, 'site') },
       }));

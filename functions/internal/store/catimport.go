@@ -64,16 +64,56 @@ func (s *Store) CatalogueForImport(ctx context.Context) ([]catalogue.Range, []ca
 	for i, it := range citems {
 		cats[i] = it.toCategory()
 	}
-	pin, _ := s.byType(typeProduct)
-	pitems, err := queryAll[productItem](ctx, s, pin)
+	pitems, err := s.productsInParts(ctx)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read products: %w", err)
 	}
-	out := make([]ImportProduct, len(pitems))
-	for i, it := range pitems {
-		out[i] = ImportProduct{Product: it.toProduct(), StockJob: it.StockJob}
+	out := make([]ImportProduct, 0, len(pitems))
+	seen := make(map[string]bool, len(pitems))
+	for _, it := range pitems {
+		if !seen[it.SKU] { // a SKU equal to a boundary is in two parts
+			seen[it.SKU] = true
+			out = append(out, ImportProduct{Product: it.toProduct(), StockJob: it.StockJob})
+		}
 	}
 	return ranges, cats, out, nil
+}
+
+// skuBounds split the products' type index by SKU into parts read side by side: a
+// 50,000-product catalogue is 25 pages of 1 MB, read one after the other otherwise.
+var skuBounds = []string{"5", "A", "E", "I", "M", "Q", "U"}
+
+// productsInParts reads every product through the type index, one query per SKU range
+// (below the first bound, between each two, from the last), the queries side by side.
+func (s *Store) productsInParts(ctx context.Context) ([]productItem, error) {
+	pk := expression.Key("gsi2pk").Equal(expression.Value(prefixType + typeProduct))
+	sk := expression.Key("gsi2sk")
+	conds := []expression.KeyConditionBuilder{pk.And(sk.LessThan(expression.Value(skuBounds[0])))}
+	for i := 0; i+1 < len(skuBounds); i++ {
+		conds = append(conds, pk.And(sk.Between(expression.Value(skuBounds[i]), expression.Value(skuBounds[i+1]))))
+	}
+	conds = append(conds, pk.And(sk.GreaterThanEqual(expression.Value(skuBounds[len(skuBounds)-1]))))
+	parts := make([][]productItem, len(conds))
+	g, ctx := errgroup.WithContext(ctx)
+	for i, c := range conds {
+		g.Go(func() error {
+			expr, err := expression.NewBuilder().WithKeyCondition(c).Build()
+			if err != nil {
+				return err
+			}
+			parts[i], err = queryAll[productItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), IndexName: aws.String(indexByType),
+				KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var all []productItem
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return all, nil
 }
 
 // PutStructure writes ranges and categories (whole items: they hold nothing an order changes).

@@ -9,10 +9,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tradeshop/functions/internal/catimport"
@@ -77,13 +77,19 @@ func run(ctx context.Context, n int) error {
 		return err
 	}
 	// Every price up 5p: the unit price is the 7th column from the end of each row.
-	lines := strings.Split(strings.TrimSpace(file.String()), "\n")
-	for i := 1; i < len(lines); i++ {
-		cells := splitCSV(lines[i])
-		cells[len(cells)-7] = bumpPrice(cells[len(cells)-7])
-		lines[i] = joinCSV(cells)
+	rows, err := csv.NewReader(bytes.NewReader(file.Bytes())).ReadAll()
+	if err != nil {
+		return err
 	}
-	changed := catimport.Input{ProductsName: "prices.csv", Products: []byte(strings.Join(lines, "\n") + "\n")}
+	for _, cells := range rows[1:] {
+		cells[len(cells)-7] = bumpPrice(cells[len(cells)-7])
+	}
+	var prices bytes.Buffer
+	w := csv.NewWriter(&prices)
+	if err := w.WriteAll(rows); err != nil {
+		return err
+	}
+	changed := catimport.Input{ProductsName: "prices.csv", Products: prices.Bytes()}
 	if err := step("every price changed", changed); err != nil {
 		return err
 	}
@@ -94,36 +100,4 @@ func bumpPrice(s string) string {
 	var pounds, pence int64
 	fmt.Sscanf(s, "%d.%d", &pounds, &pence)
 	return catimport.FormatPrice(pounds*100 + pence + 5)
-}
-
-// splitCSV and joinCSV handle the export's rows (quoted descriptions hold commas).
-func splitCSV(line string) []string {
-	var out []string
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '"' && quoted && i+1 < len(line) && line[i+1] == '"':
-			b.WriteByte('"')
-			i++
-		case c == '"':
-			quoted = !quoted
-		case c == ',' && !quoted:
-			out = append(out, b.String())
-			b.Reset()
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return append(out, b.String())
-}
-
-func joinCSV(cells []string) string {
-	for i, c := range cells {
-		if strings.ContainsAny(c, ",\"\n") {
-			cells[i] = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
-		}
-	}
-	return strings.Join(cells, ",")
 }

@@ -192,8 +192,10 @@ func plan(ctx context.Context, in Input, tRanges []catalogue.Range, tCats []cata
 
 	pl := &Plan{Full: in.Full}
 	pl.Rows = len(rows)
-	pl.ranges, pl.NewRanges, pl.ChangedRanges = structureChanges(tRanges, fRanges)
-	pl.cats, pl.NewCategories, pl.ChangedCategories = categoryChanges(tCats, fCats)
+	pl.ranges, pl.NewRanges, pl.ChangedRanges = changes(tRanges, fRanges,
+		func(r catalogue.Range) string { return r.URLText }, func(r *catalogue.Range) *int { return &r.Order })
+	pl.cats, pl.NewCategories, pl.ChangedCategories = changes(tCats, fCats,
+		func(c catalogue.Category) int { return c.ID }, func(c *catalogue.Category) *int { return &c.Order })
 	pl.Job = JobOf(in)
 
 	bySKU := make(map[string]store.ImportProduct, len(tProducts))
@@ -303,12 +305,6 @@ func diff(a, b catalogue.Product) []FieldChange {
 			out = append(out, FieldChange{field, x, y})
 		}
 	}
-	num := func(n int) string {
-		if n == 0 {
-			return ""
-		}
-		return strconv.Itoa(n)
-	}
 	add("name", a.Name, b.Name)
 	add("description", a.Description, b.Description)
 	add("category", strconv.Itoa(a.CategoryID), strconv.Itoa(b.CategoryID))
@@ -331,64 +327,35 @@ func auditOf(fields []FieldChange) *orders.AuditEntry {
 	return e
 }
 
-// structureChanges answers the file's ranges that are new or differ from the table's,
-// with the table's order kept (or the next after the last) where the file gives none.
-func structureChanges(table, file []catalogue.Range) (out []catalogue.Range, created, changed int) {
-	byURL := map[string]catalogue.Range{}
+// changes answers the file's items (ranges or categories, by key) that are new or differ
+// from the table's, with the table's order kept (or the next after the last) where the
+// file gives none; order points at an item's order.
+func changes[T comparable, K comparable](table, file []T, key func(T) K, order func(*T) *int) (out []T, created, changed int) {
+	byKey := map[K]T{}
 	next := 0
-	for _, r := range table {
-		byURL[r.URLText] = r
-		next = max(next, r.Order)
+	for _, it := range table {
+		byKey[key(it)] = it
+		next = max(next, *order(&it))
 	}
-	for _, r := range file {
-		old, exists := byURL[r.URLText]
-		if r.Order == 0 {
+	for _, it := range file {
+		old, exists := byKey[key(it)]
+		if o := order(&it); *o == 0 {
 			if exists {
-				r.Order = old.Order
+				*o = *order(&old)
 			} else {
 				next++
-				r.Order = next
+				*o = next
 			}
 		}
 		switch {
 		case !exists:
 			created++
-		case old != r:
+		case old != it:
 			changed++
 		default:
 			continue
 		}
-		out = append(out, r)
-	}
-	return out, created, changed
-}
-
-func categoryChanges(table, file []catalogue.Category) (out []catalogue.Category, created, changed int) {
-	byID := map[int]catalogue.Category{}
-	next := 0
-	for _, c := range table {
-		byID[c.ID] = c
-		next = max(next, c.Order)
-	}
-	for _, c := range file {
-		old, exists := byID[c.ID]
-		if c.Order == 0 {
-			if exists {
-				c.Order = old.Order
-			} else {
-				next++
-				c.Order = next
-			}
-		}
-		switch {
-		case !exists:
-			created++
-		case old != c:
-			changed++
-		default:
-			continue
-		}
-		out = append(out, c)
+		out = append(out, it)
 	}
 	return out, created, changed
 }

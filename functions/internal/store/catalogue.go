@@ -223,23 +223,36 @@ func (s *Store) byType(typ string) (*dynamodb.QueryInput, error) {
 
 // Catalogue reads every range, category and product, in display order.
 func (s *Store) Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []catalogue.Product, error) {
-	rin, err := s.byType(typeRange)
+	ranges, cats, err := s.structure(ctx)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	ritems, err := queryAll[rangeItem](ctx, s, rin)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read ranges: %w", err)
-	}
-	cin, _ := s.byType(typeCategory)
-	citems, err := queryAll[categoryItem](ctx, s, cin)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read categories: %w", err)
 	}
 	pin, _ := s.byType(typeProduct)
 	pitems, err := queryAll[productItem](ctx, s, pin)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read products: %w", err)
+	}
+	products := make([]catalogue.Product, len(pitems))
+	for i, it := range pitems {
+		products[i] = it.toProduct()
+	}
+	return ranges, cats, products, nil
+}
+
+// structure reads every range and category, in display order.
+func (s *Store) structure(ctx context.Context) ([]catalogue.Range, []catalogue.Category, error) {
+	rin, err := s.byType(typeRange)
+	if err != nil {
+		return nil, nil, err
+	}
+	ritems, err := queryAll[rangeItem](ctx, s, rin)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read ranges: %w", err)
+	}
+	cin, _ := s.byType(typeCategory)
+	citems, err := queryAll[categoryItem](ctx, s, cin)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read categories: %w", err)
 	}
 	ranges := make([]catalogue.Range, len(ritems))
 	for i, it := range ritems {
@@ -249,11 +262,7 @@ func (s *Store) Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.C
 	for i, it := range citems {
 		cats[i] = it.toCategory()
 	}
-	products := make([]catalogue.Product, len(pitems))
-	for i, it := range pitems {
-		products[i] = it.toProduct()
-	}
-	return ranges, cats, products, nil
+	return ranges, cats, nil
 }
 
 // ProductsBySKU reads the products with these SKUs; SKUs with no product are absent

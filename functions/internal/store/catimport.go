@@ -46,23 +46,9 @@ type ImportProduct struct {
 
 // CatalogueForImport reads every range, category and product (discontinued ones too).
 func (s *Store) CatalogueForImport(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []ImportProduct, error) {
-	rin, _ := s.byType(typeRange)
-	ritems, err := queryAll[rangeItem](ctx, s, rin)
+	ranges, cats, err := s.structure(ctx)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read ranges: %w", err)
-	}
-	cin, _ := s.byType(typeCategory)
-	citems, err := queryAll[categoryItem](ctx, s, cin)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read categories: %w", err)
-	}
-	ranges := make([]catalogue.Range, len(ritems))
-	for i, it := range ritems {
-		ranges[i] = it.toRange()
-	}
-	cats := make([]catalogue.Category, len(citems))
-	for i, it := range citems {
-		cats[i] = it.toCategory()
+		return nil, nil, nil, err
 	}
 	pitems, err := s.productsInParts(ctx)
 	if err != nil {

@@ -32,17 +32,8 @@ import (
 // upload posts a picture as the back-office page does: raw bytes, the bearer token and
 // the CSRF header.
 func (c *client) upload(name, idToken string, data []byte) (int, map[string]any) {
-	r := httptest.NewRequest("POST", "/api/admin/catalogue/images?name="+name, bytes.NewReader(data))
-	r.Header.Set("Content-Type", "image/png")
-	r.Header.Set("Authorization", "Bearer "+idToken)
-	r.Header.Set("Sec-Fetch-Site", "same-origin")
-	r.Header.Set(csrf.HeaderName, c.token)
-	r.AddCookie(c.cook)
-	rec := httptest.NewRecorder()
-	c.h.ServeHTTP(rec, r)
-	var out map[string]any
-	_ = json.Unmarshal(rec.Body.Bytes(), &out)
-	return rec.Code, out
+	code, out, _ := c.bearer("POST", "/api/admin/catalogue/images?name="+name, idToken, data, "image/png")
+	return code, out
 }
 
 // testPNG is a square PNG of side pixels in one colour.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +28,16 @@ import (
 
 // get calls a GET endpoint as the admin pages do: bearer token and the CSRF header.
 func (c *client) get(path, idToken string) (int, map[string]any, []byte) {
-	r := httptest.NewRequest("GET", path, nil)
+	return c.bearer("GET", path, idToken, nil, "")
+}
+
+// bearer calls an endpoint with the ID token as a bearer token and the CSRF header and
+// cookie, as the admin pages' reads and raw uploads do.
+func (c *client) bearer(method, path, idToken string, body []byte, contentType string) (int, map[string]any, []byte) {
+	r := httptest.NewRequest(method, path, bytes.NewReader(body))
+	if contentType != "" {
+		r.Header.Set("Content-Type", contentType)
+	}
 	r.Header.Set("Authorization", "Bearer "+idToken)
 	r.Header.Set("Sec-Fetch-Site", "same-origin")
 	r.Header.Set(csrf.HeaderName, c.token)

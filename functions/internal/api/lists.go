@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
@@ -108,18 +107,18 @@ func (c changeListRequest) Valid(context.Context) map[string]string {
 
 // listSummary is a list in the index of lists.
 type listSummary struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	Lines     int       `json:"lines"`
-	UpdatedAt time.Time `json:"updated_at"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Lines     int    `json:"lines"`
+	UpdatedAt int64  `json:"updated_at"` // Unix ms, as every time the API answers
 }
 
 // listAnswer is one list with its lines checked and priced for the buyer.
 type listAnswer struct {
 	ID        string        `json:"id"`
 	Name      string        `json:"name"`
-	CreatedAt time.Time     `json:"created_at"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	CreatedAt int64         `json:"created_at"` // Unix ms
+	UpdatedAt int64         `json:"updated_at"`
 	Lines     []checkedLine `json:"lines"`
 }
 
@@ -142,7 +141,7 @@ func (h listHandlers) answerList(w http.ResponseWriter, r *http.Request, uid str
 		writeError(w, r, h.log, err)
 		return
 	}
-	encode(w, status, map[string]listAnswer{"list": {ID: l.ID, Name: l.Name, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
+	encode(w, status, map[string]listAnswer{"list": {ID: l.ID, Name: l.Name, CreatedAt: l.CreatedAt.UnixMilli(), UpdatedAt: l.UpdatedAt.UnixMilli(),
 		Lines: checkedLinesOf(checks, discounts)}})
 }
 
@@ -182,7 +181,7 @@ func (h listHandlers) index() http.Handler {
 		}
 		out := make([]listSummary, len(all))
 		for i, l := range all {
-			out[i] = listSummary{ID: l.ID, Name: l.Name, Lines: l.Lines, UpdatedAt: l.UpdatedAt}
+			out[i] = listSummary{ID: l.ID, Name: l.Name, Lines: l.Lines, UpdatedAt: l.UpdatedAt.UnixMilli()}
 		}
 		encode(w, http.StatusOK, map[string][]listSummary{"lists": out})
 	})

@@ -1,6 +1,7 @@
 import type { ProductDetail as Detail } from '@/lib/types';
 import { AddToBasket } from '@/components/basket/add-to-basket';
 import { OwnPackPrice, Price } from '@/components/basket/price';
+import { AddToList } from '@/components/lists/add-to-list';
 import { formatPence } from '@/lib/format';
 import { ProductImage } from './product-image';
 import { StockFact } from './stock-fact';
@@ -34,6 +35,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <StockFact sku={p.sku} stockState={p.stockState} />
         </dl>
         <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
+        <AddToList sku={p.sku} packSize={p.packSize} name={p.name} />
         <p>{p.description}</p>
       </div>
     </div>

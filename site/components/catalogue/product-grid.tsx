@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
 import { AddToBasket } from '@/components/basket/add-to-basket';
+import { AddToList } from '@/components/lists/add-to-list';
 import type { ProductCard } from '@/lib/types';
 import { PackPrice, Price } from '@/components/basket/price';
 import { ProductImage } from './product-image';
@@ -31,6 +32,7 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
             </span>
           </p>
           <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} showStock />
+          <AddToList sku={p.sku} packSize={p.packSize} name={p.name} />
         </li>
       ))}
     </ul>

@@ -36,7 +36,8 @@ export function ListsIndex({ uid }: { uid: string }) {
     );
   };
   const renamed = (l: ListSummary) => {
-    setLists((have) => [l, ...(have ?? []).filter((x) => x.id !== l.id)]);
+    // In its place, not moved to the top: moving the row would take the focus from it.
+    setLists((have) => (have ?? []).map((x) => (x.id === l.id ? l : x)));
     tell(`Renamed the list to “${l.name}”.`);
   };
   const deleted = (l: ListSummary) => {

@@ -1,92 +1,33 @@
 'use client';
-import Link from 'next/link';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import dynamic from 'next/dynamic';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useAccount } from '@/components/account/use-account';
-import { apiErrorText, fieldProblems } from '@/lib/api';
-import { createList, getLists, linesText, listHref, listNameProblem, packsText, unitsOf, updateList, type ListSummary } from '@/lib/lists';
 
-/** The list choice that makes a new list. */
-const NEW_LIST = '';
+// The form's code comes when a buyer first opens it: the catalogue pages carry the button only.
+const AddToListPanel = dynamic(() => import('./add-to-list-panel').then((m) => m.AddToListPanel), {
+  ssr: false,
+  loading: () => (
+    <p className="add-to-list-panel" role="status">
+      Loading your lists…
+    </p>
+  ),
+});
 
 /** "Add to list" for one product (a product page, a grid card, a search result), signed in
- * only: it opens a small form with packs (1 to start with) and one of the buyer's lists or
- * a new one. The lists are loaded when it opens, never with the page, which stays static
- * and fast. Escape or Cancel closes it and the focus goes back to the button. */
+ * only: a button that opens a small form (add-to-list-panel.tsx) in its place. Nothing is
+ * asked of the API until it is opened. Escape or Cancel closes the form and the focus goes
+ * back to the button; what was added is said beside it. */
 export function AddToList({ sku, packSize, name }: { sku: string; packSize: number; name: string }) {
   const account = useAccount();
-  const id = useId();
+  const panelId = useId();
   const [open, setOpen] = useState(false);
-  const [lists, setLists] = useState<ListSummary[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [choice, setChoice] = useState<string | null>(null);
-  const [packs, setPacks] = useState('1');
-  const [newName, setNewName] = useState('');
-  const [problem, setProblem] = useState<{ field: 'packs' | 'name' | 'form'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<ReactNode>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const firstField = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const stop = new AbortController();
-    getLists(stop.signal)
-      .then((l) => {
-        setLists(l);
-        setLoadFailed(false);
-      })
-      .catch(() => !stop.signal.aborted && setLoadFailed(true));
-    return () => stop.abort();
-  }, [open, attempt]);
-  useEffect(() => {
-    if (open) firstField.current?.focus();
-  }, [open]);
-
   if (account.user === 0) return null;
-
   const close = () => {
     setOpen(false);
-    setProblem(null);
     toggle.current?.focus();
   };
-  const picked = choice ?? lists?.[0]?.id ?? NEW_LIST;
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    if (busy || !lists) return;
-    const n = Number(packs.trim() || 'NaN');
-    if (!Number.isInteger(n) || n < 1) {
-      setProblem({ field: 'packs', text: 'Enter a whole number of packs, 1 or more.' });
-      return;
-    }
-    const wrongName = picked === NEW_LIST ? listNameProblem(newName) : null;
-    if (wrongName) {
-      setProblem({ field: 'name', text: wrongName });
-      return;
-    }
-    setProblem(null);
-    setBusy(true);
-    try {
-      const line = { sku, quantity: unitsOf(n, packSize) };
-      const l = picked === NEW_LIST ? await createList(newName, { lines: [line] }) : await updateList(picked, { add: [line] });
-      setDone(
-        <>
-          Added {packsText(n)} to <Link href={listHref(l.id)}>{l.name}</Link>.
-        </>,
-      );
-      setNewName('');
-      setChoice(l.id);
-      setLists(null);
-      close();
-    } catch (err) {
-      const named = fieldProblems(err).name;
-      setProblem(named ? { field: 'name', text: named } : { field: 'form', text: apiErrorText(err, 'Could not add to the list. Please try again.') });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const err = (field: 'packs' | 'name') => (problem?.field === field ? `${id}-${field}-error` : undefined);
   return (
     <div className="add-to-list" data-sku={sku}>
       <button
@@ -94,100 +35,28 @@ export function AddToList({ sku, packSize, name }: { sku: string; packSize: numb
         type="button"
         className="link-button add-to-list-toggle"
         aria-expanded={open}
-        aria-controls={open ? `${id}-panel` : undefined}
+        aria-controls={open ? panelId : undefined}
         aria-label={`Add to list: ${name}`}
         onClick={() => {
           setDone(null);
           if (open) close();
-          else {
-            setLoadFailed(false);
-            setOpen(true);
-          }
+          else setOpen(true);
         }}
       >
         Add to list
       </button>
       {open && (
-        <form id={`${id}-panel`} className="add-to-list-panel" aria-label={`Add ${name} to a list`} onSubmit={(e) => void save(e)} onKeyDown={(e) => e.key === 'Escape' && close()} noValidate>
-          <label htmlFor={`${id}-packs`}>Packs of {packSize} for the list</label>
-          <input
-            ref={firstField}
-            id={`${id}-packs`}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={packs}
-            onChange={(e) => setPacks(e.target.value)}
-            aria-invalid={err('packs') ? true : undefined}
-            aria-describedby={err('packs')}
-          />
-          {problem?.field === 'packs' && (
-            <p id={err('packs')} className="field-error" role="alert">
-              {problem.text}
-            </p>
-          )}
-          {loadFailed ? (
-            <p className="field-error" role="alert">
-              Your lists could not be loaded.{' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => {
-                  setLoadFailed(false);
-                  setAttempt((a) => a + 1);
-                }}
-              >
-                Try again
-              </button>
-            </p>
-          ) : !lists ? (
-            <p role="status">Loading your lists…</p>
-          ) : (
-            <>
-              <label htmlFor={`${id}-list`}>List</label>
-              <select id={`${id}-list`} value={picked} onChange={(e) => setChoice(e.target.value)}>
-                {lists.map((l) => (
-                  <option key={l.id} value={l.id}>
-                    {l.name} ({linesText(l.lines)})
-                  </option>
-                ))}
-                <option value={NEW_LIST}>New list…</option>
-              </select>
-              {picked === NEW_LIST && (
-                <>
-                  <label htmlFor={`${id}-name`}>Name of the new list</label>
-                  <input
-                    id={`${id}-name`}
-                    value={newName}
-                    onChange={(e) => setNewName(e.target.value)}
-                    autoComplete="off"
-                    aria-invalid={err('name') ? true : undefined}
-                    aria-describedby={err('name')}
-                  />
-                  {problem?.field === 'name' && (
-                    <p id={err('name')} className="field-error" role="alert">
-                      {problem.text}
-                    </p>
-                  )}
-                </>
-              )}
-            </>
-          )}
-          {problem?.field === 'form' && (
-            <p className="field-error" role="alert">
-              {problem.text}
-            </p>
-          )}
-          <span className="add-to-list-buttons">
-            <button type="submit" className="button" disabled={busy || !lists} aria-busy={busy}>
-              {busy ? 'Saving…' : 'Save to list'}
-            </button>
-            <button type="button" className="link-button" onClick={close}>
-              Cancel
-            </button>
-          </span>
-        </form>
+        <AddToListPanel
+          id={panelId}
+          sku={sku}
+          packSize={packSize}
+          name={name}
+          onClose={close}
+          onAdded={(said) => {
+            setDone(said);
+            close();
+          }}
+        />
       )}
       <p className="add-ok" role="status">
         {done}

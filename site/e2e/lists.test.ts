@@ -122,8 +122,14 @@ describe('saved lists', { timeout: 120_000 }, () => {
     spinner = await listIdOf(page, '.product-info .add-to-list [role="status"] a');
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).resolves.toBe('false');
 
+    // The catalogue pages stay static: the lists are asked for only when the control opens.
+    const asked: string[] = [];
+    const listen = (r: { url: () => string }) => r.url().includes('/api/lists') && asked.push(r.url());
+    page.on('request', listen);
     await page.goto(shopURL + LIST_CATEGORY);
     const card = page.locator(`.grid .card[data-sku="${second!.sku}"]`);
+    await expect.poll(() => card.locator('.stock-line').textContent()).not.toBe(''); // the page's own calls have answered
+    expect(asked).toEqual([]);
     const cardToggle = card.getByRole('button', { name: `Add to list: ${second!.name}` });
     // Escape closes it, and the focus goes back to the button.
     await cardToggle.focus();
@@ -141,6 +147,8 @@ describe('saved lists', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab'); // to Save to list
     await page.keyboard.press('Enter');
     await expect.poll(() => card.locator('.add-to-list [role="status"]').textContent()).toBe('Added 1 pack to Counter spinner.');
+    page.off('request', listen);
+    expect(asked.map((u) => new URL(u).pathname)).toEqual(['/api/lists', '/api/lists', `/api/lists/${spinner}`]); // opened twice, one add
     await screenshot(page, 'lists-add-to-list-grid');
   });
 

@@ -12,7 +12,10 @@ export function OrderAgain({ order }: { order: Order }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
   const [result, setResult] = useState<ReorderAnswer | null>(null);
-  const tick = (sku: string, on: boolean) => setChosen((have) => (on ? [...have.filter((s) => s !== sku), sku] : have.filter((s) => s !== sku)));
+  const tick = (sku: string, on: boolean) => {
+    setProblem('');
+    setChosen((have) => (on ? [...have.filter((s) => s !== sku), sku] : have.filter((s) => s !== sku)));
+  };
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (busy) return;

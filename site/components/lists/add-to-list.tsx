@@ -1,17 +1,10 @@
 'use client';
-import dynamic from 'next/dynamic';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { useAccount } from '@/components/account/use-account';
 
-// The form's code comes when a buyer first opens it: the catalogue pages carry the button only.
-const AddToListPanel = dynamic(() => import('./add-to-list-panel').then((m) => m.AddToListPanel), {
-  ssr: false,
-  loading: () => (
-    <p className="add-to-list-panel" role="status">
-      Loading your lists…
-    </p>
-  ),
-});
+// The form's code comes when a buyer first opens it: the catalogue pages carry the button
+// only. React's lazy rather than next/dynamic, whose loader would weigh more than it saves.
+const AddToListPanel = lazy(() => import('./add-to-list-panel').then((m) => ({ default: m.AddToListPanel })));
 
 /** "Add to list" for one product (a product page, a grid card, a search result), signed in
  * only: a button that opens a small form (add-to-list-panel.tsx) in its place. Nothing is
@@ -46,17 +39,25 @@ export function AddToList({ sku, packSize, name }: { sku: string; packSize: numb
         Add to list
       </button>
       {open && (
-        <AddToListPanel
-          id={panelId}
-          sku={sku}
-          packSize={packSize}
-          name={name}
-          onClose={close}
-          onAdded={(said) => {
-            setDone(said);
-            close();
-          }}
-        />
+        <Suspense
+          fallback={
+            <p className="add-to-list-panel" role="status">
+              Loading your lists…
+            </p>
+          }
+        >
+          <AddToListPanel
+            id={panelId}
+            sku={sku}
+            packSize={packSize}
+            name={name}
+            onClose={close}
+            onAdded={(said) => {
+              setDone(said);
+              close();
+            }}
+          />
+        </Suspense>
       )}
       <p className="add-ok" role="status">
         {done}

@@ -55,13 +55,17 @@ export function shortReason(b: Basket): string {
     : `${n} lines ask for more than we have in stock: reduce or remove the lines marked above to continue.`;
 }
 
-/** A line's quantity as the basket page's packs box shows it. */
-export const packsOf = (l: BasketLine) => String(l.quantity / l.pack_size);
+/** What a packs box needs of a line: a basket's, or a saved list's. */
+export type PacksLine = Pick<BasketLine, 'sku' | 'quantity' | 'pack_size'>;
 
-/** The basket page's packs boxes once it shows the basket `next`: each box shows its
- * line's packs, except a box the buyer changed since `shown` was on screen and has not
- * submitted yet, which keeps what was typed. `submitted` is the line just updated. */
-export function packsBoxes(shown: Basket | null, next: Basket, typed: Record<string, string>, submitted?: string): Record<string, string> {
+/** A line's quantity as a packs box shows it (the basket page's, a saved list's). */
+export const packsOf = (l: PacksLine) => String(l.quantity / l.pack_size);
+
+/** The packs boxes of a page of lines (the basket page, a saved list) once it shows `next`:
+ * each box shows its line's packs, except a box the buyer changed since `shown` was on
+ * screen and has not submitted yet, which keeps what was typed. `submitted` is the line
+ * just updated. */
+export function packsBoxes(shown: { lines: PacksLine[] } | null, next: { lines: PacksLine[] }, typed: Record<string, string>, submitted?: string): Record<string, string> {
   return Object.fromEntries(
     next.lines.map((l) => {
       const was = shown?.lines.find((x) => x.sku === l.sku);

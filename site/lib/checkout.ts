@@ -1,4 +1,4 @@
-import { idToken } from './account-store';
+import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, apiFetchBlob } from './api';
 import { saveFile } from './save-file';
 
@@ -227,8 +227,20 @@ export async function listOrders(cursor: string | null = null): Promise<OrdersPa
   return { orders: page.orders, next: page.next ?? null };
 }
 
-export async function reorder(id: string): Promise<{ added: string[]; unavailable: string[]; basket_full: string[] }> {
-  return apiFetch(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken() } });
+/** What a reorder did: the names of the products put back in the basket, of those no longer
+ * available, and of those left out because the basket holds the most lines it can. */
+export interface ReorderAnswer {
+  added: string[];
+  unavailable: string[];
+  basket_full: string[];
+}
+
+/** Puts a past order's lines back in the basket, or only those of skus (order again for
+ * chosen lines); the basket widget reloads. */
+export async function reorder(id: string, skus?: string[]): Promise<ReorderAnswer> {
+  const a = await apiFetch<ReorderAnswer>(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken(), ...(skus && { skus }) } });
+  setCartUpdated();
+  return { added: a.added ?? [], unavailable: a.unavailable ?? [], basket_full: a.basket_full ?? [] };
 }
 
 /** Keeps a step's form across a refresh (sessionStorage). */

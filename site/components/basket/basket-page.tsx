@@ -5,6 +5,7 @@ import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { LoadFailed } from '@/components/errors/load-failed';
+import { SaveBasketAsList } from '@/components/lists/save-basket-as-list';
 import { apiErrorText } from '@/lib/api';
 import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
 import { applyCoupon, getBasket, packsBoxes, packsOf, packsProblem, removeLine, setLine, shortReason, type Basket } from '@/lib/basket';
@@ -15,7 +16,8 @@ import { LineUnitPrice } from './line-unit-price';
 const message = (err: unknown) => apiErrorText(err, 'Something went wrong. Please try again.');
 
 /** The basket page: lines with quantities in packs, coupon, totals ex VAT, VAT and
- * inc VAT, the minimum-order and free-delivery nudges, and Continue to billing. */
+ * inc VAT, the minimum-order and free-delivery nudges, Continue to billing, and Save basket
+ * as list. */
 export function BasketPage() {
   const account = useAccount();
   const [basket, setBasket] = useState<Basket | null>(null);
@@ -232,6 +234,7 @@ export function BasketPage() {
           Continue to billing
         </Link>
       )}
+      <SaveBasketAsList />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { ProductDetail as Detail } from '@/lib/types';
-import { AddToBasket } from '@/components/basket/add-to-basket';
 import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
+import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
 import { StockFact } from './stock-fact';
 
@@ -33,7 +33,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>Availability</dt>
           <StockFact sku={p.sku} stockState={p.stockState} />
         </dl>
-        <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
+        <ProductActions sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
         <p>{p.description}</p>
       </div>
     </div>

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
-import { AddToBasket } from '@/components/basket/add-to-basket';
 import type { ProductCard } from '@/lib/types';
 import { PackPrice, Price } from '@/components/basket/price';
+import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
 
 /** A grid of products with image, name (linking to the product page), SKU, pack size
@@ -30,7 +30,7 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
               ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unitPrice * p.packSize} /> a pack
             </span>
           </p>
-          <AddToBasket sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} showStock />
+          <ProductActions sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} showStock />
         </li>
       ))}
     </ul>

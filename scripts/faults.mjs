@@ -303,6 +303,14 @@ function requests(buyer, sku, staff, products) {
     'POST /api/checkout': { body: { token: t } },
     'POST /api/getCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },
     'POST /api/updateCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },
+    'POST /api/skus': { body: { token: t, lines: [{ sku: sku.sku, quantity: sku.pack_size }] } },
+    'GET /api/lists': {},
+    'POST /api/lists': { body: { token: t, name: 'Fault list', lines: [{ sku: sku.sku, quantity: sku.pack_size }] } },
+    // A list id in the right form, so it is looked up (any other is a 404 at once).
+    'GET /api/lists/{id}': { path: '/api/lists/abcdefghjkmn' },
+    'POST /api/lists/{id}': { path: '/api/lists/abcdefghjkmn', body: { token: t, name: 'Fault list, renamed' } },
+    'DELETE /api/lists/{id}': { path: '/api/lists/abcdefghjkmn' },
+    'POST /api/lists/{id}/basket': { path: '/api/lists/abcdefghjkmn/basket', body: { token: t } },
   };
 }
 

@@ -197,6 +197,22 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			}
 		}
 	}
+	// manyLines is a JSON array of one pack of each of the first n products in stock.
+	manyLines := func(n int) string {
+		t.Helper()
+		var lines []map[string]any
+		for _, q := range cat.Products {
+			if q.Stock >= 4*q.PackSize && len(lines) < n {
+				lines = append(lines, map[string]any{"sku": q.SKU, "quantity": q.PackSize})
+			}
+		}
+		if len(lines) < n {
+			t.Fatalf("only %d products in stock for %d lines", len(lines), n)
+		}
+		b, _ := json.Marshal(lines)
+		return string(b)
+	}
+	var listID string
 	var picture map[string]any
 	var job string
 	// catalogueImport is the check (job "") or apply body of a new product with the
@@ -330,6 +346,30 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminCatalogueApply", func() (int, string) { return post("/api/admin/catalogue/apply", catalogueImport(job)) }, nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=products"), nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=categories"), nil},
+		// Quick order and saved lists: a look-up and an add of more lines than one
+		// UpdateItem holds (the basket's conditional put), a list saved from that basket,
+		// read, changed, added back to the basket, deleted.
+		{"skus", func() (int, string) { return post("/api/skus", `{"token":`+tok+`,"lines":`+manyLines(120)+`}`) }, nil},
+		{"basketAddMany", func() (int, string) {
+			return post("/api/basket/addMany", `{"token":`+tok+`,"lines":`+manyLines(90)+`}`)
+		}, nil},
+		{"lists", func() (int, string) {
+			code, body := post("/api/lists", `{"token":`+tok+`,"name":"Access list","from_basket":true}`)
+			var out struct{ List struct{ ID string } }
+			_ = json.Unmarshal([]byte(body), &out)
+			listID = out.List.ID
+			return code, body
+		}, nil},
+		{"lists", func() (int, string) { return get("/api/lists") }, nil},
+		{"list", func() (int, string) { return get("/api/lists/" + listID) }, nil},
+		{"list", func() (int, string) {
+			return post("/api/lists/"+listID, fmt.Sprintf(`{"token":%s,"name":"Access list, renamed","set":[{"sku":%q,"quantity":0}]}`, tok, p.SKU))
+		}, nil},
+		{"listBasket", func() (int, string) { return post("/api/lists/"+listID+"/basket", `{"token":`+tok+`}`) }, nil},
+		{"list", func() (int, string) {
+			code, _, body := c.bearer("DELETE", "/api/lists/"+listID, u.IDToken, nil, "")
+			return code, string(body)
+		}, nil},
 	}
 
 	file := readEndpointsFile(t)

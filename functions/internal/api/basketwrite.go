@@ -93,8 +93,8 @@ func handleBasketRemove(log *slog.Logger, verify auth.Verifier, baskets basket.S
 	})
 }
 
-// maxBatchLines bounds one "Add all to basket" (a grid page holds 48 products): one
-// atomic write of the basket.
+// maxBatchLines bounds one add of many lines (a grid's "Add all to basket", a quick
+// order of up to a whole basket): one atomic write of the basket.
 const maxBatchLines = basket.MaxAddLines
 
 // batchRequest is {token, lines: [{sku, quantity}]}.
@@ -131,8 +131,8 @@ func (b batchRequest) Valid(context.Context) map[string]string {
 }
 
 // handleBasketAddMany answers POST /api/basket/addMany {token, lines}: the grid's "Add
-// all to basket". Every line is checked, then all are added in one atomic write: a bad
-// line adds nothing.
+// all to basket" and the quick order's add. Every line is checked, then all are added in
+// one atomic write: a bad line adds nothing, and the 409 lists every bad line.
 func handleBasketAddMany(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req batchRequest) {
 		adds := make([]basket.Add, len(req.Lines))

@@ -127,6 +127,8 @@ type errorBody struct {
 	Code     string            `json:"code,omitempty"`
 	Problems map[string]string `json:"problems,omitempty"`
 	OrderID  string            `json:"order_id,omitempty"`
+	// Lines are the lines an add of many refused (409), each with its problem.
+	Lines []lineProblem `json:"lines,omitempty"`
 }
 
 // The codes of errorBody.
@@ -141,14 +143,6 @@ const (
 // sign-in older than auth.RecentSignIn: 403 with code recent_sign_in.
 var errNeedsRecentSignIn = errors.New("needs a recent sign-in")
 
-// isRefusal says err is a basket or order rule refusing a request (a 4xx), not a fault.
-func isRefusal(err error) bool {
-	var conflict *basket.ConflictError
-	var missing *basket.NotFoundError
-	var field *basket.FieldError
-	return errors.As(err, &conflict) || errors.As(err, &missing) || errors.As(err, &field)
-}
-
 // writeError maps an error to its status and a message safe to show. It is the one
 // place that decides status codes; a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
@@ -157,6 +151,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	var refused *basket.ConflictError
 	var unknown *basket.NotFoundError
 	var field *basket.FieldError
+	var lines *basket.LinesError
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
@@ -164,6 +159,13 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusRequestEntityTooLarge, errorBody{Error: tooLarge.msg})
 	case errors.As(err, &field):
 		encode(w, http.StatusBadRequest, errorBody{Error: "request body has invalid fields", Problems: map[string]string{field.Field: field.Problem}})
+	case errors.As(err, &lines):
+		body := errorBody{Error: err.Error(), Lines: make([]lineProblem, len(lines.Lines))}
+		for i, l := range lines.Lines {
+			body.Lines[i] = *lineProblemOf(l.LineProblem)
+			body.Lines[i].Index, body.Lines[i].SKU = &l.Index, l.SKU
+		}
+		encode(w, http.StatusConflict, body)
 	case errors.As(err, &refused):
 		// err's own text: the refusal with what a caller added ("line 3 (GC101-00001): …").
 		encode(w, http.StatusConflict, errorBody{Error: err.Error(), OrderID: refused.OrderID})

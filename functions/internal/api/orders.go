@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/invoicepdf"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
@@ -114,11 +114,31 @@ type reorderAnswer struct {
 	BasketFull []string `json:"basket_full"`
 }
 
-// handleReorder answers POST /api/orders/{id}/reorder {token}: puts an old order's
-// lines back in the basket (each as one atomic add, capped by stock) and reports the
-// lines no longer available.
+// reorderRequest is POST /api/orders/{id}/reorder {token, skus?}: skus chooses lines.
+type reorderRequest struct {
+	Token string   `json:"token"`
+	SKUs  []string `json:"skus"`
+}
+
+func (r reorderRequest) idToken() string { return r.Token }
+
+func (r reorderRequest) Valid(context.Context) map[string]string {
+	if r.SKUs != nil && (len(r.SKUs) == 0 || len(r.SKUs) > basket.MaxAddLines) {
+		return map[string]string{"skus": fmt.Sprintf("must list 1 to %d of the order's SKUs, or be left out for the whole order", basket.MaxAddLines)}
+	}
+	for i, sku := range r.SKUs {
+		if !catalogue.ValidSKU(sku) {
+			return map[string]string{fmt.Sprintf("skus[%d]", i): "must be a product SKU such as GC101-00001"}
+		}
+	}
+	return nil
+}
+
+// handleReorder answers POST /api/orders/{id}/reorder {token, skus?}: puts an old
+// order's lines (or those of skus) back in the basket, every line that can be bought in
+// one atomic write, and reports the lines no longer available.
 func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baskets basket.Service) http.Handler {
-	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req reorderRequest) {
 		id := r.PathValue("id")
 		if !orders.ValidID(id) {
 			// Not an order number (TS-100001): never looked up, the same 404 as an order
@@ -131,21 +151,38 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			writeError(w, r, log, err)
 			return
 		}
-		a := reorderAnswer{Added: []string{}, Unavailable: []string{}, BasketFull: []string{}}
+		chosen := map[string]bool{}
+		for _, sku := range req.SKUs {
+			chosen[sku] = true
+		}
+		var adds []basket.Add
+		names := map[string]string{}
 		for _, l := range o.Lines {
-			if _, err := baskets.Add(r.Context(), who.UID, l.SKU, l.Quantity); err != nil {
-				if !isRefusal(err) {
-					writeError(w, r, log, err) // the store failed: nothing is known of the rest
-					return
-				}
-				if errors.Is(err, basket.ErrBasketFull) {
-					a.BasketFull = append(a.BasketFull, l.Name)
-				} else {
-					a.Unavailable = append(a.Unavailable, l.Name)
-				}
-				continue
+			if req.SKUs == nil || chosen[l.SKU] {
+				adds = append(adds, basket.Add{SKU: l.SKU, Quantity: l.Quantity})
+				names[l.SKU] = l.Name
+				delete(chosen, l.SKU)
 			}
-			a.Added = append(a.Added, l.Name)
+		}
+		if len(chosen) > 0 {
+			writeError(w, r, log, invalidField("skus", "must name lines of this order"))
+			return
+		}
+		did, err := baskets.AddGood(r.Context(), who.UID, adds)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		a := reorderAnswer{Added: []string{}, Unavailable: []string{}, BasketFull: []string{}}
+		for _, l := range did.Added {
+			a.Added = append(a.Added, names[l.SKU])
+		}
+		for _, l := range did.Refused {
+			if l.Code == basket.ProblemBasketFull {
+				a.BasketFull = append(a.BasketFull, names[l.SKU])
+			} else {
+				a.Unavailable = append(a.Unavailable, names[l.SKU])
+			}
 		}
 		encode(w, http.StatusOK, a)
 	})

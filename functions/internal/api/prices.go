@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
@@ -74,8 +73,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 				continue // answered as an unknown SKU: it can no longer be bought
 			}
 			// A pack is priced as a basket line of one pack: the numbers the basket will show.
-			pack := pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
-				RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
+			pack := packPricing(p, discounts)
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
 				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize))}

@@ -108,6 +108,7 @@ func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
 	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now}
+	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
@@ -132,6 +133,13 @@ func Endpoints(d Deps) []Endpoint {
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
+		{"skus", "POST /api/skus", handleSKUs(d.Log, d.Verifier, baskets)},
+		{"lists", "GET /api/lists", saved.index()},
+		{"lists", "POST /api/lists", protect(d.Log, d.CSRF, saved.create())},
+		{"list", "GET /api/lists/{id}", saved.get()},
+		{"list", "POST /api/lists/{id}", protect(d.Log, d.CSRF, saved.change())},
+		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
+		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
 	}, adminEndpoints(d, life)...)
 }
 

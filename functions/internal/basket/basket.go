@@ -110,31 +110,19 @@ func LineLimit(p catalogue.Product) int {
 }
 
 // CheckBuyable says whether quantity units of the product (found false: no such SKU) may
-// go on a basket line: it exists, is not discontinued, is in stock, and quantity is whole
-// packs within the line maximum and the stock.
+// go on a basket line: CheckLine's rules for a line on its own, with a quantity that is
+// not whole packs, or over the line maximum, a *FieldError.
 func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) error {
-	if !found {
-		return &NotFoundError{Msg: "no product with SKU " + sku}
-	}
-	if p.Discontinued() {
-		return UnavailableError(p.Name)
-	}
-	if AvailabilityOf(p.Stock, p.PackSize).Status == OutOfStock {
-		return &ConflictError{Msg: p.Name + " is out of stock"}
+	if problem := CheckLine(p, found, sku, 0, 0); problem != nil {
+		return problem.asError()
 	}
 	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
 		return &FieldError{Field: "quantity", Problem: err.Error()}
 	}
-	if quantity > LineLimit(p) {
-		return &ConflictError{Msg: shortMessage(p.Name, AvailabilityOf(p.Stock, p.PackSize).PacksLeft, p.PackSize)}
+	if problem := CheckLine(p, found, sku, quantity, 0); problem != nil {
+		return problem.asError()
 	}
 	return nil
-}
-
-// UnavailableError refuses a discontinued product (409): it stays in the catalogue for
-// the orders that name it, but can no longer be bought.
-func UnavailableError(name string) error {
-	return &ConflictError{Msg: name + " is no longer available"}
 }
 
 // shortMessage says how much of a product is left, in packs.

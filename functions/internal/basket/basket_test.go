@@ -2,6 +2,8 @@ package basket
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,6 +181,41 @@ func TestUsableAgain(t *testing.T) {
 	} {
 		if got := tc.c.UsableAgain(); got != tc.want {
 			t.Errorf("%+v: %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}
+
+func TestCheckLine(t *testing.T) {
+	p := catalogue.Product{SKU: "GC101-00001", Name: "Card", PackSize: 6, Stock: 60}
+	big := catalogue.Product{SKU: "GC101-00002", Name: "Big", PackSize: 6, Stock: 100_000}
+	for _, tc := range []struct {
+		name              string
+		p                 catalogue.Product
+		found             bool
+		quantity, held    int
+		code              ProblemCode
+		nearest           []int
+		available         int
+		messageContaining string
+	}{
+		{"fine", p, true, 12, 0, "", nil, 0, ""},
+		{"look-up only", p, true, 0, 0, "", nil, 0, ""},
+		{"unknown", p, false, 6, 0, ProblemUnknown, nil, 0, "no product with SKU GC101-00001"},
+		{"not whole packs", p, true, 10, 0, ProblemPacks, []int{6, 12}, 0, "packs of 6"},
+		{"under a pack", p, true, 4, 0, ProblemPacks, []int{6}, 0, ""},
+		{"short", p, true, 66, 0, ProblemShort, nil, 60, "only 10 packs of Card (60 units) are in stock"},
+		{"short with the basket's", p, true, 24, 48, ProblemShort, nil, 12, "your basket already holds 8 packs"},
+		{"over the line's most", big, true, 600, pricing.MaxLineUnits - 24, ProblemOverLimit, nil, 18, "holds at most 1666 packs"},
+		{"out of stock", catalogue.Product{Name: "Gone", PackSize: 6, Stock: 5}, true, 6, 0, ProblemOutOfStock, nil, 0, "Gone is out of stock"},
+	} {
+		got := CheckLine(tc.p, tc.found, tc.p.SKU, tc.quantity, tc.held)
+		switch {
+		case tc.code == "" && got != nil:
+			t.Errorf("%s: %+v", tc.name, *got)
+		case tc.code == "":
+		case got == nil || got.Code != tc.code || !slices.Equal(got.Nearest, tc.nearest) || got.Available != tc.available ||
+			!strings.Contains(got.Msg, tc.messageContaining):
+			t.Errorf("%s: %+v, want %s %v %d %q", tc.name, got, tc.code, tc.nearest, tc.available, tc.messageContaining)
 		}
 	}
 }

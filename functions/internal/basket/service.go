@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tradeshop/functions/config"
@@ -44,10 +45,13 @@ type Store interface {
 	RemoveLine(ctx context.Context, uid, sku string, at time.Time) error
 }
 
-// LineFullError says an add would take a line past its limit; nothing was written.
-type LineFullError struct{ SKU string }
+// LineFullError says an add would take lines past their limits; nothing was written.
+// InBasket holds each such line's units in the basket as it was found.
+type LineFullError struct{ InBasket map[string]int }
 
-func (e *LineFullError) Error() string { return "basket line " + e.SKU + " would exceed its limit" }
+func (e *LineFullError) Error() string {
+	return fmt.Sprintf("%s of the basket would exceed its limit", Plural(len(e.InBasket), "line"))
+}
 
 // ErrLocked means an order is being placed from the basket: it takes no writes until
 // that order is placed or undone (a few seconds).
@@ -101,46 +105,221 @@ const MaxLines = 500
 // written.
 var ErrBasketFull = &ConflictError{Msg: fmt.Sprintf("Your basket holds the most lines it can (%d): remove a line, or place an order, before adding another product.", MaxLines)}
 
-// MaxAddLines is the most lines one add writes: one UpdateItem of the basket holds them
-// all (its update expression is at most 4 KB), so the add is all or nothing.
-const MaxAddLines = 80
+// MaxAddLines is the most lines one add writes: a basket's most, so a quick order of a
+// whole basket is one add, all or nothing (the store writes up to 80 lines as one
+// UpdateItem, more as one conditional put of the basket item).
+const MaxAddLines = MaxLines
 
-// AddMany checks every line, then adds them all in one atomic write: a bad line adds
-// nothing. Limits are worked out here from the products; the caller's are ignored.
-func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Priced, error) {
-	if len(adds) == 0 || len(adds) > MaxAddLines {
-		return Priced{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+// checkAdds checks every add against the products (as lines on their own: the store's
+// write checks what the basket holds), answering the adds with their limits set and the
+// lines refused.
+func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []LineRefusal) {
+	var ok []Add
+	var refused []LineRefusal
+	for i, a := range adds {
+		p, found := products[a.SKU]
+		problem := CheckLine(p, found, a.SKU, a.Quantity, 0)
+		if problem == nil && a.Quantity <= 0 { // CheckLine's quantity 0 is a look-up; an add adds
+			problem = &LineProblem{Code: ProblemPacks, Nearest: []int{p.PackSize},
+				Msg: fmt.Sprintf("add at least one pack of %s (%s)", p.Name, Plural(p.PackSize, "unit"))}
+		}
+		if problem != nil {
+			refused = append(refused, LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
+			continue
+		}
+		ok = append(ok, Add{SKU: a.SKU, Quantity: a.Quantity, Limit: LineLimit(p)})
 	}
+	return ok, refused
+}
+
+// fullRefusals are the refusals of the adds a *LineFullError names.
+func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue.Product) []LineRefusal {
+	var out []LineRefusal
+	for i, a := range adds {
+		if held, ok := full.InBasket[a.SKU]; ok {
+			problem := CheckLine(products[a.SKU], true, a.SKU, a.Quantity, held)
+			if problem == nil { // the line moved on since: refused all the same
+				problem = &LineProblem{Code: ProblemOverLimit, Msg: "that would take " + products[a.SKU].Name + " past the most you can order"}
+			}
+			out = append(out, LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
+		}
+	}
+	return out
+}
+
+func (s Service) products(ctx context.Context, uid string, adds []Add) (map[string]catalogue.Product, error) {
 	skus := make([]string, len(adds))
 	for i, a := range adds {
 		skus[i] = a.SKU
 	}
 	products, _, err := s.Store.ProductsAndCoupon(ctx, uid, skus, "")
+	return products, err
+}
+
+// AddMany checks every line, then adds them all in one atomic write: a bad line adds
+// nothing, and every bad line is told (*LinesError; one line alone is refused as the
+// product page's add always was). Limits are worked out here from the products; the
+// caller's are ignored.
+func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Priced, error) {
+	if len(adds) == 0 || len(adds) > MaxAddLines {
+		return Priced{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+	}
+	products, err := s.products(ctx, uid, adds)
 	if err != nil {
 		return Priced{}, err
 	}
-	checked := make([]Add, len(adds))
-	for i, a := range adds {
-		p, ok := products[a.SKU]
-		if err := CheckBuyable(p, ok, a.SKU, a.Quantity); err != nil {
-			if len(adds) > 1 {
-				return Priced{}, fmt.Errorf("line %d (%s): %w", i+1, a.SKU, err)
-			}
-			return Priced{}, err
+	checked, refused := checkAdds(adds, products)
+	if len(refused) > 0 {
+		if len(adds) == 1 {
+			p, found := products[adds[0].SKU]
+			return Priced{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity)
 		}
-		checked[i] = Add{SKU: a.SKU, Quantity: a.Quantity, Limit: LineLimit(p)}
+		return Priced{}, &LinesError{Lines: refused}
 	}
 	if err := s.Store.AddLines(ctx, uid, checked, s.Now()); err != nil {
 		var full *LineFullError
-		if errors.As(err, &full) {
-			p := products[full.SKU]
+		if !errors.As(err, &full) {
+			return Priced{}, err
+		}
+		if len(adds) == 1 {
+			p := products[adds[0].SKU]
 			return Priced{}, &ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
 				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
 		}
-		return Priced{}, err
+		return Priced{}, &LinesError{Lines: fullRefusals(checked, full, products)}
 	}
 	p, _, err := s.Priced(ctx, uid)
 	return p, err
+}
+
+// maxAddGoodAttempts bounds AddGood's writes: each retry drops lines the write found full.
+const maxAddGoodAttempts = 4
+
+// Outcome is what AddGood did: the basket after it, the lines added and those refused
+// (in the order asked), and the products read (a refused line's name).
+type Outcome struct {
+	Basket   Priced
+	Added    []Add
+	Refused  []LineRefusal
+	Products map[string]catalogue.Product
+}
+
+// AddGood adds every line that can be bought, in one atomic write, and answers what it
+// did (a saved list's "Add all to basket", an order's "Order again"): a line is refused
+// that cannot be bought, that would pass its limit with what the basket holds, or that is
+// new to a basket holding MaxLines lines (ProblemBasketFull).
+func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, error) {
+	if len(adds) > MaxAddLines {
+		return Outcome{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold at most %d lines", MaxAddLines)}
+	}
+	products, err := s.products(ctx, uid, adds)
+	if err != nil {
+		return Outcome{}, err
+	}
+	checked, refused := checkAdds(adds, products)
+	index := map[string]int{}
+	for i, a := range adds {
+		index[a.SKU] = i
+	}
+	for range maxAddGoodAttempts {
+		if len(checked) == 0 {
+			break
+		}
+		err := s.Store.AddLines(ctx, uid, checked, s.Now())
+		var full *LineFullError
+		switch {
+		case err == nil:
+			p, _, err := s.Priced(ctx, uid)
+			return Outcome{Basket: p, Added: checked, Refused: sortRefusals(refused), Products: products}, err
+		case errors.As(err, &full):
+			for _, r := range fullRefusals(checked, full, products) {
+				refused = append(refused, LineRefusal{Index: index[r.SKU], SKU: r.SKU, LineProblem: r.LineProblem})
+			}
+			checked = slices.DeleteFunc(checked, func(a Add) bool { _, ok := full.InBasket[a.SKU]; return ok })
+		case errors.Is(err, ErrBasketFull):
+			_, b, err := s.Store.AccountAndBasket(ctx, uid)
+			if err != nil {
+				return Outcome{}, err
+			}
+			have := map[string]bool{}
+			for _, l := range b.Lines {
+				have[l.SKU] = true
+			}
+			room := MaxLines - len(b.Lines)
+			checked = slices.DeleteFunc(checked, func(a Add) bool {
+				if have[a.SKU] {
+					return false
+				}
+				if room > 0 {
+					room--
+					return false
+				}
+				refused = append(refused, LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &LineProblem{Code: ProblemBasketFull, Msg: ErrBasketFull.Msg}})
+				return true
+			})
+		default:
+			return Outcome{}, err
+		}
+	}
+	p, _, err := s.Priced(ctx, uid)
+	for _, a := range checked { // still refused on the last attempt: the basket kept moving
+		refused = append(refused, LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &LineProblem{Code: ProblemOverLimit, Msg: "your basket changed while this was added: try again"}})
+	}
+	return Outcome{Basket: p, Refused: sortRefusals(refused), Products: products}, err
+}
+
+func sortRefusals(r []LineRefusal) []LineRefusal {
+	slices.SortFunc(r, func(a, b LineRefusal) int { return a.Index - b.Index })
+	return r
+}
+
+// LineCheck is one line checked for a quick order: the product (nil: no such SKU), the
+// units of it the basket holds, and the problem (nil: it can be added as asked).
+type LineCheck struct {
+	SKU      string
+	Quantity int
+	Product  *catalogue.Product
+	InBasket int
+	Problem  *LineProblem
+}
+
+// Check checks lines as AddMany would, counting what uid's basket holds, and answers the
+// buyer's discounts to price them: one read of the account and basket, then the products.
+func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck, map[string]int, error) {
+	acct, b, err := s.Store.AccountAndBasket(ctx, uid)
+	if err != nil {
+		return nil, nil, err
+	}
+	products, err := s.products(ctx, uid, adds)
+	if err != nil {
+		return nil, nil, err
+	}
+	discounts, err := pricing.MergeDiscounts(s.Shop.DefaultDiscounts, acct.DSC)
+	if err != nil {
+		return nil, nil, err
+	}
+	held := make(map[string]int, len(b.Lines))
+	for _, l := range b.Lines {
+		held[l.SKU] = l.Quantity
+	}
+	room := MaxLines - len(b.Lines)
+	out := make([]LineCheck, len(adds))
+	for i, a := range adds {
+		c := LineCheck{SKU: a.SKU, Quantity: a.Quantity, InBasket: held[a.SKU]}
+		p, found := products[a.SKU]
+		if found {
+			c.Product = &p
+		}
+		c.Problem = CheckLine(p, found, a.SKU, a.Quantity, c.InBasket)
+		if _, there := held[a.SKU]; c.Problem == nil && a.Quantity > 0 && !there {
+			if room <= 0 {
+				c.Problem = &LineProblem{Code: ProblemBasketFull, Msg: ErrBasketFull.Msg}
+			}
+			room--
+		}
+		out[i] = c
+	}
+	return out, discounts, nil
 }
 
 // Set sets a line to exactly quantity units; 0 removes it.

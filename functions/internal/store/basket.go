@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -246,22 +247,32 @@ func (s *Store) basketItem(ctx context.Context, uid string) (map[string]types.At
 }
 
 // retryMoved runs write (read, then one conditional write) until it does not answer
-// errBasketMoved, at most maxBasketAttempts times.
+// errBasketMoved, at most maxBasketAttempts times; then a 409 to try again.
 func retryMoved(uid string, write func() error) error {
 	for range maxBasketAttempts {
 		if err := write(); !errors.Is(err, errBasketMoved) {
 			return err
 		}
 	}
-	return fmt.Errorf("basket %s changed on every one of %d attempts", uid, maxBasketAttempts)
+	return &basket.ConflictError{Msg: fmt.Sprintf("Your basket changed while this was being saved (%d times): nothing was changed, try again.", maxBasketAttempts)}
 }
 
-// AddLines adds every line in one UpdateItem: all or nothing. A line that would pass its
-// limit is a *basket.LineFullError, new lines that would take the basket past
-// basket.MaxLines are basket.ErrBasketFull.
+// maxUpdateLines is the most lines one UpdateItem adds: its update and condition
+// expressions (4 KB each at most) hold that many lines of 64-character SKUs. A larger
+// add is one conditional put of the whole basket item (putLines).
+const maxUpdateLines = 80
+
+// AddLines adds every line in one write: all or nothing. Lines that would pass their
+// limits are a *basket.LineFullError, new lines that would take the basket past
+// basket.MaxLines are basket.ErrBasketFull. Up to maxUpdateLines lines are one UpdateItem
+// (two buyers' adds to different lines never conflict); more are one put of the basket
+// on condition that its version is the one read (a concurrent write makes it read again).
 func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
 	if len(adds) == 0 {
 		return nil
+	}
+	if len(adds) > maxUpdateLines {
+		return retryMoved(uid, func() error { return s.putLines(ctx, uid, adds, at) })
 	}
 	return retryMoved(uid, func() error {
 		item, err := s.basketItem(ctx, uid)
@@ -283,11 +294,8 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 				added++
 			}
 		}
-		if n, _ := linesOf(item); added > 0 && n+added > basket.MaxLines {
-			if _, locked := item[attrPending]; locked {
-				return basket.ErrLocked
-			}
-			return basket.ErrBasketFull
+		if err := refuseAdds(item, adds); err != nil {
+			return err
 		}
 		upd, cond = countLines(item, added, upd, cond)
 		err = s.updateBasket(ctx, uid, upd, cond, "add to")
@@ -295,29 +303,97 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 		if !errors.As(err, &failed) {
 			return err
 		}
-		now := failed.Item
-		if _, locked := now[attrPending]; locked {
-			return basket.ErrLocked
-		}
-		b := basketFromItem(now)
-		for _, a := range adds {
-			for _, l := range b.Lines {
-				if l.SKU == a.SKU && l.Quantity > a.Limit-a.Quantity {
-					return &basket.LineFullError{SKU: a.SKU}
-				}
-			}
-		}
-		fresh := 0
-		for _, a := range adds {
-			if !hasLine(now, a.SKU) {
-				fresh++
-			}
-		}
-		if n, _ := linesOf(now); fresh > 0 && n+fresh > basket.MaxLines {
-			return basket.ErrBasketFull
+		if err := refuseAdds(failed.Item, adds); err != nil {
+			return err
 		}
 		return errBasketMoved
 	})
+}
+
+// refuseAdds answers why adds cannot be written to the basket item as it is: an order
+// is being placed from it (basket.ErrLocked), lines would pass their limits
+// (*basket.LineFullError), or new lines would not fit (basket.ErrBasketFull); nil if none.
+func refuseAdds(item map[string]types.AttributeValue, adds []basket.Add) error {
+	if _, locked := item[attrPending]; locked {
+		return basket.ErrLocked
+	}
+	full := map[string]int{}
+	fresh := 0
+	for _, a := range adds {
+		held, there := numberOf(item[lineQuantity+a.SKU])
+		if !there {
+			fresh++
+		}
+		if int(held) > a.Limit-a.Quantity {
+			full[a.SKU] = int(held)
+		}
+	}
+	if len(full) > 0 {
+		return &basket.LineFullError{InBasket: full}
+	}
+	if n, _ := linesOf(item); fresh > 0 && n+fresh > basket.MaxLines {
+		return basket.ErrBasketFull
+	}
+	return nil
+}
+
+// putLines adds lines too many for one UpdateItem: the basket item as read, with the
+// lines added, its version moved on and its line count set, put on condition that the
+// version is still the one read and no order is being placed from it.
+func (s *Store) putLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
+	item, err := s.basketItem(ctx, uid)
+	if err != nil {
+		return err
+	}
+	if err := refuseAdds(item, adds); err != nil {
+		return err
+	}
+	next := maps.Clone(item)
+	if next == nil {
+		next = basketItemKey(uid)
+	}
+	v, _ := numberOf(item[attrVersion])
+	cond := notLocked().And(expression.AttributeNotExists(expression.Name(attrVersion)))
+	if _, ok := item[attrVersion]; ok {
+		cond = notLocked().And(expression.Name(attrVersion).Equal(expression.Value(v)))
+	}
+	next[attrVersion] = &types.AttributeValueMemberN{Value: strconv.FormatInt(v+1, 10)}
+	ms := &types.AttributeValueMemberN{Value: strconv.FormatInt(at.UnixMilli(), 10)}
+	for _, a := range adds {
+		held, there := numberOf(item[lineQuantity+a.SKU])
+		next[lineQuantity+a.SKU] = &types.AttributeValueMemberN{Value: strconv.FormatInt(held+int64(a.Quantity), 10)}
+		if !there {
+			next[lineAdded+a.SKU] = ms
+		}
+	}
+	n, _ := linesOf(item) // counted from the lines read when not kept: right, as the version is
+	for _, a := range adds {
+		if !hasLine(item, a.SKU) {
+			n++
+		}
+	}
+	next[attrLineCount] = &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
+	next[attrUpdatedAt] = ms
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build basket put: %w", err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.table), Item: next, ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		if err := refuseAdds(failed.Item, adds); err != nil {
+			return err
+		}
+		return errBasketMoved
+	}
+	if err != nil {
+		return fmt.Errorf("add to basket %s: %w", uid, err)
+	}
+	return nil
 }
 
 // SetLine sets a line to exactly quantity units; a new line past basket.MaxLines is

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -34,8 +37,13 @@ func getItem[T any](ctx context.Context, s *Store, pk, sk string) (T, error) {
 	return v, nil
 }
 
-// batchGet reads the items at keys (duplicates read once), 100 keys a call, retrying
-// what DynamoDB hands back unprocessed; missing items are absent from the answer.
+// batchGetParallel is how many BatchGetItem calls of one batchGet run side by side: 500
+// keys (a quick order's SKUs) take one round trip's time, not five.
+const batchGetParallel = 5
+
+// batchGet reads the items at keys (duplicates read once), 100 keys a call, up to
+// batchGetParallel calls at once, retrying what DynamoDB hands back unprocessed; missing
+// items are absent from the answer.
 func (s *Store) batchGet(ctx context.Context, keys []map[string]types.AttributeValue, consistent bool) ([]map[string]types.AttributeValue, error) {
 	seen := map[string]bool{}
 	var uniq []map[string]types.AttributeValue
@@ -46,27 +54,57 @@ func (s *Store) batchGet(ctx context.Context, keys []map[string]types.AttributeV
 			uniq = append(uniq, k)
 		}
 	}
-	var out []map[string]types.AttributeValue
-	for i := 0; i < len(uniq); i += 100 {
-		pending := map[string]types.KeysAndAttributes{s.table: {Keys: uniq[i:min(i+100, len(uniq))], ConsistentRead: aws.Bool(consistent)}}
-		for attempt := 0; len(pending[s.table].Keys) > 0; attempt++ {
-			if attempt > 8 {
-				return nil, fmt.Errorf("batch get: keys still unprocessed")
-			}
-			if attempt > 0 {
-				select {
-				case <-time.After(time.Duration(20<<attempt) * time.Millisecond):
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				}
-			}
-			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+	chunks := slices.Collect(slices.Chunk(uniq, 100))
+	if len(chunks) <= 1 {
+		var out []map[string]types.AttributeValue
+		for _, c := range chunks {
+			got, err := s.batchGetChunk(ctx, c, consistent)
 			if err != nil {
-				return nil, fmt.Errorf("batch get: %w", err)
+				return nil, err
 			}
-			out = append(out, res.Responses[s.table]...)
-			pending = res.UnprocessedKeys
+			out = got
 		}
+		return out, nil
+	}
+	results := make([][]map[string]types.AttributeValue, len(chunks))
+	errs := make([]error, len(chunks))
+	slots := make(chan struct{}, batchGetParallel)
+	var wg sync.WaitGroup
+	for i, c := range chunks {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			results[i], errs[i] = s.batchGetChunk(ctx, c, consistent)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return slices.Concat(results...), nil
+}
+
+// batchGetChunk reads up to 100 keys, retrying what comes back unprocessed.
+func (s *Store) batchGetChunk(ctx context.Context, keys []map[string]types.AttributeValue, consistent bool) ([]map[string]types.AttributeValue, error) {
+	var out []map[string]types.AttributeValue
+	pending := map[string]types.KeysAndAttributes{s.table: {Keys: keys, ConsistentRead: aws.Bool(consistent)}}
+	for attempt := 0; len(pending[s.table].Keys) > 0; attempt++ {
+		if attempt > 8 {
+			return nil, fmt.Errorf("batch get: keys still unprocessed")
+		}
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(20<<attempt) * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+		if err != nil {
+			return nil, fmt.Errorf("batch get: %w", err)
+		}
+		out = append(out, res.Responses[s.table]...)
+		pending = res.UnprocessedKeys
 	}
 	return out, nil
 }

@@ -1,0 +1,153 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/tradeshop/functions/internal/auth"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// maxLookupLines bounds one POST /api/skus: a quick order's most lines.
+const maxLookupLines = basket.MaxAddLines
+
+// maxLookupQuantity bounds a quantity asked about: far over any line's most, so a typo of
+// a few extra digits is told as over the limit, not refused as a bad request.
+const maxLookupQuantity = 1_000_000
+
+// maxSKULength bounds a SKU as typed; one that is not SKU-shaped is told as unknown.
+const maxSKULength = 64
+
+// skusRequest is POST /api/skus {token, lines: [{sku, quantity}]}.
+type skusRequest struct {
+	Token string      `json:"token"`
+	Lines []batchLine `json:"lines"`
+}
+
+func (s skusRequest) idToken() string { return s.Token }
+
+func (s skusRequest) Valid(context.Context) map[string]string {
+	problems := map[string]string{}
+	if len(s.Lines) == 0 || len(s.Lines) > maxLookupLines {
+		problems["lines"] = fmt.Sprintf("must hold 1 to %d lines", maxLookupLines)
+	}
+	seen := map[string]bool{}
+	for i, l := range s.Lines {
+		switch {
+		case l.SKU == "" || len(l.SKU) > maxSKULength:
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("must be 1 to %d characters", maxSKULength)
+		case seen[l.SKU]:
+			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"
+		case l.Quantity < 0 || l.Quantity > maxLookupQuantity:
+			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("must be from 0 to %d units", maxLookupQuantity)
+		}
+		seen[l.SKU] = true
+	}
+	return problems
+}
+
+// productSummary is a product as a quick order's row or a list's line shows it, priced
+// for the buyer (pence ex VAT; one pack priced as a basket line of one pack).
+type productSummary struct {
+	SKU             string             `json:"sku"`
+	Name            string             `json:"name"`
+	Path            string             `json:"path"`
+	SmallImg        string             `json:"small_img"`
+	PackSize        int                `json:"pack_size"`
+	ListPrice       int64              `json:"list_price"`
+	UnitPrice       int64              `json:"unit_price"`
+	DiscountPercent int                `json:"discount_percent"`
+	PackPrice       int64              `json:"pack_price"`
+	Availability    availabilityAnswer `json:"availability"`
+	LineLimit       int                `json:"line_limit"` // the most units one basket line of it holds
+	InBasket        int                `json:"in_basket"`  // units of it in the basket now
+}
+
+// lineProblem is why a line cannot go in the basket as asked (docs/quick-order.md).
+type lineProblem struct {
+	Index     *int               `json:"index,omitempty"`
+	SKU       string             `json:"sku,omitempty"`
+	Code      basket.ProblemCode `json:"code"`
+	Message   string             `json:"message"`
+	Nearest   []int              `json:"nearest,omitempty"`
+	Available *int               `json:"available,omitempty"`
+}
+
+func lineProblemOf(p *basket.LineProblem) *lineProblem {
+	if p == nil {
+		return nil
+	}
+	out := &lineProblem{Code: p.Code, Message: p.Msg, Nearest: p.Nearest}
+	if p.Code == basket.ProblemShort || p.Code == basket.ProblemOverLimit {
+		out.Available = &p.Available
+	}
+	return out
+}
+
+// checkedLine is one line of a lookup: the product (null: no such SKU) and its problem
+// (null: it can be added as asked).
+type checkedLine struct {
+	SKU      string          `json:"sku"`
+	Quantity int             `json:"quantity"`
+	Product  *productSummary `json:"product"`
+	Problem  *lineProblem    `json:"problem"`
+}
+
+// packPricing prices one pack of p for a buyer with discounts, as the basket will.
+func packPricing(p catalogue.Product, discounts map[string]int) pricing.PricedLine {
+	return pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
+		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
+}
+
+// checkedLinesOf maps checked lines to the answer.
+func checkedLinesOf(checks []basket.LineCheck, discounts map[string]int) []checkedLine {
+	out := make([]checkedLine, len(checks))
+	for i, c := range checks {
+		out[i] = checkedLine{SKU: c.SKU, Quantity: c.Quantity, Problem: lineProblemOf(c.Problem)}
+		if p := c.Product; p != nil {
+			pack := packPricing(*p, discounts)
+			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
+				PackSize: p.PackSize, ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
+				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
+				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket}
+		}
+	}
+	return out
+}
+
+// handleSKUs answers POST /api/skus {token, lines}: every line checked as the basket
+// will check it (counting what the basket holds), with its product priced for the buyer.
+// A SKU that is not SKU-shaped is told as unknown, never looked up.
+func handleSKUs(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
+	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req skusRequest) {
+		adds := make([]basket.Add, 0, len(req.Lines))
+		for _, l := range req.Lines {
+			if catalogue.ValidSKU(l.SKU) {
+				adds = append(adds, basket.Add{SKU: l.SKU, Quantity: l.Quantity})
+			}
+		}
+		checks, discounts, err := baskets.Check(r.Context(), who.UID, adds)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		bySKU := make(map[string]basket.LineCheck, len(checks))
+		for _, c := range checks {
+			bySKU[c.SKU] = c
+		}
+		all := make([]basket.LineCheck, len(req.Lines))
+		for i, l := range req.Lines {
+			c, ok := bySKU[l.SKU]
+			if !ok {
+				c = basket.LineCheck{SKU: l.SKU, Quantity: l.Quantity, Problem: basket.CheckLine(catalogue.Product{}, false, l.SKU, l.Quantity, 0)}
+			}
+			all[i] = c
+		}
+		encode(w, http.StatusOK, map[string]any{"lines": checkedLinesOf(all, discounts)})
+	})
+}

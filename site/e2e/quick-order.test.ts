@@ -32,6 +32,7 @@ let outOfStock = { sku: '', pack: 0 };
 
 const rows = () => page.locator('.qo-table tbody tr');
 const row = (sku: string) => page.locator(`.qo-table tbody tr[data-sku="${sku}"]`);
+const skuBox = (line: number) => page.getByLabel(`SKU, line ${line}`, { exact: true });
 const withStatus = (s: string) => page.locator(`.qo-table tbody tr[data-status="${s}"]`);
 const basket = async () => (await api<BasketAnswer>(page, '/api/basket', { token })).data.lines;
 /** What the focused element is called: its aria-label, its label's text, or its own text. */
@@ -66,7 +67,7 @@ afterAll(async () => {
 
 describe('quick order', { timeout: 120_000 }, () => {
   it('is linked from the header for a signed-in buyer', async () => {
-    await page.getByRole('link', { name: 'Quick order' }).click();
+    await page.locator('.site-header').getByRole('link', { name: 'Quick order' }).click();
     await page.waitForURL(/\/account\/quick-order\/$/);
     await expect.poll(() => rows().count()).toBe(1);
   });
@@ -97,7 +98,7 @@ describe('quick order', { timeout: 120_000 }, () => {
     await expect(first.locator('.qo-product').textContent()).resolves.toContain(`Packs of ${good[0]!.pack}`);
     await expect(first.locator('.pack-price').textContent()).resolves.toMatch(/^£\d/);
     // Units pasted show as packs.
-    await expect(first.getByLabel('Packs, line 1').inputValue()).resolves.toBe('1');
+    await expect(first.getByLabel('Packs, line 1', { exact: true }).inputValue()).resolves.toBe('1');
 
     await expect(row('ZZ999-99999').locator('[data-problem]').getAttribute('data-problem')).resolves.toBe('unknown');
     await expect(row(outOfStock.sku).locator('[data-problem]').getAttribute('data-problem')).resolves.toBe('out_of_stock');
@@ -115,6 +116,7 @@ describe('quick order', { timeout: 120_000 }, () => {
     for (const sku of ['ZZ999-99999', outOfStock.sku, part.sku]) await expect(row(sku).locator('.field-error').textContent()).resolves.not.toBe('');
     await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe('Basket (27)');
     expect(await axeViolations(page)).toEqual([]);
+    await page.locator('.qo-lines').scrollIntoViewIfNeeded();
     await screenshot(page, 'quick-order-paste');
 
     // Fixed in place: the nearest whole pack, then added; the others removed.
@@ -152,26 +154,26 @@ describe('quick order', { timeout: 120_000 }, () => {
 
   it('keyboard only: a suggestion picked with the arrow keys, Enter for the next row, Tab to the add button', async () => {
     const [a, b] = buyable;
-    await page.getByLabel('SKU, line 1').focus();
+    await skuBox(1).focus();
     await page.keyboard.type(a!.sku);
     const options = page.locator('.qo-table tbody tr').first().getByRole('option');
     await expect.poll(() => options.count()).toBeGreaterThan(0);
-    await expect(page.getByLabel('SKU, line 1').getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(skuBox(1).getAttribute('aria-expanded')).resolves.toBe('true');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'quick-order-suggestions');
     await page.keyboard.press('ArrowDown');
-    await expect(page.getByLabel('SKU, line 1').getAttribute('aria-activedescendant')).resolves.toBe(await options.first().getAttribute('id'));
+    await expect(skuBox(1).getAttribute('aria-activedescendant')).resolves.toBe(await options.first().getAttribute('id'));
     await page.keyboard.press('Enter');
-    await expect(page.getByLabel('SKU, line 1').inputValue()).resolves.toBe(a!.sku);
+    await expect(skuBox(1).inputValue()).resolves.toBe(a!.sku);
     await expect.poll(focused).toBe('Packs, line 1');
     await page.keyboard.type('2');
     await page.keyboard.press('Enter');
     await expect.poll(focused).toBe('SKU, line 2');
 
     await page.keyboard.type(b!.sku);
-    await expect.poll(() => page.getByLabel('SKU, line 2').getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => skuBox(2).getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('Escape');
-    await expect(page.getByLabel('SKU, line 2').getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(skuBox(2).getAttribute('aria-expanded')).resolves.toBe('false');
     await page.keyboard.press('Tab');
     await expect.poll(focused).toBe('Packs, line 2');
     await page.keyboard.type('1');

@@ -16,6 +16,9 @@
 // orders: POST /api/orders under 50 concurrent signed-in buyers on loopback (orders/s,
 //        p50/p99; 500 orders of 20 lines, at most 120 s), and the DynamoDB calls one
 //        order placement makes at 1, 20, 94 and 200 lines, counted by an SDK middleware.
+// quickorder: a quick order's check of 500 SKUs (POST /api/skus) and add of 200 lines in
+//        one call (POST /api/basket/addMany), p50/p99 of one buyer on loopback (50 checks,
+//        30 adds), and the DynamoDB calls each makes, counted by an SDK middleware.
 // lighthouse: mobile Lighthouse scores of the home, a category and a product page
 //        (budget: performance 95+, accessibility, best practices and SEO 100).
 // Everything runs on loopback against an in-memory DynamoDB Local, and stops by itself.
@@ -31,6 +34,7 @@ import { buildSite, exportDir, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
 import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
+import { quickOrderLatency } from './bench-quickorder.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -127,6 +131,18 @@ async function main() {
     for (const line of out.trim().split('\n')) {
       const m = line.match(/order calls (\d+) lines, ([\w ]+) \(([^)]+)\): (\d+) calls \((\d+) attempts\): (.*)/);
       if (m) record(`order calls, ${m[1]} lines, ${m[2]}`, Number(m[4]), 'calls', `(${m[3]}; ${m[6]}${m[5] !== m[4] ? `; ${m[5]} attempts` : ''})`);
+    }
+  }
+  if (want('quickorder')) {
+    const goEnv = { cwd: path.join(root, 'functions'), env };
+    const products = JSON.parse(await capture('go', ['run', './cmd/benchorders', '-products', '1000'], goEnv));
+    const r = await quickOrderLatency(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, products);
+    record(`quick order check, ${r.lookupSKUs} SKUs`, r.lookup.p99, 'ms p99', `(p50 ${r.lookup.p50} ms over ${r.lookup.n} checks, one buyer)`);
+    record(`quick order add, ${r.addLines} lines`, r.add.p99, 'ms p99', `(p50 ${r.add.p50} ms over ${r.add.n} adds, each to an empty basket)`);
+    const out = await capture('go', ['run', './cmd/benchorders', '-quick', `${r.lookupSKUs},${r.addLines}`], goEnv);
+    for (const line of out.trim().split('\n')) {
+      const m = line.match(/quick order calls, ([\w ]+): (\d+) calls \((\d+) attempts\): (.*)/);
+      if (m) record(`quick order calls, ${m[1]}`, Number(m[2]), 'calls', `(${m[4]})`);
     }
   }
   if (want('search')) {

@@ -15,7 +15,9 @@
 //      runs and ordercheck reads the table: every acknowledged order exists, stock + units
 //      ordered = initial stock for every product, the coupon's used count = the orders
 //      that carry it (and no more than its limit), every order has its VAT invoice and the
-//      invoice numbers run 1 to N with no gap or repeat, each on its order.
+//      invoice numbers run 1 to N with no gap or repeat, each on its order. Meanwhile a
+//      quick-order buyer adds 90 lines at a time (one put of the basket): each line then
+//      holds every add acknowledged and nothing of one refused.
 //   C. Mail server stopped: the suite's own maildev (the edge sends the shop's emails to
 //      it) is killed with SIGKILL, buyers place orders through the edge (each must
 //      succeed), maildev is started again on the same ports, and within MAIL_WAIT_MS the
@@ -59,6 +61,10 @@ const SEED_PRODUCTS = 600;
 const IMPORT_NEW = 1500;
 const IMPORT_BUYERS = 4;
 const IMPORT_STOCK = 100_000;
+// The quick-order buyer of B: adds of this many lines (over one UpdateItem's 80), at most
+// this many while the kills go on.
+const QUICK_LINES = 90;
+const MAX_QUICK_ADDS = 30;
 
 const checks = [];
 function check(name, ok, detail = '') {
@@ -515,6 +521,32 @@ async function chaos() {
   return kills;
 }
 
+/** A quick-order buyer: adds of QUICK_LINES lines in one call (one conditional put of the
+ * whole basket item) while the kills go on, each sent once (an add is not idempotent, so
+ * an answer lost to a kill is never repeated): 200 is acknowledged, a 4xx wrote nothing,
+ * anything else may or may not have been written. */
+async function quickBuyerRun(buyer, lines, tally, chaosDone) {
+  for (let k = 0; k < MAX_QUICK_ADDS && !chaosDone(); k++) {
+    const batch = Array.from({ length: QUICK_LINES }, (_, i) => lines[(k * 7 + i) % lines.length]);
+    const r = await api(buyer, 'POST', '/api/basket/addMany', { token: buyer.token, lines: batch });
+    if (r.status === 200) tally.acked.push(batch);
+    else if (r.status >= 400 && r.status < 500) tally.refused.push(r.status);
+    else tally.unknown.push(batch);
+    await sleep(rand(50, 250));
+  }
+}
+
+/** In-stock lines of one pack of n products, from the search (which lists no discontinued one). */
+async function inStockLines(n) {
+  const out = new Map();
+  for (let page = 1; out.size < n && page <= 20; page++) {
+    const r = await must('search', await api(null, 'GET', `/api/search?q=card&page=${page}`));
+    for (const h of r.body.hits) if (h.inStock && out.size < n) out.set(h.sku, { sku: h.sku, quantity: h.packSize });
+  }
+  if (out.size < n) throw new Error(`only ${out.size} products in stock for the quick-order buyer`);
+  return [...out.values()];
+}
+
 async function killNine(products, coupon) {
   say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 12 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
@@ -525,6 +557,10 @@ async function killNine(products, coupon) {
     await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
     if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
   }));
+  const quick = await emulatorUser('quick');
+  await csrfFor(quick);
+  const quickLines = await inStockLines(QUICK_LINES + 30);
+  const quickTally = { acked: [], refused: [], unknown: [] };
   const tally = { acked: [], refused: [], other: [], cancels: new Map() };
   let chaosDone = false;
   const t0 = performance.now();
@@ -532,6 +568,7 @@ async function killNine(products, coupon) {
     chaos().finally(() => (chaosDone = true)),
     Promise.all(buyers.map((b) => buyerRun(b, products, tally, () => chaosDone))),
     staffRun(staff, tally, () => chaosDone),
+    quickBuyerRun(quick, quickLines, quickTally, () => chaosDone),
   ]);
   say('faults', `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
     `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`);
@@ -542,6 +579,23 @@ async function killNine(products, coupon) {
   say('faults', `B. staff cancellations sent meanwhile, by answer: ${JSON.stringify(cancelAnswers)}`);
   check('the store and the edge were each killed at least once while buyers ordered', kills.includes('edge') && kills.includes('store'), kills.join(', '));
   check('some orders were acknowledged', tally.acked.length > 0, String(tally.acked.length));
+  // Quick order (docs/orders.md): a line holds every add acknowledged, and nothing of an
+  // add refused; an add whose answer was lost may or may not be there, whole or not at all.
+  const basket = await must('basket', await persist(() => api(quick, 'POST', '/api/basket', { token: quick.token })));
+  const held = new Map(basket.body.lines.map((l) => [l.sku, l.quantity]));
+  const sum = (batches) => {
+    const m = new Map();
+    for (const b of batches) for (const l of b) m.set(l.sku, (m.get(l.sku) ?? 0) + l.quantity);
+    return m;
+  };
+  const acked = sum(quickTally.acked);
+  const maybe = sum(quickTally.unknown);
+  const wrong = quickLines.filter((l) => {
+    const h = held.get(l.sku) ?? 0;
+    return h < (acked.get(l.sku) ?? 0) || h > (acked.get(l.sku) ?? 0) + (maybe.get(l.sku) ?? 0);
+  });
+  check(`quick order: each basket line holds the adds of ${QUICK_LINES} lines acknowledged, and no more than those sent`, wrong.length === 0 && quickTally.acked.length > 0,
+    `${quickTally.acked.length} adds acknowledged, ${quickTally.refused.length} refused, ${quickTally.unknown.length} answer lost${wrong.length ? `; wrong: ${wrong.slice(0, 3).map((l) => `${l.sku} holds ${held.get(l.sku) ?? 0}, acknowledged ${acked.get(l.sku) ?? 0}`).join(', ')}` : ''}`);
 
   if (existsSync(path.join(binDir, 'recover'))) {
     // Every order is settled by now, so every missing invoice is issued, however new.

@@ -7,6 +7,11 @@
 //	    its own (created and deleted), and prints the DynamoDB calls each placement made,
 //	    counted by a middleware on the SDK's stack (not estimated), per operation kind;
 //	    each size once without a coupon and once with one.
+//	benchorders -quick 500,200
+//	    on a table of its own, checks a quick order of the first number of SKUs
+//	    (basket.Service.Check, as POST /api/skus) and adds the second number of lines in one
+//	    call (basket.Service.AddMany, as POST /api/basket/addMany), and prints the DynamoDB
+//	    calls each made.
 //	benchorders -products 1000
 //	    writes that many bench products (stock for any run) to TABLE_NAME, the table the
 //	    local edge serves, and prints {"skus":[…],"packSize":…,"unitPrice":…} for the
@@ -48,16 +53,19 @@ const (
 func main() {
 	calls := flag.String("calls", "", "order sizes (lines) whose DynamoDB calls to count, comma separated")
 	products := flag.Int("products", 0, "bench products to write to TABLE_NAME for the HTTP load")
+	quick := flag.String("quick", "", "a quick order's SKUs looked up and lines added, comma separated (500,200)")
 	flag.Parse()
 	ctx := context.Background()
 	var err error
 	switch {
 	case *calls != "":
 		err = countCalls(ctx, *calls)
+	case *quick != "":
+		err = countQuickOrder(ctx, *quick)
 	case *products > 0:
 		err = writeProducts(ctx, *products)
 	default:
-		err = fmt.Errorf("give -calls or -products")
+		err = fmt.Errorf("give -calls, -quick or -products")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchorders:", err)
@@ -153,15 +161,8 @@ func countCalls(ctx context.Context, sizes string) error {
 		}
 		lines = append(lines, n)
 	}
-	c := &counter{ops: map[string]int{}}
-	cfg := store.ConfigFromEnv(os.Getenv)
-	cfg.TableName = fmt.Sprintf("bench-order-calls-%d", time.Now().UnixNano())
-	cfg.APIOptions = []func(*middleware.Stack) error{c.middleware}
-	st, err := store.Open(ctx, cfg)
+	c, st, err := countedTable(ctx)
 	if err != nil {
-		return err
-	}
-	if _, err := st.EnsureTable(ctx); err != nil {
 		return err
 	}
 	defer st.DeleteTable(context.WithoutCancel(ctx))
@@ -228,5 +229,71 @@ func fillBasket(ctx context.Context, st *store.Store, uid string, ps []catalogue
 	if withCoupon {
 		return st.SetActiveCoupon(ctx, uid, store.CouponPrefix+couponID, time.Now())
 	}
+	return nil
+}
+
+// countedTable opens a table of its own (created here; the caller deletes it) through a
+// store whose every DynamoDB call c counts.
+func countedTable(ctx context.Context) (*counter, *store.Store, error) {
+	c := &counter{ops: map[string]int{}}
+	cfg := store.ConfigFromEnv(os.Getenv)
+	cfg.TableName = fmt.Sprintf("bench-order-calls-%d", time.Now().UnixNano())
+	cfg.APIOptions = []func(*middleware.Stack) error{c.middleware}
+	st, err := store.Open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := st.EnsureTable(ctx); err != nil {
+		return nil, nil, err
+	}
+	return c, st, nil
+}
+
+// countQuickOrder counts the DynamoDB calls of a quick order's check of lookup SKUs and
+// of its add of add lines, as the two endpoints make them.
+func countQuickOrder(ctx context.Context, sizes string) error {
+	var lookup, add int
+	if _, err := fmt.Sscanf(sizes, "%d,%d", &lookup, &add); err != nil || lookup < 1 || add < 1 {
+		return fmt.Errorf("bad -quick %q: give SKUs looked up and lines added, such as 500,200", sizes)
+	}
+	c, st, err := countedTable(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.DeleteTable(context.WithoutCancel(ctx))
+	shop, err := config.Load()
+	if err != nil {
+		return err
+	}
+	ps := benchProducts(max(lookup, add))
+	if err := st.PutCatalogue(ctx, nil, nil, ps, nil); err != nil {
+		return err
+	}
+	adds := func(n int) []basket.Add {
+		out := make([]basket.Add, n)
+		for i, p := range ps[:n] {
+			out[i] = basket.Add{SKU: p.SKU, Quantity: p.PackSize}
+		}
+		return out
+	}
+	svc := basket.Service{Store: st, Shop: shop, Now: time.Now}
+	uid := fmt.Sprintf("bench-quick-%d", time.Now().UnixNano())
+	c.reset()
+	checks, _, err := svc.Check(ctx, uid, adds(lookup))
+	if err != nil {
+		return err
+	}
+	total, attempts, kinds := c.take()
+	fmt.Printf("quick order calls, look up %d SKUs: %d calls (%d attempts): %s\n", len(checks), total, attempts, strings.Join(kinds, ", "))
+	c.reset()
+	p, err := svc.AddMany(ctx, uid, adds(add))
+	if err != nil {
+		return err
+	}
+	total, attempts, kinds = c.take()
+	if len(p.Lines) != add {
+		return fmt.Errorf("the basket holds %d lines after adding %d", len(p.Lines), add)
+	}
+	fmt.Printf("quick order calls, add %d lines: %d calls (%d attempts): %s\n", add, total, attempts, strings.Join(kinds, ", "))
 	return nil
 }

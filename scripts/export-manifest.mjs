@@ -34,6 +34,7 @@ const contentTypes = {
   css: 'text/css' + utf8,
   txt: 'text/plain' + utf8, // the RSC payloads Next exports beside each page
   xml: 'application/xml' + utf8,
+  csv: 'text/csv' + utf8, // the quick order's sample file
   svg: 'image/svg+xml' + utf8,
   webmanifest: 'application/manifest+json' + utf8,
   map: 'application/json' + utf8,

@@ -41,6 +41,7 @@ test('Content-Type by extension, utf-8 on text', () => {
     '_next/static/css/x.css': 'text/css; charset=utf-8',
     'a/__next._full.txt': 'text/plain; charset=utf-8',
     'sitemap.xml': 'application/xml; charset=utf-8',
+    'quick-order-sample.csv': 'text/csv; charset=utf-8',
     'icon.svg': 'image/svg+xml; charset=utf-8',
     'favicon.ico': 'image/x-icon',
     'a.png': 'image/png',

@@ -58,7 +58,7 @@ describe('saved lists', { timeout: 120_000 }, () => {
 
   it('the account menu links to the saved lists, which start empty', async () => {
     await page.locator('.account-menu-signed-in summary').click();
-    await page.locator('.account-menu-signed-in').getByRole('link', { name: 'Saved lists' }).click();
+    await page.locator('.account-menu-signed-in').getByRole('link', { name: 'Saved Lists' }).click();
     await page.waitForURL(/\/account\/lists\/$/);
     await expect.poll(() => page.locator('.lists-empty').textContent()).toContain('You have no saved lists yet.');
   });

@@ -9,14 +9,15 @@ export const ACCOUNT_LINKS = [
   { href: '/account/dashboard/', label: 'Dashboard' },
   { href: '/account/change_email/', label: 'Update Your Details' },
   { href: '/checkout/basket/', label: 'View Basket' },
+  { href: '/account/quick-order/', label: 'Quick Order' },
   { href: '/account/recommended/', label: 'Recommended Products' },
-  { href: '/account/lists/', label: 'Saved lists' },
+  { href: '/account/lists/', label: 'Saved Lists' },
   { href: '/account/logout/', label: 'Sign Out' },
 ];
 
 /** The account menu. Signed out (and, on a browser with no sign-in hint, before the SDK
  * has answered): Register and Sign In. Signed in: Dashboard, Update
- * Your Details, View Basket, Recommended Products, Saved lists and Sign Out, plus View Your Basket
+ * Your Details, View Basket, Quick Order, Recommended Products, Saved Lists and Sign Out, plus View Your Basket
  * when the basket has lines or the buyer is in checkout (docs/accounts.md). */
 export function AccountMenu() {
   const account = useAccount();

@@ -6,6 +6,7 @@ import { AccountMenu } from './account-menu';
 import { HeaderShell } from './header-shell';
 import { InfoModal } from './info-modal';
 import { MenuLinks } from './menu-links';
+import { QuickOrderLink } from './quick-order-link';
 import { SearchForm } from './search-form';
 import { SnowLogo } from './snow-logo';
 
@@ -25,6 +26,7 @@ export function SiteHeader({ menu }: { menu: Menu }) {
           Questions? Call {shop.contact.phone} ({shop.contact.hours}).
         </p>
       </InfoModal>
+      <QuickOrderLink />
       <BasketWidget />
       <AccountMenu />
     </>

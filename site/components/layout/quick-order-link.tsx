@@ -1,0 +1,14 @@
+'use client';
+import Link from 'next/link';
+import { useAccount } from '@/components/account/use-account';
+
+/** The header's Quick order link, for signed-in buyers (the page is theirs only). */
+export function QuickOrderLink() {
+  const account = useAccount();
+  if (account.user === 0) return null;
+  return (
+    <Link href="/account/quick-order/" className="quick-order-link" prefetch={false}>
+      Quick order
+    </Link>
+  );
+}

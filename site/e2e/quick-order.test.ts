@@ -97,6 +97,8 @@ describe('quick order', { timeout: 120_000 }, () => {
     await expect(first.locator('.qo-product a').textContent()).resolves.not.toBe('');
     await expect(first.locator('.qo-product').textContent()).resolves.toContain(`Packs of ${good[0]!.pack}`);
     await expect(first.locator('.pack-price').textContent()).resolves.toMatch(/^£\d/);
+    // Its line total, from the API (one pack here: the pack price).
+    await expect.poll(() => first.locator('.qo-line-amount strong').textContent()).toBe(await first.locator('.pack-price').textContent());
     // Units pasted show as packs.
     await expect(first.getByLabel('Packs, line 1', { exact: true }).inputValue()).resolves.toBe('1');
 

@@ -15,6 +15,8 @@ export interface Row {
   product: SkuProduct | null;
   /** What the check of checkedRev said. */
   problem: LineProblem | null;
+  /** What the line as checked at checkedRev adds to the basket (pence ex VAT), or null. */
+  lineAmount: number | null;
   checkedRev: number;
   /** The rev a check in flight was sent for (-1: none). */
   checkingRev: number;
@@ -32,7 +34,7 @@ export type RowStatus =
   | { kind: 'no-quantity' }
   | { kind: 'good'; units: number };
 
-export const emptyRow = (key: number): Row => ({ key, sku: '', packs: '', units: 0, rev: 0, product: null, problem: null, checkedRev: -1, checkingRev: -1 });
+export const emptyRow = (key: number): Row => ({ key, sku: '', packs: '', units: 0, rev: 0, product: null, problem: null, lineAmount: null, checkedRev: -1, checkingRev: -1 });
 
 export const isEmptyRow = (r: Row) => r.sku.trim() === '' && r.packs.trim() === '' && r.units === 0;
 
@@ -74,7 +76,7 @@ export function withEmptyLast(rows: Row[], nextKey: () => number): Row[] {
 }
 
 /** A row changed by the buyer: a new rev, so the last check no longer stands. */
-export const edited = (r: Row, change: Partial<Pick<Row, 'sku' | 'packs' | 'units' | 'product'>>): Row => ({ ...r, ...change, rev: r.rev + 1, problem: null });
+export const edited = (r: Row, change: Partial<Pick<Row, 'sku' | 'packs' | 'units' | 'product'>>): Row => ({ ...r, ...change, rev: r.rev + 1, problem: null, lineAmount: null });
 
 /** The rows with lines read from a paste or a file: a SKU already on a row adds to it,
  * others become new rows after the lines there. Null when they would hold more than
@@ -106,9 +108,9 @@ export function mergeRead(rows: Row[], lines: ReadLine[], nextKey: () => number)
 /** A row with the answer of a check sent for rev: its product and problem, and units
  * given as they were shown as packs once they are whole packs. A row changed since is
  * left as it is (it will be checked again). */
-export function withChecked(r: Row, rev: number, answer: Pick<CheckedLine, 'product' | 'problem'>): Row {
+export function withChecked(r: Row, rev: number, answer: Pick<CheckedLine, 'product' | 'problem'> & Partial<Pick<CheckedLine, 'line_amount'>>): Row {
   if (r.rev !== rev) return r;
-  const next: Row = { ...r, product: answer.product ?? r.product, problem: answer.problem, checkedRev: rev, checkingRev: -1 };
+  const next: Row = { ...r, product: answer.product ?? r.product, problem: answer.problem, lineAmount: answer.line_amount ?? null, checkedRev: rev, checkingRev: -1 };
   const size = answer.product?.pack_size;
   if (size && next.units > 0) {
     const total = rowUnits(next.packs, next.units, size);

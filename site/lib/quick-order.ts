@@ -50,6 +50,9 @@ export interface CheckedLine {
   quantity: number;
   product: SkuProduct | null;
   problem: LineProblem | null;
+  /** What the line would add to the basket (quantity × your unit price, pence ex VAT);
+   * null without a product or a quantity. */
+  line_amount: number | null;
 }
 
 /** A line to look up or add: a SKU and units. */

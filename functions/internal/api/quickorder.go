@@ -96,11 +96,19 @@ type checkedLine struct {
 	Quantity int             `json:"quantity"`
 	Product  *productSummary `json:"product"`
 	Problem  *lineProblem    `json:"problem"`
+	// LineAmount is what the line would add to the basket, quantity × the buyer's unit
+	// price (pence ex VAT); null without a product or a quantity.
+	LineAmount *int64 `json:"line_amount"`
 }
 
 // packPricing prices one pack of p for a buyer with discounts, as the basket will.
 func packPricing(p catalogue.Product, discounts map[string]int) pricing.PricedLine {
-	return pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
+	return linePricing(p, p.PackSize, discounts)
+}
+
+// linePricing prices quantity units of p for a buyer with discounts: a basket line.
+func linePricing(p catalogue.Product, quantity int, discounts map[string]int) pricing.PricedLine {
+	return pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: quantity, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
 }
 
@@ -115,6 +123,10 @@ func checkedLinesOf(checks []basket.LineCheck, discounts map[string]int) []check
 				PackSize: p.PackSize, ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
 				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket}
+			if c.Quantity > 0 {
+				amount := linePricing(*p, c.Quantity, discounts).NetAmount
+				out[i].LineAmount = &amount
+			}
 		}
 	}
 	return out

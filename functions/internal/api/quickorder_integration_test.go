@@ -74,8 +74,9 @@ func TestSKUsChecksEveryLineAsTheBasketWill(t *testing.T) {
 	}
 	var answer struct {
 		Lines []struct {
-			SKU     string
-			Product *struct {
+			SKU        string
+			LineAmount *int64 `json:"line_amount"`
+			Product    *struct {
 				Name      string
 				PackSize  int `json:"pack_size"`
 				PackPrice int `json:"pack_price"`
@@ -111,6 +112,9 @@ func TestSKUsChecksEveryLineAsTheBasketWill(t *testing.T) {
 	}
 	if p := answer.Lines[0].Product; p == nil || p.PackSize != 6 || p.PackPrice != 600 || p.LineLimit != 600 {
 		t.Errorf("product of an available line: %+v", p)
+	}
+	if a := answer.Lines[0].LineAmount; a == nil || *a != 1200 || answer.Lines[1].LineAmount != nil {
+		t.Errorf("line amounts: %v (12 units at 100p), %v (no product)", a, answer.Lines[1].LineAmount)
 	}
 	if p := answer.Lines[6].Product; p == nil || p.InBasket != pricing.MaxLineUnits-20 {
 		t.Errorf("a line the basket holds: %+v", p)

@@ -123,6 +123,14 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
           <>
             <span className="pack-price">{formatPence(product.pack_price)}</span> <span className="muted">a pack</span>
             {product.discount_percent > 0 && <span className="muted"> ({product.discount_percent}% off)</span>}
+            {status.kind === 'good' && row.lineAmount !== null && (
+              <>
+                <br />
+                <span className="qo-line-amount">
+                  Line <strong>{formatPence(row.lineAmount)}</strong>
+                </span>
+              </>
+            )}
           </>
         )}
       </td>

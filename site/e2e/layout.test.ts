@@ -217,6 +217,8 @@ describe('phones, 390 px, a 60-character email and a 100-character business name
     ['home', () => '/', (p) => p.waitForSelector('main h1')],
     ['category', () => '/outlet/section/photo-frames/803/', (p) => p.waitForSelector('.grid .card')],
     ['product', () => productPath, (p) => p.waitForSelector('.product')],
+    ['quick-order', () => '/account/quick-order/', (p) => p.waitForSelector('.qo-table')],
+    ['saved-lists', () => '/account/lists/', (p) => expect.poll(() => p.locator('.lists-empty, .saved-lists').count()).toBeGreaterThan(0)],
   ];
 
   for (const [name, path, ready] of pages) {

@@ -1,39 +1,14 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, asSentence } from './api';
-import type { Availability } from './availability';
 import type { Basket } from './basket';
+import type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
 import { characterProblem } from './validation';
 
 // Saved lists (docs/quick-order.md): a buyer's standing lists of products, kept in units as
 // every basket call counts them; the pages show packs.
 
-/** A product as the lists API summarises it (pence ex VAT, quantities in units). */
-export interface ProductSummary {
-  sku: string;
-  name: string;
-  path: string;
-  small_img: string;
-  pack_size: number;
-  list_price: number;
-  unit_price: number;
-  discount_percent: number;
-  pack_price: number;
-  availability: Availability;
-  /** The most units one basket line of it may hold. */
-  line_limit: number;
-  /** The units the buyer's basket holds now. */
-  in_basket: number;
-}
-
-/** Why a line cannot be bought as it stands (docs/quick-order.md, the table of codes). */
-export interface LineProblem {
-  code: 'unknown' | 'discontinued' | 'out_of_stock' | 'packs' | 'short' | 'over_limit' | 'basket_full';
-  message: string;
-  /** packs: the whole packs either side, in units. */
-  nearest?: number[];
-  /** short, over_limit: the units that can still be added (whole packs). */
-  available?: number;
-}
+// A list's line has the product and problem POST /api/skus answers (one Go type serves both).
+export type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
 
 /** One line of a list: units, with its product (null when no product has the SKU). */
 export interface ListLine {
@@ -60,12 +35,6 @@ export interface ListSummary {
   name: string;
   lines: number;
   updated_at: ChangedAt;
-}
-
-/** A line as the API takes it: units. */
-export interface UnitsLine {
-  sku: string;
-  quantity: number;
 }
 
 /** What "Add all to basket" did: the lines added, those that could not be, and the basket. */

@@ -374,15 +374,7 @@ func (s *Store) putLines(ctx context.Context, uid string, adds []basket.Add, at 
 	}
 	next[attrLineCount] = &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
 	next[attrUpdatedAt] = ms
-	expr, err := expression.NewBuilder().WithCondition(cond).Build()
-	if err != nil {
-		return fmt.Errorf("build basket put: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: aws.String(s.table), Item: next, ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
+	err = s.putIf(ctx, next, cond)
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
 		if err := refuseAdds(failed.Item, adds); err != nil {

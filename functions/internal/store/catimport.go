@@ -314,13 +314,7 @@ func (s *Store) LockImport(ctx context.Context, job, by string, now time.Time, l
 	cond := expression.AttributeNotExists(expression.Name("pk")).
 		Or(expression.Name("job").Equal(expression.Value(job))).
 		Or(expression.Name("until").LessThan(expression.Value(now.UnixMilli())))
-	expr, err := expression.NewBuilder().WithCondition(cond).Build()
-	if err != nil {
-		return err
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	err = s.putIf(ctx, item, cond)
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
 		var held importLockItem

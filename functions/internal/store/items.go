@@ -20,6 +20,19 @@ func key(pk, sk string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}
 }
 
+// putIf puts item on condition cond. A failed condition is answered as the
+// *types.ConditionalCheckFailedException itself, holding the item as it was.
+func (s *Store) putIf(ctx context.Context, item map[string]types.AttributeValue, cond expression.ConditionBuilder) error {
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build put condition: %w", err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	return err
+}
+
 // getItem reads the item at pk/sk (strongly consistent) into T; ErrNotFound when there
 // is none.
 func getItem[T any](ctx context.Context, s *Store, pk, sk string) (T, error) {

@@ -149,13 +149,7 @@ func (s *Store) SaveList(ctx context.Context, uid string, l lists.List) error {
 	if err != nil {
 		return err
 	}
-	expr, err := expression.NewBuilder().WithCondition(expression.Name("version").Equal(expression.Value(read))).Build()
-	if err != nil {
-		return err
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	err = s.putIf(ctx, item, expression.Name("version").Equal(expression.Value(read)))
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
 		if failed.Item == nil {

@@ -150,14 +150,7 @@ func (s *Store) CreateProfile(ctx context.Context, p Profile, at time.Time) (Pro
 	}
 	cond := expression.AttributeNotExists(expression.Name("pk")).Or(
 		expression.AttributeNotExists(expression.Name("business")).And(expression.AttributeNotExists(expression.Name("email"))))
-	expr, err := expression.NewBuilder().WithCondition(cond).Build()
-	if err != nil {
-		return Profile{}, fmt.Errorf("build profile condition: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: aws.String(s.table), Item: item,
-		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-	})
+	err = s.putIf(ctx, item, cond)
 	var lost *types.ConditionalCheckFailedException
 	if errors.As(err, &lost) {
 		return s.Profile(ctx, p.UID) // another request created it first

@@ -233,19 +233,27 @@ func (h listHandlers) listID(w http.ResponseWriter, r *http.Request) (string, bo
 	return id, true
 }
 
+// ownList reads the list the path names from uid's own lists, or answers false with the
+// error written (404 for a list uid does not have, whatever another account has).
+func (h listHandlers) ownList(w http.ResponseWriter, r *http.Request, uid string) (lists.List, bool) {
+	id, ok := h.listID(w, r)
+	if !ok {
+		return lists.List{}, false
+	}
+	l, err := h.st.List(r.Context(), uid, id)
+	if err != nil {
+		writeError(w, r, h.log, err)
+		return lists.List{}, false
+	}
+	return l, true
+}
+
 // get answers GET /api/lists/{id}.
 func (h listHandlers) get() http.Handler {
 	return withBearer(h.log, h.verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims) {
-		id, ok := h.listID(w, r)
-		if !ok {
-			return
+		if l, ok := h.ownList(w, r, who.UID); ok {
+			h.answerList(w, r, who.UID, http.StatusOK, l)
 		}
-		l, err := h.st.List(r.Context(), who.UID, id)
-		if err != nil {
-			writeError(w, r, h.log, err)
-			return
-		}
-		h.answerList(w, r, who.UID, http.StatusOK, l)
 	})
 }
 
@@ -256,8 +264,7 @@ const maxListAttempts = 5
 // made to the list as stored, however many times it must be read again.
 func (h listHandlers) change() http.Handler {
 	return withToken(h.log, h.verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req changeListRequest) {
-		id, ok := h.listID(w, r)
-		if !ok {
+		if _, ok := h.listID(w, r); !ok {
 			return
 		}
 		if err := h.unknownSKUs(r.Context(), who.UID, "add", req.Add); err != nil {
@@ -265,9 +272,8 @@ func (h listHandlers) change() http.Handler {
 			return
 		}
 		for range maxListAttempts {
-			l, err := h.st.List(r.Context(), who.UID, id)
-			if err != nil {
-				writeError(w, r, h.log, err)
+			l, ok := h.ownList(w, r, who.UID)
+			if !ok {
 				return
 			}
 			if req.Name != nil {
@@ -278,7 +284,7 @@ func (h listHandlers) change() http.Handler {
 				return
 			}
 			l.UpdatedAt = h.baskets.Now().UTC()
-			err = h.st.SaveList(r.Context(), who.UID, l)
+			err := h.st.SaveList(r.Context(), who.UID, l)
 			if errors.Is(err, store.ErrListMoved) {
 				continue
 			}
@@ -327,13 +333,8 @@ type refusedLine struct {
 // the basket in one atomic write; the others are told with their reasons.
 func (h listHandlers) toBasket() http.Handler {
 	return withToken(h.log, h.verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
-		id, ok := h.listID(w, r)
+		l, ok := h.ownList(w, r, who.UID)
 		if !ok {
-			return
-		}
-		l, err := h.st.List(r.Context(), who.UID, id)
-		if err != nil {
-			writeError(w, r, h.log, err)
 			return
 		}
 		if len(l.Lines) == 0 {

@@ -4,7 +4,8 @@
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-async function newClient(base, authHost, i) {
+/** A signed-in client: an Auth emulator user's ID token and a CSRF token with its cookie. */
+export async function newClient(base, authHost, i) {
   const email = `bench-${Date.now()}-${i}@shop.test`;
   const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
     method: 'POST', headers: { 'content-type': 'application/json' },

@@ -3,18 +3,14 @@
 // bounded number of times, through the edge. Each add goes to a basket of its own (a new
 // buyer), so every add writes the same number of new lines. Used by the bench command.
 
+import { newClient } from './bench-basket.mjs';
+
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
+/** A signed-in buyer with the headers of its writes. */
 async function newBuyer(base, authHost, i) {
-  const email = `bench-quick-${Date.now()}-${i}@shop.test`;
-  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
-  });
-  const { idToken } = await res.json();
-  const c = await fetch(`${base}/api/csrf`);
-  const { token } = await c.json();
-  return { idToken, headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: c.headers.get('set-cookie').split(';')[0] } };
+  const c = await newClient(base, authHost, `quick-${i}`);
+  return { idToken: c.idToken, headers: { 'content-type': 'application/json', 'x-csrf-token': c.csrf, cookie: c.cookie } };
 }
 
 async function timed(fn, check) {

@@ -5,7 +5,7 @@
 //
 //   node scripts/build.mjs            # uses .local/bin/snapshot (built if missing)
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
 import { latestBody, latestPath, listRelative, metaPath } from './export-manifest.mjs';
@@ -43,6 +43,24 @@ export function writeSitemaps(outDir, siteUrl, pagePaths, lastmod, shardSize = S
   writeFileSync(path.join(outDir, 'sitemap.xml'),
     `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`);
   return shards.length;
+}
+
+/** The RSC files Next writes beside each page that the shop's client never asks for:
+ * `__next._full.txt` (byte-identical to index.txt, read by no client code) and the
+ * per-segment prefetch files (`__next._tree.txt`, `__next._index.txt`,
+ * `__next.…__PAGE__.txt`), which only Next's own link prefetching fetches, switched off
+ * in components/app/link.tsx. A navigation fetches the page's index.txt. */
+export const unusedRscFile = /^__next\..*\.txt$/;
+
+/** Removes every unusedRscFile under outDir; answers how many files and bytes went. */
+export function pruneRscFiles(outDir) {
+  let files = 0;
+  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !unusedRscFile.test(entry.name)) continue;
+    unlinkSync(path.join(entry.parentPath, entry.name));
+    files++;
+  }
+  return files;
 }
 
 /** Checks the route-rule source and answers its redirects; throws with every problem. */
@@ -138,6 +156,8 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
       NEXT_PUBLIC_FIREBASE_PROJECT_ID: firebaseProjectId,
       NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' },
   });
+
+  say('build', `removed ${pruneRscFiles(exportDir)} RSC files no client fetches (index.txt kept)`);
 
   say('build', 'writing _payload.json beside every prerendered page');
   for (const page of catalogue.pages) {

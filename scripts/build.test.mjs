@@ -1,8 +1,11 @@
 // The build refuses to publish the example details of shop.json to buyers.
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import test from 'node:test';
-import { buildSite, checkPublishable, placeholderProblems, readShopConfig } from './build.mjs';
+import { buildSite, checkPublishable, placeholderProblems, pruneRscFiles, readShopConfig } from './build.mjs';
 
 const shop = readShopConfig();
 const placeholders = {
@@ -56,4 +59,21 @@ test('the repo shop.json is read through the shared check, and its example ident
     `business.vatNumber "${shop.business.vatNumber}" is a placeholder`,
     `business.registeredAddress "${shop.business.registeredAddress}" is an example address`,
   ]);
+});
+
+test('pruneRscFiles removes the segment and _full RSC files and keeps index.txt, HTML and payloads', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'prune-'));
+  const keep = ['index.html', 'index.txt', 'robots.txt', 'a/index.html', 'a/index.txt', 'a/_payload.json', 'a/b/index.txt', 'a/b/notes.txt'];
+  const gone = ['__next._full.txt', '__next._tree.txt', 'a/__next._full.txt', 'a/__next._index.txt', 'a/__next._tree.txt', 'a/b/__next.$c$slug.__PAGE__.txt', 'a/b/__next.outlet.section.$d$urltext.$d$pageID.__PAGE__.txt'];
+  for (const rel of [...keep, ...gone]) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), rel);
+  }
+  try {
+    assert.equal(pruneRscFiles(dir), gone.length);
+    for (const rel of keep) assert.ok(existsSync(path.join(dir, rel)), `${rel} kept`);
+    for (const rel of gone) assert.ok(!existsSync(path.join(dir, rel)), `${rel} removed`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

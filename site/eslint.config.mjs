@@ -28,4 +28,14 @@ export default [
       'react-hooks/set-state-in-effect': 'off',
     },
   },
+  {
+    // Internal links go through components/app/link (prefetching off): the export keeps
+    // no per-segment prefetch files, so a next/link prefetch would fetch files that are not
+    // there (docs/PERFORMANCE.md, "Lighter pages").
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['components/app/link.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'next/link', message: "Import Link from '@/components/app/link' (Next's prefetching off)." }] }],
+    },
+  },
 ];

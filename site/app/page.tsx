@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { JsonLd } from '@/components/seo/json-ld';
 import { getHome } from '@/lib/catalogue';
 import { organizationLd, pageMetadata, siteName } from '@/lib/seo';

@@ -22,6 +22,16 @@ function htmlPages(): string[] {
 const pages = htmlPages();
 
 describe('every prerendered page', () => {
+  it('keeps one RSC file, index.txt, beside its HTML: no per-segment or _full copies', () => {
+    const extra = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.startsWith('__next.') && e.name.endsWith('.txt'))
+      .map((e) => path.relative(out, path.join(e.parentPath, e.name)));
+    expect(extra.slice(0, 5)).toEqual([]);
+    for (const p of ['/', '/outlet/section/female-birthday-cards/101/', catalogue.productPaths[0]!]) {
+      expect(readFileSync(path.join(out, p, 'index.txt'), 'utf8').length).toBeGreaterThan(1000);
+    }
+  });
+
   it('has exactly one h1, a title, a description and a canonical URL; its JSON-LD parses', () => {
     expect(pages.length).toBeGreaterThan(catalogue.pages.length);
     const problems: string[] = [];

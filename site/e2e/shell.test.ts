@@ -284,6 +284,31 @@ describe('site shell', () => {
     await saver.close();
   });
 
+  it('a click between catalogue pages fetches only the page index.txt: nothing during load, no file that is not there', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await ctx.newPage();
+    const rsc: string[] = [];
+    const missing: string[] = [];
+    p.on('request', (r) => r.url().endsWith('.txt') && rsc.push(new URL(r.url()).pathname));
+    p.on('response', (r) => r.status() === 404 && missing.push(new URL(r.url()).pathname));
+    await p.goto(shopURL + '/outlet/section/female-birthday-cards/101/');
+    await p.waitForLoadState('networkidle');
+    expect(rsc).toEqual([]); // Next's own link prefetching is off (components/app/link.tsx)
+    await p.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const product = await p.locator('.card-name a').first().getAttribute('href');
+    await p.locator('.card-name a').first().click();
+    await expect.poll(() => p.url()).toBe(shopURL + product);
+    await p.locator('.breadcrumbs li').nth(2).locator('a').click();
+    await expect.poll(() => p.url()).toBe(shopURL + '/outlet/section/female-birthday-cards/101/');
+    await p.locator('.menu-ranges a', { hasText: 'Balloons' }).click();
+    await expect.poll(() => p.locator('h1').textContent()).toBe('Wholesale Balloons');
+    // Client-side navigations, each fetching the one RSC file the export keeps per page.
+    expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(rsc).toEqual([`${product}index.txt`, '/outlet/section/female-birthday-cards/101/index.txt', '/outlet/r/wholesale_balloons/index.txt']);
+    expect(missing).toEqual([]);
+    await ctx.close();
+  });
+
   it('archUrl remembers the last page but not sign-in pages', async () => {
     const ctx = await browser.newContext();
     const p = await ctx.newPage();

@@ -14,6 +14,16 @@ export interface ProductCard {
   smallImg: string;
 }
 
+/** What a product grid shows of a product: the only fields a page sends the grid
+ * (gridCards), so the page's RSC data carries nothing the grid does not use. */
+export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'packSize' | 'unitPrice' | 'inStock' | 'smallImg'>;
+
+/** The grid's fields of each card, and nothing else (a card's slug and VAT rate stay out
+ * of the page's RSC data). */
+export function gridCards(cards: readonly ProductCard[]): GridCard[] {
+  return cards.map(({ sku, path, name, packSize, unitPrice, inStock, smallImg }) => ({ sku, path, name, packSize, unitPrice, inStock, smallImg }));
+}
+
 export interface RangeLink {
   urlText: string;
   name: string;

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { notFound } from 'next/navigation';
 import { ProductDetail } from '@/components/catalogue/product-detail';
+import { gridCards } from '@/lib/types';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { JsonLd } from '@/components/seo/json-ld';
@@ -62,7 +63,7 @@ export default async function CatchAllPage({ params }: { params: Promise<Params>
         {data.related.length > 0 && (
           <section aria-labelledby="related-title">
             <h2 id="related-title">Related products</h2>
-            <ProductGrid products={data.related} label="Related products" level={3} />
+            <ProductGrid products={gridCards(data.related)} label="Related products" level={3} />
           </section>
         )}
         <JsonLd data={productLd(data.product, data.category.name)} />

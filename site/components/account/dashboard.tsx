@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { buyerName } from '@/lib/account-store';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
 import { OrderHistory } from '@/components/checkout/order-history';
@@ -44,7 +44,7 @@ export function Dashboard() {
       <ul>
         {ACCOUNT_LINKS.filter((l) => l.label !== 'Dashboard').map((l) => (
           <li key={l.label}>
-            <Link href={l.href} prefetch={false}>
+            <Link href={l.href}>
               {l.label}
             </Link>
           </li>

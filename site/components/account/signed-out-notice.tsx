@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 
 /** What an account page shows to someone who is not signed in. */
 export function SignedOutNotice() {

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
 import { LoadFailed } from '@/components/errors/load-failed';

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
@@ -68,7 +68,7 @@ function AccountsTable({ q }: { q: string }) {
           {list.items.map((a) => (
             <tr key={a.uid}>
               <th scope="row">
-                <Link href={`/admin/accounts/?uid=${encodeURIComponent(a.uid)}`} prefetch={false}>
+                <Link href={`/admin/accounts/?uid=${encodeURIComponent(a.uid)}`}>
                   {a.business || '(no business name)'}
                 </Link>
               </th>

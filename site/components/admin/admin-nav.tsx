@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { usePathname } from 'next/navigation';
 import { ADMIN_PAGES, adminPageOf } from './admin-pages';
 
@@ -11,7 +11,7 @@ export function AdminNav({ email }: { email: string }) {
       <ul>
         {ADMIN_PAGES.map((p) => (
           <li key={p.href}>
-            <Link href={p.href} prefetch={false} aria-current={p === current ? 'page' : undefined}>
+            <Link href={p.href} aria-current={p === current ? 'page' : undefined}>
               {p.label}
             </Link>
           </li>

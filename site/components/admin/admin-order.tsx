@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useSearchParams } from 'next/navigation';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { OrderAddresses } from '@/components/checkout/order-addresses';
@@ -85,7 +85,7 @@ function OrderFacts({ order: o }: { order: AdminOrder }) {
       <dt>Business</dt>
       <dd>
         {o.business || o.billing?.company || '—'} ·{' '}
-        <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`} prefetch={false}>
+        <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`}>
           {o.email || o.uid}
         </Link>
       </dd>

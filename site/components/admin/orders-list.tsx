@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
@@ -90,7 +90,7 @@ function OrdersTable({ status, q }: { status: string; q: string }) {
           {list.items.map((o) => (
             <tr key={o.id}>
               <th scope="row">
-                <Link href={`/admin/orders/?id=${encodeURIComponent(o.id)}`} prefetch={false}>
+                <Link href={`/admin/orders/?id=${encodeURIComponent(o.id)}`}>
                   {o.id}
                 </Link>
               </th>

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
@@ -230,7 +230,7 @@ export function BasketPage() {
           Continue to billing
         </button>
       ) : (
-        <Link href="/checkout/billing/" className="button" prefetch={false}>
+        <Link href="/checkout/billing/" className="button">
           Continue to billing
         </Link>
       )}

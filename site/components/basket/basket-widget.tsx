@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { usePathname } from 'next/navigation';
 import { useAccount } from '@/components/account/use-account';
 import { ProductImage } from '@/components/catalogue/product-image';
@@ -45,7 +45,7 @@ export function BasketWidget() {
             {count > WIDGET_LINES && <p className="muted">(Showing Most Recent 10)</p>}
           </>
         )}
-        <Link href="/checkout/basket/" className="button" prefetch={false}>
+        <Link href="/checkout/basket/" className="button">
           View Basket
         </Link>
       </div>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { pagerItems } from '@/lib/paging';
 
 /** Page links: Previous, first, last, two either side of the current page, Next. */

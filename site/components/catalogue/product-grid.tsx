@@ -1,15 +1,18 @@
-import Link from 'next/link';
+'use client';
+import Link from '@/components/app/link';
 import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
-import type { ProductCard } from '@/lib/types';
+import type { GridCard } from '@/lib/types';
 import { PackPrice, Price } from '@/components/basket/price';
 import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
 
 /** A grid of products with image, name (linking to the product page), SKU, pack size
- * and trade price ex VAT. Card names are headings one level below the section the
+ * and trade price ex VAT. A client component: a prerendered page sends it the cards'
+ * few fields (gridCards) once, in the page's RSC data, instead of the tree of every
+ * card's markup (docs/PERFORMANCE.md, "Lighter pages"). Card names are headings one level below the section the
  * grid sits in (h2 right under the page's h1, h3 under an h2). With order, it is an
  * order form: quantities start empty and one button adds them all. */
-export function ProductGrid({ products, label, level = 2, order = false }: { products: ProductCard[]; label: string; level?: 2 | 3; order?: boolean }) {
+export function ProductGrid({ products, label, level = 2, order = false }: { products: GridCard[]; label: string; level?: 2 | 3; order?: boolean }) {
   const Name = level === 2 ? 'h2' : 'h3';
   const grid = (
     <ul className="grid" aria-label={label}>
@@ -17,7 +20,7 @@ export function ProductGrid({ products, label, level = 2, order = false }: { pro
         <li key={p.sku} className="card" data-sku={p.sku}>
           <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
           <Name className="card-name">
-            <Link href={p.path} prefetch={false}>
+            <Link href={p.path}>
               {p.name}
             </Link>
           </Name>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { formatPence } from '@/lib/format';
 
 /** The id Place Order is described by while the basket is below the minimum. */

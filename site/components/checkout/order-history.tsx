@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useEffect, useRef, useState } from 'react';
 import { listOrders, type Order } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';

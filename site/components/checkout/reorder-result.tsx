@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import type { ReorderAnswer } from '@/lib/checkout';
 
 /** What a reorder did, as the order page says it: the lines back in the basket, with a link

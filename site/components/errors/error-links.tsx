@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 
 /** The links every error page offers. */
 export function ErrorLinks() {

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { usePathname } from 'next/navigation';
 import { useAccount } from '@/components/account/use-account';
 import { buyerName, showViewYourBasket } from '@/lib/account-store';
@@ -29,12 +29,12 @@ export function AccountMenu() {
     return (
       <ul className={account.status === 'loading' ? 'account-menu account-menu-pending' : 'account-menu'} aria-label="Account">
         <li>
-          <Link href="/account/register/" prefetch={false}>
+          <Link href="/account/register/">
             Register
           </Link>
         </li>
         <li>
-          <Link href="/account/login/" prefetch={false}>
+          <Link href="/account/login/">
             Sign In
           </Link>
         </li>
@@ -51,14 +51,14 @@ export function AccountMenu() {
       <ul aria-label="Account">
         {showViewYourBasket(account, pathname) && (
           <li className="view-your-basket">
-            <Link href="/checkout/basket/" prefetch={false}>
+            <Link href="/checkout/basket/">
               View Your Basket
             </Link>
           </li>
         )}
         {ACCOUNT_LINKS.map((l) => (
           <li key={l.label}>
-            <Link href={l.href} prefetch={false}>
+            <Link href={l.href}>
               {l.label}
             </Link>
           </li>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { JsonLd } from '@/components/seo/json-ld';
 import { breadcrumbLd } from '@/lib/seo';
 

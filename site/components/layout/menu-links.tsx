@@ -1,5 +1,6 @@
-import Link from 'next/link';
-import type { Menu } from '@/lib/types';
+'use client';
+import Link from '@/components/app/link';
+import type { MenuData } from '@/lib/menu-links';
 
 /** Help pages and the other fixed links of the header menu (SPEC.md section 2). */
 export const HELP_LINKS = [
@@ -15,7 +16,7 @@ export const HELP_LINKS = [
 export function HelpLinkItems() {
   return HELP_LINKS.map((l) => (
     <li key={l.href}>
-      <Link href={l.href} prefetch={false}>
+      <Link href={l.href}>
         {l.label}
       </Link>
     </li>
@@ -23,12 +24,12 @@ export function HelpLinkItems() {
 }
 
 /** The header menu's links: outlet ranges, every category group, help, blog, search. */
-export function MenuLinks({ menu }: { menu: Menu }) {
+export function MenuLinks({ menu }: { menu: MenuData }) {
   return (
     <>
       <ul className="menu-ranges">
         {menu.ranges.map((r) => (
-          <li key={r.urlText}>
+          <li key={r.path}>
             <Link href={r.path}>{r.name}</Link>
           </li>
         ))}
@@ -44,7 +45,7 @@ export function MenuLinks({ menu }: { menu: Menu }) {
               <ul aria-labelledby={`menu-${g.categories[0]?.id ?? g.name}`}>
                 {g.categories.map((c) => (
                   <li key={c.id}>
-                    <Link href={c.path} prefetch={false}>
+                    <Link href={c.path}>
                       {c.name}
                     </Link>
                   </li>
@@ -65,7 +66,7 @@ export function MenuLinks({ menu }: { menu: Menu }) {
           <Link href="/blog/">Blog</Link>
         </li>
         <li>
-          <Link href="/search/" prefetch={false}>
+          <Link href="/search/">
             Search
           </Link>
         </li>

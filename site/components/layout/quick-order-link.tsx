@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useAccount } from '@/components/account/use-account';
 
 /** The header's Quick order link, for signed-in buyers (the page is theirs only). */
@@ -7,7 +7,7 @@ export function QuickOrderLink() {
   const account = useAccount();
   if (account.user === 0) return null;
   return (
-    <Link href="/account/quick-order/" className="quick-order-link" prefetch={false}>
+    <Link href="/account/quick-order/" className="quick-order-link">
       Quick order
     </Link>
   );

@@ -5,6 +5,7 @@ import { BasketWidget } from '@/components/basket/basket-widget';
 import { AccountMenu } from './account-menu';
 import { HeaderShell } from './header-shell';
 import { InfoModal } from './info-modal';
+import { menuLinks } from '@/lib/menu-links';
 import { MenuLinks } from './menu-links';
 import { QuickOrderLink } from './quick-order-link';
 import { SearchForm } from './search-form';
@@ -31,5 +32,5 @@ export function SiteHeader({ menu }: { menu: Menu }) {
       <AccountMenu />
     </>
   );
-  return <HeaderShell logo={<SnowLogo />} search={<SearchForm />} menu={<MenuLinks menu={menu} />} tools={tools} />;
+  return <HeaderShell logo={<SnowLogo />} search={<SearchForm />} menu={<MenuLinks menu={menuLinks(menu)} />} tools={tools} />;
 }

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { getShopConfig } from '@/lib/shop-config';
 
 // 50 snow circles, placed deterministically so every build renders the same logo.

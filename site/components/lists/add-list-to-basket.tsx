@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useState } from 'react';
 import { apiErrorText } from '@/lib/api';
 import { addAllReport, listToBasket } from '@/lib/lists';

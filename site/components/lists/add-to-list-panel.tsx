@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { apiErrorText, fieldProblems } from '@/lib/api';
 import { createList, getLists, linesText, listHref, listNameProblem, packsText, unitsOf, updateList, type ListSummary } from '@/lib/lists';

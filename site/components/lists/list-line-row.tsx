@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import type { FormEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { asSentence } from '@/lib/api';

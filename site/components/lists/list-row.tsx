@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useEffect, useRef, useState } from 'react';
 import { apiErrorText } from '@/lib/api';
 import { changedText, deleteList, linesText, listHref, summaryOf, type ListSummary } from '@/lib/lists';

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { getLists, listHref, summaryOf, type ListSummary, type SavedList } from '@/lib/lists';

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useState } from 'react';
 import { listHref, type SavedList } from '@/lib/lists';
 import { CreateListForm } from './create-list-form';

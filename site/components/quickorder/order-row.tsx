@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import type { FocusEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityClass, availabilityText } from '@/lib/availability';
@@ -94,7 +94,7 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
         {product && (
           <>
             <ProductImage src={product.small_img} alt="" width={40} height={40} />{' '}
-            <Link href={product.path} prefetch={false}>
+            <Link href={product.path}>
               {product.name}
             </Link>
             <br />

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { useEffect, useState } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { addLabel, addedSentence } from '@/lib/quick-order';

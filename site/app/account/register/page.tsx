@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { RegisterForm } from '@/components/account/register-form';
 import { pageMetadata, siteName } from '@/lib/seo';
 

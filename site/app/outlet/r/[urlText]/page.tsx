@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/app/link';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
+import { gridCards } from '@/lib/types';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { getRangePage, rangeParams } from '@/lib/catalogue';
 import { pageMetadata } from '@/lib/seo';
@@ -32,7 +33,7 @@ export default async function RangePage({ params }: { params: Promise<Params> })
         ))}
       </ul>
       <h2>Featured lines</h2>
-      <ProductGrid products={page.featured} label={`Featured ${page.range.name}`} level={3} order />
+      <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order />
     </>
   );
 }

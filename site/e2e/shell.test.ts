@@ -289,7 +289,7 @@ describe('site shell', () => {
     const p = await ctx.newPage();
     const rsc: string[] = [];
     const missing: string[] = [];
-    p.on('request', (r) => r.url().endsWith('.txt') && rsc.push(new URL(r.url()).pathname));
+    p.on('request', (r) => new URL(r.url()).pathname.endsWith('.txt') && rsc.push(new URL(r.url()).pathname));
     p.on('response', (r) => r.status() === 404 && missing.push(new URL(r.url()).pathname));
     await p.goto(shopURL + '/outlet/section/female-birthday-cards/101/');
     await p.waitForLoadState('networkidle');

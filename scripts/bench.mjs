@@ -10,7 +10,16 @@
 //        the default seed and for BENCH_LARGE_PRODUCTS (default 50,000) products.
 // search: GET /api/search latency p50/p99 over 1,000 queries at 3,000 and 50,000
 //        products (budget: p99 under 10 ms at 50,000).
-// js:    first-load JavaScript (gzip) of a category page (budget: under 110 kB).
+// pages: what one category page and one product page weigh in the export (every file of
+//        the page's folder, raw and gzip; targets: category HTML <= 60 kB, all its files
+//        <= 150 kB), the release folder (site/out, what a release publishes) in MB and files
+//        (target <= 150 MB), and the build rate of the stack's 3,000-product build (HTML
+//        pages / wall seconds of buildSite) with its phases from site/.next/trace.
+// js:    first-load JavaScript (gzip) of a category page (budget: under 110 kB), of a
+//        blank Next export of the same versions (<h1>hello</h1>), and shop / blank.
+// hugo:  the same catalogue pages built by Hugo (Debian's hugo, installed through apt-get
+//        if missing) from the same snapshot: `rm -rf public && hugo`, median of 3; pages/s,
+//        output size, and the shop's build (the stack's) / Hugo in wall time.
 // basket: basket add and shoppingCartSmall latency p50/p99 under 50 concurrent signed-in
 //        clients on loopback (20 rounds each).
 // orders: POST /api/orders under 50 concurrent signed-in buyers on loopback (orders/s,
@@ -19,10 +28,12 @@
 // quickorder: a quick order's check of 500 SKUs (POST /api/skus) and add of 200 lines in
 //        one call (POST /api/basket/addMany), p50/p99 of one buyer on loopback (50 checks,
 //        30 adds), and the DynamoDB calls each makes, counted by an SDK middleware.
-// lighthouse: mobile Lighthouse scores of the home, a category and a product page
-//        (budget: performance 95+, accessibility, best practices and SEO 100).
+// lighthouse: mobile Lighthouse of the home, a category and a product page, and of the
+//        blank Next page on loopback (the floor): the median of 3 runs each
+//        (BENCH_LIGHTHOUSE_RUNS) of performance, LCP, TBT, CLS, accessibility, best
+//        practices and SEO (budget: performance 95+, the others 100).
 // Everything runs on loopback against an in-memory DynamoDB Local, and stops by itself.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -30,8 +41,13 @@ import {
   startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
 } from './lib.mjs';
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
-import { buildSite, exportDir, snapshotDir } from './build.mjs';
+import { buildSettings, buildSite, exportDir, readShopConfig, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
+import {
+  CATEGORY_HTML_TARGET, CATEGORY_PAGE_TARGET, MB, RELEASE_TARGET, childCpuSeconds, folderSummary, kB, pageSizes, tracePhases,
+} from './bench-pages.mjs';
+import { ensureHugo, timeHugo, writeHugoSite } from './bench-hugo.mjs';
+import { buildBlankNext, serveStatic } from './bench-blank.mjs';
 import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
 import { quickOrderLatency } from './bench-quickorder.mjs';
@@ -88,7 +104,12 @@ async function main() {
   const t2 = performance.now();
   await run(path.join(binDir, 'seed'), ['-media', media], { env });
   const tSeed = secs(t2);
+  const overExport = existsSync(exportDir);
+  const cpu0 = childCpuSeconds();
   const first = await buildSite({ env });
+  const firstCpu = cpu0 === null ? null : childCpuSeconds() - cpu0;
+  const traceFile = path.join(root, 'site', '.next', 'trace');
+  const firstTrace = existsSync(traceFile) ? tracePhases(readFileSync(traceFile, 'utf8')) : null;
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: { ...env, PORT: String(edgePort), MEDIA_DIR: media },
     logFile: path.join(scratch, 'edge.log'),
@@ -100,18 +121,89 @@ async function main() {
   }
 
   const categoryPath = '/outlet/section/female-birthday-cards/101/';
+  // The product page every page figure uses (the 11th product path of the snapshot).
+  const productPath = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8')).productPaths[10];
+  let blank = null;
+  const blankExport = async () => (blank ??= await buildBlankNext());
+
+  if (want('pages')) {
+    for (const [kind, pagePath] of [['category', categoryPath], ['product', productPath]]) {
+      const p = pageSizes(exportDir, pagePath);
+      say('bench', `${kind} page ${pagePath}: ${p.files.length} files`);
+      for (const f of p.files) record(`  ${kind} ${f.name}`, Number((f.rawBytes / 1000).toFixed(1)), 'kB raw', `(${kB(f.gzipBytes)} gzip)`);
+      const target = kind === 'category' ? `; target <= ${kB(CATEGORY_HTML_TARGET)}` : '';
+      record(`${kind} page HTML`, Number((p.htmlBytes / 1000).toFixed(1)), 'kB raw', `(${pagePath}${target})`);
+      record(`${kind} page, all files`, Number((p.rawBytes / 1000).toFixed(1)), 'kB raw',
+        `(${kB(p.gzipBytes)} gzip in ${p.files.length} files${kind === 'category' ? `; target <= ${kB(CATEGORY_PAGE_TARGET)} raw` : ''})`);
+    }
+    // The release folder is the export: a release publishes every file of site/out (the
+    // bucket's site/ prefix, one object per file), nothing of builds/snapshot.
+    const rel = folderSummary(exportDir);
+    const kinds = Object.entries(rel.kinds).sort((a, b) => b[1].bytes - a[1].bytes)
+      .map(([k, v]) => `${k} ${MB(v.bytes)} in ${v.files}`).join(', ');
+    record(`release folder (site/out), ${first.products} products`, Number((rel.bytes / 1e6).toFixed(1)), 'MB',
+      `(${rel.files} files: ${kinds}; target <= ${MB(RELEASE_TARGET)})`);
+    record(`build rate, ${first.products} products`, Number((first.htmlFiles / first.seconds).toFixed(1)), 'HTML pages/s',
+      `(${first.htmlFiles} HTML files in ${first.seconds.toFixed(1)} s of buildSite${firstCpu === null ? '' : `, ${firstCpu.toFixed(1)} s CPU of its processes`}; ${overExport ? 'over a previous export' : 'no previous export'})`);
+    if (firstTrace) {
+      record('  build: outside next build', Number((first.seconds - firstTrace.seconds).toFixed(1)), 's',
+        '(snapshot from DynamoDB, npx start, _payload.json copies, sitemaps, meta: buildSite less the trace\'s next-build)');
+      record('  build: next build', Number(firstTrace.seconds.toFixed(1)), 's', '(site/.next/trace next-build)');
+      for (const ph of firstTrace.phases) record(`    next build: ${ph.name}`, Number(ph.seconds.toFixed(1)), 's');
+      record('    next build: the rest', Number(firstTrace.otherSeconds.toFixed(1)), 's', '(shorter phases and gaps)');
+    } else {
+      say('bench', `no ${path.relative(root, traceFile)}: build phases not shown`);
+    }
+  }
+
   if (want('js')) {
     const js = firstLoadJS(exportDir, categoryPath);
     record('first-load JS, category page', Number((js.gzipBytes / 1000).toFixed(1)), 'kB gzip',
       `(${js.files} scripts, ${(js.rawBytes / 1000).toFixed(0)} kB raw; budget 110 kB)`);
+    const b = await blankExport();
+    const bjs = firstLoadJS(b.outDir, '/');
+    record('first-load JS, blank Next export', Number((bjs.gzipBytes / 1000).toFixed(1)), 'kB gzip',
+      `(Next ${b.versions.next}, React ${b.versions.react}; one page <h1>hello</h1>; ${bjs.files} scripts, ${(bjs.rawBytes / 1000).toFixed(0)} kB raw)`);
+    record('first-load JS, category / blank', Number((js.gzipBytes / bjs.gzipBytes).toFixed(2)), 'x',
+      `(the shop adds ${kB(js.gzipBytes - bjs.gzipBytes)} gzip to the framework's ${kB(bjs.gzipBytes)})`);
   }
-  if (want('lighthouse')) {
-    const product = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8')).productPaths[10];
-    const base = `http://127.0.0.1:${edgePort}`;
-    for (const r of await lighthouseScores([`${base}/`, base + categoryPath, base + product])) {
-      record(`lighthouse mobile ${new URL(r.url).pathname}`, r.performance, 'performance',
-        `(accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms)`);
+
+  if (want('hugo')) {
+    const version = await ensureHugo();
+    if (version) {
+      const dir = path.join(root, '.bench', 'hugo');
+      const pages = writeHugoSite({ snapshotDir, dir, siteUrl: buildSettings(env).siteUrl, shop: readShopConfig() });
+      say('bench', `Hugo site of ${pages} catalogue pages written to ${path.relative(root, dir)} (${version})`);
+      const h = await timeHugo(dir, { runs: 3 });
+      const rate = h.htmlFiles / h.median;
+      const shopRate = first.htmlFiles / first.seconds;
+      record('Hugo build, same catalogue pages', Number(h.median.toFixed(2)), 's',
+        `(rm -rf public && hugo, median of ${h.seconds.length}: ${h.seconds.map((x) => x.toFixed(2)).join(' / ')} s; ${h.htmlFiles} HTML pages = ${rate.toFixed(0)} pages/s${h.cpuMedian === null ? '' : `; ${h.cpuMedian.toFixed(1)} s CPU`})`);
+      const hCat = pageSizes(path.join(dir, 'public'), categoryPath);
+      const hProd = pageSizes(path.join(dir, 'public'), productPath);
+      record('Hugo output', Number((h.bytes / 1e6).toFixed(1)), 'MB',
+        `(${h.files} files; category page ${kB(hCat.htmlBytes)} raw / ${kB(hCat.gzipBytes)} gzip, product page ${kB(hProd.htmlBytes)} raw / ${kB(hProd.gzipBytes)} gzip)`);
+      record('shop build / Hugo build, wall', Number((first.seconds / h.median).toFixed(1)), 'x',
+        `(the stack's build: ${first.seconds.toFixed(1)} s for ${first.htmlFiles} HTML pages = ${shopRate.toFixed(1)} pages/s, against ${h.median.toFixed(2)} s${firstCpu !== null && h.cpuMedian ? `; CPU ${(firstCpu / h.cpuMedian).toFixed(1)}x` : ''})`);
     }
+  }
+
+  if (want('lighthouse')) {
+    const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+    const base = `http://127.0.0.1:${edgePort}`;
+    const b = await blankExport();
+    const server = await serveStatic(b.outDir);
+    let results;
+    try {
+      results = await lighthouseScores([`${base}/`, base + categoryPath, base + productPath, `${server.url}/`], { runs });
+    } finally {
+      await server.close();
+    }
+    results.forEach((r, i) => {
+      const page = i === 3 ? 'blank Next page (floor)' : new URL(r.url).pathname;
+      record(`lighthouse mobile ${page}`, r.performance, 'performance',
+        `(median of ${r.runs.length}: ${r.runs.map((x) => x.performance).join(' / ')}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms, CLS ${r.cls}; accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo})`);
+    });
   }
   if (want('basket')) {
     const r = await basketLatency(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, { clients: 50, rounds: 20 });

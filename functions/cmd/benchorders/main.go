@@ -231,13 +231,13 @@ func countQuickOrder(ctx context.Context, sizes string) error {
 	}
 	got := c.Take()
 	fmt.Printf("quick order calls, look up %d SKUs: %d calls (%d attempts): %s\n", len(checks), got.Total, got.Attempts, got.Breakdown())
-	p, err := svc.AddMany(ctx, uid, adds(add))
+	added, err := svc.AddMany(ctx, uid, adds(add))
 	if err != nil {
 		return err
 	}
 	got = c.Take()
-	if len(p.Lines) != add {
-		return fmt.Errorf("the basket holds %d lines after adding %d", len(p.Lines), add)
+	if len(added.Basket.Lines) != add {
+		return fmt.Errorf("the basket holds %d lines after adding %d", len(added.Basket.Lines), add)
 	}
 	fmt.Printf("quick order calls, add %d lines: %d calls (%d attempts): %s\n", add, got.Total, got.Attempts, got.Breakdown())
 	return nil

@@ -125,8 +125,23 @@ func (s *Store) AccountAndBasket(ctx context.Context, uid string) (account.Accou
 // SKUs are absent) and, withAccount, uid's account (empty when none is saved): what a
 // basket write checks before it writes, or a quick order's check reads.
 func (s *Store) BasketAndProducts(ctx context.Context, uid string, skus []string, withAccount bool) (basket.Found, error) {
+	return s.userAndProducts(ctx, uid, skus, true, withAccount)
+}
+
+// AccountAndProducts reads uid's account (empty when none is saved) and the products of
+// skus in one strongly consistent call (one more per 100 keys): a page's own prices.
+func (s *Store) AccountAndProducts(ctx context.Context, uid string, skus []string) (account.Account, map[string]catalogue.Product, error) {
+	found, err := s.userAndProducts(ctx, uid, skus, false, true)
+	return found.Account, found.Products, err
+}
+
+// userAndProducts reads in one call the products of skus and, as asked, uid's basket and
+// account.
+func (s *Store) userAndProducts(ctx context.Context, uid string, skus []string, withBasket, withAccount bool) (basket.Found, error) {
 	keys := make([]map[string]types.AttributeValue, 0, len(skus)+2)
-	keys = append(keys, basketItemKey(uid))
+	if withBasket {
+		keys = append(keys, basketItemKey(uid))
+	}
 	if withAccount {
 		keys = append(keys, profileKey(uid))
 	}
@@ -135,7 +150,7 @@ func (s *Store) BasketAndProducts(ctx context.Context, uid string, skus []string
 	}
 	items, err := s.batchGet(ctx, keys, true)
 	if err != nil {
-		return basket.Found{}, fmt.Errorf("read the basket of %s: %w", uid, err)
+		return basket.Found{}, fmt.Errorf("read the basket, account or products of %s: %w", uid, err)
 	}
 	found := basket.Found{Account: account.Account{UID: uid}, Basket: basketFromItem(nil)}
 	var productItems []map[string]types.AttributeValue

@@ -2,6 +2,7 @@
 //
 //   scripts/bench                 # every benchmark
 //   scripts/bench stack build     # only these
+//   scripts/bench calls           # the DynamoDB calls of every /api endpoint (no site build)
 //
 // stack: seconds from nothing to a serving shop (DynamoDB Local and the Auth emulator
 //        side by side, seed of the default catalogue, site build, edge listening), as the
@@ -28,6 +29,12 @@
 // quickorder: a quick order's check of 500 SKUs (POST /api/skus) and add of 200 lines in
 //        one call (POST /api/basket/addMany), p50/p99 of one buyer on loopback (50 checks,
 //        30 adds), and the DynamoDB calls each makes, counted by an SDK middleware.
+// calls: the DynamoDB calls one request to every /api route makes (a buyer with a 20-line
+//        basket, a coupon and a saved list; the back office as staff), and those of the
+//        requests that could grow with the basket at 1, 20 and 200 lines, counted by an SDK
+//        middleware (functions/cmd/benchcalls, the handlers in-process on a table of its
+//        own). Asked for alone (scripts/bench calls) it starts only the store and the Auth
+//        emulator: no seed, site build or edge.
 // lighthouse: mobile Lighthouse of the home, a category and a product page, and of the
 //        blank Next page on loopback (the floor): the median of 3 runs each
 //        (BENCH_LIGHTHOUSE_RUNS) of performance, LCP, TBT, CLS, accessibility, best
@@ -55,6 +62,9 @@ import { lighthouseScores } from './lighthouse.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (name) => wanted.size === 0 || wanted.has(name);
+// Only calls asked for: it needs the store and the Auth emulator, not the Go commands, the
+// seed, the site build or the edge.
+const callsOnly = wanted.size > 0 && [...wanted].every((name) => name === 'calls');
 const largeProducts = Number(process.env.BENCH_LARGE_PRODUCTS ?? 50000);
 const figures = [];
 const record = (name, value, unit, note = '') => {
@@ -66,7 +76,7 @@ const secs = (t0) => Number(((performance.now() - t0) / 1000).toFixed(1));
 async function main() {
   stopOnSignals();
   await ensureNpmPackages();
-  await buildGoCommands();
+  if (!callsOnly) await buildGoCommands();
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-bench-'));
   // BENCH_PORT_BASE pins the five ports to base..base+4 (on a shared machine); else free ones.
   const portBase = Number(process.env.BENCH_PORT_BASE ?? 0);
@@ -101,6 +111,10 @@ async function main() {
     }).then(() => secs(t0)),
   ]);
   say('bench', `DynamoDB Local ${store.version} answers on :${dynamoPort}`);
+  if (callsOnly) {
+    await callsBench({ cwd: path.join(root, 'functions'), env });
+    return finish(scratch);
+  }
   const t2 = performance.now();
   await run(path.join(binDir, 'seed'), ['-media', media], { env });
   const tSeed = secs(t2);
@@ -119,6 +133,8 @@ async function main() {
     record('smoke stack start', secs(t0), 's',
       `(DynamoDB Local ${store.seconds.toFixed(1)}s and Auth emulator ${tAuth}s side by side, seed ${tSeed}s, build ${first.seconds.toFixed(1)}s, edge up)`);
   }
+
+  if (want('calls')) await callsBench({ cwd: path.join(root, 'functions'), env });
 
   const categoryPath = '/outlet/section/female-birthday-cards/101/';
   // The product page every page figure uses (the 11th product path of the snapshot).
@@ -270,6 +286,22 @@ async function main() {
       `(${big.pages} prerendered pages with payloads, ${big.htmlFiles} HTML files)`);
   }
 
+  await finish(scratch);
+}
+
+/** The calls bench: one figure per request of benchcalls' two tables (every route, then
+ * the requests that could grow with the basket, at each basket size). */
+async function callsBench(goEnv) {
+  const out = await capture('go', ['run', './cmd/benchcalls', '-sizes', '1,20,200'], goEnv);
+  for (const line of out.trim().split('\n')) {
+    const e = line.match(/^\| (\w+) \| `([^`]+)`: (.+?) \| (\d+) \| (.+) \|$/);
+    if (e) record(`calls ${e[2]} (${e[3]})`, Number(e[4]), 'calls', `(${e[1]}: ${e[5]})`);
+    const g = line.match(/^\| (\w+): (.+?) \| (\d+) \| (\d+) \| (\d+) \| (.+) \|$/);
+    if (g) record(`calls ${g[1]}, ${g[3]}-line basket`, Number(g[5]), 'calls', `(${g[2]}; ${g[4]} categories; ${g[6]})`);
+  }
+}
+
+async function finish(scratch) {
   await stopAll();
   rmSync(scratch, { recursive: true, force: true });
   console.log('\nFigures');

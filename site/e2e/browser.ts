@@ -76,3 +76,11 @@ export async function api<T>(p: Page, path: string, body: Record<string, unknown
     { path, body },
   );
 }
+
+/** What the buyer's basket lacks of the minimum order (pence; 0 at or over it), as POST
+ * /api/basket prices it: a basket add answers what changed, not the priced basket. */
+export async function belowMinimumBy(p: Page, token: string): Promise<number> {
+  const { status, data } = await api<{ below_minimum_by: number }>(p, '/api/basket', { token });
+  if (status !== 200) throw new Error(`POST /api/basket answered ${status}`);
+  return data.below_minimum_by;
+}

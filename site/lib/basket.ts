@@ -43,6 +43,14 @@ export interface Basket {
   free_delivery_in: number;
 }
 
+/** What an add answers (POST /api/basket/add, /api/basket/addMany): the lines it added to,
+ * each with the units it holds now, and how many lines the basket holds. Not the priced
+ * basket: no page that adds shows it (the basket page and the header read it themselves). */
+export interface BasketChange {
+  lines: number;
+  changed: { sku: string; quantity: number }[];
+}
+
 /** The basket's lines that ask for more than is in stock (the server's short flag). */
 export const shortLines = (b: Basket) => b.lines.filter((l) => l.short);
 
@@ -95,10 +103,10 @@ export async function getBasket(): Promise<Basket> {
 }
 
 /** Adds whole packs of a product; the basket widget reloads. */
-export async function addToBasket(sku: string, units: number): Promise<Basket> {
-  const b = await apiFetch<Basket>('/api/basket/add', { csrf: true, body: { token: await idToken(), sku, quantity: units } });
+export async function addToBasket(sku: string, units: number): Promise<BasketChange> {
+  const c = await apiFetch<BasketChange>('/api/basket/add', { csrf: true, body: { token: await idToken(), sku, quantity: units } });
   setCartUpdated();
-  return b;
+  return c;
 }
 
 /** Sets a line's units (0 removes it); the basket widget reloads. */
@@ -109,10 +117,10 @@ export async function setLine(sku: string, units: number): Promise<Basket> {
 }
 
 /** Adds several products in one all-or-nothing request; the basket widget reloads. */
-export async function addManyToBasket(lines: { sku: string; quantity: number }[]): Promise<Basket> {
-  const b = await apiFetch<Basket>('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines } });
+export async function addManyToBasket(lines: { sku: string; quantity: number }[]): Promise<BasketChange> {
+  const c = await apiFetch<BasketChange>('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines } });
   setCartUpdated();
-  return b;
+  return c;
 }
 
 export async function removeLine(sku: string): Promise<Basket> {

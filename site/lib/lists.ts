@@ -1,6 +1,5 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, asSentence } from './api';
-import type { Basket } from './basket';
 import type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
 import { characterProblem } from './validation';
 
@@ -37,11 +36,12 @@ export interface ListSummary {
   updated_at: ChangedAt;
 }
 
-/** What "Add all to basket" did: the lines added, those that could not be, and the basket. */
+/** What "Add all to basket" did: the lines added, those that could not be, and how many
+ * lines the basket holds now. */
 export interface ListToBasketAnswer {
   added: { sku: string; name: string; quantity: number }[];
   unavailable: { sku: string; name: string; code: string; message: string }[];
-  basket: Basket;
+  lines: number;
 }
 
 /** The most characters a list name has (docs/quick-order.md "Limits"). */

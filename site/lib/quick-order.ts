@@ -1,7 +1,7 @@
 import { idToken, setCartUpdated } from './account-store';
 import { ApiError, apiFetch, asSentence } from './api';
 import type { Availability } from './availability';
-import type { Basket } from './basket';
+import type { BasketChange } from './basket';
 import { searchCatalogue } from './search';
 
 /** The most lines one quick order holds and one add takes (the basket's own most). */
@@ -87,17 +87,17 @@ export interface RefusedLine extends LineProblem {
   sku: string;
 }
 
-/** What an add of many lines came to: all added, or none with the lines refused. */
-export type AddOutcome = { added: true; basket: Basket } | { added: false; message: string; refused: RefusedLine[] };
+/** What an add of many lines came to: all added (what changed), or none with the lines refused. */
+export type AddOutcome = { added: true; change: BasketChange } | { added: false; message: string; refused: RefusedLine[] };
 
 /** Adds lines in one all-or-nothing request (POST /api/basket/addMany); the basket widget
  * reloads. A 409 that lists the lines it refused is an outcome, not an error: the caller
  * marks those lines. Any other failure is the ApiError. */
 export async function addLines(lines: UnitsLine[]): Promise<AddOutcome> {
   try {
-    const basket = await apiFetch<Basket>('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines } });
+    const change = await apiFetch<BasketChange>('/api/basket/addMany', { csrf: true, body: { token: await idToken(), lines } });
     setCartUpdated();
-    return { added: true, basket };
+    return { added: true, change };
   } catch (err) {
     const refused = err instanceof ApiError && err.status === 409 ? refusedLines(err.answer) : null;
     if (!refused) throw err;

@@ -27,14 +27,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/callcount"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/pricing"
@@ -99,59 +98,6 @@ func writeProducts(ctx context.Context, n int) error {
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{"skus": skus, "packSize": packSize, "unitPrice": unitPrice})
 }
 
-// counter counts the DynamoDB operations the store makes (one per API call, at the
-// Initialize step) and the HTTP attempts they took (after the SDK's retry step).
-type counter struct {
-	mu       sync.Mutex
-	ops      map[string]int
-	attempts int
-}
-
-func (c *counter) middleware(stack *middleware.Stack) error {
-	if err := stack.Initialize.Add(middleware.InitializeMiddlewareFunc("benchCountOperation",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			c.mu.Lock()
-			c.ops[awsmiddleware.GetOperationName(ctx)]++
-			c.mu.Unlock()
-			return next.HandleInitialize(ctx, in)
-		}), middleware.Before); err != nil {
-		return err
-	}
-	return stack.Finalize.Insert(middleware.FinalizeMiddlewareFunc("benchCountAttempt",
-		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
-			c.mu.Lock()
-			c.attempts++
-			c.mu.Unlock()
-			return next.HandleFinalize(ctx, in)
-		}), "Retry", middleware.After)
-}
-
-func (c *counter) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.ops, c.attempts = map[string]int{}, 0
-}
-
-// take answers the calls counted since reset: the total, the attempts, and "Kind n" per
-// operation kind (most first).
-func (c *counter) take() (total, attempts int, kinds []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for op, n := range c.ops {
-		total += n
-		kinds = append(kinds, fmt.Sprintf("%s %d", op, n))
-	}
-	slices.SortFunc(kinds, func(a, b string) int {
-		na, _ := strconv.Atoi(a[strings.LastIndex(a, " ")+1:])
-		nb, _ := strconv.Atoi(b[strings.LastIndex(b, " ")+1:])
-		if na != nb {
-			return nb - na
-		}
-		return strings.Compare(a, b)
-	})
-	return total, c.attempts, kinds
-}
-
 func countCalls(ctx context.Context, sizes string) error {
 	var lines []int
 	for _, s := range strings.Split(sizes, ",") {
@@ -186,13 +132,13 @@ func countCalls(ctx context.Context, sizes string) error {
 			if err := fillBasket(ctx, st, uid, ps[:n], withCoupon); err != nil {
 				return err
 			}
-			c.reset()
+			c.Reset()
 			o, created, err := placer.Place(ctx, orders.Request{UID: uid, IdempotencyKey: fmt.Sprintf("bench-calls-key-%d-%t", n, withCoupon),
 				DeliveryOption: shop.DeliveryOptions[0].ID})
 			if err != nil {
 				return fmt.Errorf("place an order of %d lines: %w", n, err)
 			}
-			total, attempts, kinds := c.take()
+			got := c.Take()
 			if !created || len(o.Lines) != n || (withCoupon && o.CouponID != couponID) {
 				return fmt.Errorf("the %d-line order %s came back with %d lines, coupon %q (created %t)", n, o.ID, len(o.Lines), o.CouponID, created)
 			}
@@ -204,7 +150,7 @@ func countCalls(ctx context.Context, sizes string) error {
 			if withCoupon {
 				with = "coupon"
 			}
-			fmt.Printf("order calls %d lines, %s (%s): %d calls (%d attempts): %s\n", n, with, path, total, attempts, strings.Join(kinds, ", "))
+			fmt.Printf("order calls %d lines, %s (%s): %d calls (%d attempts): %s\n", n, with, path, got.Total, got.Attempts, got.Breakdown())
 		}
 	}
 	return nil
@@ -234,11 +180,11 @@ func fillBasket(ctx context.Context, st *store.Store, uid string, ps []catalogue
 
 // countedTable opens a table of its own (created here; the caller deletes it) through a
 // store whose every DynamoDB call c counts.
-func countedTable(ctx context.Context) (*counter, *store.Store, error) {
-	c := &counter{ops: map[string]int{}}
+func countedTable(ctx context.Context) (*callcount.Counter, *store.Store, error) {
+	c := callcount.New()
 	cfg := store.ConfigFromEnv(os.Getenv)
 	cfg.TableName = fmt.Sprintf("bench-order-calls-%d", time.Now().UnixNano())
-	cfg.APIOptions = []func(*middleware.Stack) error{c.middleware}
+	cfg.APIOptions = []func(*middleware.Stack) error{c.Middleware}
 	st, err := store.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -278,22 +224,21 @@ func countQuickOrder(ctx context.Context, sizes string) error {
 	}
 	svc := basket.Service{Store: st, Shop: shop, Now: time.Now}
 	uid := fmt.Sprintf("bench-quick-%d", time.Now().UnixNano())
-	c.reset()
+	c.Reset()
 	checks, _, err := svc.Check(ctx, uid, adds(lookup))
 	if err != nil {
 		return err
 	}
-	total, attempts, kinds := c.take()
-	fmt.Printf("quick order calls, look up %d SKUs: %d calls (%d attempts): %s\n", len(checks), total, attempts, strings.Join(kinds, ", "))
-	c.reset()
-	p, err := svc.AddMany(ctx, uid, adds(add))
+	got := c.Take()
+	fmt.Printf("quick order calls, look up %d SKUs: %d calls (%d attempts): %s\n", len(checks), got.Total, got.Attempts, got.Breakdown())
+	added, err := svc.AddMany(ctx, uid, adds(add))
 	if err != nil {
 		return err
 	}
-	total, attempts, kinds = c.take()
-	if len(p.Lines) != add {
-		return fmt.Errorf("the basket holds %d lines after adding %d", len(p.Lines), add)
+	got = c.Take()
+	if len(added.Basket.Lines) != add {
+		return fmt.Errorf("the basket holds %d lines after adding %d", len(added.Basket.Lines), add)
 	}
-	fmt.Printf("quick order calls, add %d lines: %d calls (%d attempts): %s\n", add, total, attempts, strings.Join(kinds, ", "))
+	fmt.Printf("quick order calls, add %d lines: %d calls (%d attempts): %s\n", add, got.Total, got.Attempts, got.Breakdown())
 	return nil
 }

@@ -59,6 +59,33 @@ func answerPriced(w http.ResponseWriter, r *http.Request, log *slog.Logger, p ba
 	encode(w, http.StatusOK, basketAnswerOf(p))
 }
 
+// changeAnswer is what an add answers (POST /api/basket/add, /api/basket/addMany): the
+// lines it added to, each as the basket now holds it, and how many lines the basket
+// holds; not the priced basket, which no page adding to it shows (the basket page and
+// the header's basket read it themselves).
+type changeAnswer struct {
+	Lines   int           `json:"lines"`
+	Changed []changedLine `json:"changed"`
+}
+
+type changedLine struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"` // the units the line holds now
+}
+
+// answerChange encodes what an add did, or the error that stopped it.
+func answerChange(w http.ResponseWriter, r *http.Request, log *slog.Logger, c basket.Change, err error) {
+	if err != nil {
+		writeError(w, r, log, err)
+		return
+	}
+	a := changeAnswer{Lines: len(c.Basket.Lines), Changed: make([]changedLine, len(c.Lines))}
+	for i, l := range c.Lines {
+		a.Changed[i] = changedLine{SKU: l.SKU, Quantity: l.Quantity}
+	}
+	encode(w, http.StatusOK, a)
+}
+
 // handleBasket answers POST /api/basket {token}: the full priced basket.
 func handleBasket(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
@@ -68,11 +95,12 @@ func handleBasket(log *slog.Logger, verify auth.Verifier, baskets basket.Service
 }
 
 // handleBasketAdd answers POST /api/basket/add {token, sku, quantity}: adds whole packs
-// in one atomic update (two tabs adding at once both count).
+// in one atomic update (two tabs adding at once both count), and answers the line as it
+// is now and the basket's line count.
 func handleBasketAdd(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req lineRequest) {
-		p, err := baskets.Add(r.Context(), who.UID, req.SKU, *req.Quantity)
-		answerPriced(w, r, log, p, err)
+		c, err := baskets.Add(r.Context(), who.UID, req.SKU, *req.Quantity)
+		answerChange(w, r, log, c, err)
 	})
 }
 
@@ -132,14 +160,15 @@ func (b batchRequest) Valid(context.Context) map[string]string {
 
 // handleBasketAddMany answers POST /api/basket/addMany {token, lines}: the grid's "Add
 // all to basket" and the quick order's add. Every line is checked, then all are added in
-// one atomic write: a bad line adds nothing, and the 409 lists every bad line.
+// one atomic write: a bad line adds nothing, and the 409 lists every bad line. 200
+// answers the lines as they are now and the basket's line count.
 func handleBasketAddMany(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req batchRequest) {
 		adds := make([]basket.Add, len(req.Lines))
 		for i, l := range req.Lines {
 			adds[i] = basket.Add{SKU: l.SKU, Quantity: l.Quantity}
 		}
-		p, err := baskets.AddMany(r.Context(), who.UID, adds)
-		answerPriced(w, r, log, p, err)
+		c, err := baskets.AddMany(r.Context(), who.UID, adds)
+		answerChange(w, r, log, c, err)
 	})
 }

@@ -84,8 +84,14 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 		}
 		good := fmt.Sprintf(`{"token":%q,"lines":[{"sku":%q,"quantity":%d},{"sku":%q,"quantity":%d}]}`,
 			u.IDToken, inStock.SKU, 2*inStock.PackSize, other.SKU, other.PackSize)
-		if code, b := c.post("/api/basket/addMany", good, nil); code != 200 || len(b["lines"].([]any)) != 2 {
+		if code, b := c.post("/api/basket/addMany", good, nil); code != 200 || b["lines"] != float64(2) || len(b["changed"].([]any)) != 2 {
 			t.Fatalf("good batch: %d %v", code, b)
+		}
+		// A single add answers the line as it is now and the basket's line count.
+		code, b := add(u, other.SKU, other.PackSize)
+		want := map[string]any{"lines": float64(2), "changed": []any{map[string]any{"sku": other.SKU, "quantity": float64(2 * other.PackSize)}}}
+		if code != 200 || fmt.Sprint(b) != fmt.Sprint(want) {
+			t.Fatalf("add: %d %v, want %v", code, b, want)
 		}
 	})
 

@@ -330,7 +330,8 @@ type refusedLine struct {
 }
 
 // toBasket answers POST /api/lists/{id}/basket: every line that can be bought goes into
-// the basket in one atomic write; the others are told with their reasons.
+// the basket in one atomic write; the others are told with their reasons, and the
+// basket's line count after (not the priced basket: the list page does not show it).
 func (h listHandlers) toBasket() http.Handler {
 	return withToken(h.log, h.verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		l, ok := h.ownList(w, r, who.UID)
@@ -353,8 +354,8 @@ func (h listHandlers) toBasket() http.Handler {
 		out := struct {
 			Added       []addedLine   `json:"added"`
 			Unavailable []refusedLine `json:"unavailable"`
-			Basket      basketAnswer  `json:"basket"`
-		}{Added: []addedLine{}, Unavailable: []refusedLine{}, Basket: basketAnswerOf(did.Basket)}
+			Lines       int           `json:"lines"` // the lines the basket holds now
+		}{Added: []addedLine{}, Unavailable: []refusedLine{}, Lines: len(did.Basket.Lines)}
 		for _, a := range did.Added {
 			out.Added = append(out.Added, addedLine{SKU: a.SKU, Name: did.Products[a.SKU].Name, Quantity: a.Quantity})
 		}

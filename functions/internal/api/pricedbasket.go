@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/store"
@@ -14,6 +15,7 @@ type BasketStore interface {
 	basket.Store
 	ProfileStore
 	ProductReader
+	AccountAndProducts(ctx context.Context, uid string, skus []string) (account.Account, map[string]catalogue.Product, error)
 	Coupon(ctx context.Context, id string) (store.StoredCoupon, error)
 	SetActiveCoupon(ctx context.Context, uid, prefixed string, at time.Time) error
 }

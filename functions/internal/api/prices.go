@@ -52,17 +52,13 @@ type ownPrice struct {
 // static pages carry only list prices. Unknown and discontinued SKUs are left out.
 func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
-		profile, err := savedProfile(r.Context(), st, who.UID)
+		// The account (its discounts) and the products in one call.
+		acct, products, err := st.AccountAndProducts(r.Context(), who.UID, req.SKUs)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, profile.DSC)
-		if err != nil {
-			writeError(w, r, log, err)
-			return
-		}
-		products, err := st.ProductsBySKU(r.Context(), req.SKUs)
+		discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, acct.DSC)
 		if err != nil {
 			writeError(w, r, log, err)
 			return

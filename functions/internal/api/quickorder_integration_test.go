@@ -166,8 +166,15 @@ func TestAddManyIsAllOrNothingAndListsEveryBadLine(t *testing.T) {
 		t.Fatalf("200 lines: %d %v", code, got)
 	}
 	held := s.held(u.UID)
-	if len(held) != 200 || len(got["lines"].([]any)) != 200 {
-		t.Fatalf("basket holds %d lines, answer %d", len(held), len(got["lines"].([]any)))
+	changed, _ := got["changed"].([]any)
+	if len(held) != 200 || got["lines"] != float64(200) || len(changed) != 200 {
+		t.Fatalf("basket holds %d lines, answer %v lines and %d changed", len(held), got["lines"], len(changed))
+	}
+	// The answer is what changed: each line as the basket holds it now, in the order asked.
+	for i, c := range changed {
+		if l := c.(map[string]any); l["sku"] != ps[i].SKU || l["quantity"] != float64(held[ps[i].SKU]) || held[ps[i].SKU] != 2*ps[i].PackSize {
+			t.Fatalf("changed[%d] = %v, the basket holds %d", i, l, held[ps[i].SKU])
+		}
 	}
 	// Again with 3 bad lines among 100: a 409 naming exactly those, and nothing added.
 	again := slices.Clone(ps[:100])

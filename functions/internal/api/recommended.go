@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
@@ -17,6 +19,16 @@ const recommendedCount = 12
 // bestSellerCategories stand in for sales figures until orders exist: the categories
 // trade buyers restock most (birthdays, value cards, foil balloons, gift bags).
 var bestSellerCategories = []int{101, 102, 120, 601, 403, 106}
+
+// Recommendations draw on the basket's newest lines, so that what they cost does not grow
+// with the basket: the products of at most recentLines lines (one BatchGetItem), and the
+// categories of at most basketCategories of them, newest first (one Query each, side by
+// side). A recommendation costs at most 2 + basketCategories calls whatever the basket
+// holds, or 1 + len(bestSellerCategories) for an empty one.
+const (
+	recentLines      = 100
+	basketCategories = 4
+)
 
 // CategoryReader reads a category's products.
 type CategoryReader interface {
@@ -34,9 +46,9 @@ type BasketReader interface {
 }
 
 // handleRecommended answers POST /api/recommended {token}: in-stock products (never a
-// discontinued one) from the categories of the buyer's basket that are not in it yet,
-// or best sellers when the basket gives nothing to go on. (Order history joins in when
-// orders exist.)
+// discontinued one) from the categories of the buyer's newest basket lines that are not
+// in it yet, or best sellers when the basket gives nothing to go on. (Order history joins
+// in when orders exist.)
 func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketReader, products ProductReader, cats CategoryReader) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		b, err := baskets.Basket(r.Context(), who.UID)
@@ -44,23 +56,21 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketRea
 			writeError(w, r, log, err)
 			return
 		}
-		lines := b.Lines
 		inBasket := map[string]bool{}
-		skus := make([]string, 0, len(lines))
-		for _, l := range lines {
+		for _, l := range b.Lines {
 			inBasket[l.SKU] = true
-			skus = append(skus, l.SKU)
 		}
-		bySKU, err := products.ProductsBySKU(r.Context(), skus)
+		recent := b.Lines[:min(len(b.Lines), recentLines)] // newest first
+		bySKU, err := products.ProductsBySKU(r.Context(), basket.Basket{Lines: recent}.SKUs())
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
 		var categories []int
 		seen := map[int]bool{}
-		for _, l := range lines {
+		for _, l := range recent {
 			// A discontinued product's line is not shown in the basket: it says nothing.
-			if p, ok := bySKU[l.SKU]; ok && !p.Discontinued() && !seen[p.CategoryID] {
+			if p, ok := bySKU[l.SKU]; ok && !p.Discontinued() && !seen[p.CategoryID] && len(categories) < basketCategories {
 				seen[p.CategoryID] = true
 				categories = append(categories, p.CategoryID)
 			}
@@ -86,15 +96,18 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketRea
 }
 
 // pick takes in-stock products not in the basket and not discontinued from the
-// categories in turn, round robin, so every category is represented.
+// categories in turn, round robin, so every category is represented. The categories are
+// read side by side: one round trip's time.
 func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[string]bool) ([]pages.ProductCard, error) {
-	lists := make([][]catalogue.Product, 0, len(categories))
-	for _, id := range categories {
-		ps, err := cats.CategoryProducts(ctx, id, 3*recommendedCount)
-		if err != nil {
-			return nil, err
-		}
-		lists = append(lists, ps)
+	lists := make([][]catalogue.Product, len(categories))
+	errs := make([]error, len(categories))
+	var wg sync.WaitGroup
+	for i, id := range categories {
+		wg.Go(func() { lists[i], errs[i] = cats.CategoryProducts(ctx, id, 3*recommendedCount) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	out := []pages.ProductCard{}
 	for i := 0; len(out) < recommendedCount; i++ {

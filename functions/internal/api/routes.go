@@ -47,6 +47,12 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, err
 	}
+	return DepsFromStore(ctx, getenv, log, st)
+}
+
+// DepsFromStore builds Deps from the environment around a store opened already (the
+// round-trip bench's, which counts its calls).
+func DepsFromStore(ctx context.Context, getenv func(string) string, log *slog.Logger, st *store.Store) (Deps, error) {
 	v, err := auth.New(ctx, auth.ConfigFromEnv(getenv))
 	if err != nil {
 		return Deps{}, err

@@ -33,6 +33,10 @@ type Basket struct {
 	// reserved in several steps); the basket takes no writes until it is placed or undone.
 	PendingOrderID string
 	PendingSince   time.Time
+	// Item is the store's own record of the basket as it read or wrote it: given back to
+	// the store's next write of the basket, that write need not read it again (see
+	// Store). Nil for a basket that did not come from the store.
+	Item any
 }
 
 // JustOrderedWithin is how long after an order an empty basket answers a second Place

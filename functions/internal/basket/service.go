@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -32,17 +33,34 @@ type Reader interface {
 	ProductsAndCoupon(ctx context.Context, uid string, skus []string, couponID string) (map[string]catalogue.Product, *Coupon, error)
 }
 
-// Store is what the basket rules read and write.
+// Found is what a basket write (or a quick order's check) reads first, in one call: the
+// products it checks, the basket as the write will find it, and the account when asked
+// for (empty when none is saved).
+type Found struct {
+	Products map[string]catalogue.Product
+	Basket   Basket
+	Account  account.Account
+}
+
+// Store is what the basket rules read and write. A write is given the basket as a read
+// (or an earlier write) of the store answered it, and answers the basket after it: one
+// call each, a read and a write, where the basket has not changed in between (the
+// store's conditions find it if it has, and the write works from the basket as it is).
 type Store interface {
 	Reader
-	// AddLines adds every line in one atomic write: all or nothing. A line that would
-	// pass its limit is a *LineFullError; a basket an order is being placed from is
+	// BasketAndProducts reads, in one call (one more per 100 keys), uid's basket, the
+	// products of skus (unknown SKUs are absent) and, withAccount, uid's account.
+	BasketAndProducts(ctx context.Context, uid string, skus []string, withAccount bool) (Found, error)
+	// AddLinesTo adds every line in one atomic write to uid's basket b (nil: the store
+	// reads it): all or nothing. A line that would pass its limit is a *LineFullError; a
+	// new line past MaxLines ErrBasketFull; a basket an order is being placed from is
 	// ErrLocked.
-	AddLines(ctx context.Context, uid string, adds []Add, at time.Time) error
-	// SetLine sets a line to exactly quantity units (creating it); ErrLocked as AddLines.
-	SetLine(ctx context.Context, uid, sku string, quantity int, at time.Time) error
-	// RemoveLine removes a line (no error if it is not there); ErrLocked as AddLines.
-	RemoveLine(ctx context.Context, uid, sku string, at time.Time) error
+	AddLinesTo(ctx context.Context, uid string, adds []Add, at time.Time, b *Basket) (Basket, error)
+	// SetLineIn sets a line to exactly quantity units (creating it); ErrLocked and
+	// ErrBasketFull as AddLinesTo.
+	SetLineIn(ctx context.Context, uid, sku string, quantity int, at time.Time, b *Basket) (Basket, error)
+	// RemoveLineFrom removes a line (no error if it is not there); ErrLocked as AddLinesTo.
+	RemoveLineFrom(ctx context.Context, uid, sku string, at time.Time, b *Basket) (Basket, error)
 }
 
 // LineFullError says an add would take lines past their limits; nothing was written.
@@ -69,29 +87,78 @@ func (s Service) Priced(ctx context.Context, uid string) (Priced, account.Accoun
 	return PriceFor(ctx, s.Store, s.Shop, uid, s.Now())
 }
 
-// PriceFor reads and prices uid's basket through r.
+// PriceFor reads and prices uid's basket through r: two calls (one more per 100 lines).
 func PriceFor(ctx context.Context, r Reader, shop config.Shop, uid string, now time.Time) (Priced, account.Account, error) {
 	acct, b, err := r.AccountAndBasket(ctx, uid)
 	if err != nil {
 		return Priced{}, account.Account{}, err
 	}
-	products, coupon, err := r.ProductsAndCoupon(ctx, uid, b.SKUs(), acct.ActiveCouponID)
+	p, err := priceWith(ctx, r, shop, uid, acct, b, nil, now)
+	return p, acct, err
+}
+
+// priceWith prices uid's basket b for its account acct, reading what it lacks in one
+// call (one more per 100 keys): the products of b's lines that known does not hold, and
+// acct's coupon. No call at all when known holds every line's product and acct has no
+// coupon.
+func priceWith(ctx context.Context, r Reader, shop config.Shop, uid string, acct account.Account, b Basket, known map[string]catalogue.Product, now time.Time) (Priced, error) {
+	var lacking []string
+	for _, l := range b.Lines {
+		if _, ok := known[l.SKU]; !ok {
+			lacking = append(lacking, l.SKU)
+		}
+	}
+	products, coupon, err := r.ProductsAndCoupon(ctx, uid, lacking, acct.ActiveCouponID)
 	if err != nil {
-		return Priced{}, acct, err
+		return Priced{}, err
+	}
+	if len(known) > 0 {
+		all := maps.Clone(products)
+		if all == nil {
+			all = map[string]catalogue.Product{}
+		}
+		for _, l := range b.Lines {
+			if p, ok := known[l.SKU]; ok {
+				all[l.SKU] = p
+			}
+		}
+		products = all
 	}
 	discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, acct.DSC)
 	if err != nil {
-		return Priced{}, acct, err
+		return Priced{}, err
 	}
 	if coupon != nil && coupon.AccountUID != "" && coupon.AccountUID != uid {
 		coupon = nil // another account's code is no code at all
 	}
-	return Price(b, products, discounts, coupon, shop, now), acct, nil
+	return Price(b, products, discounts, coupon, shop, now), nil
+}
+
+// Change is what an add did: the basket after it (not priced), and the lines it added
+// to, each as the basket now holds it, in the order asked.
+type Change struct {
+	Basket Basket
+	Lines  []Line
+}
+
+// changeOf answers the change of adds to the basket after them.
+func changeOf(after Basket, adds []Add) Change {
+	held := make(map[string]Line, len(after.Lines))
+	for _, l := range after.Lines {
+		held[l.SKU] = l
+	}
+	c := Change{Basket: after, Lines: make([]Line, len(adds))}
+	for i, a := range adds {
+		c.Lines[i] = held[a.SKU]
+		c.Lines[i].SKU = a.SKU
+	}
+	return c
 }
 
 // Add adds whole packs of one product in one atomic write (two tabs adding at once both
-// count) and answers the basket.
-func (s Service) Add(ctx context.Context, uid, sku string, quantity int) (Priced, error) {
+// count) and answers what changed: two calls, the product read with the basket, then the
+// write.
+func (s Service) Add(ctx context.Context, uid, sku string, quantity int) (Change, error) {
 	return s.AddMany(ctx, uid, []Add{{SKU: sku, Quantity: quantity}})
 }
 
@@ -147,58 +214,61 @@ func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue
 	return out
 }
 
-func (s Service) products(ctx context.Context, uid string, adds []Add) (map[string]catalogue.Product, error) {
+// read reads, in one call (one more per 100 lines), the products of adds, uid's basket
+// and, withAccount, uid's account.
+func (s Service) read(ctx context.Context, uid string, adds []Add, withAccount bool) (Found, error) {
 	skus := make([]string, len(adds))
 	for i, a := range adds {
 		skus[i] = a.SKU
 	}
-	products, _, err := s.Store.ProductsAndCoupon(ctx, uid, skus, "")
-	return products, err
+	return s.Store.BasketAndProducts(ctx, uid, skus, withAccount)
 }
 
 // AddMany checks every line, then adds them all in one atomic write: a bad line adds
 // nothing, and every bad line is told (*LinesError; one line alone is refused as the
 // product page's add always was). Limits are worked out here from the products; the
-// caller's are ignored.
-func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Priced, error) {
+// caller's are ignored. It answers what changed, not the priced basket: two calls (one
+// more per 100 lines), the products read with the basket, then the write.
+func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, error) {
 	if len(adds) == 0 || len(adds) > MaxAddLines {
-		return Priced{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+		return Change{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
 	}
-	products, err := s.products(ctx, uid, adds)
+	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
-		return Priced{}, err
+		return Change{}, err
 	}
+	products := found.Products
 	checked, refused := checkAdds(adds, products)
 	if len(refused) > 0 {
 		if len(adds) == 1 {
 			p, found := products[adds[0].SKU]
-			return Priced{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity)
+			return Change{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity)
 		}
-		return Priced{}, &LinesError{Lines: refused}
+		return Change{}, &LinesError{Lines: refused}
 	}
-	if err := s.Store.AddLines(ctx, uid, checked, s.Now()); err != nil {
+	after, err := s.Store.AddLinesTo(ctx, uid, checked, s.Now(), &found.Basket)
+	if err != nil {
 		var full *LineFullError
 		if !errors.As(err, &full) {
-			return Priced{}, err
+			return Change{}, err
 		}
 		if len(adds) == 1 {
 			p := products[adds[0].SKU]
-			return Priced{}, &ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
+			return Change{}, &ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
 				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
 		}
-		return Priced{}, &LinesError{Lines: fullRefusals(checked, full, products)}
+		return Change{}, &LinesError{Lines: fullRefusals(checked, full, products)}
 	}
-	p, _, err := s.Priced(ctx, uid)
-	return p, err
+	return changeOf(after, checked), nil
 }
 
 // maxAddGoodAttempts bounds AddGood's writes: each retry drops lines the write found full.
 const maxAddGoodAttempts = 4
 
-// Outcome is what AddGood did: the basket after it, the lines added and those refused
-// (in the order asked), and the products read (a refused line's name).
+// Outcome is what AddGood did: the basket after it (not priced), the lines added and
+// those refused (in the order asked), and the products read (a refused line's name).
 type Outcome struct {
-	Basket   Priced
+	Basket   Basket
 	Added    []Add
 	Refused  []LineRefusal
 	Products map[string]catalogue.Product
@@ -212,25 +282,27 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 	if len(adds) > MaxAddLines {
 		return Outcome{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold at most %d lines", MaxAddLines)}
 	}
-	products, err := s.products(ctx, uid, adds)
+	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
 		return Outcome{}, err
 	}
+	products := found.Products
 	checked, refused := checkAdds(adds, products)
 	index := map[string]int{}
 	for i, a := range adds {
 		index[a.SKU] = i
 	}
+	seen := &found.Basket // the first write works from the basket read with the products
 	for range maxAddGoodAttempts {
 		if len(checked) == 0 {
 			break
 		}
-		err := s.Store.AddLines(ctx, uid, checked, s.Now())
+		after, err := s.Store.AddLinesTo(ctx, uid, checked, s.Now(), seen)
+		seen = nil // a later attempt reads the basket as it is then
 		var full *LineFullError
 		switch {
 		case err == nil:
-			p, _, err := s.Priced(ctx, uid)
-			return Outcome{Basket: p, Added: checked, Refused: sortRefusals(refused), Products: products}, err
+			return Outcome{Basket: after, Added: checked, Refused: sortRefusals(refused), Products: products}, nil
 		case errors.As(err, &full):
 			for _, r := range fullRefusals(checked, full, products) {
 				refused = append(refused, LineRefusal{Index: index[r.SKU], SKU: r.SKU, LineProblem: r.LineProblem})
@@ -261,11 +333,16 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 			return Outcome{}, err
 		}
 	}
-	p, _, err := s.Priced(ctx, uid)
+	b := found.Basket // nothing was written
+	if seen == nil {
+		if _, b, err = s.Store.AccountAndBasket(ctx, uid); err != nil {
+			return Outcome{}, err
+		}
+	}
 	for _, a := range checked { // still refused on the last attempt: the basket kept moving
 		refused = append(refused, LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &LineProblem{Code: ProblemOverLimit, Msg: "your basket changed while this was added: try again"}})
 	}
-	return Outcome{Basket: p, Refused: sortRefusals(refused), Products: products}, err
+	return Outcome{Basket: b, Refused: sortRefusals(refused), Products: products}, nil
 }
 
 func sortRefusals(r []LineRefusal) []LineRefusal {
@@ -286,14 +363,11 @@ type LineCheck struct {
 // Check checks lines as AddMany would, counting what uid's basket holds, and answers the
 // buyer's discounts to price them: one read of the account and basket, then the products.
 func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck, map[string]int, error) {
-	acct, b, err := s.Store.AccountAndBasket(ctx, uid)
+	found, err := s.read(ctx, uid, adds, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	products, err := s.products(ctx, uid, adds)
-	if err != nil {
-		return nil, nil, err
-	}
+	acct, b, products := found.Account, found.Basket, found.Products
 	discounts, err := pricing.MergeDiscounts(s.Shop.DefaultDiscounts, acct.DSC)
 	if err != nil {
 		return nil, nil, err
@@ -322,31 +396,39 @@ func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck
 	return out, discounts, nil
 }
 
-// Set sets a line to exactly quantity units; 0 removes it.
+// Set sets a line to exactly quantity units (0 removes it) and answers the basket priced
+// (the basket page shows it): three calls, the product read with the basket and the
+// account, the write (which answers the basket after it), and the other lines' products
+// with the coupon.
 func (s Service) Set(ctx context.Context, uid, sku string, quantity int) (Priced, error) {
 	if quantity == 0 {
 		return s.Remove(ctx, uid, sku)
 	}
-	products, _, err := s.Store.ProductsAndCoupon(ctx, uid, []string{sku}, "")
+	found, err := s.read(ctx, uid, []Add{{SKU: sku}}, true)
 	if err != nil {
 		return Priced{}, err
 	}
-	p, ok := products[sku]
+	p, ok := found.Products[sku]
 	if err := CheckBuyable(p, ok, sku, quantity); err != nil {
 		return Priced{}, err
 	}
-	if err := s.Store.SetLine(ctx, uid, sku, quantity, s.Now()); err != nil {
+	after, err := s.Store.SetLineIn(ctx, uid, sku, quantity, s.Now(), &found.Basket)
+	if err != nil {
 		return Priced{}, err
 	}
-	priced, _, err := s.Priced(ctx, uid)
-	return priced, err
+	return priceWith(ctx, s.Store, s.Shop, uid, found.Account, after, found.Products, s.Now())
 }
 
-// Remove removes a line.
+// Remove removes a line and answers the basket priced: three calls, the account with the
+// basket, the write, and the remaining lines' products with the coupon.
 func (s Service) Remove(ctx context.Context, uid, sku string) (Priced, error) {
-	if err := s.Store.RemoveLine(ctx, uid, sku, s.Now()); err != nil {
+	acct, b, err := s.Store.AccountAndBasket(ctx, uid)
+	if err != nil {
 		return Priced{}, err
 	}
-	p, _, err := s.Priced(ctx, uid)
-	return p, err
+	after, err := s.Store.RemoveLineFrom(ctx, uid, sku, s.Now(), &b)
+	if err != nil {
+		return Priced{}, err
+	}
+	return priceWith(ctx, s.Store, s.Shop, uid, acct, after, nil, s.Now())
 }

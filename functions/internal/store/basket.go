@@ -74,7 +74,20 @@ func basketFromItem(item map[string]types.AttributeValue) basket.Basket {
 		}
 	}
 	basket.SortNewestAddedFirst(b.Lines)
+	// The item as read (a nil map when there is none: still a non-nil Item, so a write
+	// given this basket knows it was read, and that no item exists).
+	b.Item = item
 	return b
+}
+
+// itemOf answers the basket item b holds as read, and whether b holds one at all (false:
+// b did not come from the store, so the write must read the item itself).
+func itemOf(b *basket.Basket) (map[string]types.AttributeValue, bool) {
+	if b == nil || b.Item == nil {
+		return nil, false
+	}
+	item, ok := b.Item.(map[string]types.AttributeValue)
+	return item, ok
 }
 
 func numberOf(v types.AttributeValue) (int64, bool) {
@@ -103,25 +116,60 @@ func (s *Store) Basket(ctx context.Context, uid string) (basket.Basket, error) {
 
 // AccountAndBasket reads uid's account and basket in one call.
 func (s *Store) AccountAndBasket(ctx context.Context, uid string) (account.Account, basket.Basket, error) {
-	items, err := s.batchGet(ctx, []map[string]types.AttributeValue{profileKey(uid), basketItemKey(uid)}, true)
-	if err != nil {
-		return account.Account{}, basket.Basket{}, fmt.Errorf("read account and basket of %s: %w", uid, err)
+	found, err := s.BasketAndProducts(ctx, uid, nil, true)
+	return found.Account, found.Basket, err
+}
+
+// BasketAndProducts reads, in one strongly consistent call (one more per 100 keys, side
+// by side), uid's basket as a write of it will find it, the products of skus (unknown
+// SKUs are absent) and, withAccount, uid's account (empty when none is saved): what a
+// basket write checks before it writes, or a quick order's check reads.
+func (s *Store) BasketAndProducts(ctx context.Context, uid string, skus []string, withAccount bool) (basket.Found, error) {
+	return s.userAndProducts(ctx, uid, skus, true, withAccount)
+}
+
+// AccountAndProducts reads uid's account (empty when none is saved) and the products of
+// skus in one strongly consistent call (one more per 100 keys): a page's own prices.
+func (s *Store) AccountAndProducts(ctx context.Context, uid string, skus []string) (account.Account, map[string]catalogue.Product, error) {
+	found, err := s.userAndProducts(ctx, uid, skus, false, true)
+	return found.Account, found.Products, err
+}
+
+// userAndProducts reads in one call the products of skus and, as asked, uid's basket and
+// account.
+func (s *Store) userAndProducts(ctx context.Context, uid string, skus []string, withBasket, withAccount bool) (basket.Found, error) {
+	keys := make([]map[string]types.AttributeValue, 0, len(skus)+2)
+	if withBasket {
+		keys = append(keys, basketItemKey(uid))
 	}
-	acct := account.Account{UID: uid}
-	var b basket.Basket
+	if withAccount {
+		keys = append(keys, profileKey(uid))
+	}
+	for _, sku := range skus {
+		keys = append(keys, productKey(sku))
+	}
+	items, err := s.batchGet(ctx, keys, true)
+	if err != nil {
+		return basket.Found{}, fmt.Errorf("read the basket, account or products of %s: %w", uid, err)
+	}
+	found := basket.Found{Account: account.Account{UID: uid}, Basket: basketFromItem(nil)}
+	var productItems []map[string]types.AttributeValue
 	for _, it := range items {
-		switch sortKeyOf(it) {
-		case skProfile:
+		switch pk, sk := partitionKeyOf(it), sortKeyOf(it); {
+		case strings.HasPrefix(pk, prefixProduct):
+			productItems = append(productItems, it)
+		case sk == skProfile:
 			p, err := unmarshalProfile(it, uid)
 			if err != nil {
-				return account.Account{}, basket.Basket{}, err
+				return basket.Found{}, err
 			}
-			acct = p.Account()
-		case skBasket:
-			b = basketFromItem(it)
+			found.Account = p.Account()
+		case sk == skBasket:
+			found.Basket = basketFromItem(it)
 		}
 	}
-	return acct, b, nil
+	found.Products, err = productsOf(productItems)
+	return found, err
 }
 
 // ProductsAndCoupon reads products and, when couponID is not "", the coupon and uid's
@@ -246,15 +294,49 @@ func (s *Store) basketItem(ctx context.Context, uid string) (map[string]types.At
 	return out.Item, nil
 }
 
-// retryMoved runs write (read, then one conditional write) until it does not answer
-// errBasketMoved, at most maxBasketAttempts times; then a 409 to try again.
-func retryMoved(uid string, write func() error) error {
+// basketRead is the basket item a write works from: as a read before the write found it
+// (BasketAndProducts, AccountAndBasket), as a failed attempt of the write found it, or,
+// when neither has, read by the write itself. Each attempt of a write is then one call.
+type basketRead struct {
+	item map[string]types.AttributeValue
+	ok   bool
+}
+
+func readFrom(b *basket.Basket) *basketRead {
+	item, ok := itemOf(b)
+	return &basketRead{item: item, ok: ok}
+}
+
+// get answers the item, reading it when nothing has.
+func (r *basketRead) get(ctx context.Context, s *Store, uid string) (map[string]types.AttributeValue, error) {
+	if !r.ok {
+		item, err := s.basketItem(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		r.item, r.ok = item, true
+	}
+	return r.item, nil
+}
+
+// moved keeps the item a write's failed condition found (the basket as it is now, which
+// the next attempt works from) and answers errBasketMoved. A failure that brought no item
+// back (the basket item is gone, or the store did not send it) makes the next attempt
+// read the item itself.
+func (r *basketRead) moved(failed *types.ConditionalCheckFailedException) error {
+	r.item, r.ok = failed.Item, failed.Item != nil
+	return errBasketMoved
+}
+
+// retryMoved runs write (one conditional write of the basket as last found) until it does
+// not answer errBasketMoved, at most maxBasketAttempts times; then a 409 to try again.
+func retryMoved(uid string, write func() (basket.Basket, error)) (basket.Basket, error) {
 	for range maxBasketAttempts {
-		if err := write(); !errors.Is(err, errBasketMoved) {
-			return err
+		if b, err := write(); !errors.Is(err, errBasketMoved) {
+			return b, err
 		}
 	}
-	return &basket.ConflictError{Msg: fmt.Sprintf("Your basket changed while this was being saved (%d times): nothing was changed, try again.", maxBasketAttempts)}
+	return basket.Basket{}, &basket.ConflictError{Msg: fmt.Sprintf("Your basket changed while this was being saved (%d times): nothing was changed, try again.", maxBasketAttempts)}
 }
 
 // maxUpdateLines is the most lines one UpdateItem adds: its update and condition
@@ -262,22 +344,33 @@ func retryMoved(uid string, write func() error) error {
 // add is one conditional put of the whole basket item (putLines).
 const maxUpdateLines = 80
 
-// AddLines adds every line in one write: all or nothing. Lines that would pass their
-// limits are a *basket.LineFullError, new lines that would take the basket past
-// basket.MaxLines are basket.ErrBasketFull. Up to maxUpdateLines lines are one UpdateItem
-// (two buyers' adds to different lines never conflict); more are one put of the basket
-// on condition that its version is the one read (a concurrent write makes it read again).
+// AddLines is AddLinesTo for a caller that has not read the basket (tests, benches).
 func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
+	_, err := s.AddLinesTo(ctx, uid, adds, at, nil)
+	return err
+}
+
+// AddLinesTo adds every line in one write to uid's basket, as b holds it (read by
+// BasketAndProducts; nil: the write reads it first), and answers the basket after the
+// write: all or nothing. Lines that would pass their limits are a *basket.LineFullError,
+// new lines that would take the basket past basket.MaxLines are basket.ErrBasketFull. Up to
+// maxUpdateLines lines are one UpdateItem (two buyers' adds to different lines never
+// conflict); more are one put of the basket on condition that its version is the one read.
+// A write whose condition finds the basket changed since b works again from the basket as
+// the failed write found it.
+func (s *Store) AddLinesTo(ctx context.Context, uid string, adds []basket.Add, at time.Time, b *basket.Basket) (basket.Basket, error) {
+	read := readFrom(b)
 	if len(adds) == 0 {
-		return nil
+		item, err := read.get(ctx, s, uid)
+		return basketFromItem(item), err
 	}
 	if len(adds) > maxUpdateLines {
-		return retryMoved(uid, func() error { return s.putLines(ctx, uid, adds, at) })
+		return retryMoved(uid, func() (basket.Basket, error) { return s.putLines(ctx, uid, adds, at, read) })
 	}
-	return retryMoved(uid, func() error {
-		item, err := s.basketItem(ctx, uid)
+	return retryMoved(uid, func() (basket.Basket, error) {
+		item, err := read.get(ctx, s, uid)
 		if err != nil {
-			return err
+			return basket.Basket{}, err
 		}
 		ms := at.UnixMilli()
 		upd := bumpVersion(expression.UpdateBuilder{}, at)
@@ -295,18 +388,18 @@ func (s *Store) AddLines(ctx context.Context, uid string, adds []basket.Add, at 
 			}
 		}
 		if err := refuseAdds(item, adds); err != nil {
-			return err
+			return basket.Basket{}, err
 		}
 		upd, cond = countLines(item, added, upd, cond)
-		err = s.updateBasket(ctx, uid, upd, cond, "add to")
+		after, err := s.updateBasket(ctx, uid, upd, cond, "add to")
 		var failed *types.ConditionalCheckFailedException
 		if !errors.As(err, &failed) {
-			return err
+			return after, err
 		}
 		if err := refuseAdds(failed.Item, adds); err != nil {
-			return err
+			return basket.Basket{}, err
 		}
-		return errBasketMoved
+		return basket.Basket{}, read.moved(failed)
 	})
 }
 
@@ -340,13 +433,13 @@ func refuseAdds(item map[string]types.AttributeValue, adds []basket.Add) error {
 // putLines adds lines too many for one UpdateItem: the basket item as read, with the
 // lines added, its version moved on and its line count set, put on condition that the
 // version is still the one read and no order is being placed from it.
-func (s *Store) putLines(ctx context.Context, uid string, adds []basket.Add, at time.Time) error {
-	item, err := s.basketItem(ctx, uid)
+func (s *Store) putLines(ctx context.Context, uid string, adds []basket.Add, at time.Time, read *basketRead) (basket.Basket, error) {
+	item, err := read.get(ctx, s, uid)
 	if err != nil {
-		return err
+		return basket.Basket{}, err
 	}
 	if err := refuseAdds(item, adds); err != nil {
-		return err
+		return basket.Basket{}, err
 	}
 	next := maps.Clone(item)
 	if next == nil {
@@ -378,23 +471,31 @@ func (s *Store) putLines(ctx context.Context, uid string, adds []basket.Add, at 
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
 		if err := refuseAdds(failed.Item, adds); err != nil {
-			return err
+			return basket.Basket{}, err
 		}
-		return errBasketMoved
+		return basket.Basket{}, read.moved(failed)
 	}
 	if err != nil {
-		return fmt.Errorf("add to basket %s: %w", uid, err)
+		return basket.Basket{}, fmt.Errorf("add to basket %s: %w", uid, err)
 	}
-	return nil
+	return basketFromItem(next), nil // what was put is the basket now
 }
 
-// SetLine sets a line to exactly quantity units; a new line past basket.MaxLines is
-// basket.ErrBasketFull.
+// SetLine is SetLineIn for a caller that has not read the basket (tests).
 func (s *Store) SetLine(ctx context.Context, uid, sku string, quantity int, at time.Time) error {
-	return retryMoved(uid, func() error {
-		item, err := s.basketItem(ctx, uid)
+	_, err := s.SetLineIn(ctx, uid, sku, quantity, at, nil)
+	return err
+}
+
+// SetLineIn sets a line of uid's basket, as b holds it (nil: read it first), to exactly
+// quantity units, and answers the basket after; a new line past basket.MaxLines is
+// basket.ErrBasketFull.
+func (s *Store) SetLineIn(ctx context.Context, uid, sku string, quantity int, at time.Time, b *basket.Basket) (basket.Basket, error) {
+	read := readFrom(b)
+	return retryMoved(uid, func() (basket.Basket, error) {
+		item, err := read.get(ctx, s, uid)
 		if err != nil {
-			return err
+			return basket.Basket{}, err
 		}
 		q, added := lineNames(sku)
 		upd := bumpVersion(expression.Set(q, expression.Value(quantity)), at).
@@ -405,23 +506,32 @@ func (s *Store) SetLine(ctx context.Context, uid, sku string, quantity int, at t
 		} else {
 			if n, _ := linesOf(item); n+1 > basket.MaxLines {
 				if _, locked := item[attrPending]; locked {
-					return basket.ErrLocked
+					return basket.Basket{}, basket.ErrLocked
 				}
-				return basket.ErrBasketFull
+				return basket.Basket{}, basket.ErrBasketFull
 			}
 			cond = cond.And(expression.AttributeNotExists(q))
 			upd, cond = countLines(item, 1, upd, cond)
 		}
-		return s.refusedOr(s.updateBasket(ctx, uid, upd, cond, "set in"), sku)
+		after, err := s.updateBasket(ctx, uid, upd, cond, "set in")
+		return after, refusedOr(err, sku, read)
 	})
 }
 
-// RemoveLine removes a line; removing one that is not there is not an error.
+// RemoveLine is RemoveLineFrom for a caller that has not read the basket (tests).
 func (s *Store) RemoveLine(ctx context.Context, uid, sku string, at time.Time) error {
-	return retryMoved(uid, func() error {
-		item, err := s.basketItem(ctx, uid)
+	_, err := s.RemoveLineFrom(ctx, uid, sku, at, nil)
+	return err
+}
+
+// RemoveLineFrom removes a line of uid's basket, as b holds it (nil: read it first), and
+// answers the basket after; removing one that is not there is not an error.
+func (s *Store) RemoveLineFrom(ctx context.Context, uid, sku string, at time.Time, b *basket.Basket) (basket.Basket, error) {
+	read := readFrom(b)
+	return retryMoved(uid, func() (basket.Basket, error) {
+		item, err := read.get(ctx, s, uid)
 		if err != nil {
-			return err
+			return basket.Basket{}, err
 		}
 		q, added := lineNames(sku)
 		upd := bumpVersion(expression.Remove(q).Remove(added), at)
@@ -434,13 +544,15 @@ func (s *Store) RemoveLine(ctx context.Context, uid, sku string, at time.Time) e
 		} else {
 			cond = cond.And(expression.AttributeNotExists(q))
 		}
-		return s.refusedOr(s.updateBasket(ctx, uid, upd, cond, "remove from"), sku)
+		after, err := s.updateBasket(ctx, uid, upd, cond, "remove from")
+		return after, refusedOr(err, sku, read)
 	})
 }
 
 // refusedOr reads a failed basket write of one line: ErrLocked while an order is being
-// placed, ErrBasketFull when a new line no longer fits, else errBasketMoved.
-func (s *Store) refusedOr(err error, sku string) error {
+// placed, ErrBasketFull when a new line no longer fits, else errBasketMoved (the next
+// attempt works from the basket as the failed write found it).
+func refusedOr(err error, sku string, read *basketRead) error {
 	var failed *types.ConditionalCheckFailedException
 	if !errors.As(err, &failed) {
 		return err
@@ -451,28 +563,30 @@ func (s *Store) refusedOr(err error, sku string) error {
 	if n, _ := linesOf(failed.Item); !hasLine(failed.Item, sku) && n+1 > basket.MaxLines {
 		return basket.ErrBasketFull
 	}
-	return errBasketMoved
+	return read.moved(failed)
 }
 
-// updateBasket runs one conditional update of uid's basket; a failed condition comes
-// back as the *types.ConditionalCheckFailedException with the item as it is.
-func (s *Store) updateBasket(ctx context.Context, uid string, upd expression.UpdateBuilder, cond expression.ConditionBuilder, what string) error {
+// updateBasket runs one conditional update of uid's basket and answers the basket after
+// it (the update's ALL_NEW values: no read); a failed condition comes back as the
+// *types.ConditionalCheckFailedException with the item as it is.
+func (s *Store) updateBasket(ctx context.Context, uid string, upd expression.UpdateBuilder, cond expression.ConditionBuilder, what string) (basket.Basket, error) {
 	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
 	if err != nil {
-		return fmt.Errorf("build basket write: %w", err)
+		return basket.Basket{}, fmt.Errorf("build basket write: %w", err)
 	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: aws.String(s.table), Key: basketItemKey(uid),
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		return err
+		return basket.Basket{}, err
 	}
 	if err != nil {
-		return fmt.Errorf("%s basket %s: %w", what, uid, err)
+		return basket.Basket{}, fmt.Errorf("%s basket %s: %w", what, uid, err)
 	}
-	return nil
+	return basketFromItem(out.Attributes), nil
 }

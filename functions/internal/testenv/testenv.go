@@ -76,6 +76,16 @@ func NewUser(t *testing.T) User { return NewNamedUser(t, "") }
 func NewNamedUser(t *testing.T, name string) User {
 	t.Helper()
 	need(t, "FIREBASE_AUTH_EMULATOR_HOST")
+	u, err := SignUp(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// SignUp signs up a new user whose display name is name ("" for none) in the Auth
+// emulator of FIREBASE_AUTH_EMULATOR_HOST: NewNamedUser for a command (the benches).
+func SignUp(name string) (User, error) {
 	email := fmt.Sprintf("buyer-%s@shop.test", suffix())
 	req := map[string]any{"email": email, "password": "correct-horse-1", "returnSecureToken": true}
 	if name != "" {
@@ -86,7 +96,7 @@ func NewNamedUser(t *testing.T, name string) User {
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Post(url, "application/json", bytes.NewReader(body))
 	if err != nil {
-		t.Fatal(err)
+		return User{}, err
 	}
 	defer resp.Body.Close()
 	var out struct {
@@ -94,35 +104,40 @@ func NewNamedUser(t *testing.T, name string) User {
 		IDToken string `json:"idToken"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK || out.IDToken == "" {
-		t.Fatalf("emulator sign-up: status %d err %v", resp.StatusCode, err)
+		return User{}, fmt.Errorf("emulator sign-up: status %d err %v", resp.StatusCode, err)
 	}
-	return User{UID: out.LocalID, Email: email, IDToken: out.IDToken}
+	return User{UID: out.LocalID, Email: email, IDToken: out.IDToken}, nil
 }
 
 // emulatorCall posts body to the emulator's Identity Toolkit path as its admin (the
 // emulator takes "Bearer owner") and decodes the answer into out.
 func emulatorCall(t *testing.T, path string, body map[string]any, out any) {
 	t.Helper()
+	if err := callEmulator(path, body, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func callEmulator(path string, body map[string]any, out any) error {
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequest("POST", "http://"+os.Getenv("FIREBASE_AUTH_EMULATOR_HOST")+"/identitytoolkit.googleapis.com/v1/"+path+"?key=local", bytes.NewReader(b))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer owner")
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("emulator %s: status %d", path, resp.StatusCode)
+		return fmt.Errorf("emulator %s: status %d", path, resp.StatusCode)
 	}
 	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatal(err)
-		}
+		return json.NewDecoder(resp.Body).Decode(out)
 	}
+	return nil
 }
 
 // VerifyEmail marks u's email verified in the emulator, as the link of the verification
@@ -147,14 +162,27 @@ func VerifyEmail(t *testing.T, u User) User {
 func Staff(t *testing.T, u User) User {
 	t.Helper()
 	need(t, "FIREBASE_AUTH_EMULATOR_HOST")
-	emulatorCall(t, "accounts:update", map[string]any{"localId": u.UID, "customAttributes": `{"staff":true}`}, nil)
+	u, err := GrantStaff(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// GrantStaff is Staff for a command (the benches).
+func GrantStaff(u User) (User, error) {
+	if err := callEmulator("accounts:update", map[string]any{"localId": u.UID, "customAttributes": `{"staff":true}`}, nil); err != nil {
+		return User{}, err
+	}
 	var out struct {
 		IDToken string `json:"idToken"`
 	}
-	emulatorCall(t, "accounts:signInWithPassword", map[string]any{"email": u.Email, "password": "correct-horse-1", "returnSecureToken": true}, &out)
+	if err := callEmulator("accounts:signInWithPassword", map[string]any{"email": u.Email, "password": "correct-horse-1", "returnSecureToken": true}, &out); err != nil {
+		return User{}, err
+	}
 	if out.IDToken == "" {
-		t.Fatal("emulator sign-in: no token")
+		return User{}, fmt.Errorf("emulator sign-in: no token")
 	}
 	u.IDToken = out.IDToken
-	return u
+	return u, nil
 }

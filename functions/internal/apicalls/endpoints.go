@@ -1,0 +1,298 @@
+package apicalls
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"slices"
+	"time"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/catimport"
+	"github.com/tradeshop/functions/internal/seed"
+	"github.com/tradeshop/functions/internal/testenv"
+)
+
+// BasketLines is the journey's basket: one line in each of 20 categories.
+const BasketLines = 20
+
+// step is one counted request of the journey; setup runs first, not counted.
+type step struct {
+	endpoint, route, what string
+	setup                 func() error
+	request               func() answer
+	after                 func(answer) error // reads what later steps need from the answer
+}
+
+// Endpoints makes one realistic request to every route of the API, in the order a
+// buyer's and then a member of staff's visit makes them, and answers the calls of each.
+func (b *Bench) Endpoints() ([]Row, error) {
+	u, err := b.newBuyer("Round Trip Cards Ltd")
+	if err != nil {
+		return nil, err
+	}
+	first, err := testenv.SignUp("First Visit Cards")
+	if err != nil {
+		return nil, err
+	}
+	staff, err := testenv.SignUp("Bench Staff")
+	if err == nil {
+		staff, err = testenv.GrantStaff(staff)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tok, stok := u.IDToken, staff.IDToken
+	with := func(fields map[string]any) map[string]any {
+		out := map[string]any{"token": tok}
+		for k, v := range fields {
+			out[k] = v
+		}
+		return out
+	}
+	staffWith := func(fields map[string]any) map[string]any {
+		out := map[string]any{"token": stok}
+		for k, v := range fields {
+			out[k] = v
+		}
+		return out
+	}
+	ps := b.products[:BasketLines]
+	skus := make([]string, len(ps))
+	for i, p := range ps {
+		skus[i] = p.SKU
+	}
+	onePack := func(p catalogue.Product) map[string]any {
+		return with(map[string]any{"sku": p.SKU, "quantity": p.PackSize})
+	}
+	extra := b.products[BasketLines] // a 21st product, added and removed again
+	other := b.others[0]             // in no basket: the back office's product
+	var orderID, listID, job string
+	var picture map[string]any
+	today := time.Now().In(london).Format(time.DateOnly)
+	billing := map[string]any{"company": "Round Trip Cards Ltd", "contact": "Pat Bench", "payment_method": "proforma",
+		"address": map[string]any{"line1": "1 High St", "town": "Exampleton", "postcode": "EX1 2AB"}}
+	// catalogueFile is the import the back office's Catalogue page sends: a price change,
+	// a new product with the uploaded picture, a range and a category renamed.
+	catalogueFile := func(job string) (map[string]any, error) {
+		changed := other
+		changed.UnitPrice += 5
+		added := other
+		added.SKU, added.Name, added.Slug, added.LargeImg, added.SmallImg, added.Stock = "BENCH-NEW-1", "Bench Calls Card", "", "bench.png", "", 10
+		var products, structure bytes.Buffer
+		if err := catimport.WriteProducts(&products, []catalogue.Product{changed, added}); err != nil {
+			return nil, err
+		}
+		ranges, cats := slices.Clone(seed.Ranges[:1]), slices.Clone(seed.Categories()[:1])
+		ranges[0].Name += " (renamed)"
+		cats[0].Name += " (renamed)"
+		if err := catimport.WriteStructure(&structure, ranges, cats); err != nil {
+			return nil, err
+		}
+		body := staffWith(map[string]any{"products": map[string]string{"name": "bench.csv", "text": products.String()},
+			"categories": map[string]string{"name": "bench-categories.csv", "text": structure.String()}, "images": picture})
+		if job != "" {
+			body["job"] = job
+		}
+		return body, nil
+	}
+	ids := func(into *string, field string) func(answer) error {
+		return func(a answer) error {
+			var v map[string]any
+			if err := a.json(&v); err != nil {
+				return err
+			}
+			if list, ok := v["list"].(map[string]any); ok {
+				v = list
+			}
+			s, ok := v[field].(string)
+			if !ok || s == "" {
+				return fmt.Errorf("no %s in %s", field, a.body)
+			}
+			*into = s
+			return nil
+		}
+	}
+
+	steps := []step{
+		{endpoint: "csrf", route: "GET /api/csrf", what: "a page's CSRF token", request: func() answer { return b.get("/api/csrf", "") }},
+		{endpoint: "session", route: "POST /api/session", what: "sign-in's session cookie", request: func() answer { return b.serve("POST", "/api/session", tok, nil, "") }},
+		{endpoint: "session", route: "DELETE /api/session", what: "sign-out", request: func() answer { return b.serve("DELETE", "/api/session", "", nil, "") }},
+		{endpoint: "getProfile", route: "POST /api/getProfile", what: "first sign-in: creates the profile",
+			request: func() answer { return b.post("/api/getProfile", map[string]any{"token": first.IDToken}) }},
+		{endpoint: "getProfile", route: "POST /api/getProfile", what: "a returning buyer's profile", request: func() answer { return b.post("/api/getProfile", u.tok) }},
+		{endpoint: "profile", route: "POST /api/profile", what: "Update Your Details", request: func() answer {
+			return b.post("/api/profile", map[string]any{"payLoad": map[string]any{"business": "Round Trip Cards Ltd", "telephone": "01632 960 123",
+				"email": u.Email, "optInMarketing": 0, "token": tok}})
+		}},
+		{endpoint: "billing", route: "POST /api/billing", what: "the checkout's billing step", request: func() answer {
+			return b.post("/api/billing", with(map[string]any{"billing": billing}))
+		}},
+		{endpoint: "search", route: "GET /api/search", what: "a cold function: builds the index (1,000 products)", request: func() answer { return b.get("/api/search?q=birthday", "") }},
+		{endpoint: "search", route: "GET /api/search", what: "a warm function", request: func() answer { return b.get("/api/search?q=christmas+cards", "") }},
+		{endpoint: "prices", route: "POST /api/prices", what: "a grid's 20 own prices", request: func() answer { return b.post("/api/prices", with(map[string]any{"skus": skus})) },
+			setup: func() error { return b.fillBasket(u, BasketLines) }},
+		{endpoint: "basket", route: "POST /api/basket", what: "the basket page: 20 lines, a coupon", request: func() answer { return b.post("/api/basket", u.tok) }},
+		{endpoint: "shoppingCartSmall", route: "POST /api/shoppingCartSmall", what: "the header's basket: 20 lines, a coupon", request: func() answer { return b.post("/api/shoppingCartSmall", u.tok) }},
+		{endpoint: "checkout", route: "POST /api/checkout", what: "the checkout's first step: 20 lines", request: func() answer { return b.post("/api/checkout", u.tok) }},
+		{endpoint: "basketAdd", route: "POST /api/basket/add", what: "a pack more of a line of the 20", request: func() answer { return b.post("/api/basket/add", onePack(ps[3])) }},
+		{endpoint: "basketAdd", route: "POST /api/basket/add", what: "a new 21st line", request: func() answer { return b.post("/api/basket/add", onePack(extra)) }},
+		{endpoint: "basketSet", route: "POST /api/basket/set", what: "the basket page sets a line of 21 to 3 packs", request: func() answer {
+			return b.post("/api/basket/set", with(map[string]any{"sku": ps[5].SKU, "quantity": 3 * ps[5].PackSize}))
+		}},
+		{endpoint: "basketRemove", route: "POST /api/basket/remove", what: "the basket page removes the 21st line", request: func() answer {
+			return b.post("/api/basket/remove", with(map[string]any{"sku": extra.SKU}))
+		}},
+		{endpoint: "basketAddMany", route: "POST /api/basket/addMany", what: "a grid's Add all: a pack more of each of the 20 lines", request: func() answer {
+			lines := make([]map[string]any, len(ps))
+			for i, p := range ps {
+				lines[i] = map[string]any{"sku": p.SKU, "quantity": p.PackSize}
+			}
+			return b.post("/api/basket/addMany", with(map[string]any{"lines": lines}))
+		}},
+		{endpoint: "recommended", route: "POST /api/recommended", what: "20 lines in 20 categories", request: func() answer { return b.post("/api/recommended", u.tok) }},
+		{endpoint: "updateCoupon", route: "POST /api/updateCoupon", what: "applies TRADE10", request: func() answer {
+			return b.post("/api/updateCoupon", with(map[string]any{"active_coupon_id": "TRADE10"}))
+		}},
+		{endpoint: "getCoupon", route: "POST /api/getCoupon", what: "TRADE10's terms", request: func() answer {
+			return b.post("/api/getCoupon", with(map[string]any{"active_coupon_id": "TRADE10"}))
+		}},
+		{endpoint: "skus", route: "POST /api/skus", what: "a quick order's check of 20 lines", request: func() answer {
+			return b.post("/api/skus", with(map[string]any{"lines": b.lines(BasketLines)}))
+		}},
+		{endpoint: "lists", route: "POST /api/lists", what: "saves the 20-line basket as a list", request: func() answer {
+			return b.post("/api/lists", with(map[string]any{"name": "Bench list", "from_basket": true}))
+		}, after: ids(&listID, "id")},
+		{endpoint: "lists", route: "GET /api/lists", what: "the buyer's lists", request: func() answer { return b.get("/api/lists", tok) }},
+		{endpoint: "list", route: "GET /api/lists/{id}", what: "a 20-line list, checked", request: func() answer { return b.get("/api/lists/"+listID, tok) }},
+		{endpoint: "list", route: "POST /api/lists/{id}", what: "renames it and sets a line", request: func() answer {
+			return b.post("/api/lists/"+listID, with(map[string]any{"name": "Bench list, renamed", "set": []map[string]any{{"sku": ps[0].SKU, "quantity": 2 * ps[0].PackSize}}}))
+		}},
+		{endpoint: "listBasket", route: "POST /api/lists/{id}/basket", what: "adds the 20-line list to the basket", request: func() answer {
+			return b.post("/api/lists/"+listID+"/basket", u.tok)
+		}},
+		{endpoint: "orders", route: "POST /api/orders", what: "places the 20-line order, with the coupon", request: func() answer {
+			return b.post("/api/orders", with(map[string]any{"idempotency_key": "bench-calls-order-0001", "delivery_option": "standard", "same_as_billing": true}))
+		}, after: ids(&orderID, "id")},
+		{endpoint: "orders", route: "GET /api/orders", what: "the first page of order history", request: func() answer { return b.get("/api/orders", tok) }},
+		{endpoint: "order", route: "GET /api/orders/{id}", what: "one order", request: func() answer { return b.get("/api/orders/"+orderID, tok) }},
+		{endpoint: "invoice", route: "GET /api/orders/{id}/invoice", what: "its VAT invoice (PDF)", request: func() answer { return b.get("/api/orders/"+orderID+"/invoice", tok) }},
+		{endpoint: "reorder", route: "POST /api/orders/{id}/reorder", what: "Order again: the 20 lines into the emptied basket", request: func() answer {
+			return b.post("/api/orders/"+orderID+"/reorder", u.tok)
+		}},
+		{endpoint: "list", route: "DELETE /api/lists/{id}", what: "deletes the list", request: func() answer { return b.serve("DELETE", "/api/lists/"+listID, tok, nil, "") }},
+
+		// The back office, as a member of staff.
+		{endpoint: "adminMe", route: "GET /api/admin/me", what: "who is signed in", request: func() answer { return b.get("/api/admin/me", stok) }},
+		{endpoint: "adminOrders", route: "GET /api/admin/orders", what: "placed orders", request: func() answer { return b.get("/api/admin/orders?status=placed", stok) }},
+		{endpoint: "adminOrder", route: "GET /api/admin/orders/{id}", what: "one order with its audit", request: func() answer { return b.get("/api/admin/orders/"+orderID, stok) }},
+		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "confirms it", request: func() answer {
+			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "confirm", "version": 1}))
+		}},
+		{endpoint: "adminExport", route: "GET /api/admin/export", what: "today's orders as CSV", request: func() answer {
+			return b.get("/api/admin/export?from="+today+"&to="+today, stok)
+		}},
+		{endpoint: "adminAccounts", route: "GET /api/admin/accounts", what: "accounts matching \"round\"", request: func() answer { return b.get("/api/admin/accounts?q=round", stok) }},
+		{endpoint: "adminAccount", route: "GET /api/admin/accounts/{uid}", what: "one account with its audit", request: func() answer { return b.get("/api/admin/accounts/"+u.UID, stok) }},
+		{endpoint: "adminAccountUpdate", route: "POST /api/admin/accounts/{uid}", what: "approves credit", request: func() answer {
+			p, err := b.st.Profile(b.ctx, u.UID)
+			if err != nil {
+				return answer{code: 599, body: []byte(err.Error())}
+			}
+			return b.post("/api/admin/accounts/"+u.UID, staffWith(map[string]any{"version": p.UpdatedAt.UnixMilli(), "approved_for_credit": true,
+				"credit_limit": 100000, "dsc": `{"range:wholesale-christmas":10}`}))
+		}},
+		{endpoint: "adminCoupons", route: "GET /api/admin/coupons", what: "every coupon", request: func() answer { return b.get("/api/admin/coupons", stok) }},
+		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons", what: "a new coupon", request: func() answer {
+			return b.post("/api/admin/coupons", staffWith(map[string]any{"coupon": map[string]any{"id": "BENCH1", "description": "Bench", "kind": "percent", "percent": 5, "version": 0}}))
+		}},
+		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons/{id}", what: "changes it", request: func() answer {
+			return b.post("/api/admin/coupons/BENCH1", staffWith(map[string]any{"coupon": map[string]any{"id": "BENCH1", "description": "Bench, 6%", "kind": "percent", "percent": 6, "version": 1}}))
+		}},
+		{endpoint: "adminProduct", route: "GET /api/admin/products/{sku}", what: "one product with its stock audit", request: func() answer { return b.get("/api/admin/products/"+other.SKU, stok) }},
+		{endpoint: "adminStock", route: "POST /api/admin/products/{sku}/stock", what: "a stock adjustment", request: func() answer {
+			return b.post("/api/admin/products/"+other.SKU+"/stock", staffWith(map[string]any{"mode": "adjust", "quantity": 12, "reason": "Delivery from the printer"}))
+		}},
+		{endpoint: "adminCatalogueImages", route: "POST /api/admin/catalogue/images", what: "a picture upload", request: func() answer {
+			return b.serve("POST", "/api/admin/catalogue/images?name=bench.png", stok, picturePNG(), "image/png")
+		}, after: func(a answer) error {
+			var out map[string]any
+			if err := a.json(&out); err != nil {
+				return err
+			}
+			picture = map[string]any{"bench.png": map[string]any{"small": out["small"], "large": out["large"]}}
+			return nil
+		}},
+		{endpoint: "adminCatalogueCheck", route: "POST /api/admin/catalogue/check", what: "checks 2 rows against 1,000 products", request: func() answer {
+			body, err := catalogueFile("")
+			if err != nil {
+				return answer{code: 599, body: []byte(err.Error())}
+			}
+			return b.post("/api/admin/catalogue/check", body)
+		}, after: func(a answer) error {
+			var out struct{ Plan struct{ Job string } }
+			if err := a.json(&out); err != nil || out.Plan.Job == "" {
+				return fmt.Errorf("no job in the check's answer: %s", a.body)
+			}
+			job = out.Plan.Job
+			return nil
+		}},
+		{endpoint: "adminCatalogueApply", route: "POST /api/admin/catalogue/apply", what: "applies them", request: func() answer {
+			body, err := catalogueFile(job)
+			if err != nil {
+				return answer{code: 599, body: []byte(err.Error())}
+			}
+			return b.post("/api/admin/catalogue/apply", body)
+		}},
+		{endpoint: "adminCatalogueExport", route: "GET /api/admin/catalogue/export", what: "the products file (1,001 products)", request: func() answer {
+			return b.get("/api/admin/catalogue/export?file=products", stok)
+		}},
+		{endpoint: "adminPublish", route: "GET /api/admin/catalogue/publish", what: "the last publish's state", request: func() answer { return b.get("/api/admin/catalogue/publish", stok) }},
+		{endpoint: "adminPublish", route: "POST /api/admin/catalogue/publish", what: "starts a publish (the local edge's command)", request: func() answer {
+			return b.post("/api/admin/catalogue/publish", map[string]any{"token": stok})
+		}},
+	}
+	var rows []Row
+	for _, s := range steps {
+		if s.setup != nil {
+			if err := s.setup(); err != nil {
+				return rows, fmt.Errorf("before %s: %w", s.route, err)
+			}
+		}
+		row, a, err := b.count(s.endpoint, s.route, s.what, s.request)
+		if err != nil {
+			return rows, err
+		}
+		if s.after != nil {
+			if err := s.after(a); err != nil {
+				return rows, fmt.Errorf("%s: %w", s.route, err)
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// london is the shop's calendar (the export's days).
+var london = func() *time.Location {
+	l, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		return time.UTC
+	}
+	return l
+}()
+
+// picturePNG is a 200-pixel square picture in one colour.
+func picturePNG() []byte {
+	m := image.NewRGBA(image.Rect(0, 0, 200, 200))
+	for y := range 200 {
+		for x := range 200 {
+			m.Set(x, y, color.RGBA{10, 120, 40, 255})
+		}
+	}
+	var out bytes.Buffer
+	_ = png.Encode(&out, m)
+	return out.Bytes()
+}

@@ -4,7 +4,7 @@
 // builds/latest.json. Needs DynamoDB reachable (DYNAMODB_ENDPOINT locally).
 //
 //   node scripts/build.mjs            # uses .local/bin/snapshot (built if missing)
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
@@ -18,6 +18,37 @@ export const exportDir = path.join(root, 'site', 'out');
 export function newBuildId(now = new Date()) {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** What the site's code is built from, besides site/'s sources: the locked package
+ * versions and the shop's constants that next.config.ts inlines. */
+const codeInputs = [path.join(root, 'package-lock.json'), path.join(root, 'functions', 'config', 'shop.json')];
+const notCode = new Set(['node_modules', '.next', 'out', 'e2e', 'tsconfig.tsbuildinfo', 'next-env.d.ts']);
+
+function siteSources(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (notCode.has(e.name) || /\.test\.tsx?$/.test(e.name)) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) siteSources(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** The version of the site's code: a hash of site/'s sources (tests and outputs left out),
+ * the lock file, shop.json and the build's NEXT_PUBLIC_* settings and SITE_VERSION. It is
+ * Next's build id and what a page names (<html data-code>); the release id is not in any
+ * page, so two builds of the same code and data write byte-identical pages and publishing
+ * uploads only the pages whose data changed. A change to any of these inputs changes it,
+ * and a tab on the older code then loads its next page in full (Next compares build ids). */
+export function codeVersion(env = process.env, siteDir = path.join(root, 'site'), inputs = codeInputs) {
+  const h = createHash('sha256');
+  for (const file of [...siteSources(siteDir), ...inputs]) {
+    h.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  const settings = Object.keys(env).filter((k) => k.startsWith('NEXT_PUBLIC_') || k === 'SITE_VERSION').sort();
+  for (const k of settings) h.update(`${k}=${env[k]}\0`);
+  return `code-${h.digest('hex').slice(0, 16)}`;
 }
 
 const statuses = new Set([301, 302, 307, 308]);
@@ -150,12 +181,12 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   );
 
   say('build', `next build of ${catalogue.pages.length} catalogue pages`);
-  await run('npx', ['next', 'build'], {
-    cwd: path.join(root, 'site'),
-    env: { ...env, BUILD_ID: id, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl,
-      NEXT_PUBLIC_FIREBASE_PROJECT_ID: firebaseProjectId,
-      NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' },
-  });
+  const nextEnv = { ...env, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl,
+    NEXT_PUBLIC_FIREBASE_PROJECT_ID: firebaseProjectId,
+    NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' };
+  const code = codeVersion(nextEnv);
+  say('build', `site code version ${code}`);
+  await run('npx', ['next', 'build'], { cwd: path.join(root, 'site'), env: { ...nextEnv, CODE_VERSION: code } });
 
   say('build', `removed ${pruneRscFiles(exportDir)} RSC files no client fetches (index.txt kept)`);
 
@@ -189,7 +220,7 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   const htmlFiles = listRelative(exportDir).filter((f) => f.endsWith('.html')).length;
   const seconds = (performance.now() - started) / 1000;
   say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
-  return { id, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };
+  return { id, code, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

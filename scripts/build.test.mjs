@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
-import { buildSite, checkPublishable, placeholderProblems, pruneRscFiles, readShopConfig } from './build.mjs';
+import { buildSite, checkPublishable, codeVersion, placeholderProblems, pruneRscFiles, readShopConfig } from './build.mjs';
 
 const shop = readShopConfig();
 const placeholders = {
@@ -73,6 +73,42 @@ test('pruneRscFiles removes the segment and _full RSC files and keeps index.txt,
     assert.equal(pruneRscFiles(dir), gone.length);
     for (const rel of keep) assert.ok(existsSync(path.join(dir, rel)), `${rel} kept`);
     for (const rel of gone) assert.ok(!existsSync(path.join(dir, rel)), `${rel} removed`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('codeVersion changes with the site code, its inputs and NEXT_PUBLIC settings, not with outputs, tests or other settings', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'code-'));
+  const site = path.join(dir, 'site');
+  const put = (rel, body) => {
+    mkdirSync(path.dirname(path.join(site, rel)), { recursive: true });
+    writeFileSync(path.join(site, rel), body);
+  };
+  put('app/page.tsx', 'export default 1');
+  put('lib/a.ts', 'a');
+  const lock = path.join(dir, 'package-lock.json');
+  writeFileSync(lock, '{}');
+  const env = { NEXT_PUBLIC_SITE_URL: 'http://127.0.0.1:8080', PATH: '/bin' };
+  try {
+    const v = codeVersion(env, site, [lock]);
+    assert.match(v, /^code-[0-9a-f]{16}$/);
+    assert.equal(codeVersion({ ...env }, site, [lock]), v, 'same inputs, same version');
+    put('out/index.html', 'x');
+    put('.next/trace', 'x');
+    put('node_modules/x/index.js', 'x');
+    put('lib/a.test.ts', 'x');
+    put('e2e/b.test.ts', 'x');
+    assert.equal(codeVersion({ ...env, PATH: '/usr/bin', CATALOGUE_SNAPSHOT_DIR: '/tmp/s' }, site, [lock]), v, 'outputs, tests and other settings do not count');
+    assert.notEqual(codeVersion({ ...env, NEXT_PUBLIC_SITE_URL: 'https://shop.example' }, site, [lock]), v);
+    assert.notEqual(codeVersion({ ...env, SITE_VERSION: 'staging' }, site, [lock]), v);
+    writeFileSync(lock, '{"v":2}');
+    assert.notEqual(codeVersion(env, site, [lock]), v);
+    writeFileSync(lock, '{}');
+    put('lib/a.ts', 'b');
+    assert.notEqual(codeVersion(env, site, [lock]), v);
+    put('lib/a.ts', 'a');
+    assert.equal(codeVersion(env, site, [lock]), v);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,9 +8,11 @@ const shop = JSON.parse(readFileSync(path.join(process.cwd(), '..', 'functions',
   bankTransfer: { accountName: string; sortCode: string; accountNumber: string };
 };
 
-// The build id is given by scripts/build.mjs so the export, builds/latest.json and
-// builds/meta/{id}.json all name the same build.
-const buildId = process.env.BUILD_ID ?? 'dev';
+// Next's build id is the version of the site's code, given by scripts/build.mjs
+// (codeVersion: a hash of what the client code is built from), not the release's id, which
+// only builds/latest.json and builds/meta/{id}.json name. Two builds of the same code and
+// data then write the same bytes, and publishing skips every unchanged page.
+const codeVersion = process.env.CODE_VERSION ?? 'dev';
 
 const config: NextConfig = {
   output: 'export',
@@ -18,11 +20,11 @@ const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   images: { unoptimized: true },
-  generateBuildId: async () => buildId,
+  generateBuildId: async () => codeVersion,
   // Static generation is the bulk of a build (one page per product): use every core.
   experimental: { cpus: Math.max(1, os.availableParallelism()) },
   env: {
-    NEXT_PUBLIC_BUILD_ID: buildId,
+    NEXT_PUBLIC_CODE_VERSION: codeVersion,
     // The version setting: local, staging or production (a staging notice shows on staging).
     NEXT_PUBLIC_SITE_VERSION: process.env.SITE_VERSION ?? 'local',
     // Pro-forma payment instructions on the order pages (client components).

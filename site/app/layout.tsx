@@ -13,7 +13,9 @@ import { siteName, siteUrl } from '@/lib/seo';
 import { SIGNIN_HINT_SCRIPT } from '@/lib/signin-hint';
 import './globals.css';
 
-const buildId = process.env.NEXT_PUBLIC_BUILD_ID ?? 'dev';
+// The version of the site's code (scripts/build.mjs, codeVersion), not the release: a page
+// does not name its release, so two builds of the same code and data write the same bytes.
+const codeVersion = process.env.NEXT_PUBLIC_CODE_VERSION ?? 'dev';
 
 export const metadata: Metadata = {
   metadataBase: new URL(siteUrl),
@@ -27,7 +29,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   const { menu } = getCatalogue();
   return (
     // suppressHydrationWarning: the sign-in hint script may mark <html> before React hydrates.
-    <html lang="en-GB" data-build={buildId} suppressHydrationWarning>
+    <html lang="en-GB" data-code={codeVersion} suppressHydrationWarning>
       <head>
         {/* Before the first paint: hide the prerendered Register / Sign In on a browser that was signed in last time. */}
         <script dangerouslySetInnerHTML={{ __html: SIGNIN_HINT_SCRIPT }} />
@@ -45,7 +47,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </main>
         <SiteFooter />
         <ToastRegion />
-        <AppBehaviours buildId={buildId} />
+        <AppBehaviours codeVersion={codeVersion} />
         <Suspense fallback={null}>
           <ArchUrl />
         </Suspense>

@@ -265,10 +265,11 @@ describe('site shell', () => {
       if (r.url().includes('_payload.json?')) prefetched.push({ url: r.url(), at: Date.now() - t0 });
     });
     await p.goto(shopURL + '/');
-    const buildId = await p.evaluate(() => document.documentElement.dataset.build);
+    const code = await p.evaluate(() => document.documentElement.dataset.code);
+    expect(code).toMatch(/^code-[0-9a-f]{16}$/);
     await expect
       .poll(() => prefetched.map((x) => x.url), { timeout: 10_000 })
-      .toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${buildId}`);
+      .toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${code}`);
     expect(Math.min(...prefetched.map((x) => x.at))).toBeGreaterThanOrEqual(1000);
     await ctx.close();
 
@@ -358,7 +359,11 @@ describe('site shell', () => {
     });
     const p = await ctx.newPage();
     await p.goto(shopURL + '/');
-    const before = await p.evaluate(() => document.documentElement.dataset.build);
+    // The page does not name its release: the tab's first ask of builds/latest.json does.
+    const release = () => p.evaluate(() => document.documentElement.dataset.release);
+    const current = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
+    await expect.poll(release, { timeout: 10_000 }).toBe(current.id);
+    const before = await release();
     // A client navigation keeps the page (no full load) while the build is current.
     await p.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
     await p.locator('main a[href="/outlet/r/wholesale_balloons/"]').first().click();
@@ -372,7 +377,15 @@ describe('site shell', () => {
         r.json().then((b: { id: string }) => seen.push(b.id)).catch(() => undefined);
       }
     });
-    await cutBuild();
+    const release_ = await cutBuild();
+    // The same code and data again: the pages are byte-identical, so the release uploads
+    // almost none of them (earlier tests' orders and imports changed a few products' pages).
+    const pages = release_.match(/pages and payloads: upload ([\d,]+) files?[^\n]*?(?:\(([\d,]+) unchanged, skipped\))?\n/);
+    expect(pages, release_).not.toBeNull();
+    const uploaded = Number(pages![1]!.replace(/,/g, ''));
+    const skipped = Number((pages![2] ?? '0').replace(/,/g, ''));
+    expect(skipped).toBeGreaterThan(6000);
+    expect(uploaded).toBeLessThan(skipped / 10);
     const latest = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
     expect(latest.id).not.toBe(before);
     // Wait until the tab has seen the new id, then click an ordinary link.
@@ -381,7 +394,7 @@ describe('site shell', () => {
     await p.waitForURL(`${shopURL}/outlet/r/wholesale_giftware/`);
     await p.waitForLoadState('load');
     await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBeUndefined();
-    await expect(p.evaluate(() => document.documentElement.dataset.build)).resolves.toBe(latest.id);
+    await expect.poll(release, { timeout: 10_000 }).toBe(latest.id);
     await ctx.close();
   });
 });
@@ -398,11 +411,16 @@ function appendLink(p: Page, href: string, text: string) {
 
 /** Cuts a new build and releases it into the folder the edge serves, as a real release
  * does (scripts/release.mjs, dir target): build, then publish in the release order. */
-function cutBuild(): Promise<void> {
+function cutBuild(): Promise<string> {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const releaseDir = process.env.RELEASE_DIR ?? path.join(root, '.local', 'release');
   return new Promise((resolve, reject) => {
-    const child = spawn('node', ['scripts/release.mjs', '--target', `dir:${releaseDir}`], { cwd: root, stdio: 'inherit', env: process.env });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`release exited with ${code}`))));
+    const child = spawn('node', ['scripts/release.mjs', '--target', `dir:${releaseDir}`], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      process.stdout.write(chunk);
+    });
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`release exited with ${code}`))));
   });
 }

@@ -19,6 +19,33 @@ describe('BuildWatcher', () => {
     expect(urls).toEqual(['/builds/latest.json?t=1234', '/builds/latest.json?t=1234']);
   });
 
+  it('takes its baseline from the first answer when the page does not name its build', async () => {
+    let id = 'b1';
+    const w = new BuildWatcher(null, async () => ({ id, timestamp: 1 }));
+    expect(w.currentId()).toBeNull();
+    expect(await w.check()).toBe(false);
+    expect(w.currentId()).toBe('b1');
+    expect(await w.check()).toBe(false);
+    id = 'b2';
+    expect(await w.check()).toBe(true);
+    expect(w.newerId()).toBe('b2');
+    expect(w.currentId()).toBe('b1');
+  });
+
+  it('a failed first answer leaves no baseline; the next answer sets it', async () => {
+    restore = setReportSink(() => undefined);
+    let fail = true;
+    const w = new BuildWatcher(null, async () => {
+      if (fail) throw new Error('offline');
+      return { id: 'b7', timestamp: 1 };
+    });
+    expect(await w.check()).toBe(false);
+    expect(w.currentId()).toBeNull();
+    fail = false;
+    expect(await w.check()).toBe(false);
+    expect(w.currentId()).toBe('b7');
+  });
+
   it('only reports a failed fetch', async () => {
     const got: ErrorReport[] = [];
     restore = setReportSink((r) => got.push(r));

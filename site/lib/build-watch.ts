@@ -17,26 +17,39 @@ const defaultFetchLatest: FetchLatest = async (url) => {
   return (await res.json()) as Latest;
 };
 
-/** Watches builds/latest.json for a build other than the one this page came from. Once
- * one is seen, newBuild() stays true and the next navigation does a full page load. */
+/** Watches builds/latest.json for a build other than the one the tab started on. A page
+ * does not name its release (so two builds of the same code and data write the same bytes,
+ * docs/build-and-release.md): the first answer, asked for as the page loads, is the
+ * baseline. Once a different id is seen, newBuild() stays true and the next navigation does
+ * a full page load. */
 export class BuildWatcher {
   private seen: string | null = null;
+  private current: string | null;
 
   constructor(
-    readonly currentId: string,
+    currentId: string | null = null,
     private readonly fetchLatest: FetchLatest = defaultFetchLatest,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.current = currentId;
+  }
 
   /** Asks once; a failure is only reported, never thrown. */
   async check(): Promise<boolean> {
     try {
       const latest = await this.fetchLatest(`/builds/latest.json?t=${this.now()}`);
-      if (latest.id && latest.id !== this.currentId) this.seen = latest.id;
+      if (!latest.id) return this.newBuild();
+      if (this.current === null) this.current = latest.id;
+      else if (latest.id !== this.current) this.seen = latest.id;
     } catch (err) {
       reportError(err, { context: { where: 'build poll' } });
     }
     return this.newBuild();
+  }
+
+  /** The release the tab started on: null until the first answer. */
+  currentId(): string | null {
+    return this.current;
   }
 
   newBuild(): boolean {

@@ -17,10 +17,10 @@ const noPayload = /^\/(account|admin|checkout|search|api|builds|media|_next)\//;
 
 /** The payload URL to prefetch for an internal link, or null when the page has none
  * (client-rendered account, back-office, checkout and search pages; files). */
-export function payloadURL(pathname: string, buildId: string): string | null {
+export function payloadURL(pathname: string, version: string): string | null {
   if (!pathname.startsWith('/') || noPayload.test(pathname)) return null;
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
   if (last.includes('.')) return null;
   const dir = pathname.endsWith('/') ? pathname : `${pathname}/`;
-  return `${dir}_payload.json?${encodeURIComponent(buildId)}`;
+  return `${dir}_payload.json?${encodeURIComponent(version)}`;
 }

@@ -19,10 +19,10 @@ declare global {
  * filling the page's CSRF token, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
  * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
-export function AppBehaviours({ buildId }: { buildId: string }) {
+export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
   const router = useRouter();
   const pathname = usePathname();
-  const watcher = useMemo(() => new BuildWatcher(buildId), [buildId]);
+  const watcher = useMemo(() => new BuildWatcher(), []);
   const manifest = useRef<Manifest | null>(null);
 
   // The page's CSRF token, into its meta tag before the first API call asks for it (every
@@ -31,22 +31,29 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
     ensureCsrfToken().catch((err: unknown) => reportError(err, { context: { where: 'csrf token' } }));
   }, []);
 
-  // This build's route rules; a failed fetch is only logged.
+  // Ask builds/latest.json at once (the tab's release: the page does not name it), then
+  // while the tab is visible, and at once when it becomes visible. The first answer's
+  // route rules apply to client navigation (a failed fetch is only logged), and its id
+  // goes on <html data-release> for whoever looks.
   useEffect(() => {
-    fetch(`/builds/meta/${encodeURIComponent(buildId)}.json`)
-      .then((r) => (r.ok ? (r.json() as Promise<Manifest>) : Promise.reject(new Error(`route rules manifest answered ${r.status}`))))
-      .then((m) => {
-        manifest.current = m;
-      })
-      .catch((err: unknown) => reportError(err, { context: { where: 'route rules manifest' } }));
-  }, [buildId]);
-
-  // Poll builds/latest.json while the tab is visible, and at once when it becomes visible.
-  useEffect(() => {
+    let rulesFor: string | null = null;
+    const loadRules = () => {
+      const id = watcher.currentId();
+      if (!id || rulesFor === id) return;
+      rulesFor = id;
+      document.documentElement.dataset.release = id;
+      fetch(`/builds/meta/${encodeURIComponent(id)}.json`)
+        .then((r) => (r.ok ? (r.json() as Promise<Manifest>) : Promise.reject(new Error(`route rules manifest answered ${r.status}`))))
+        .then((m) => {
+          manifest.current = m;
+        })
+        .catch((err: unknown) => reportError(err, { context: { where: 'route rules manifest' } }));
+    };
     const every = window.__SHOP_BUILD_POLL_MS ?? BUILD_POLL_MS;
     const poll = () => {
-      if (document.visibilityState === 'visible' && !watcher.newBuild()) void watcher.check();
+      if (document.visibilityState === 'visible' && !watcher.newBuild()) void watcher.check().then(loadRules);
     };
+    void watcher.check().then(loadRules);
     const timer = window.setInterval(poll, every);
     document.addEventListener('visibilitychange', poll);
     return () => {
@@ -107,7 +114,7 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
         for (const entry of entries) {
           if (!entry.isIntersecting) continue;
           observer?.unobserve(entry.target);
-          const url = payloadURL(new URL((entry.target as HTMLAnchorElement).href).pathname, buildId);
+          const url = payloadURL(new URL((entry.target as HTMLAnchorElement).href).pathname, codeVersion);
           if (url && !done.has(url)) {
             done.add(url);
             fetch(url, { priority: 'low' } as RequestInit).catch(() => undefined);
@@ -120,7 +127,7 @@ export function AppBehaviours({ buildId }: { buildId: string }) {
       window.clearTimeout(timer);
       observer?.disconnect();
     };
-  }, [pathname, buildId]);
+  }, [pathname, codeVersion]);
 
   return null;
 }

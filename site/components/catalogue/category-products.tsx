@@ -27,7 +27,7 @@ export function CategoryProducts({ path, total, label, children }: { path: strin
   useEffect(() => {
     if (page === 1 || products) return;
     // The prefetcher's URL for the same payload (lib/prefetch), so a prefetched copy serves.
-    fetch(payloadURL(path, document.documentElement.dataset.build ?? '') ?? `${path}_payload.json`)
+    fetch(payloadURL(path, document.documentElement.dataset.code ?? '') ?? `${path}_payload.json`)
       .then((r) => (r.ok ? (r.json() as Promise<CategoryPage>) : Promise.reject(new Error(`payload answered ${r.status}`))))
       .then((p) => setProducts(p.products))
       .catch((err: unknown) => {

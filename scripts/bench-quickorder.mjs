@@ -46,8 +46,9 @@ export async function quickOrderLatency(base, authHost, products, { lookupSKUs =
   const add = [];
   for (const b of buyers.slice(1)) {
     add.push(await timed(() => fetch(`${base}/api/basket/addMany`, { method: 'POST', headers: b.headers, body: JSON.stringify({ token: b.idToken, lines: lines(addLines) }) }),
-      (basket) => {
-        if (basket.lines.length !== addLines) throw new Error(`the basket holds ${basket.lines.length} lines, not ${addLines}`);
+      (added) => {
+        // The add answers what changed: the basket's line count and each line added to.
+        if (added.lines !== addLines || added.changed.length !== addLines) throw new Error(`the basket holds ${added.lines} lines, not ${addLines}`);
       }));
   }
   return { lookup: summary(lookup), add: summary(add), lookupSKUs, addLines };

@@ -301,13 +301,6 @@ func (b *Bench) fillBasket(u buyer, n int) error {
 	return nil
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // categories is the number of categories of the first n bench products.
 func (b *Bench) categories(n int) int {
 	seen := map[int]bool{}

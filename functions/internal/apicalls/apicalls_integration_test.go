@@ -108,4 +108,6 @@ func TestRoundTrips(t *testing.T) {
 	}
 }
 
-func calls(r GrowthRow) string { return fmt.Sprintf("%d calls (%s)", r.Count.Total, r.Count.Breakdown()) }
+func calls(r GrowthRow) string {
+	return fmt.Sprintf("%d calls (%s)", r.Count.Total, r.Count.Breakdown())
+}

@@ -18,15 +18,8 @@ import { childCpuSeconds, median } from './bench-pages.mjs';
 
 export const layoutsDir = path.join(root, 'scripts', 'bench-hugo', 'layouts');
 
-/** The help links of the header menu and the footer (components/layout/menu-links.tsx). */
-export const HELP_LINKS = [
-  { href: '/help/about-us/', label: 'About us' },
-  { href: '/help/faq/', label: 'FAQ and delivery' },
-  { href: '/help/contact-us/', label: 'Contact us' },
-  { href: '/help/privacy/', label: 'Privacy' },
-  { href: '/help/cookies/', label: 'Cookies' },
-  { href: '/help/terms-and-conditions/', label: 'Terms and conditions' },
-];
+/** The help links of the header menu and the footer: the site's own list. */
+export const HELP_LINKS = JSON.parse(readFileSync(path.join(root, 'site', 'lib', 'help-links.json'), 'utf8'));
 
 /** The logo's 50 snow circles, placed as components/layout/snow-logo.tsx places them. */
 export const flakes = () => Array.from({ length: 50 }, (_, i) => {

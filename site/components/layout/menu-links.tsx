@@ -1,16 +1,11 @@
 'use client';
 import Link from '@/components/app/link';
+import helpLinks from '@/lib/help-links.json';
 import type { MenuData } from '@/lib/menu-links';
 
-/** Help pages and the other fixed links of the header menu (SPEC.md section 2). */
-export const HELP_LINKS = [
-  { href: '/help/about-us/', label: 'About us' },
-  { href: '/help/faq/', label: 'FAQ and delivery' },
-  { href: '/help/contact-us/', label: 'Contact us' },
-  { href: '/help/privacy/', label: 'Privacy' },
-  { href: '/help/cookies/', label: 'Cookies' },
-  { href: '/help/terms-and-conditions/', label: 'Terms and conditions' },
-];
+/** Help pages and the other fixed links of the header menu (SPEC.md section 2); the
+ * bench's Hugo site reads the same file. */
+export const HELP_LINKS: { href: string; label: string }[] = helpLinks;
 
 /** The help pages as list items, for the header menu and the footer. */
 export function HelpLinkItems() {

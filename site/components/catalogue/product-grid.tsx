@@ -6,19 +6,29 @@ import { PackPrice, Price } from '@/components/basket/price';
 import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
 
+/** The most cards a row of the grid holds: main is at most 1,200 px wide (1,168 px inside
+ * its padding) and a card at least 10.5rem (168 px) with a 1rem gap, so 6. */
+export const GRID_FIRST_ROW = 6;
+
 /** A grid of products with image, name (linking to the product page), SKU, pack size
  * and trade price ex VAT. A client component: a prerendered page sends it the cards'
  * few fields (gridCards) once, in the page's RSC data, instead of the tree of every
- * card's markup (docs/PERFORMANCE.md, "Lighter pages"). Card names are headings one level below the section the
+ * card's markup (docs/PERFORMANCE.md, "Lighter pages"). With firstRowEager (the grid at the
+ * top of a category or range page), the first row's images load at once with high
+ * priority, since one of them is the page's largest paint; every other image is lazy. Card names are headings one level below the section the
  * grid sits in (h2 right under the page's h1, h3 under an h2). With order, it is an
  * order form: quantities start empty and one button adds them all. */
-export function ProductGrid({ products, label, level = 2, order = false }: { products: GridCard[]; label: string; level?: 2 | 3; order?: boolean }) {
+export function ProductGrid({ products, label, level = 2, order = false, firstRowEager = false }: { products: GridCard[]; label: string; level?: 2 | 3; order?: boolean; firstRowEager?: boolean }) {
   const Name = level === 2 ? 'h2' : 'h3';
   const grid = (
     <ul className="grid" aria-label={label}>
-      {products.map((p) => (
+      {products.map((p, i) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
-          <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
+          {firstRowEager && i < GRID_FIRST_ROW ? (
+            <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="eager" fetchPriority="high" />
+          ) : (
+            <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
+          )}
           <Name className="card-name">
             <Link href={p.path}>
               {p.name}

@@ -38,6 +38,21 @@ describe('the pages that draw product images', () => {
     expect(pic).toMatchObject({ src: '/media/b-s.svg', alt: '', width: '160', height: '160' });
   });
 
+  it('a grid at the top of a page loads its first row at once with high priority, every other image lazily', async () => {
+    const { GRID_FIRST_ROW, ProductGrid } = await import('./product-grid');
+    const cards = Array.from({ length: 10 }, (_, i) => ({ ...card, sku: `GC101-0000${i}`, smallImg: `/media/${i}-s.svg` }));
+    const top = images(renderToStaticMarkup(<ProductGrid products={cards} label="Cards" firstRowEager />));
+    expect(GRID_FIRST_ROW).toBe(6);
+    expect(top.map((img) => [img.loading, img.fetchPriority ?? null])).toEqual([
+      ...Array.from({ length: 6 }, () => ['eager', 'high']),
+      ...Array.from({ length: 4 }, () => ['lazy', null]),
+    ]);
+    for (const img of top) expect(img).toMatchObject({ width: '160', height: '160' });
+    // Anywhere else (related products, search, page 2 of a category) every image is lazy.
+    const below = images(renderToStaticMarkup(<ProductGrid products={cards} label="Cards" />));
+    expect(below.every((img) => img.loading === 'lazy' && !img.fetchPriority)).toBe(true);
+  });
+
   it('the product page draws the 640 × 640 placeholder for a product without a picture', async () => {
     const { ProductDetail } = await import('./product-detail');
     const detail: Detail = { ...card, largeImg: '', description: 'A card.', stockState: 'in-stock' };

@@ -33,7 +33,7 @@ export default async function RangePage({ params }: { params: Promise<Params> })
         ))}
       </ul>
       <h2>Featured lines</h2>
-      <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order />
+      <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order firstRowEager />
     </>
   );
 }

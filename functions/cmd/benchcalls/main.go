@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/tradeshop/functions/internal/apicalls"
@@ -35,13 +34,9 @@ func main() {
 }
 
 func run(ctx context.Context, sizes string) error {
-	var ns []int
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return fmt.Errorf("bad basket size %q", s)
-		}
-		ns = append(ns, n)
+	ns, err := callcount.Sizes(sizes, "basket size")
+	if err != nil {
+		return err
 	}
 	b, err := apicalls.Open(ctx, os.Getenv)
 	if err != nil {

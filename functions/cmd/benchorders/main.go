@@ -25,8 +25,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/smithy-go/middleware"
@@ -99,27 +97,15 @@ func writeProducts(ctx context.Context, n int) error {
 }
 
 func countCalls(ctx context.Context, sizes string) error {
-	var lines []int
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return fmt.Errorf("bad order size %q", s)
-		}
-		lines = append(lines, n)
+	lines, err := callcount.Sizes(sizes, "order size")
+	if err != nil {
+		return err
 	}
-	c, st, err := countedTable(ctx)
+	c, st, shop, ps, err := countedCatalogue(ctx, slices.Max(lines))
 	if err != nil {
 		return err
 	}
 	defer st.DeleteTable(context.WithoutCancel(ctx))
-	shop, err := config.Load()
-	if err != nil {
-		return err
-	}
-	ps := benchProducts(slices.Max(lines))
-	if err := st.PutCatalogue(ctx, nil, nil, ps, nil); err != nil {
-		return err
-	}
 	coupon := store.StoredCoupon{Description: "5% off (bench)", Coupon: pricing.Coupon{ID: couponID, Kind: "percent", Percent: 5,
 		ValidFrom: time.Now().Add(-time.Hour), ValidTo: time.Now().Add(24 * time.Hour), UsageLimit: 1_000_000, PerAccountLimit: 100}}
 	if err := st.PutCoupons(ctx, []store.StoredCoupon{coupon}); err != nil {
@@ -178,21 +164,31 @@ func fillBasket(ctx context.Context, st *store.Store, uid string, ps []catalogue
 	return nil
 }
 
-// countedTable opens a table of its own (created here; the caller deletes it) through a
-// store whose every DynamoDB call c counts.
-func countedTable(ctx context.Context) (*callcount.Counter, *store.Store, error) {
+// countedCatalogue opens a table of its own (created here; the caller deletes it) through a
+// store whose every DynamoDB call c counts, and writes n bench products to it; it answers
+// them with the shop's configuration. On an error the table is already deleted.
+func countedCatalogue(ctx context.Context, n int) (*callcount.Counter, *store.Store, config.Shop, []catalogue.Product, error) {
 	c := callcount.New()
 	cfg := store.ConfigFromEnv(os.Getenv)
 	cfg.TableName = fmt.Sprintf("bench-order-calls-%d", time.Now().UnixNano())
 	cfg.APIOptions = []func(*middleware.Stack) error{c.Middleware}
 	st, err := store.Open(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, config.Shop{}, nil, err
 	}
 	if _, err := st.EnsureTable(ctx); err != nil {
-		return nil, nil, err
+		return nil, nil, config.Shop{}, nil, err
 	}
-	return c, st, nil
+	shop, err := config.Load()
+	ps := benchProducts(n)
+	if err == nil {
+		err = st.PutCatalogue(ctx, nil, nil, ps, nil)
+	}
+	if err != nil {
+		_ = st.DeleteTable(context.WithoutCancel(ctx))
+		return nil, nil, config.Shop{}, nil, err
+	}
+	return c, st, shop, ps, nil
 }
 
 // countQuickOrder counts the DynamoDB calls of a quick order's check of lookup SKUs and
@@ -202,19 +198,11 @@ func countQuickOrder(ctx context.Context, sizes string) error {
 	if _, err := fmt.Sscanf(sizes, "%d,%d", &lookup, &add); err != nil || lookup < 1 || add < 1 {
 		return fmt.Errorf("bad -quick %q: give SKUs looked up and lines added, such as 500,200", sizes)
 	}
-	c, st, err := countedTable(ctx)
+	c, st, shop, ps, err := countedCatalogue(ctx, max(lookup, add))
 	if err != nil {
 		return err
 	}
 	defer st.DeleteTable(context.WithoutCancel(ctx))
-	shop, err := config.Load()
-	if err != nil {
-		return err
-	}
-	ps := benchProducts(max(lookup, add))
-	if err := st.PutCatalogue(ctx, nil, nil, ps, nil); err != nil {
-		return err
-	}
 	adds := func(n int) []basket.Add {
 		out := make([]basket.Add, n)
 		for i, p := range ps[:n] {

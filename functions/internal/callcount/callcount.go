@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -94,4 +95,18 @@ func (c Count) Breakdown() string {
 		return "none"
 	}
 	return strings.Join(c.Kinds(), ", ")
+}
+
+// Sizes reads a bench's list of sizes, such as "1,20,200": whole numbers of at least 1,
+// comma separated; what names them in the error ("basket size", "order size").
+func Sizes(list, what string) ([]int, error) {
+	var ns []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad %s %q", what, s)
+		}
+		ns = append(ns, n)
+	}
+	return ns, nil
 }

@@ -15,17 +15,13 @@ import path from 'node:path';
 import { aptInstall, capture, root, run, say } from './lib.mjs';
 import { listRelative } from './export-manifest.mjs';
 import { childCpuSeconds, median } from './bench-pages.mjs';
+import { SNOW_FLAKES } from '../site/lib/snow-flakes.mjs';
 
 export const layoutsDir = path.join(root, 'scripts', 'bench-hugo', 'layouts');
 
 /** The help links of the header menu and the footer: the site's own list. */
 export const HELP_LINKS = JSON.parse(readFileSync(path.join(root, 'site', 'lib', 'help-links.json'), 'utf8'));
 
-/** The logo's 50 snow circles, placed as components/layout/snow-logo.tsx places them. */
-export const flakes = () => Array.from({ length: 50 }, (_, i) => {
-  const r = (n) => ((i * 9301 + n * 49297) % 233280) / 233280;
-  return { x: Math.round(r(1) * 200), y: 2 + Math.round(r(4) * 40), size: 1 + Math.round(r(2) * 2), speed: ['a', 'b', 'c'][i % 3], delay: (r(3) * 4).toFixed(2) };
-});
 
 /** The "No picture" placeholder's data: URL (site/lib/product-image.ts). */
 const noPictureSrc = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160"><rect width="160" height="160" fill="#f3f5f8"/><g fill="none" stroke="#9aa3b2" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"><path d="M48 62 80 46l32 16v40l-32 16-32-16z"/><path d="M48 62l32 16 32-16M80 78v40"/><path d="M64 54l32 16v12"/></g></svg>')}`;
@@ -80,7 +76,7 @@ export function writeHugoSite({ snapshotDir, dir, siteUrl, shop, cssFile = path.
     business: shop.business, contact: shop.contact,
     minimumOrderPence: shop.minimumOrderPence, freeDeliveryThresholdPence: shop.freeDeliveryThresholdPence,
     logoName: cut > 0 ? name.slice(0, cut) : name, logoSub: cut > 0 ? name.slice(cut + 1) : '',
-    flakes: flakes(), helpLinks: HELP_LINKS, noPictureSrc,
+    flakes: SNOW_FLAKES, helpLinks: HELP_LINKS, noPictureSrc,
     feedbackUrl: 'https://survey.tradeshop.example/feedback',
   }));
   cpSync(cssFile, path.join(dir, 'assets', 'globals.css'));

@@ -47,7 +47,7 @@ export const SUITES = [
   ['deploy', "the first deploy's offline dry-run (checks, cdk synth) of both stages"],
   ['build', 'seed a table, build the site from it, publish it to a release folder'],
   ['release', 'release dry-run of the build'],
-  ['e2e', 'end-to-end tests in headless Chromium against the local edge (E2E_FILTER=name runs the matching files only)'],
+  ['e2e', 'end-to-end tests in headless Chromium against the local edge (E2E_FILTER="a b" runs the files matching any name)'],
   ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped'],
 ];
 /** The suites that test the build, and so bring it along. */
@@ -326,8 +326,8 @@ async function main(argv) {
     });
     await waitForPort(edgePort, { child: edge });
     await step('e2e', 'end-to-end tests in headless Chromium', () =>
-      // E2E_FILTER (a file name filter, e.g. quick-order) runs only the matching files.
-      vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts', ...(process.env.E2E_FILTER ? [process.env.E2E_FILTER] : [])], {
+      // E2E_FILTER (file name filters split by spaces, e.g. 'quick-order lists') runs only the matching files.
+      vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts', ...(process.env.E2E_FILTER ?? '').split(/\s+/).filter(Boolean)], {
         env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
       }));
   }

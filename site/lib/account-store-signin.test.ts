@@ -10,7 +10,7 @@ vi.mock('./api', () => ({
   },
 }));
 
-const { accountState, signedIn, signedOut } = await import('./account-store');
+const { accountPending, accountState, signedIn, signedOut } = await import('./account-store');
 
 describe('signedIn', () => {
   beforeEach(() => {
@@ -34,5 +34,18 @@ describe('signedIn', () => {
     await signedIn({ uid: 'u1', email: 'a@b.co', displayName: '' }, async () => 't1');
     await signedIn({ uid: 'u2', email: 'c@d.co', displayName: '' }, async () => 't3');
     expect(calls).toHaveLength(4);
+  });
+});
+
+describe('accountPending', () => {
+  it('puts a page that counted the visitor signed out back to waiting while the SDK loads, and leaves a signed-in buyer alone', async () => {
+    signedOut();
+    expect(accountState().status).toBe('ready');
+    accountPending();
+    expect(accountState()).toMatchObject({ status: 'loading', user: 0 });
+
+    await signedIn({ uid: 'u1', email: 'a@b.co', displayName: '' }, async () => 't1');
+    accountPending();
+    expect(accountState()).toMatchObject({ status: 'ready', user: { uid: 'u1' } });
   });
 });

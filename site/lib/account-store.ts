@@ -174,6 +174,13 @@ export async function signedIn(user: Exclude<User, 0>, tokens: TokenSource): Pro
   await Promise.all([loadBasket(), loadProfile()]);
 }
 
+/** Called when the sign-in SDK starts loading on a page that counted the visitor as
+ * signed out without it: until it answers, the state is 'loading' again, so an account
+ * page waits rather than saying "signed out" to a buyer who may be signed in. */
+export function accountPending(): void {
+  if (state.status === 'ready' && state.user === 0) set({ status: 'loading' });
+}
+
 /** Called when the provider reports no user: the basket list is emptied. */
 export function signedOut(): void {
   tokenSource = null;

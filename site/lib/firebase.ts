@@ -11,6 +11,15 @@ const config = {
 const emulatorURL = process.env.NEXT_PUBLIC_AUTH_EMULATOR_URL || '';
 
 let auth: Promise<Auth> | undefined;
+const wanted = new Set<() => void>();
+
+/** Calls fn whenever something first asks for the Auth instance (a sign-in, register or
+ * password form; the account provider itself): the account provider listens so that a
+ * form that loads the SDK also starts the sign-in state. Answers the unsubscribe. */
+export function onAuthWanted(fn: () => void): () => void {
+  wanted.add(fn);
+  return () => wanted.delete(fn);
+}
 
 /** A failed load of the SDK's code is a failed chunk load like any other: the page
  * reloads (once per 10 s per path, lib/chunk-reload.ts) rather than carrying on as if
@@ -23,7 +32,8 @@ function sdkLoadFailed(err: unknown): never {
 /** The Firebase Auth instance, loaded on first use so pages that never need it do not
  * pay for the SDK up front. Points at the Auth emulator when the build says so. */
 export function getFirebaseAuth(): Promise<Auth> {
-  auth ??= (async () => {
+  if (auth) return auth;
+  auth = (async () => {
     const [{ initializeApp, getApps }, a] = await Promise.all([import('firebase/app'), import('firebase/auth')]);
     const app = getApps()[0] ?? initializeApp(config);
     // initializeAuth, not getAuth: getAuth also installs the popup/redirect resolver, which
@@ -36,6 +46,7 @@ export function getFirebaseAuth(): Promise<Auth> {
     if (isChunkLoadError(err)) auth = undefined; // the code never arrived: a later call may try again
     return sdkLoadFailed(err);
   });
+  for (const fn of wanted) fn();
   return auth;
 }
 

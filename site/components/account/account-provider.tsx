@@ -1,38 +1,52 @@
 'use client';
-import { useEffect } from 'react';
-import { signedIn, signedOut } from '@/lib/account-store';
+import { usePathname } from 'next/navigation';
+import { useEffect, useRef } from 'react';
+import { accountPending, signedIn, signedOut } from '@/lib/account-store';
 import { chunkReloadPending, isChunkLoadError } from '@/lib/chunk-reload';
-import { getFirebaseAuth, authSDK } from '@/lib/firebase';
+import { authSDK, getFirebaseAuth, onAuthWanted } from '@/lib/firebase';
 import { reportError } from '@/lib/report';
-import { hasSignInHint, writeSignInHint } from '@/lib/signin-hint';
+import { SIGNIN_HINT_KEY, hasSignInHint, writeSignInHint } from '@/lib/signin-hint';
 import { toaster } from '@/lib/toaster';
 import { syncSession } from '@/lib/token-sync';
 
-/** The sign-in hint (lib/signin-hint.ts) remembers whether someone was signed in on this
- * browser, so the next visit can load the sign-in SDK at once; first visits (and crawlers)
- * load it when the browser is idle. */
-function whenIdle(fn: () => void): () => void {
-  if (hasSignInHint(localStorage)) {
-    fn();
-    return () => undefined;
-  }
-  if ('requestIdleCallback' in window) {
-    const id = window.requestIdleCallback(fn, { timeout: 3000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const t = globalThis.setTimeout(fn, 1500);
-  return () => globalThis.clearTimeout(t);
-}
+/** The pages that need to know who is signed in whoever visits them: sign in, register,
+ * the account pages, checkout and the back office. Every other page (home, ranges,
+ * categories, products, help, search) is a catalogue page a signed-out visitor reads
+ * without the sign-in SDK. */
+export const needsAccount = (pathname: string) => /^\/(account|checkout|admin)(\/|$)/.test(pathname);
 
 /** Follows the provider's sign-in state (SPEC.md section 4): on sign-in it fetches the
  * ID token and loads the basket and profile; on sign-out it empties the basket list.
- * The SDK loads after the page (at once for a returning signed-in buyer, else when the
- * browser is idle), so catalogue pages stay light. Renders nothing. */
+ *
+ * The Firebase Auth SDK loads only when it is needed (docs/accounts.md, "When the sign-in
+ * code loads"): at once when the sign-in hint (lib/signin-hint.ts) says this browser was
+ * signed in, on a page that needs the account (needsAccount, including a client navigation
+ * to one), when a form asks for it (lib/firebase.ts onAuthWanted), or when another tab signs
+ * in. Otherwise a catalogue page counts the visitor as signed out at once and downloads no
+ * sign-in code. Renders nothing. */
 export function AccountProvider() {
+  const pathname = usePathname();
+  const needed = needsAccount(pathname);
+  const startRef = useRef<(() => void) | null>(null);
+
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let last: string | null = null;
-    const cancel = whenIdle(() => void start());
+    let started = false;
+    const begin = () => {
+      if (started) return;
+      started = true;
+      accountPending();
+      void start();
+    };
+    startRef.current = begin;
+    const stopWanted = onAuthWanted(begin);
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === SIGNIN_HINT_KEY && hasSignInHint(localStorage)) begin();
+    };
+    window.addEventListener('storage', onStorage);
+    if (hasSignInHint(localStorage) || needsAccount(window.location.pathname)) begin();
+    else signedOut();
     async function start() {
       try {
         await listen();
@@ -46,6 +60,7 @@ export function AccountProvider() {
         } else {
           reportError(err, { context: { where: 'sign-in provider' } });
         }
+        started = false; // a form that asks again may load it
         signedOut();
       }
     }
@@ -68,9 +83,16 @@ export function AccountProvider() {
       });
     }
     return () => {
-      cancel();
+      startRef.current = null;
+      stopWanted();
+      window.removeEventListener('storage', onStorage);
       unsubscribe?.();
     };
   }, []);
+
+  // A client navigation from a catalogue page to one that needs the account.
+  useEffect(() => {
+    if (needed) startRef.current?.();
+  }, [needed]);
   return null;
 }

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { ensureCsrfToken } from '@/lib/api';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
 import { reloadAfterChunkError } from '@/lib/chunk-reload';
-import { PREFETCH_DELAY_MS, payloadURL, prefetchAllowed, type ConnectionInfo } from '@/lib/prefetch';
+import { startPrefetch } from '@/lib/prefetch';
 import { reportError } from '@/lib/report';
 import { applyRules, type Manifest } from '@/lib/route-rules';
 
@@ -18,7 +18,7 @@ declare global {
 /** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
  * filling the page's CSRF token, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
- * on a failed chunk load, and prefetching in-view pages' payloads. Renders nothing. */
+ * on a failed chunk load, and prefetching linked pages' payloads. Renders nothing. */
 export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -103,31 +103,9 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
     };
   }, []);
 
-  // Prefetch the payloads of internal links in view, 1 s after the page settles.
-  useEffect(() => {
-    const connection = (navigator as Navigator & { connection?: ConnectionInfo }).connection;
-    if (!prefetchAllowed(connection) || typeof IntersectionObserver === 'undefined') return;
-    const done = new Set<string>();
-    let observer: IntersectionObserver | undefined;
-    const timer = window.setTimeout(() => {
-      observer = new IntersectionObserver((entries) => {
-        for (const entry of entries) {
-          if (!entry.isIntersecting) continue;
-          observer?.unobserve(entry.target);
-          const url = payloadURL(new URL((entry.target as HTMLAnchorElement).href).pathname, codeVersion);
-          if (url && !done.has(url)) {
-            done.add(url);
-            fetch(url, { priority: 'low' } as RequestInit).catch(() => undefined);
-          }
-        }
-      });
-      document.querySelectorAll<HTMLAnchorElement>('main a[href^="/"], header a[href^="/"]').forEach((a) => observer?.observe(a));
-    }, PREFETCH_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      observer?.disconnect();
-    };
-  }, [pathname, codeVersion]);
+  // Prefetch links' payloads on hover and focus, and those in view once the load has
+  // settled (lib/prefetch.ts); again after each client navigation.
+  useEffect(() => startPrefetch(codeVersion), [pathname, codeVersion]);
 
   return null;
 }

@@ -279,7 +279,8 @@ describe('site shell', () => {
     // where the in-view prefetch does not look: fetched when the pointer rests on one, and
     // when the other takes the focus.
     const glassware = (await (await fetch(`${shopURL}/outlet/section/glassware/953/_payload.json`)).json()) as { products: { path: string }[] };
-    const [hovered, focused] = glassware.products.map((c) => c.path);
+    const hovered = glassware.products[0]!.path;
+    const focused = glassware.products[1]!.path;
     const early = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const e = await early.newPage();
     const seenEarly: string[] = [];
@@ -293,7 +294,7 @@ describe('site shell', () => {
         a.style.cssText = 'display:block;padding:1rem';
         document.body.prepend(a);
       }
-    }, [[hovered, 'Hover me'], [focused, 'Focus me']]);
+    }, [[hovered, 'Hover me'], [focused, 'Focus me']] as [string, string][]);
     expect(seenEarly).not.toContain(`${hovered}_payload.json`);
     await e.getByText('Hover me').hover();
     await expect.poll(() => seenEarly, { timeout: 5_000 }).toContain(`${hovered}_payload.json`);

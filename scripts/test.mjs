@@ -37,7 +37,7 @@ import { buildLambdas } from './build-lambdas.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
-  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go)'],
+  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB'],
   ['vet', 'go vet'],
   ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
@@ -189,6 +189,7 @@ async function staticChecks() {
     ['eslint site', path.join(root, 'node_modules', '.bin', 'eslint'),
       ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
     ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],
+    ['tracked sizes', process.execPath, [path.join(root, 'scripts', 'tracked-size.mjs')]],
   ];
   const failed = [];
   for (const [name, cmd, args, opts] of checks) {

@@ -1,5 +1,4 @@
 import { apiFetch } from './api';
-import { clearOwnPrices } from './own-prices';
 import { reportError } from './report';
 
 /** The signed-in user, or 0 when signed out (SPEC.md section 3). */
@@ -181,12 +180,12 @@ export function accountPending(): void {
   if (state.status === 'ready' && state.user === 0) set({ status: 'loading' });
 }
 
-/** Called when the provider reports no user: the basket list is emptied. */
+/** Called when the provider reports no user: the basket list is emptied (and the caches
+ * of the buyer who left, such as lib/own-prices.ts, follow the state and empty too). */
 export function signedOut(): void {
   tokenSource = null;
   basketTicket++;
   profileTicket++;
-  clearOwnPrices();
   set({ ...initialAccountState, status: 'ready' });
 }
 

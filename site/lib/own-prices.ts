@@ -1,4 +1,4 @@
-import { idToken } from './account-store';
+import { accountState, idToken, subscribeAccount } from './account-store';
 import { apiFetch } from './api';
 import type { Availability } from './availability';
 import { reportError } from './report';
@@ -60,3 +60,15 @@ export function clearOwnPrices(): void {
   cache.clear();
   for (const fn of listeners) fn();
 }
+
+/* The prices are one buyer's: when the signed-in buyer changes (signing out, or another
+ * buyer signing in) they are forgotten. This module follows the account store rather than
+ * the store calling it, so the dependency runs one way (account-store knows no caches). */
+let pricedFor: string | null = null;
+subscribeAccount(() => {
+  const { user } = accountState();
+  const uid = user === 0 ? null : user.uid;
+  if (uid === pricedFor) return;
+  if (pricedFor !== null) clearOwnPrices();
+  pricedFor = uid;
+});

@@ -3,7 +3,7 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useRef } from 'react';
 import { accountPending, signedIn, signedOut } from '@/lib/account-store';
 import { chunkReloadPending, isChunkLoadError } from '@/lib/chunk-reload';
-import { authSDK, getFirebaseAuth, onAuthWanted } from '@/lib/firebase';
+import { followSignIn, onAuthWanted } from '@/lib/auth';
 import { reportError } from '@/lib/report';
 import { SIGNIN_HINT_KEY, hasSignInHint, writeSignInHint } from '@/lib/signin-hint';
 import { toaster } from '@/lib/toaster';
@@ -21,7 +21,7 @@ export const needsAccount = (pathname: string) => /^\/(account|checkout|admin)(\
  * The Firebase Auth SDK loads only when it is needed (docs/accounts.md, "When the sign-in
  * code loads"): at once when the sign-in hint (lib/signin-hint.ts) says this browser was
  * signed in, on a page that needs the account (needsAccount, including a client navigation
- * to one), when a form asks for it (lib/firebase.ts onAuthWanted), or when another tab signs
+ * to one), when a form asks for it (lib/auth.ts onAuthWanted), or when another tab signs
  * in. Otherwise a catalogue page counts the visitor as signed out at once and downloads no
  * sign-in code. Renders nothing. */
 export function AccountProvider() {
@@ -65,16 +65,14 @@ export function AccountProvider() {
       }
     }
     async function listen() {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      unsubscribe = sdk.onIdTokenChanged(auth, (user) => {
+      unsubscribe = await followSignIn((user) => {
         writeSignInHint(localStorage, !!user);
         if (user) {
           const first = last !== user.uid;
           last = user.uid;
-          // getIdToken() answers a cached token and refreshes it before it expires;
-          // getIdToken(true) asks the provider for a new one (account-store's profile fallback).
-          void signedIn({ uid: user.uid, email: user.email ?? '', displayName: user.displayName ?? '' }, (refresh) => user.getIdToken(refresh));
-          if (first) void user.getIdToken().then((t) => syncSession('POST', t));
+          const { tokens, ...who } = user;
+          void signedIn(who, tokens);
+          if (first) void tokens().then((t) => syncSession('POST', t));
         } else {
           if (last) void syncSession('DELETE', null);
           last = null;

@@ -1,7 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { authErrorMessage } from '@/lib/auth-errors';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { authFailureText, emailVerified, resendVerificationEmail } from '@/lib/auth';
 
 type Sent = { state: 'idle' } | { state: 'sending' } | { state: 'sent'; to: string } | { state: 'failed'; text: string };
 
@@ -15,14 +14,11 @@ export function EmailVerification({ uid }: { uid: string }) {
   const [sent, setSent] = useState<Sent>({ state: 'idle' });
   useEffect(() => {
     let live = true;
-    (async () => {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      const user = auth.currentUser;
-      if (!user) return;
-      await sdk.reload(user).catch(() => undefined); // offline: what the SDK holds
-      if (user.emailVerified && (await user.getIdTokenResult()).claims.email_verified !== true) await user.getIdToken(true);
-      if (live) setVerified(user.emailVerified);
-    })().catch(() => undefined);
+    emailVerified()
+      .then((v) => {
+        if (live && v !== null) setVerified(v);
+      })
+      .catch(() => undefined);
     return () => {
       live = false;
     };
@@ -32,13 +28,10 @@ export function EmailVerification({ uid }: { uid: string }) {
   async function resend() {
     setSent({ state: 'sending' });
     try {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      const user = auth.currentUser;
-      if (!user) throw new Error('signed out');
-      await sdk.sendEmailVerification(user);
-      setSent({ state: 'sent', to: user.email ?? 'your email address' });
+      const to = await resendVerificationEmail();
+      setSent({ state: 'sent', to: to ?? 'your email address' });
     } catch (err) {
-      setSent({ state: 'failed', text: authErrorMessage(err) });
+      setSent({ state: 'failed', text: authFailureText(err) });
     }
   }
 

@@ -3,8 +3,7 @@ import Link from '@/components/app/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { readArchUrl } from '@/lib/archurl';
-import { authErrorMessage } from '@/lib/auth-errors';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { authFailureText, signIn } from '@/lib/auth';
 import { emailProblem } from '@/lib/validation';
 import { Field } from './field';
 
@@ -29,11 +28,10 @@ export function LoginForm({ shopName }: { shopName: string }) {
     if (Object.keys(problems).length) return;
     setBusy(true);
     try {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      await sdk.signInWithEmailAndPassword(auth, email.trim().toLowerCase(), password);
+      await signIn(email, password);
       router.push(readArchUrl(document.cookie, location.origin) ?? '/account/dashboard/');
     } catch (err) {
-      setFormError(authErrorMessage(err));
+      setFormError(authFailureText(err));
       setBusy(false);
     }
   }

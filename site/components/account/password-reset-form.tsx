@@ -1,6 +1,6 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { sendPasswordReset } from '@/lib/auth';
 import { toaster } from '@/lib/toaster';
 import { emailProblem } from '@/lib/validation';
 import { Field } from './field';
@@ -18,8 +18,7 @@ export function PasswordResetForm() {
     setError(problem ?? '');
     if (problem) return;
     try {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      await sdk.sendPasswordResetEmail(auth, email.trim().toLowerCase(), { url: `${window.location.origin}/account/login/` });
+      await sendPasswordReset(email);
     } catch {
       /* swallowed on purpose */
     }

@@ -1,23 +1,9 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { saveProfile, signedIn } from '@/lib/account-store';
-import { authErrorMessage } from '@/lib/auth-errors';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
-import { businessProblem, emailProblem, passwordProblem, type PasswordPolicy } from '@/lib/validation';
+import { authFailureText, passwordPolicy, register } from '@/lib/auth';
+import { businessProblem, emailProblem, passwordProblem } from '@/lib/validation';
 import { Field } from './field';
-
-/** Reads the provider's password policy; null when it gives none (minimum length 6). */
-async function passwordPolicy(): Promise<PasswordPolicy | null> {
-  try {
-    const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-    const status = await sdk.validatePassword(auth, '');
-    const min = status.passwordPolicy.customStrengthOptions.minPasswordLength;
-    return min ? { minLength: min } : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Sign up with email and password, then set the display name (and profile) to the
  * business name, then go to the dashboard. */
@@ -47,16 +33,10 @@ export function RegisterForm() {
       return;
     }
     try {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      const { user } = await sdk.createUserWithEmailAndPassword(auth, email.trim().toLowerCase(), password);
-      await sdk.updateProfile(user, { displayName: business.trim() });
-      await user.getIdToken(true);
-      // The sign-in listener may still be waiting for an idle moment: hand it the user now.
-      await signedIn({ uid: user.uid, email: user.email ?? '', displayName: business.trim() }, () => user.getIdToken());
-      await saveProfile({ business: business.trim(), telephone: '', email: user.email ?? '', optInMarketing: 0 });
+      await register({ business, email, password });
       router.push('/account/dashboard/');
     } catch (err) {
-      setFormError(authErrorMessage(err));
+      setFormError(authFailureText(err));
       setBusy(false);
     }
   }

@@ -1,8 +1,7 @@
 'use client';
 import Link from '@/components/app/link';
 import { useEffect, useState } from 'react';
-import { authErrorMessage } from '@/lib/auth-errors';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { authFailureText, signOut } from '@/lib/auth';
 import { toaster } from '@/lib/toaster';
 
 /** Signs the buyer out on arrival and says so with a toast. */
@@ -10,11 +9,10 @@ export function SignOut() {
   const [state, setState] = useState<'working' | 'done' | string>('working');
   useEffect(() => {
     (async () => {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      await sdk.signOut(auth);
+      await signOut();
       toaster.show({ header: 'Account Signed Out', message: 'You have logged out', style: 'info' });
       setState('done');
-    })().catch((err: unknown) => setState(authErrorMessage(err)));
+    })().catch((err: unknown) => setState(authFailureText(err)));
   }, []);
   if (state === 'working') return <p role="status">Signing you out…</p>;
   if (state !== 'done') return <p role="alert" className="form-error">{state}</p>;

@@ -1,9 +1,8 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { loadProfile, saveProfile, type AccountState, type Profile } from '@/lib/account-store';
+import { saveProfile, type AccountState, type Profile } from '@/lib/account-store';
 import { apiErrorText, fieldProblems } from '@/lib/api';
-import { authErrorMessage } from '@/lib/auth-errors';
-import { authSDK, getFirebaseAuth } from '@/lib/firebase';
+import { authFailureText, changeSignInEmail } from '@/lib/auth';
 import { businessProblem, emailProblem, telephoneProblem } from '@/lib/validation';
 import { Field } from './field';
 import { ProfilePending } from './profile-pending';
@@ -21,9 +20,6 @@ function FormStatus({ status }: { status: Status }) {
     </p>
   );
 }
-
-/** An error whose message is written for the buyer. */
-class PlainError extends Error {}
 
 /** Update Your Details: business, telephone and marketing opt-in (once the profile has
  * arrived, so nothing typed is overwritten by it); and the sign-in email, which needs the
@@ -116,22 +112,12 @@ function EmailForm({ profile }: { profile: Profile | null }) {
     if (Object.keys(problems).length) return;
     setBusy(true);
     try {
-      const [auth, sdk] = await Promise.all([getFirebaseAuth(), authSDK()]);
-      const current = auth.currentUser;
-      if (!current || !current.email) throw new PlainError('No user is currently signed in');
-      // The profile is saved again with the new email, so it must be here before anything changes.
-      const saved = profile ?? (await loadProfile());
-      if (!saved) throw new PlainError('Your details could not be loaded, so your email was not changed. Please try again.');
-      await sdk.reauthenticateWithCredential(current, sdk.EmailAuthProvider.credential(current.email, password));
-      const email = newEmail.trim().toLowerCase();
-      await sdk.updateEmail(current, email);
-      await current.getIdToken(true);
-      await saveProfile({ business: saved.business, telephone: saved.telephone ?? '', email, optInMarketing: saved.optInMarketing });
+      const email = await changeSignInEmail({ newEmail, password, profile });
       setPassword('');
       setNewEmail('');
       setEmailStatus({ ok: true, text: `Your sign-in email is now ${email}.` });
     } catch (err) {
-      setEmailStatus({ ok: false, text: err instanceof PlainError ? err.message : authErrorMessage(err) });
+      setEmailStatus({ ok: false, text: authFailureText(err) });
     } finally {
       setBusy(false);
     }

@@ -9,6 +9,12 @@
 import tsParser from '@typescript-eslint/parser';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+const nextLink = { name: 'next/link', message: "Import Link from '@/components/app/link' (Next's prefetching off)." };
+const firebaseOutsideAuth = {
+  regex: '^(firebase(/.*)?|@/lib/firebase|\\.\\.?/(.*/)?firebase)$',
+  message: 'Call the sign-in provider through lib/auth.ts (@/lib/auth), which loads the SDK only when it is used.',
+};
+
 export default [
   { ignores: ['.next/', 'out/', 'node_modules/', 'next-env.d.ts'] },
   {
@@ -32,10 +38,18 @@ export default [
     // Internal links go through components/app/link (prefetching off): the export keeps
     // no per-segment prefetch files, so a next/link prefetch would fetch files that are not
     // there (docs/PERFORMANCE.md, "Lighter pages").
+    // The sign-in provider is reached only through lib/auth.ts (docs/accounts.md): nothing
+    // else imports the Firebase SDK or lib/firebase.ts, which loads it lazily.
     files: ['**/*.{ts,tsx}'],
     ignores: ['components/app/link.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'next/link', message: "Import Link from '@/components/app/link' (Next's prefetching off)." }] }],
+      'no-restricted-imports': ['error', { paths: [nextLink], patterns: [firebaseOutsideAuth] }],
+    },
+  },
+  {
+    files: ['lib/auth.ts', 'lib/auth.test.ts', 'lib/firebase.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [nextLink] }],
     },
   },
 ];

@@ -2,7 +2,7 @@
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
 // memory, one JVM shared by every Go package), Firebase Auth emulator and maildev (the local
 // SMTP server and web inbox the Go mail tests and the end-to-end edge send to) on free ports, runs
-// the static checks (tsc, ESLint, staticcheck) while those start, go vet, the Go unit and
+// the static checks (tsc, ESLint, staticcheck, Prettier) while those start, go vet, the Go unit and
 // integration tests, cross-compiles every Lambda, runs the site and CDK tests and the
 // deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
@@ -37,7 +37,7 @@ import { buildLambdas } from './build-lambdas.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
-  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB'],
+  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)'],
   ['vet', 'go vet'],
   ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
@@ -190,6 +190,10 @@ async function staticChecks() {
       ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
     ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],
     ['tracked sizes', process.execPath, [path.join(root, 'scripts', 'tracked-size.mjs')]],
+    // The formatting of site/, infra/ and scripts/ (.prettierrc.json; .prettierignore leaves
+    // out build outputs, generated files and Markdown). Fix with the command in the README.
+    ['prettier', path.join(root, 'node_modules', '.bin', 'prettier'),
+      ['--check', '--cache', '--cache-strategy', 'content', '--log-level', 'warn', 'site', 'infra', 'scripts']],
   ];
   const failed = [];
   for (const [name, cmd, args, opts] of checks) {
@@ -262,7 +266,7 @@ async function main(argv) {
   if (needsAuth) say('test', `starting the Auth emulator (:${authPort})`);
   if (needsMail) say('test', `starting maildev (SMTP :${mailSmtpPort}, inbox http://127.0.0.1:${mailWebPort}/)`);
   const [, , store] = await Promise.all([
-    has('static') && step('static', 'tsc, ESLint, staticcheck', staticChecks),
+    has('static') && step('static', 'tsc, ESLint, staticcheck, Prettier', staticChecks),
     has('build') && buildGoCommands(),
     needsStore && startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
     needsAuth && startAuthEmulator({

@@ -28,7 +28,7 @@ export default [
       // none a bug: values only the browser knows once the static export has hydrated (the
       // user agent in errors/error-view and errors/not-found-view, location.search in
       // layout/search-form), the menu closed on navigation (layout/header-shell), and a
-      // fetch's status reset before it starts (basket/basket-page, search/search-results).
+      // fetch's status reset before it starts (basket/use-basket-changes, search/search-results).
       // Rewriting them (useSyncExternalStore, state keyed by pathname, render-time resets)
       // is a redesign of each component, for its own change; every other rule is on.
       'react-hooks/set-state-in-effect': 'off',

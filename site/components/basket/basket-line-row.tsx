@@ -1,0 +1,90 @@
+import Link from '@/components/app/link';
+import { ProductImage } from '@/components/catalogue/product-image';
+import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
+import type { BasketLine } from '@/lib/basket';
+import { formatPence } from '@/lib/format';
+import { LineUnitPrice } from './line-unit-price';
+
+/** One line of the basket table: the product with its stock, its unit price, a packs box
+ * with Update (and the box's own problem), the line's amount and Remove. */
+export function BasketLineRow({
+  line: l,
+  packs,
+  boxError,
+  onType,
+  onUpdate,
+  onRemove,
+}: {
+  line: BasketLine;
+  /** What the packs box holds. */
+  packs: string;
+  boxError?: string;
+  onType: (value: string) => void;
+  onUpdate: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <tr data-sku={l.sku}>
+      <td>
+        <ProductImage src={l.small_img} alt="" width={48} height={48} /> <Link href={l.path}>{l.name}</Link>
+        <br />
+        <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
+        {l.short ? (
+          <strong id={`short-${l.sku}`} className="basket-stock basket-short" data-short="true">
+            {shortLineText(l.availability)}
+          </strong>
+        ) : (
+          l.availability && (
+            <span className={`basket-stock ${availabilityClass(l.availability)}`} data-stock={l.availability.status}>
+              {availabilityText(l.availability)}
+            </span>
+          )
+        )}
+      </td>
+      <td data-label="Unit price ex VAT">
+        <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
+      </td>
+      <td data-label="Packs">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onUpdate();
+          }}
+          className="qty-form"
+          noValidate
+        >
+          <label htmlFor={`qty-${l.sku}`} className="sr-only">
+            Packs of {l.name}
+          </label>
+          <input
+            id={`qty-${l.sku}`}
+            type="number"
+            min={0}
+            step={1}
+            value={packs}
+            aria-invalid={boxError || l.short ? true : undefined}
+            aria-describedby={boxError ? `qty-${l.sku}-error` : l.short ? `short-${l.sku}` : undefined}
+            onChange={(e) => onType(e.target.value)}
+          />
+          <button type="submit" className="button">
+            Update
+          </button>
+        </form>
+        {boxError && (
+          <p id={`qty-${l.sku}-error`} className="field-error" role="alert">
+            {boxError}
+          </p>
+        )}
+        <span className="muted">{l.quantity} units</span>
+      </td>
+      <td className="line-amount" data-label="Line ex VAT">
+        {formatPence(l.line_amount)}
+      </td>
+      <td className="line-remove">
+        <button type="button" className="link-button" onClick={onRemove} aria-label={`Remove ${l.name}`}>
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}

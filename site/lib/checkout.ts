@@ -150,6 +150,16 @@ export function checkoutKey(): string {
 
 export const forgetCheckoutKey = () => sessionStorage.removeItem('checkout:key');
 
+/** Ends this tab's checkout once its basket is an order (placed here, or found already
+ * placed from another tab): the idempotency key and the delivery step's draft are
+ * forgotten, so the next checkout is a new order, and the basket reloads (empty now). The
+ * billing step's draft is kept. */
+export function checkoutOrdered(): void {
+  forgetCheckoutKey();
+  forgetDraft('delivery');
+  setCartUpdated();
+}
+
 export async function placeOrder(body: { delivery_option: string; same_as_billing: boolean; deliver_to: Address | null; delivery_note: string }): Promise<Order> {
   return apiFetch<Order>('/api/orders', { csrf: true, body: { token: await idToken(), idempotency_key: checkoutKey(), ...body } });
 }
@@ -253,6 +263,7 @@ export function loadDraft<T>(name: string): T | null {
   }
 }
 export const saveDraft = (name: string, value: unknown) => sessionStorage.setItem(`checkout:${name}`, JSON.stringify(value));
+export const forgetDraft = (name: string) => sessionStorage.removeItem(`checkout:${name}`);
 
 /** The UK postcode pattern the server checks too. */
 export const ukPostcode = /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]([0-9]|[ABEHMNPRV-Y])?|[0-9][A-HJKPS-UW]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;

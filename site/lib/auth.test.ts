@@ -10,7 +10,14 @@ const calls = vi.hoisted(() => [] as unknown[][]);
 
 /** A fake signed-in Firebase user. */
 function fakeUser(over: Partial<{ uid: string; email: string | null; displayName: string | null; emailVerified: boolean; claimVerified: boolean }> = {}) {
-  const u = { uid: 'u1', email: 'buyer@meadow.test' as string | null, displayName: 'Meadow Cards' as string | null, emailVerified: false, claimVerified: false, ...over };
+  const u = {
+    uid: 'u1',
+    email: 'buyer@meadow.test' as string | null,
+    displayName: 'Meadow Cards' as string | null,
+    emailVerified: false,
+    claimVerified: false,
+    ...over,
+  };
   return {
     ...u,
     getIdToken: vi.fn(async (refresh?: boolean) => {
@@ -181,7 +188,10 @@ describe('lib/auth', () => {
     calls.length = 0;
     fake.auth.currentUser = fakeUser({ emailVerified: true, claimVerified: false });
     await expect(auth.emailVerified()).resolves.toBe(true);
-    expect(calls.map((c) => c.slice(0, 2))).toEqual([['reload', currentUser()], ['getIdToken', true]]);
+    expect(calls.map((c) => c.slice(0, 2))).toEqual([
+      ['reload', currentUser()],
+      ['getIdToken', true],
+    ]);
 
     calls.length = 0;
     fake.auth.currentUser = fakeUser({ emailVerified: true, claimVerified: true });

@@ -28,7 +28,9 @@ export function BasketLineRow({
       <td>
         <ProductImage src={l.small_img} alt="" width={48} height={48} /> <Link href={l.path}>{l.name}</Link>
         <br />
-        <span className="muted">SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%</span>
+        <span className="muted">
+          SKU {l.sku} · packs of {l.pack_size} · VAT {l.vat_rate}%
+        </span>
         {l.short ? (
           <strong id={`short-${l.sku}`} className="basket-stock basket-short" data-short="true">
             {shortLineText(l.availability)}

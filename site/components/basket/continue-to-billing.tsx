@@ -26,7 +26,12 @@ export function ContinueToBilling({ basket }: { basket: Basket }) {
         </p>
       )}
       {belowMinimum || short ? (
-        <button type="button" className="button" disabled aria-describedby={[belowMinimum && 'minimum-reason', short && 'short-reason'].filter(Boolean).join(' ')}>
+        <button
+          type="button"
+          className="button"
+          disabled
+          aria-describedby={[belowMinimum && 'minimum-reason', short && 'short-reason'].filter(Boolean).join(' ')}
+        >
           Continue to billing
         </button>
       ) : (

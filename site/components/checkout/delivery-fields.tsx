@@ -34,7 +34,9 @@ export function DeliveryFields({
           <label htmlFor="other">Another address</label>
         </div>
       </fieldset>
-      {!d.sameAsBilling && <AddressFields id="delivery" value={d.address} onChange={(address) => onChange({ ...d, address })} errors={errors} prefix="deliver_to." />}
+      {!d.sameAsBilling && (
+        <AddressFields id="delivery" value={d.address} onChange={(address) => onChange({ ...d, address })} errors={errors} prefix="deliver_to." />
+      )}
       <fieldset className="field">
         <legend>Delivery</legend>
         {options.map((o) => (

@@ -4,7 +4,12 @@ import { Totals } from './order-totals';
 
 const figures = { goods_ex_vat: 12050, coupon_discount: 500, net_ex_vat: 12845, vat: 2469, total_inc_vat: 15314 };
 /** The list's text, term and figure by term and figure. */
-const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 describe('Totals', () => {
   it("shows a basket's totals: no delivery row, the coupon when it takes something off", () => {

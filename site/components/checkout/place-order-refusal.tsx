@@ -15,7 +15,12 @@ export const orderHref = (id: string) => `/account/orders/?id=${encodeURICompone
 function OrderSentence({ text, orderId }: { text: string; orderId: string }) {
   const link = <Link href={orderHref(orderId)}>{orderId}</Link>;
   const at = text.indexOf(orderId);
-  if (at < 0) return <>{text} See order {link}.</>;
+  if (at < 0)
+    return (
+      <>
+        {text} See order {link}.
+      </>
+    );
   return (
     <>
       {text.slice(0, at)}

@@ -1,3 +1,4 @@
+import { AuthProblem } from './auth';
 import { EMAIL_PROBLEM } from './validation';
 
 /** Plain-English messages for the sign-in provider's error codes; a raw code is never
@@ -26,3 +27,7 @@ export function authErrorMessage(err: unknown): string {
   const code = typeof err === 'object' && err && 'code' in err ? String((err as { code: unknown }).code) : '';
   return messages[code] ?? fallback;
 }
+
+/** What to tell the buyer about a failed call of lib/auth.ts: an AuthProblem's own message
+ * (written for the buyer), else the message for the provider's error code. */
+export const authFailureText = (err: unknown): string => (err instanceof AuthProblem ? err.message : authErrorMessage(err));

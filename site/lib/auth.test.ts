@@ -87,6 +87,7 @@ vi.mock('./account-store', () => ({
 }));
 
 const auth = await import('./auth');
+const { authFailureText } = await import('./auth-errors');
 const profile: Profile = { business: 'Meadow Cards', email: 'buyer@meadow.test', telephone: '01632 960 123', optInMarketing: 1, active_coupon_id: '', dsc: '' };
 const currentUser = () => fake.auth.currentUser as FakeUser;
 
@@ -135,7 +136,7 @@ describe('lib/auth', () => {
     fake.failures.createUserWithEmailAndPassword = Object.assign(new Error('taken'), { code: 'auth/email-already-in-use' });
     const err = await auth.register({ business: 'Meadow Cards', email: 'a@b.test', password: 'secret123' }).catch((e: unknown) => e);
     expect(calls.map((c) => c[0])).toEqual(['createUserWithEmailAndPassword']);
-    expect(auth.authFailureText(err)).toBe('A trade account with that email already exists. Sign in instead, or reset your password.');
+    expect(authFailureText(err)).toBe('A trade account with that email already exists. Sign in instead, or reset your password.');
   });
 
   it('changes the sign-in email: re-authenticates, changes it, refreshes the token, then saves the profile with it', async () => {
@@ -160,7 +161,7 @@ describe('lib/auth', () => {
     store.profile = null;
     const err = await auth.changeSignInEmail({ newEmail: 'shop@meadow.test', password: 'pw', profile: null }).catch((e: unknown) => e);
     expect(calls.map((c) => c[0])).toEqual(['loadProfile']);
-    expect(auth.authFailureText(err)).toBe('Your details could not be loaded, so your email was not changed. Please try again.');
+    expect(authFailureText(err)).toBe('Your details could not be loaded, so your email was not changed. Please try again.');
   });
 
   it('a wrong current password changes nothing', async () => {
@@ -168,13 +169,13 @@ describe('lib/auth', () => {
     fake.failures.reauthenticateWithCredential = Object.assign(new Error('no'), { code: 'auth/wrong-password' });
     const err = await auth.changeSignInEmail({ newEmail: 'shop@meadow.test', password: 'bad', profile }).catch((e: unknown) => e);
     expect(calls.map((c) => c[0])).toEqual(['reauthenticateWithCredential']);
-    expect(auth.authFailureText(err)).toBe('That password is not right. Try again, or reset your password.');
+    expect(authFailureText(err)).toBe('That password is not right. Try again, or reset your password.');
   });
 
   it('signed out, the email change and the verification email say so and call nothing', async () => {
     for (const attempt of [auth.changeSignInEmail({ newEmail: 'x@y.test', password: 'pw', profile }), auth.resendVerificationEmail()]) {
       const err = await attempt.catch((e: unknown) => e);
-      expect(auth.authFailureText(err)).toBe('No user is currently signed in.');
+      expect(authFailureText(err)).toBe('No user is currently signed in.');
     }
     await expect(auth.emailVerified()).resolves.toBeNull();
     expect(calls).toEqual([]);

@@ -1,6 +1,5 @@
 import type { Auth, User as FirebaseUser } from 'firebase/auth';
 import { loadProfile, saveProfile, signedIn, type Profile, type TokenSource } from './account-store';
-import { authErrorMessage } from './auth-errors';
 import { authSDK, getFirebaseAuth } from './firebase';
 import type { PasswordPolicy } from './validation';
 
@@ -8,16 +7,14 @@ import type { PasswordPolicy } from './validation';
 // here, and components call these functions, never the SDK. The SDK is not imported here
 // (types only): lib/firebase.ts loads it on first use, so a page whose components import
 // this module still downloads no sign-in code until one of these functions is called
-// (docs/accounts.md, "When the sign-in code loads").
+// (docs/accounts.md, "When the sign-in code loads"). The messages for failures are in
+// lib/auth-errors.ts, so the account provider, on every page, does not carry them.
 
 export { onAuthWanted } from './firebase';
 
-/** A failure whose message is written for the buyer, shown as it is. */
+/** A failure whose message is written for the buyer, shown as it is (lib/auth-errors.ts
+ * authFailureText). */
 export class AuthProblem extends Error {}
-
-/** What to tell the buyer about a failed call of this module: an AuthProblem's own
- * message, else the plain-English message for the provider's error code. */
-export const authFailureText = (err: unknown): string => (err instanceof AuthProblem ? err.message : authErrorMessage(err));
 
 /** The Auth instance and the SDK's functions, loaded together on first use. */
 const loadAuth = () => Promise.all([getFirebaseAuth(), authSDK()]);

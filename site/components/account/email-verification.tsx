@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { authFailureText, emailVerified, resendVerificationEmail } from '@/lib/auth';
+import { emailVerified, resendVerificationEmail } from '@/lib/auth';
+import { authFailureText } from '@/lib/auth-errors';
 
 type Sent = { state: 'idle' } | { state: 'sending' } | { state: 'sent'; to: string } | { state: 'failed'; text: string };
 

@@ -3,7 +3,8 @@ import Link from '@/components/app/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { readArchUrl } from '@/lib/archurl';
-import { authFailureText, signIn } from '@/lib/auth';
+import { signIn } from '@/lib/auth';
+import { authFailureText } from '@/lib/auth-errors';
 import { emailProblem } from '@/lib/validation';
 import { Field } from './field';
 

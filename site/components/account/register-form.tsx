@@ -1,7 +1,8 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { authFailureText, passwordPolicy, register } from '@/lib/auth';
+import { passwordPolicy, register } from '@/lib/auth';
+import { authFailureText } from '@/lib/auth-errors';
 import { businessProblem, emailProblem, passwordProblem } from '@/lib/validation';
 import { Field } from './field';
 

@@ -1,7 +1,8 @@
 'use client';
 import Link from '@/components/app/link';
 import { useEffect, useState } from 'react';
-import { authFailureText, signOut } from '@/lib/auth';
+import { signOut } from '@/lib/auth';
+import { authFailureText } from '@/lib/auth-errors';
 import { toaster } from '@/lib/toaster';
 
 /** Signs the buyer out on arrival and says so with a toast. */

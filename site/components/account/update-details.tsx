@@ -2,7 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import { saveProfile, type AccountState, type Profile } from '@/lib/account-store';
 import { apiErrorText, fieldProblems } from '@/lib/api';
-import { authFailureText, changeSignInEmail } from '@/lib/auth';
+import { changeSignInEmail } from '@/lib/auth';
+import { authFailureText } from '@/lib/auth-errors';
 import { businessProblem, emailProblem, telephoneProblem } from '@/lib/validation';
 import { Field } from './field';
 import { ProfilePending } from './profile-pending';

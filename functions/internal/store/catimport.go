@@ -222,7 +222,19 @@ func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) 
 		} else if u.MarkStock {
 			u.StockDelta = u.StockTo - it.Stock // orders took more than the change would leave: the file's figure
 		}
+		if !u.MarkStock && withStock(it.toProduct(), u.After.Stock) == u.After {
+			// The product holds the change already: an earlier try whose answer was lost
+			// (or which ran on in a paused store) wrote it, with its audit entry in the same
+			// transaction, which is why this try's audit condition failed.
+			return nil
+		}
 	}
+}
+
+// withStock is p with its stock set to n.
+func withStock(p catalogue.Product, n int) catalogue.Product {
+	p.Stock = n
+	return p
 }
 
 // addProductUpdate adds u's update (and its audit entry) to t.

@@ -15,6 +15,31 @@ import { metaPath } from './export-manifest.mjs';
 const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|\[::ffff:127(\.\d{1,3}){3}\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
 export const isLoopbackHost = (host) => LOOPBACK.test(host);
 
+/** The environment a build for a local (dir:) target reads the catalogue with, and a note
+ * saying which store that is. Without DYNAMODB_ENDPOINT it is scripts/run's DynamoDB Local,
+ * http://127.0.0.1:$DYNAMODB_PORT (8000), as scripts/catalogue does; an endpoint that is set
+ * empty (the SDK then reads AWS) or is not a loopback address is refused unless allowAws, as
+ * the seed refuses one, so a local release never reads a deployed table by accident. */
+export function localStoreEnv(env, { allowAws = false } = {}) {
+  const table = env.TABLE_NAME || 'tradeshop';
+  if (env.DYNAMODB_ENDPOINT === undefined) {
+    const endpoint = `http://127.0.0.1:${env.DYNAMODB_PORT || 8000}`;
+    return { env: { ...env, DYNAMODB_ENDPOINT: endpoint }, note: `the catalogue comes from the local store ${endpoint} (table ${table}), as DYNAMODB_ENDPOINT is not set` };
+  }
+  const endpoint = env.DYNAMODB_ENDPOINT;
+  let host = null;
+  try {
+    host = new URL(endpoint).hostname;
+  } catch {
+    /* not a URL: refused below */
+  }
+  const where = endpoint === '' ? `AWS DynamoDB (table ${table})` : `the store at ${endpoint} (table ${table})`;
+  if (allowAws) return { env, note: `the catalogue comes from ${where}, as --allow-aws says` };
+  if (host && isLoopbackHost(host)) return { env, note: `the catalogue comes from the local store ${endpoint} (table ${table})` };
+  const why = endpoint === '' ? 'DYNAMODB_ENDPOINT is set but empty' : host ? `DYNAMODB_ENDPOINT ${endpoint} is not a loopback address` : `DYNAMODB_ENDPOINT "${endpoint}" is not a URL such as http://127.0.0.1:8000`;
+  throw new Error(`refusing to build a local release from ${where}: ${why}; unset DYNAMODB_ENDPOINT to read scripts/run's local store, or pass --allow-aws to read that table on purpose`);
+}
+
 /** A loopback host with a port, as an emulator address is written (127.0.0.1:9099,
  * localhost:9099, [::1]:9099). The Firebase SDK's own "http://localhost" has no port. */
 const LOCAL_ADDRESS = /(?<![\w.-])(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]):\d{2,5}(?!\d)/gi;

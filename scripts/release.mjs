@@ -9,6 +9,8 @@
 //                                              RELEASE_KVS_ARN (stack outputs SiteBucketName,
 //                                              DistributionId, RouteRulesStoreArn), AWS_REGION
 //   … --export DIR                             publish an existing export instead of building
+//   … --allow-aws                              dir target: build from the DYNAMODB_ENDPOINT
+//                                              given even when it is not loopback (or empty: AWS)
 //   … --dry-run [--list]                       write nothing; print the plan (--list: every file).
 //                                              Offline: no target, or aws without access, plans
 //                                              against an empty bucket; a dir target against
@@ -19,7 +21,9 @@
 // To aws, the export (and, before a build, the build's settings) must be safe to put in
 // front of buyers, dry-run or not: an https SITE_URL that is not loopback, a Firebase
 // project that is not a demo- one, no Auth emulator address, no placeholder in shop.json
-// (release-checks.mjs). Every problem is named.
+// (release-checks.mjs). Every problem is named. A build for a dir target reads the
+// catalogue from scripts/run's local store (http://127.0.0.1:$DYNAMODB_PORT, 8000) unless
+// DYNAMODB_ENDPOINT says otherwise, and refuses one that is not loopback without --allow-aws.
 //
 // The wrapper scripts/release runs from the repository root, so relative paths are taken
 // from there. Any error ends the run with one line and exit code 1.
@@ -27,7 +31,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { say } from './lib.mjs';
 import { buildSite, exportDir as defaultExportDir, readShopConfig } from './build.mjs';
-import { buildEnvProblems, exportScan, refuseIf } from './release-checks.mjs';
+import { buildEnvProblems, exportScan, localStoreEnv, refuseIf } from './release-checks.mjs';
 import { readExport } from './export-manifest.mjs';
 import {
   awsConfig, count, describePlan, emptyState, openTarget, planRelease, planRollback, publishExport, rollback,
@@ -35,6 +39,7 @@ import {
 
 const usage = `usage:
   scripts/release --target dir:PATH|aws [--export DIR]      build (unless --export) and publish
+  scripts/release --target dir:PATH --allow-aws             build from a store that is not local
   scripts/release [--target dir:PATH|aws] --dry-run [--export DIR] [--list]
   scripts/release --target dir:PATH|aws --rollback BUILD_ID [--dry-run]
   scripts/release --target dir:PATH|aws --list-builds`;
@@ -72,8 +77,9 @@ async function listBuilds(target) {
   }
 }
 
-/** shop: functions/config/shop.json's contents (tests pass their own). */
-export async function main(argv, env = process.env, { shop = readShopConfig() } = {}) {
+/** shop: functions/config/shop.json's contents; build: what builds the site (tests pass
+ * their own of both). */
+export async function main(argv, env = process.env, { shop = readShopConfig(), build = buildSite } = {}) {
   const { values: opt } = parseArgs({
     args: argv,
     options: {
@@ -83,6 +89,7 @@ export async function main(argv, env = process.env, { shop = readShopConfig() } 
       list: { type: 'boolean', default: false },
       rollback: { type: 'string' },
       'list-builds': { type: 'boolean', default: false },
+      'allow-aws': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -92,6 +99,7 @@ export async function main(argv, env = process.env, { shop = readShopConfig() } 
   if (!opt.target && !dryRun) throw new Error('--target dir:PATH or --target aws is needed (or --dry-run to only see the plan)');
   if (opt.rollback !== undefined && opt['list-builds']) throw new Error('--rollback and --list-builds do not go together');
   if ((opt.rollback !== undefined || opt['list-builds']) && opt.export) throw new Error('--export only goes with a release, not with --rollback or --list-builds');
+  if (opt['allow-aws'] && !opt.target?.startsWith('dir:')) throw new Error('--allow-aws only goes with a dir target (a build for aws reads AWS anyway)');
 
   if (opt['list-builds'] || opt.rollback !== undefined) {
     if (!opt.target) throw new Error(`${opt.rollback !== undefined ? '--rollback' : '--list-builds'} needs --target`);
@@ -121,8 +129,15 @@ export async function main(argv, env = process.env, { shop = readShopConfig() } 
   const aws = opt.target === 'aws';
   let dir = opt.export;
   if (!dir) {
-    if (aws) refuseIf(buildEnvProblems(env, shop), 'build a release for aws');
-    await buildSite({ env, shop });
+    let buildEnv = env;
+    if (aws) {
+      refuseIf(buildEnvProblems(env, shop), 'build a release for aws');
+    } else {
+      const local = localStoreEnv(env, { allowAws: opt['allow-aws'] });
+      say('release', local.note);
+      buildEnv = local.env;
+    }
+    await build({ env: buildEnv, shop });
     dir = defaultExportDir;
   }
   const record = await publishExport({ exportDir: dir, target, scan: aws ? exportScan(shop) : undefined });

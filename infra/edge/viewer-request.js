@@ -1,8 +1,9 @@
 // CloudFront Function (cloudfront-js-2.0), viewer request, on every site behaviour.
 // The routing the Go local edge (functions/internal/edge) does, in the same order:
-//   1. a path with a "." or ".." segment is refused (400), and so is one that could turn a
-//      redirect off the site: a leading "//", a backslash, a control character, or their
-//      percent-encoded forms (UNSAFE_PATH, the same pattern as the Go edge's unsafePath);
+//   1. a path with a "." or ".." segment, plain or percent-encoded (/.%2e/x), is refused
+//      (400), and so is one that could turn a redirect off the site: a leading "//", a
+//      backslash, a control character, or their percent-encoded forms (UNSAFE_PATH, the
+//      same pattern as the Go edge's unsafePath);
 //   2. a route rule of the current build redirects (a site-path target keeps the query);
 //   3. a directory-like path without its trailing slash is redirected to it (query kept);
 //   4. /checkout/complete/{orderId}/ is served by the one exported shell page, and any
@@ -24,10 +25,13 @@ function hasExtension(uri) {
   return uri.slice(uri.lastIndexOf('/') + 1).indexOf('.') !== -1;
 }
 
+// CloudFront hands the function the path as the viewer sent it, not decoded as the Go edge
+// sees it, so a dot written as %2e (/.%2e/x, /%2e%2e/x) counts as the dot it stands for.
 function hasDotSegment(uri) {
   const segments = uri.split('/');
   for (let i = 0; i < segments.length; i++) {
-    if (segments[i] === '.' || segments[i] === '..') return true;
+    const segment = segments[i].replace(/%2e/gi, '.');
+    if (segment === '.' || segment === '..') return true;
   }
   return false;
 }

@@ -20,6 +20,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -92,11 +93,24 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // longer than the API's 3 s for a busy store.
 const importTimeout = 30 * time.Second
 
-func openStore(ctx context.Context, getenv func(string) string, allowAWS bool) (*store.Store, error) {
-	cfg := store.ConfigFromEnv(getenv)
+// storeConfig is the store's configuration for the command: the longer per-call deadline,
+// and the batch tools' patience (a call not answered in time is sent again, for up to
+// STORE_BATCH_BUDGET_MS), which it tells of on out.
+func storeConfig(getenv func(string) string, out io.Writer) store.Config {
+	var mu sync.Mutex
+	cfg := store.BatchConfigFromEnv(getenv, func(r store.Retry) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, "catalogue: %s\n", r)
+	})
 	if getenv("STORE_TIMEOUT_MS") == "" {
 		cfg.Timeout = importTimeout
 	}
+	return cfg
+}
+
+func openStore(ctx context.Context, getenv func(string) string, out io.Writer, allowAWS bool) (*store.Store, error) {
+	cfg := storeConfig(getenv, out)
 	if err := store.CheckLocal(cfg, allowAWS, "the catalogue"); err != nil {
 		return nil, err
 	}
@@ -133,7 +147,7 @@ func runImport(ctx context.Context, args []string, out io.Writer, getenv func(st
 			return 1, err
 		}
 	}
-	st, err := openStore(ctx, getenv, *allowAWS)
+	st, err := openStore(ctx, getenv, out, *allowAWS)
 	if err != nil {
 		return 1, err
 	}
@@ -275,11 +289,7 @@ func runExport(ctx context.Context, args []string, out io.Writer, getenv func(st
 	if err != nil || len(rest) > 0 {
 		return 2, fmt.Errorf("export takes no file names but -out and -categories-out\n%s", usage)
 	}
-	cfg := store.ConfigFromEnv(getenv)
-	if getenv("STORE_TIMEOUT_MS") == "" {
-		cfg.Timeout = importTimeout
-	}
-	st, err := store.Open(ctx, cfg)
+	st, err := store.Open(ctx, storeConfig(getenv, os.Stderr))
 	if err != nil {
 		return 1, err
 	}

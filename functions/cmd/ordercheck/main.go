@@ -1,7 +1,9 @@
 // Command ordercheck prepares and reads the figures of the order fault suite
 // (scripts/faults.mjs), through the store package, so the suite checks what the table
 // holds rather than what the API said. It reads DYNAMODB_ENDPOINT, TABLE_NAME,
-// AWS_REGION and STORE_TIMEOUT_MS as the functions do, and prints JSON.
+// AWS_REGION and STORE_TIMEOUT_MS as the functions do, and prints JSON. As every batch tool
+// it sends a call the store did not answer in time again, for up to STORE_BATCH_BUDGET_MS,
+// saying so on standard error.
 //
 //	ordercheck setup -products 6 -orders-each 5 -coupon FAULTS1 [-exclude SKU,…]
 //	    picks products whose pack costs 40 to 200 pounds (not the excluded ones), sets each
@@ -40,7 +42,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	st, err := store.Open(ctx, store.BatchConfigFromEnv(os.Getenv, func(r store.Retry) { fmt.Fprintf(os.Stderr, "ordercheck: %s\n", r) }))
 	if err != nil {
 		fail(err)
 	}

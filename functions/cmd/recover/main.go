@@ -2,7 +2,9 @@
 // its steps (a crash, a timeout): their stock, coupon use, idempotency key and basket
 // lock are given back (docs/orders.md); and it issues the VAT invoices such a request
 // left unissued (docs/invoices.md). It reads the same environment as the functions
-// (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION). The local edge runs the same sweep every
+// (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, STORE_TIMEOUT_MS) and, as every batch tool,
+// sends a call the store did not answer in time again for up to STORE_BATCH_BUDGET_MS
+// (docs/local-store.md "Deadlines"). The local edge runs the same sweep every
 // 30 seconds; this is for release engineers and the fault tests.
 //
 //	recover [-stale 2m] [-invoice-after 30s]
@@ -27,7 +29,7 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	st, err := store.Open(ctx, store.ConfigFromEnv(os.Getenv))
+	st, err := store.Open(ctx, store.BatchConfigFromEnv(os.Getenv, func(r store.Retry) { fmt.Printf("recover: %s\n", r) }))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)

@@ -6,6 +6,10 @@
 // -allow-aws says a deployed table is meant: without DYNAMODB_ENDPOINT the SDK writes to
 // AWS DynamoDB in AWS_REGION, which must never happen by accident (docs/infrastructure.md
 // "First deploy").
+//
+// A call the store does not answer within STORE_TIMEOUT_MS (a busy machine) is sent again
+// with back-off, for up to STORE_BATCH_BUDGET_MS (docs/local-store.md "Deadlines"), and
+// the progress line says so.
 package main
 
 import (
@@ -31,7 +35,7 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg := store.ConfigFromEnv(os.Getenv)
+	cfg := store.BatchConfigFromEnv(os.Getenv, func(r store.Retry) { fmt.Printf("seed: %s\n", r) })
 	err := checkTarget(cfg, *allowAWS)
 	if err == nil {
 		err = run(ctx, cfg, *products, *media, *ifEmpty)

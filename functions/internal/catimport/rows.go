@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // The products file's columns (docs/catalogue-import.md "Products").
@@ -127,7 +128,16 @@ func (p *problems) text(r record, key, label string, max int, required bool) (st
 		p.add(r.line, label, "holds a line break or tab; write it on one line")
 		return "", false
 	}
-	return s, true
+	// The shop's one rule for free text (package text), as every other field has it: no
+	// control characters, no zero-width or text-direction characters (a name that reads
+	// "evil" shown as "live" on every page and invoice), NFC; a description keeps its
+	// line breaks.
+	clean, err := text.Field{Name: key, Label: label, Max: max, Lines: key == "description"}.Clean(s)
+	if refused, ok := err.(*text.Error); ok {
+		p.add(r.line, label, "%s", refused.Problem)
+		return "", false
+	}
+	return clean, true
 }
 
 func clip(s string) string {

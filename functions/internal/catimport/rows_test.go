@@ -78,3 +78,52 @@ func TestSafeCellsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The catalogue import holds names and descriptions to the shop's one text rule (package
+// text), as every other field: a character that changes how text reads without showing
+// itself is a problem at its line and column, and nothing is written.
+func TestFreeTextFollowsTheShopsTextRule(t *testing.T) {
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	header := "sku,name,description,category,pack_size,unit_price,vat_rate\n"
+	for _, tc := range []struct{ name, row, want string }{
+		{"right-to-left override in a name", "AB-1,Card \u202eevil,,7,6,1.00,20", "p.csv: line 2, name: must not contain invisible characters such as zero-width spaces or text-direction controls"},
+		{"zero-width space in a name", "AB-1,Ca\u200brd,,7,6,1.00,20", "p.csv: line 2, name: must not contain invisible characters"},
+		{"left-to-right isolate in a description", "AB-1,Card,\"Fine \u2066card\",7,6,1.00,20", "p.csv: line 2, description: must not contain invisible characters"},
+		{"a control character in a description", "AB-1,Card,\"Fine\x07card\",7,6,1.00,20", "p.csv: line 2, description: must not contain control characters such as tabs (line breaks are allowed)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, ps := readRecords("p.csv", []byte(header+tc.row+"\n"), productColumns)
+			if len(ps) != 0 {
+				t.Fatalf("read: %v", ps)
+			}
+			_, p := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+			if got := problemsOf(p.list); p.count != 1 || !strings.Contains(got, tc.want) {
+				t.Fatalf("problems:\n got  %s\n want %s", got, tc.want)
+			}
+		})
+	}
+	t.Run("ranges and categories", func(t *testing.T) {
+		file := "type,id,slug,name,range,group,description\nrange,,r,Range,,,\"Fine \u2066range\"\ncategory,7,cards,Ca\u200brds,r,Cards,\n"
+		recs, ps := readRecords("c.csv", []byte(file), structureColumns)
+		if len(ps) != 0 {
+			t.Fatalf("read: %v", ps)
+		}
+		_, _, p := structureRows("c.csv", recs, nil)
+		got := problemsOf(p.list)
+		for _, want := range []string{"c.csv: line 2, description: must not contain invisible", "c.csv: line 3, name: must not contain invisible"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("problems:\n got  %s\n want %s", got, want)
+			}
+		}
+	})
+	t.Run("clean text is kept in the shop's form", func(t *testing.T) {
+		recs, _ := readRecords("p.csv", []byte(header+"AB-1,Cafe\u0301 card,\"Line one\r\nLine two\",7,6,1.00,20\n"), productColumns)
+		rows, p := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+		if p.count != 0 || len(rows) != 1 {
+			t.Fatalf("problems: %s", problemsOf(p.list))
+		}
+		if rows[0].Name != "Caf\u00e9 card" || rows[0].Description != "Line one\nLine two" {
+			t.Errorf("name %q, description %q: want NFC and LF line breaks", rows[0].Name, rows[0].Description)
+		}
+	})
+}

@@ -198,14 +198,21 @@ func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) 
 			return err
 		}
 		var refused *orders.Refused
-		if !errors.As(err, &refused) {
+		// An update that did not answer in time (the store paused on a busy machine) may
+		// have been applied, or may be still: it is not sent again blind (it may move the
+		// stock) but worked out again from the product as it is, like a failed condition.
+		// The stockJob mark, which the update sets only where it is not set, says whether
+		// this import's stock change is in already, so the stock moves once.
+		unknown := errors.Is(err, ErrUnavailable) && ctx.Err() == nil
+		if !unknown && !errors.As(err, &refused) {
 			return err
 		}
-		if refused.Kind == orders.RefusedBusy {
+		if refused != nil && refused.Kind == orders.RefusedBusy {
 			time.Sleep(time.Duration(20<<attempt) * time.Millisecond)
 			continue
 		}
-		// The condition failed: read the product as it is now and work the change out again.
+		// The condition failed, or the outcome is unknown: read the product as it is now
+		// and work the change out again.
 		it, err := getItem[productItem](ctx, s, prefixProduct+u.After.SKU, skItem)
 		if err != nil {
 			return err
@@ -215,7 +222,19 @@ func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) 
 		} else if u.MarkStock {
 			u.StockDelta = u.StockTo - it.Stock // orders took more than the change would leave: the file's figure
 		}
+		if !u.MarkStock && withStock(it.toProduct(), u.After.Stock) == u.After {
+			// The product holds the change already: an earlier try whose answer was lost
+			// (or which ran on in a paused store) wrote it, with its audit entry in the same
+			// transaction, which is why this try's audit condition failed.
+			return nil
+		}
 	}
+}
+
+// withStock is p with its stock set to n.
+func withStock(p catalogue.Product, n int) catalogue.Product {
+	p.Stock = n
+	return p
 }
 
 // addProductUpdate adds u's update (and its audit entry) to t.

@@ -2,9 +2,13 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
@@ -37,5 +41,58 @@ func TestCatalogueForImportReadsEveryProductOnce(t *testing.T) {
 		if seen[sku] != 1 {
 			t.Errorf("%s read %d times", sku, seen[sku])
 		}
+	}
+}
+
+// An update whose answer was lost (a paused store, a timeout) and is applied again — as a
+// batch tool does after an unknown outcome — changes nothing the second time: the stock
+// moves once, the audit entry is there once, and the second apply is no error. Both a
+// group's transaction and a lone product's update are tried.
+func TestProductUpdatesAppliedTwiceMoveTheStockOnce(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	at := time.UnixMilli(1_760_000_000_000)
+	var before []catalogue.Product
+	var ups []store.ProductUpdate
+	for _, sku := range []string{"TW-1", "TW-2", "TW-3"} {
+		p := catalogue.Product{SKU: sku, Slug: "p-" + strings.ToLower(sku), Name: "Product " + sku, CategoryID: 1, RangeURLText: "r",
+			PackSize: 1, UnitPrice: 100, VATRate: 20, Stock: 10, Status: catalogue.StatusActive}
+		before = append(before, p)
+		after := p
+		after.Name, after.UnitPrice = p.Name+" (new)", 120
+		ups = append(ups, store.ProductUpdate{After: after, MarkStock: true, StockDelta: 5, StockTo: 15,
+			Audit: &orders.AuditEntry{At: at, By: orders.Staff{UID: "staff", Email: "staff@example.com"}, Action: "import"}})
+	}
+	if err := st.PutCatalogue(ctx, nil, nil, before, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		ups  []store.ProductUpdate
+	}{{"a group", ups[:2]}, {"a lone product", ups[2:]}} {
+		t.Run(tc.name, func(t *testing.T) {
+			for try := 1; try <= 2; try++ {
+				if err := st.UpdateProducts(ctx, tc.ups, "job-1", nil); err != nil {
+					t.Fatalf("apply %d: %v", try, err)
+				}
+			}
+			for _, u := range tc.ups {
+				got, err := st.Product(ctx, u.After.SKU)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Stock != 15 || got.Name != u.After.Name || got.UnitPrice != 120 {
+					t.Errorf("%s: stock %d, name %q, price %d; want 15, %q, 120", u.After.SKU, got.Stock, got.Name, got.UnitPrice, u.After.Name)
+				}
+				trail, err := st.Audit(ctx, store.AuditProduct+u.After.SKU)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(trail) != 1 {
+					t.Errorf("%s: %d audit entries, want 1", u.After.SKU, len(trail))
+				}
+			}
+		})
 	}
 }

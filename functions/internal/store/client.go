@@ -64,6 +64,9 @@ type Config struct {
 	// APIOptions are added to every DynamoDB call's middleware stack (tests use them to
 	// see which operations an endpoint makes).
 	APIOptions []func(*middleware.Stack) error
+	// Patience is how a batch tool's client sends a call again that missed its deadline
+	// (BatchConfigFromEnv); zero for the functions that answer buyers.
+	Patience Patience
 
 	// invalid is why the environment's STORE_TIMEOUT_MS was refused; Open and NewClient
 	// answer it, so a bad value stops the process at start, not at the first call.
@@ -119,7 +122,8 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 // standard AWS credential chain. Tests of the engine itself use it directly.
 //
 // Every call it makes has a deadline (c.Timeout) that covers the SDK's bounded retries;
-// a call that misses it or cannot reach the table is an error that is ErrUnavailable.
+// a call that misses it or cannot reach the table is an error that is ErrUnavailable,
+// unless c.Patience sends it again and a later try answers.
 func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 	if c.invalid != nil {
 		return nil, c.invalid
@@ -148,7 +152,7 @@ func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 			r.MaxBackoff = maxBackoff
 		})
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-			return s.Initialize.Add(deadline(timeout), middleware.Before)
+			return s.Initialize.Add(deadline(timeout, c.Patience), middleware.Before)
 		})
 		if c.Endpoint != "" {
 			o.BaseEndpoint = aws.String(c.Endpoint)
@@ -179,7 +183,8 @@ func (e *unavailable) Unwrap() []error { return []error{ErrUnavailable, e.err} }
 // one context deadline, and marks a call that ran out of it, or that could not send its
 // request at all (connection refused or reset, after the retries), as ErrUnavailable. A
 // call whose caller gave up first (the request's own context ended) keeps its error.
-func deadline(timeout time.Duration) middleware.InitializeMiddleware {
+// With patience (batch tools), a repeatable call that missed its deadline is sent again.
+func deadline(timeout time.Duration, patience Patience) middleware.InitializeMiddleware {
 	return middleware.InitializeMiddlewareFunc("StoreDeadline", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 		limit := timeout
 		switch in.Parameters.(type) {
@@ -188,16 +193,18 @@ func deadline(timeout time.Duration) middleware.InitializeMiddleware {
 			// DynamoDB Local on disk can take seconds to create a table on a busy machine.
 			limit = max(timeout, adminTimeout)
 		}
-		callCtx, cancel := context.WithTimeout(ctx, limit)
-		defer cancel()
-		out, md, err := next.HandleInitialize(callCtx, in)
-		if err != nil && ctx.Err() == nil {
-			var send *smithyhttp.RequestSendError
-			if errors.Is(callCtx.Err(), context.DeadlineExceeded) || errors.As(err, &send) {
-				err = &unavailable{timeout: limit, err: err}
+		return patience.patiently(ctx, in, func() (middleware.InitializeOutput, middleware.Metadata, error) {
+			callCtx, cancel := context.WithTimeout(ctx, limit)
+			defer cancel()
+			out, md, err := next.HandleInitialize(callCtx, in)
+			if err != nil && ctx.Err() == nil {
+				var send *smithyhttp.RequestSendError
+				if errors.Is(callCtx.Err(), context.DeadlineExceeded) || errors.As(err, &send) {
+					err = &unavailable{timeout: limit, err: err}
+				}
 			}
-		}
-		return out, md, err
+			return out, md, err
+		})
 	})
 }
 

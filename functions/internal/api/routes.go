@@ -133,7 +133,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"csrf", "GET /api/csrf", handleCSRF(d.CSRF)},
 		{"session", "POST /api/session", handleSessionStart(d.Log, d.Verifier, d.CSRF)},
 		{"session", "DELETE /api/session", handleSessionEnd()},
-		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
+		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store)},
 		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, baskets)},
 		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, baskets))},
 		{"basketAddMany", "POST /api/basket/addMany", protect(d.Log, d.CSRF, handleBasketAddMany(d.Log, d.Verifier, baskets))},

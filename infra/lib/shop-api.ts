@@ -22,7 +22,11 @@ export interface ShopApiProps {
   readonly endpoints: readonly Endpoint[];
   /** The shop table; each function gets only its endpoint's `access` grants on it. */
   readonly table: dynamodb.ITableV2;
-  /** Folder holding `{name}/bootstrap` for every endpoint, as scripts/build-lambdas.mjs writes it. */
+  /**
+   * Folder of the built binaries, as scripts/build-lambdas.mjs writes it: every endpoint's
+   * function runs `{codeDir}/api/bootstrap` (functions/cmd/api), told its endpoint in
+   * API_ENDPOINT.
+   */
   readonly codeDir: string;
   /**
    * Environment every function gets (TABLE_NAME, ORIGIN_SECRET and, where the endpoint
@@ -38,9 +42,15 @@ export interface ShopApiProps {
   readonly throttle: ApiThrottle;
 }
 
+/** The binary every endpoint's function runs (functions/cmd/api; scripts/build-lambdas.mjs). */
+export const API_BINARY = 'api';
+
+/** The environment variable that names a function's endpoint (functions/internal/lambdarun). */
+export const ENDPOINT_VAR = 'API_ENDPOINT';
+
 /**
- * The shop's HTTP API: one Go Lambda per endpoint (provided.al2023, arm64, the bootstrap
- * built with -tags lambda.norpc), each with only the table actions and partition-key
+ * The shop's HTTP API: one Go Lambda per endpoint (provided.al2023, arm64, all running the
+ * one API binary built with -tags lambda.norpc, told their endpoint in API_ENDPOINT), each with only the table actions and partition-key
  * prefixes its endpoint uses and the CSRF secret only where it checks or issues tokens,
  * behind an HTTP API whose routes are exactly the endpoints' routes, throttled; every
  * function refuses a request without CloudFront's origin secret.
@@ -75,11 +85,13 @@ export class ShopApi extends Construct {
     for (const endpoint of props.endpoints) {
       const fn = goFunction(this, endpoint.name, {
         codeDir: props.codeDir,
+        binary: API_BINARY,
         memoryMB: endpoint.memoryMB,
         timeout: Duration.seconds(endpoint.timeoutSeconds),
         description: `/api endpoint ${endpoint.name}: ${endpoint.routes.map((r) => `${r.method} ${r.path}`).join(', ')}`,
         environment: {
           ...props.environment,
+          [ENDPOINT_VAR]: endpoint.name,
           TABLE_NAME: props.table.tableName,
           ORIGIN_SECRET: props.originSecret.secretValue.unsafeUnwrap(),
           ...(endpoint.csrfSecret ? { CSRF_SECRET: props.csrfSecret.secretValue.unsafeUnwrap() } : {}),
@@ -127,15 +139,20 @@ export function grantMediaBucket(fn: lambda.Function, bucket: s3.IBucket): void 
 /** Inputs of {@link goFunction}. */
 export interface GoFunctionOptions {
   readonly codeDir: string;
+  /**
+   * The binary to run, `{codeDir}/{binary}/bootstrap`; default the function's own name. The
+   * API's functions all run one (API_BINARY), so CDK packages and uploads it once.
+   */
+  readonly binary?: string;
   readonly memoryMB: number;
   readonly description: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly timeout?: Duration;
 }
 
-/** One Go Lambda as the project builds them: codeDir/{name}/bootstrap on provided.al2023, arm64. */
+/** One Go Lambda as the project builds them: codeDir/{binary}/bootstrap on provided.al2023, arm64. */
 export function goFunction(scope: Construct, name: string, options: GoFunctionOptions): lambda.Function {
-  const dir = path.join(options.codeDir, name);
+  const dir = path.join(options.codeDir, options.binary ?? name);
   if (!existsSync(path.join(dir, 'bootstrap'))) {
     throw new Error(`${scope.node.path}/${name}: ${dir}/bootstrap is missing; build the functions first (node scripts/build-lambdas.mjs)`);
   }
@@ -157,6 +174,7 @@ function validate(props: ShopApiProps, where: string): void {
     throw new Error(`${where}: ${msg}`);
   };
   if (props.endpoints.length === 0) fail('no endpoints');
+  if (ENDPOINT_VAR in props.environment) fail(`${ENDPOINT_VAR} is set per function to its endpoint's name, not passed to every function`);
   if ('FIREBASE_AUTH_EMULATOR_HOST' in props.environment) {
     fail('FIREBASE_AUTH_EMULATOR_HOST must never reach a deployed function: it turns off token signature checks');
   }

@@ -5,6 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
 import { loadEndpoints, loadJobs } from '../lib/endpoints';
+import { API_BINARY } from '../lib/shop-api';
 import { addStage, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
 
 /** The stage settings the real app uses (cdk.json context), so tests check them too. */
@@ -12,15 +13,18 @@ export const stageConfigs = (
   JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: { stages: Record<Stage, StageConfig> } }
 ).context.stages;
 
-/** Every function's name, as scripts/build-lambdas.mjs builds them. */
+/** Every function's name: the endpoints, notFound, then the jobs. */
 export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound', ...loadJobs().map((j) => j.name)];
+
+/** Every binary's name, as scripts/build-lambdas.mjs builds them: every endpoint runs `api`. */
+export const binaryNames = [API_BINARY, 'notFound', ...loadJobs().map((j) => j.name)];
 
 /**
  * A folder shaped like scripts/build-lambdas.mjs output, with stand-in bootstraps:
  * these tests are about the template, not the binaries (the test command synthesizes
  * with the real ones).
  */
-export function fakeLambdaDir(names: readonly string[] = functionNames): string {
+export function fakeLambdaDir(names: readonly string[] = binaryNames): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-lambda-'));
   for (const name of names) {
     mkdirSync(path.join(dir, name));

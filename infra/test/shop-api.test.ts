@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadEndpoints } from '../lib/endpoints';
 import { STAGES, addStage } from '../lib/shop-stack';
-import { ShopApi } from '../lib/shop-api';
+import { ENDPOINT_VAR, ShopApi } from '../lib/shop-api';
 import {
   actionsOf, expectedStatements, fakeLambdaDir, functionNames, rawFile, resources, secretRef, stackTemplate, stageConfigs, tableStatements,
   type Statement,
@@ -41,6 +41,13 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     for (const fn of goFns) {
       expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap' });
     }
+  });
+
+  it('runs the one API binary in every endpoint\'s function, told its endpoint in API_ENDPOINT', () => {
+    // One asset: CDK packages and uploads the binary once, whatever the number of endpoints.
+    const code = new Set(endpoints.map((e) => JSON.stringify(fns[fnId(e.name)]!.Properties['Code'])));
+    expect(code.size).toBe(1);
+    for (const e of endpoints) expect(fns[fnId(e.name)]!.Properties['Environment'].Variables[ENDPOINT_VAR], e.name).toBe(e.name);
   });
 
   it('routes exactly the endpoints\' routes, each to its own function', () => {
@@ -161,9 +168,10 @@ describe('ShopApi validation', () => {
     expect(make({ environment: { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' } })).toThrow(/never reach a deployed function/);
   });
 
-  it('refuses a secret passed to every function', () => {
+  it('refuses a secret, or an endpoint name, passed to every function', () => {
     expect(make({ environment: { CSRF_SECRET: 'x'.repeat(40) } })).toThrow(/added per function from its secret/);
     expect(make({ environment: { ORIGIN_SECRET: 'x'.repeat(40) } })).toThrow(/added per function from its secret/);
+    expect(make({ environment: { [ENDPOINT_VAR]: 'search' } })).toThrow(/set per function to its endpoint/);
   });
 
   it('refuses missing throttling', () => {
@@ -171,12 +179,12 @@ describe('ShopApi validation', () => {
   });
 
   it('names the missing build when a bootstrap is absent', () => {
-    expect(make({ codeDir: fakeLambdaDir(['search']) })).toThrow(/bootstrap is missing; build the functions first/);
+    expect(make({ codeDir: fakeLambdaDir(['notFound']) })).toThrow(/bootstrap is missing; build the functions first/);
   });
 
   it('refuses one route served by two endpoints', () => {
     const [first] = endpoints;
-    expect(make({ endpoints: [first!, { ...first!, name: 'copy' }], codeDir: fakeLambdaDir([first!.name, 'copy']) })).toThrow(/served by two endpoints/);
+    expect(make({ endpoints: [first!, { ...first!, name: 'copy' }], codeDir: fakeLambdaDir() })).toThrow(/served by two endpoints/);
   });
 
   it('builds a stack for every configured stage', () => {

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/pages"
-	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -55,7 +54,7 @@ func run(ctx context.Context, out string) error {
 	if len(ranges) == 0 {
 		return fmt.Errorf("table %s has no catalogue; run the seed first", st.TableName())
 	}
-	site := pages.Build(ranges, cats, products, seed.Groups)
+	site := pages.Build(ranges, cats, products) // the menu in the catalogue's own order
 
 	// Write into a fresh folder, then swap it in, so a failed run leaves the old one.
 	tmp := out + ".tmp"

@@ -2,14 +2,14 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 // endpointsJSON is endpoints.json: the /api surface as the cloud deploys it, with each
@@ -61,38 +61,30 @@ func ReadDeployment() (Deployment, error) {
 	return d, nil
 }
 
-// DepsForEndpoint builds the Deps of the Lambda serving endpoint name. An endpoint that
-// neither checks nor issues CSRF tokens is deployed without CSRF_SECRET
-// ("csrfSecret": false) and gets csrf.Disabled(), which panics if it is ever used;
-// every other Dep is as DepsFromEnv builds it.
+// DepsForEndpoint builds the Deps of the Lambda serving endpoint name. Only the
+// endpoints that check or issue CSRF tokens are deployed with CSRF_SECRET (endpoints.json
+// "csrfSecret"), and csrf.FromEnv refuses to start without it in staging and production;
+// every other endpoint gets csrf.Disabled(), which panics if it is ever used, so an
+// endpoint that needs the secret and was not given it fails loudly. Every other Dep is as
+// DepsFromEnv builds it.
 func DepsForEndpoint(ctx context.Context, getenv func(string) string, log *slog.Logger, name string) (Deps, error) {
 	d, err := ReadDeployment()
 	if err != nil {
 		return Deps{}, err
 	}
-	for _, e := range d.Endpoints {
-		if e.Name != name {
-			continue
-		}
-		if e.CSRFSecret {
-			return DepsFromEnv(ctx, getenv, log)
-		}
-		// DepsFromEnv insists on CSRF_SECRET in the cloud: hand it a throwaway one, then
-		// replace the protector it makes with one that has no secret at all.
-		b := make([]byte, 32)
-		_, _ = rand.Read(b)
-		throwaway := base64.StdEncoding.EncodeToString(b)
-		deps, err := DepsFromEnv(ctx, func(k string) string {
-			if k == "CSRF_SECRET" {
-				return throwaway
-			}
-			return getenv(k)
-		}, log)
-		if err != nil {
+	i := slices.IndexFunc(d.Endpoints, func(e DeployedFunction) bool { return e.Name == name })
+	if i < 0 {
+		return Deps{}, fmt.Errorf("endpoints.json has no endpoint %q", name)
+	}
+	protector := csrf.Disabled()
+	if d.Endpoints[i].CSRFSecret {
+		if protector, err = csrf.FromEnv(getenv); err != nil {
 			return Deps{}, err
 		}
-		deps.CSRF = csrf.Disabled()
-		return deps, nil
 	}
-	return Deps{}, fmt.Errorf("endpoints.json has no endpoint %q", name)
+	st, err := store.Open(ctx, store.ConfigFromEnv(getenv))
+	if err != nil {
+		return Deps{}, err
+	}
+	return depsWith(ctx, getenv, log, st, protector)
 }

@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -104,7 +106,10 @@ func TestEndpointsFileMatchesRoutes(t *testing.T) {
 	for name, patterns := range served {
 		d, ok := deployed[name]
 		if !ok {
-			t.Errorf("endpoint %s (%v) is served but missing from endpoints.json, so it would not be deployed", name, patterns)
+			routes, _ := json.Marshal(patterns)
+			t.Errorf("endpoint %s is served but missing from endpoints.json, so it would not be deployed; add it with its rights:\n"+
+				`    {"name": %q, "routes": %s, "csrfSecret": false, "access": [] },`+
+				"\n(csrfSecret true if it checks or issues CSRF tokens; TestEndpointsStayWithinTheirTableRights names the table grants it needs)", name, routes, name)
 			continue
 		}
 		if !slices.Equal(slices.Sorted(slices.Values(d.Routes)), slices.Sorted(slices.Values(patterns))) {
@@ -127,4 +132,67 @@ func unitDeps(t *testing.T) Deps {
 		t.Fatal(err)
 	}
 	return Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), CSRF: p}
+}
+
+// updateDocs makes TestDocsListEveryEndpoint rewrite the table instead of failing on a
+// difference: go test ./internal/api -run TestDocsListEveryEndpoint -update
+var updateDocs = flag.Bool("update", false, "rewrite the endpoint table of docs/api.md from routes.go and endpoints.json")
+
+// The endpoint table of docs/api.md lies between these lines.
+const (
+	docsTableStart = "<!-- endpoint table: generated from routes.go and endpoints.json by go test ./internal/api -run TestDocsListEveryEndpoint -update -->"
+	docsTableEnd   = "<!-- end of endpoint table -->"
+)
+
+// TestDocsListEveryEndpoint keeps docs/api.md's table of every endpoint, its routes and
+// whether it has the CSRF secret equal to routes.go (the list) and endpoints.json (the
+// deployment), so a reader of the docs sees the whole surface and a new endpoint cannot
+// be left out of them.
+func TestDocsListEveryEndpoint(t *testing.T) {
+	file := readEndpointsFile(t)
+	secret := map[string]bool{}
+	for _, e := range file.Endpoints {
+		secret[e.Name] = e.CSRFSecret
+	}
+	var names []string
+	routes := map[string][]string{}
+	for _, e := range Endpoints(unitDeps(t)) {
+		if routes[e.Name] == nil {
+			names = append(names, e.Name)
+		}
+		routes[e.Name] = append(routes[e.Name], "`"+e.Pattern+"`")
+	}
+	rows := []string{"| endpoint (its Lambda) | routes | CSRF secret |", "|---|---|---|"}
+	for _, n := range names {
+		yes := "no"
+		if secret[n] {
+			yes = "yes"
+		}
+		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s |", n, strings.Join(routes[n], ", "), yes))
+	}
+	want := strings.Join(rows, "\n")
+
+	const path = "../../../docs/api.md"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	from, to := strings.Index(doc, docsTableStart), strings.Index(doc, docsTableEnd)
+	if from < 0 || to < from {
+		t.Fatalf("docs/api.md lacks the lines %s and %s around the endpoint table", docsTableStart, docsTableEnd)
+	}
+	got := strings.TrimSpace(doc[from+len(docsTableStart) : to])
+	if got == want {
+		return
+	}
+	if *updateDocs {
+		doc = doc[:from+len(docsTableStart)] + "\n" + want + "\n" + doc[to:]
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("docs/api.md's endpoint table differs from routes.go and endpoints.json; rewrite it with\n"+
+		"  go test ./internal/api -run TestDocsListEveryEndpoint -update\nwant:\n%s", want)
 }

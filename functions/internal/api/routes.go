@@ -53,11 +53,18 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 // DepsFromStore builds Deps from the environment around a store opened already (the
 // round-trip bench's, which counts its calls).
 func DepsFromStore(ctx context.Context, getenv func(string) string, log *slog.Logger, st *store.Store) (Deps, error) {
-	v, err := auth.New(ctx, auth.ConfigFromEnv(getenv))
+	protector, err := csrf.FromEnv(getenv)
 	if err != nil {
 		return Deps{}, err
 	}
-	protector, err := csrf.FromEnv(getenv)
+	return depsWith(ctx, getenv, log, st, protector)
+}
+
+// depsWith builds Deps from the environment around a store and a CSRF protector made
+// already: the one of CSRF_SECRET, or csrf.Disabled() for a function deployed without
+// the secret (DepsForEndpoint).
+func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger, st *store.Store, protector *csrf.Protector) (Deps, error) {
+	v, err := auth.New(ctx, auth.ConfigFromEnv(getenv))
 	if err != nil {
 		return Deps{}, err
 	}
@@ -102,14 +109,17 @@ func catalogueIndex(st *store.Store) search.Loader {
 	}
 }
 
-// Endpoint is one /api route: the Lambda of the same name serves it in the cloud.
+// Endpoint is one /api route: the Lambda of the same name serves it in the cloud (every
+// endpoint's Lambda runs cmd/api, told its Name in API_ENDPOINT).
 type Endpoint struct {
 	Name    string
 	Pattern string
 	Handler http.Handler
 }
 
-// Endpoints lists the whole /api surface.
+// Endpoints lists the whole /api surface: the one list of the API, from which the
+// deployment (endpoints.json) and the docs follow, checked by endpoints_test.go
+// (docs/api.md "The endpoints, and adding one").
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
@@ -123,7 +133,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"csrf", "GET /api/csrf", handleCSRF(d.CSRF)},
 		{"session", "POST /api/session", handleSessionStart(d.Log, d.Verifier, d.CSRF)},
 		{"session", "DELETE /api/session", handleSessionEnd()},
-		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store, d.Store, d.Store)},
+		{"recommended", "POST /api/recommended", handleRecommended(d.Log, d.Verifier, d.Store)},
 		{"basket", "POST /api/basket", handleBasket(d.Log, d.Verifier, baskets)},
 		{"basketAdd", "POST /api/basket/add", protect(d.Log, d.CSRF, handleBasketAdd(d.Log, d.Verifier, baskets))},
 		{"basketAddMany", "POST /api/basket/addMany", protect(d.Log, d.CSRF, handleBasketAddMany(d.Log, d.Verifier, baskets))},

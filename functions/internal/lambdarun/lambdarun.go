@@ -1,10 +1,11 @@
-// Package lambdarun is the whole body of every Lambda's main: read the configuration
-// from the environment, build the shared dependencies, and serve the one named /api
-// endpoint behind the API Gateway v2 adapter with request logging.
+// Package lambdarun is the whole body of the Lambdas' mains: read the configuration from
+// the environment, build the shared dependencies, and serve one /api endpoint (or, for
+// notFound, a handler of its own) behind the API Gateway v2 adapter with request logging.
 package lambdarun
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,29 +16,49 @@ import (
 	"github.com/tradeshop/functions/internal/api"
 )
 
-// Run serves endpoint name until the Lambda runtime stops the process.
-func Run(name string) {
+// EndpointVar names the environment variable that tells the one API binary (cmd/api)
+// which endpoint of endpoints.json its function serves. The CDK app sets it on every
+// endpoint's function (infra/lib/shop-api.ts).
+const EndpointVar = "API_ENDPOINT"
+
+// Run serves the endpoint named in API_ENDPOINT until the Lambda runtime stops the
+// process. It stops at once, logging why, if the endpoint is missing or unknown or its
+// configuration is incomplete: a function that cannot serve should fail its first start,
+// not its first request.
+func Run(getenv func(string) string) {
 	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	deps, err := api.DepsForEndpoint(context.Background(), os.Getenv, log, name)
+	h, err := Handler(context.Background(), getenv, log)
 	if err != nil {
-		log.Error("start", "endpoint", name, "err", err)
+		log.Error("start", "endpoint", getenv(EndpointVar), "err", err)
 		os.Exit(1)
+	}
+	Serve(log, h)
+}
+
+// Handler builds what the function of the endpoint named in API_ENDPOINT serves: that
+// endpoint's routes, refusing any request that did not come through CloudFront (which
+// adds the origin secret).
+func Handler(ctx context.Context, getenv func(string) string, log *slog.Logger) (http.Handler, error) {
+	name := getenv(EndpointVar)
+	if name == "" {
+		return nil, errors.New(EndpointVar + " is not set: it names the endpoint this function serves (endpoints.json)")
+	}
+	deps, err := api.DepsForEndpoint(ctx, getenv, log, name)
+	if err != nil {
+		return nil, err
 	}
 	if name == "search" {
 		deps.Search.Warm() // build the index while the first request is on its way
 	}
 	h, err := api.EndpointHandler(deps, name)
 	if err != nil {
-		log.Error("start", "endpoint", name, "err", err)
-		os.Exit(1)
+		return nil, err
 	}
-	// Only requests that came through CloudFront (which adds the origin secret) are served.
-	guard, err := api.OriginGuardFromEnv(os.Getenv)
+	guard, err := api.OriginGuardFromEnv(getenv)
 	if err != nil {
-		log.Error("start", "endpoint", name, "err", err)
-		os.Exit(1)
+		return nil, err
 	}
-	Serve(log, guard(h))
+	return guard(h), nil
 }
 
 // Serve hands h to the Lambda runtime behind the API Gateway v2 adapter, with request

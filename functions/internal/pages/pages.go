@@ -128,14 +128,15 @@ func Card(p catalogue.Product) ProductCard {
 		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
 }
 
-// Build computes every page's data. groupOrder lists the menu groups in header order;
-// a group not in it goes last, in order of first appearance.
+// Build computes every page's data. The header menu's groups come in the catalogue's own
+// order: a group's place is that of its first category in display order (Category.Order),
+// so the catalogue data, not code, decides the menu, and a new group needs no code.
 //
 // Discontinued products are left out altogether: they have no page (so the next build
 // answers 404 for it and the sitemap drops it), and no list, count, featured or related
 // product names them. A category lists its products in shelf order
 // (catalogue.CompareShelf): sort order first, then name, then SKU.
-func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catalogue.Product, groupOrder []string) Site {
+func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catalogue.Product) Site {
 	ranges = slices.Clone(ranges)
 	slices.SortFunc(ranges, func(a, b catalogue.Range) int { return cmp.Compare(a.Order, b.Order) })
 	cats = slices.Clone(cats)
@@ -162,10 +163,6 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 	}
 
 	groups := map[string]int{}
-	for _, g := range groupOrder {
-		groups[g] = len(s.Menu.Groups)
-		s.Menu.Groups = append(s.Menu.Groups, MenuGroup{Name: g})
-	}
 	catsOfRange := map[string][]CategoryLink{}
 	for _, c := range cats {
 		l := CategoryLink{ID: c.ID, Slug: c.Slug, Name: c.Name, Group: c.Group, RangeURLText: c.RangeURLText,
@@ -181,7 +178,6 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 		s.Categories[l.Path] = CategoryPage{Kind: "category", Range: rangeLinks[c.RangeURLText], Category: l,
 			Products: nonNil(byCat[c.ID])}
 	}
-	s.Menu.Groups = slices.DeleteFunc(s.Menu.Groups, func(g MenuGroup) bool { return len(g.Categories) == 0 })
 
 	catLinks := map[int]CategoryLink{}
 	for _, g := range s.Menu.Groups {

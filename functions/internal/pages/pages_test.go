@@ -15,7 +15,7 @@ func TestBuildCoversEveryPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Build(c.Ranges, c.Categories, c.Products, seed.Groups)
+	s := Build(c.Ranges, c.Categories, c.Products)
 
 	if len(s.Ranges) != 7 || len(s.Menu.Ranges) != 7 {
 		t.Fatalf("ranges: %d pages, %d menu links", len(s.Ranges), len(s.Menu.Ranges))
@@ -23,8 +23,13 @@ func TestBuildCoversEveryPage(t *testing.T) {
 	if len(s.Categories) != len(c.Categories) {
 		t.Fatalf("category pages %d, categories %d", len(s.Categories), len(c.Categories))
 	}
-	if len(s.Menu.Groups) != len(seed.Groups) || s.Menu.Groups[0].Name != seed.Groups[0] {
-		t.Fatalf("menu groups out of order: %+v", s.Menu.Groups[0].Name)
+	// The seed's categories are in header order, so its menu is the spec's.
+	var groups []string
+	for _, g := range s.Menu.Groups {
+		groups = append(groups, g.Name)
+	}
+	if !slices.Equal(groups, seed.Groups) {
+		t.Fatalf("menu groups %q, want the header's %q", groups, seed.Groups)
 	}
 	total := 0
 	for path, p := range s.Categories {
@@ -81,8 +86,8 @@ func TestStockState(t *testing.T) {
 	}
 }
 
-// shelf is a small catalogue: one range, two categories (the second in a menu group the
-// group order does not know), products with and without sort orders and statuses.
+// shelf is a small catalogue: one range, two categories (each in its own menu group),
+// products with and without sort orders and statuses.
 func shelf() ([]catalogue.Range, []catalogue.Category, []catalogue.Product) {
 	ranges := []catalogue.Range{{URLText: "wholesale_cards", Name: "Cards", Order: 1}}
 	cats := []catalogue.Category{
@@ -122,7 +127,7 @@ func TestBuildLeavesOutDiscontinued(t *testing.T) {
 	t.Parallel()
 	ranges, cats, products := shelf()
 	given := slices.Clone(products)
-	s := Build(ranges, cats, products, []string{"Occasions"})
+	s := Build(ranges, cats, products)
 	if !slices.Equal(products, given) {
 		t.Fatal("Build changed the products it was given")
 	}
@@ -178,7 +183,7 @@ func TestBuildLeavesOutDiscontinued(t *testing.T) {
 func TestCategoryShelfOrder(t *testing.T) {
 	t.Parallel()
 	ranges, cats, products := shelf()
-	s := Build(ranges, cats, products, []string{"Occasions"})
+	s := Build(ranges, cats, products)
 	page := s.Categories["/outlet/section/birthday/101/"]
 	want := []string{"GC101-00003", "GC101-00002", "GC101-00006", "GC101-00001", "GC101-00004", "GC101-00007"}
 	if got := skus(page.Products); !slices.Equal(got, want) {
@@ -190,14 +195,20 @@ func TestCategoryShelfOrder(t *testing.T) {
 	}
 }
 
-// TestNewMenuGroup: a category whose group the group order does not name gets its own
-// group after the known ones, with its page and counts.
-func TestNewMenuGroup(t *testing.T) {
+// TestMenuGroupsFollowTheCatalogue: the menu's groups come in the order of their first
+// categories (Category.Order, not the order given), and a new group needs no code: it
+// gets its place, its page and its counts from the data.
+func TestMenuGroupsFollowTheCatalogue(t *testing.T) {
 	t.Parallel()
 	ranges, cats, products := shelf()
-	s := Build(ranges, cats, products, []string{"Occasions", "Balloons"})
+	s := Build(ranges, cats, products)
 	if len(s.Menu.Groups) != 2 || s.Menu.Groups[0].Name != "Occasions" || s.Menu.Groups[1].Name != "Garden" {
 		t.Fatalf("groups %+v", s.Menu.Groups)
+	}
+	swapped := slices.Clone(cats)
+	swapped[0].Order, swapped[1].Order = 2, 1
+	if g := Build(ranges, swapped, products).Menu.Groups; len(g) != 2 || g[0].Name != "Garden" || g[1].Name != "Occasions" {
+		t.Fatalf("groups with Garden's category first: %+v", g)
 	}
 	garden := s.Menu.Groups[1].Categories
 	if len(garden) != 1 || garden[0].ID != 150 || garden[0].Products != 1 {

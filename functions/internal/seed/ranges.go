@@ -36,7 +36,8 @@ const (
 	GroupMisc       = "Miscellaneous"
 )
 
-// Groups lists the menu groups in the order the header shows them.
+// Groups lists the menu groups in the order the spec's header shows them. The menu takes
+// its order from the categories' (pages.Build), and categoryDefs are in this order.
 var Groups = []string{
 	GroupOccasions, GroupValue, GroupPublishers, GroupChristmas, GroupSeasonal, GroupGiftWrap,
 	GroupParty, GroupBalloons, GroupSocial, GroupGiftware, GroupStationery, GroupMisc,

@@ -249,20 +249,31 @@ func (s *Store) structure(ctx context.Context) ([]catalogue.Range, []catalogue.C
 	if err != nil {
 		return nil, nil, fmt.Errorf("read ranges: %w", err)
 	}
-	cin, _ := s.byType(typeCategory)
-	citems, err := queryAll[categoryItem](ctx, s, cin)
+	cats, err := s.Categories(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read categories: %w", err)
+		return nil, nil, err
 	}
 	ranges := make([]catalogue.Range, len(ritems))
 	for i, it := range ritems {
 		ranges[i] = it.toRange()
 	}
+	return ranges, cats, nil
+}
+
+// Categories reads every category of the catalogue (one Query of the catalogue index for
+// a catalogue of a few hundred categories), in no particular order: Category.Order is the
+// display order.
+func (s *Store) Categories(ctx context.Context) ([]catalogue.Category, error) {
+	cin, _ := s.byType(typeCategory)
+	citems, err := queryAll[categoryItem](ctx, s, cin)
+	if err != nil {
+		return nil, fmt.Errorf("read categories: %w", err)
+	}
 	cats := make([]catalogue.Category, len(citems))
 	for i, it := range citems {
 		cats[i] = it.toCategory()
 	}
-	return ranges, cats, nil
+	return cats, nil
 }
 
 // ProductsBySKU reads the products with these SKUs; SKUs with no product are absent

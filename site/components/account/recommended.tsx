@@ -8,7 +8,14 @@ import type { ProductCard } from '@/lib/types';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
-type Answer = { reason: 'basket' | 'best-sellers'; products: ProductCard[] };
+type Answer = { reason: 'basket' | 'orders' | 'catalogue'; products: ProductCard[] };
+
+/** The lead line for what the products were picked from. */
+const leads: Record<Answer['reason'], string> = {
+  basket: 'Picked from the categories in your basket.',
+  orders: 'Picked from the categories of your recent orders.',
+  catalogue: 'A selection from the first sections of our catalogue.',
+};
 
 /** Products picked for the buyer (POST /api/recommended), drawn like a category grid. */
 export function Recommended() {
@@ -44,7 +51,7 @@ export function Recommended() {
   if (!answer) return <p role="status">Finding products for you…</p>;
   return (
     <>
-      <p className="lead">{answer.reason === 'basket' ? 'Picked from the categories in your basket.' : 'Our best sellers with trade buyers.'}</p>
+      <p className="lead">{leads[answer.reason]}</p>
       <ProductGrid products={answer.products} label="Recommended products" />
     </>
   );

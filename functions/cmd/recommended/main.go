@@ -1,6 +1,0 @@
-// Command recommended is the Lambda for the /api/recommended endpoint (see internal/api/routes.go).
-package main
-
-import "github.com/tradeshop/functions/internal/lambdarun"
-
-func main() { lambdarun.Run("recommended") }

@@ -1,6 +1,0 @@
-// Command shoppingCartSmall is the Lambda for the /api/shoppingCartSmall endpoint (see internal/api/routes.go).
-package main
-
-import "github.com/tradeshop/functions/internal/lambdarun"
-
-func main() { lambdarun.Run("shoppingCartSmall") }

@@ -1,0 +1,62 @@
+package lambdarun
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestHandlerServesTheEndpointItIsTold starts the one API binary's handler as the cloud
+// does: it serves the endpoint API_ENDPOINT names, behind the origin guard, and refuses to
+// start without a name or with one endpoints.json does not list.
+func TestHandlerServesTheEndpointItIsTold(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{"STAGE": "production", "FIREBASE_PROJECT_ID": "tradeshop-production", "TABLE_NAME": "t",
+		"AWS_REGION": "eu-west-2", "FIREBASE_KEYS_URL": "http://127.0.0.1:1/keys", "ORIGIN_SECRET": strings.Repeat("o", 40)}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tc := range []struct {
+		endpoint string
+		refusal  string // "" when the function starts
+	}{
+		{"", "API_ENDPOINT is not set"},
+		{"nope", `no endpoint "nope"`},
+		{"basketAdd", "CSRF_SECRET"}, // it checks tokens, so it must be given the secret
+		{"getProfile", ""},
+	} {
+		t.Run(tc.endpoint, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{EndpointVar: tc.endpoint}
+			for k, v := range base {
+				env[k] = v
+			}
+			h, err := Handler(context.Background(), func(k string) string { return env[k] }, log)
+			if tc.refusal != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+					t.Fatalf("started with %v, want a refusal naming %q", err, tc.refusal)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Without the origin secret the request never reaches the endpoint.
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/getProfile", strings.NewReader(`{}`)))
+			if w.Code != http.StatusForbidden {
+				t.Errorf("a request without the origin secret: %d, want 403", w.Code)
+			}
+			// Another endpoint's route is not this function's.
+			r := httptest.NewRequest(http.MethodPost, "/api/basket", strings.NewReader(`{}`))
+			r.Header.Set("X-Origin-Verify", base["ORIGIN_SECRET"])
+			w = httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != http.StatusNotFound {
+				t.Errorf("another endpoint's route: %d, want 404", w.Code)
+			}
+		})
+	}
+}

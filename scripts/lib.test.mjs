@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { TAIL_LINES, ensurePortsFree, freePort, root, startService, waitForPort } from './lib.mjs';
+import { portVariables } from './run.mjs';
 
 /** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port. */
 async function occupy(t, host = '127.0.0.1') {
@@ -47,11 +48,15 @@ test('two variables on one port, and a port that is not a number, are refused in
 });
 
 /** Runs the run command (node scripts/run.mjs, or the wrapper scripts/run when wrapper) with
- * args, the ports given and the others free; answers { code, out, err, ms }. */
+ * args, the ports given and every other port it reads set to a free one: its defaults
+ * (8080, 1025, …) may be held by a shop running on this machine.
+ * @param {Record<string, number>} ports
+ * @param {{ wrapper?: boolean, args?: string[] }} [options]
+ * @returns {Promise<{ code: number | null, out: string, err: string, ms: number }>} */
 async function runCommand(ports, { wrapper = false, args = [] } = {}) {
-  const [port, dynamo, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamo), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) };
-  for (const [variable, p] of Object.entries(ports)) env[variable] = String(p);
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { ...process.env };
+  for (const variable of portVariables) env[variable] = String(ports[variable] ?? await freePort());
   const t0 = performance.now();
   const child = wrapper
     ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -13,6 +13,7 @@
 // Any other argument is refused with the usage (exit code 2); any error ends the run with
 // one line (`run: …`) and exit code 1.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   binDir, buildGoCommands, ensureNpmPackages, ensurePortsFree, isStopping, localDir, run, say, startAuthEmulator,
@@ -24,7 +25,7 @@ import { startMaildev } from './maildev.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
 /** The environment variables the run command reads: [name, default, what]. */
-const variables = [
+export const variables = [
   ['PORT', '8080', 'the local edge: the shop and /api/*'],
   ['DYNAMODB_PORT', '8000', 'DynamoDB Local'],
   ['AUTH_EMULATOR_PORT', '9099', 'Firebase Auth emulator'],
@@ -37,6 +38,11 @@ const variables = [
   ['SEED_PRODUCTS', '3000', 'size of the seed catalogue on first start (up to 200,000)'],
   ['SITE_URL', 'http://127.0.0.1:$PORT', "the site's public address (canonical URLs, sitemap)"],
 ];
+
+/** The variables that name a port, each checked free before anything starts; the script
+ * tests set every one of them to a free port, so a running shop on the defaults does not
+ * change what they see. */
+export const portVariables = variables.map(([name]) => name).filter((name) => name.endsWith('PORT'));
 
 const usage = `usage: scripts/run [--help]
 
@@ -85,15 +91,7 @@ function parseArguments(argv) {
 async function main() {
   if (!parseArguments(process.argv.slice(2))) return;
   stopOnSignals();
-  await ensurePortsFree([
-    { variable: 'PORT', port: cfg.port },
-    { variable: 'DYNAMODB_PORT', port: cfg.dynamoPort },
-    { variable: 'AUTH_EMULATOR_PORT', port: cfg.authPort },
-    { variable: 'EMULATOR_HUB_PORT', port: cfg.hubPort },
-    { variable: 'EMULATOR_LOGGING_PORT', port: cfg.loggingPort },
-    { variable: 'MAIL_SMTP_PORT', port: cfg.mailSmtpPort },
-    { variable: 'MAIL_WEB_PORT', port: cfg.mailWebPort },
-  ]);
+  await ensurePortsFree(portVariables.map((variable) => ({ variable, port: Number(env(variable)) })));
   await ensureNpmPackages();
   await ensureJava();
 
@@ -166,8 +164,11 @@ async function main() {
   process.exit(1);
 }
 
-main().catch(async (err) => {
-  console.error(`run: ${err.message}`);
-  await stopAll();
-  process.exit(1);
-});
+// Run as a command only: the script tests import portVariables.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch(async (err) => {
+    console.error(`run: ${err.message}`);
+    await stopAll();
+    process.exit(1);
+  });
+}

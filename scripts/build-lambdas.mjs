@@ -1,3 +1,4 @@
+// @ts-check
 // Builds every Lambda as the cloud runs it: one `bootstrap` per function for the
 // provided.al2023 runtime on arm64, with `-tags lambda.norpc` (no RPC shim, smaller and
 // faster to start), stripped and reproducible (-trimpath). The functions are the /api

@@ -1,3 +1,4 @@
+// @ts-check
 // Builds a release of the site: snapshot the catalogue from DynamoDB, `next build` the
 // static export rendered from that snapshot, put each page's _payload.json beside its
 // HTML, then write builds/meta/{buildId}.json (route rules) and, last,
@@ -120,7 +121,19 @@ export function validateRedirects(doc, pagePaths = new Set()) {
  * same message for the same mistake: site/lib/shop-validate.mjs). */
 export const shopConfigPath = path.join(root, 'functions', 'config', 'shop.json');
 export const shopSchemaPath = path.join(root, 'functions', 'config', 'shop-schema.json');
-export const readShopConfig = () => parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8')));
+/**
+ * What the scripts read of functions/config/shop.json (docs/shop-config.md has every field).
+ * @typedef {{
+ *   business: { tradingName: string, legalName: string, registeredIn?: string, registeredAddress: string, companyNumber: string, vatNumber: string },
+ *   bankTransfer: { accountName: string, sortCode: string, accountNumber: string },
+ *   contact: { phone: string, email: string, address: string, hours: string },
+ *   minimumOrderPence?: number,
+ * }} ShopConfig
+ */
+
+/** functions/config/shop.json, checked against its schema.
+ * @returns {ShopConfig} */
+export const readShopConfig = () => /** @type {ShopConfig} */ (parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8'))));
 
 /** Site versions buyers see: their builds must carry the shop's real details. */
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);
@@ -130,10 +143,14 @@ const PUBLIC_VERSIONS = new Set(['staging', 'production']);
  * town in an address, and contact details in the ranges kept for examples (an .example
  * domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). The release to AWS refuses
  * the same (release-checks.mjs). */
-export function placeholderProblems(shop) {
+export function placeholderProblems(/** @type {Partial<ShopConfig>} */ shop) {
+  /** @type {string[]} */
   const problems = [];
+  /** @type {Partial<ShopConfig['business']>} */
   const business = shop.business ?? {};
+  /** @type {Partial<ShopConfig['bankTransfer']>} */
   const bank = shop.bankTransfer ?? {};
+  /** @type {Partial<ShopConfig['contact']>} */
   const contact = shop.contact ?? {};
   if (!/[1-9]/.test(business.companyNumber ?? '')) problems.push(`business.companyNumber "${business.companyNumber ?? ''}" is a placeholder`);
   if (!/[1-9]/.test(business.vatNumber ?? '')) problems.push(`business.vatNumber "${business.vatNumber ?? ''}" is a placeholder`);

@@ -1,3 +1,4 @@
+// @ts-check
 // The first deploy of a stage, as docs/infrastructure.md "First deploy" describes it: checks
 // what can be checked offline, builds the Lambdas, synthesises both stacks with the pinned
 // CDK CLI, and prints every step in order with the commands to run.
@@ -55,7 +56,9 @@ export function stacksOf(outDir) {
   return stacks.sort((a, b) => (a.deps.some((d) => d.startsWith(b.name)) ? 1 : b.deps.some((d) => d.startsWith(a.name)) ? -1 : 0));
 }
 
-/** The steps of a first deploy, each a title and the commands (or what to do by hand). */
+/** The steps of a first deploy, each a title and the commands (or what to do by hand).
+ * @param {{ stage: string, config: { region: string, firebaseProjectId: string }, stacks: { name: string, region: string }[], lambdaDir: string }} deploy
+ * @returns {[string, string[]][]} */
 export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
   const shopStack = stacks.find((s) => !s.name.endsWith('-Edge'))?.name ?? `TradeShop-${stage}`;
   const region = config.region;

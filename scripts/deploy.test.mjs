@@ -1,3 +1,4 @@
+// @ts-check
 // The first deploy's offline checks and plan (scripts/deploy.mjs). The dry-run's synth of
 // both stages runs in the test command (scripts/test.mjs), where the Lambdas are built.
 // Run: node --test scripts/*.test.mjs

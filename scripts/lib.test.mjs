@@ -1,3 +1,4 @@
+// @ts-check
 // Busy ports are refused before anything starts, with a sentence naming the variable
 // that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it), and so
 // are arguments the run command does not know; a service that dies at start is reported
@@ -13,12 +14,13 @@ import test from 'node:test';
 import { TAIL_LINES, ensurePortsFree, freePort, root, startService, waitForPort } from './lib.mjs';
 import { portVariables } from './run.mjs';
 
-/** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port. */
+/** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port.
+ * @param {import('node:test').TestContext} t */
 async function occupy(t, host = '127.0.0.1') {
   const srv = createServer();
-  await new Promise((resolve) => srv.listen(0, host, resolve));
+  await new Promise((resolve) => srv.listen(0, host, () => resolve(undefined)));
   t.after(() => srv.close());
-  return srv.address().port;
+  return /** @type {import('node:net').AddressInfo} */ (srv.address()).port;
 }
 
 test('free ports pass', async () => {
@@ -100,7 +102,9 @@ test('the run command refuses an argument it does not know with its usage (exit 
 });
 
 /** Runs a Node one-liner as a service that prints lines 1..count (the odd ones to stderr
- * with mixed) and exits with 3 without listening. */
+ * with mixed) and exits with 3 without listening.
+ * @param {number} count
+ * @param {{ mixed?: boolean, logFile?: string }} [options] */
 function dyingService(count, { mixed = false, ...opts } = {}) {
   const script = `for (let i = 1; i <= ${count}; i++) (${mixed} && i % 2 ? console.error : console.log)('line ' + i); process.exitCode = 3;`;
   return startService('dying', process.execPath, ['-e', script], opts);

@@ -1,3 +1,4 @@
+// @ts-check
 // The run and test commands' first check: Node and Go are as new as the project needs (the
 // versions package.json's engines and functions/go.mod name), else one sentence each saying
 // what was found and where to get a newer one, before anything is installed or started.

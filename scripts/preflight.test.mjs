@@ -1,3 +1,4 @@
+// @ts-check
 // The run and test commands check Node and Go first (scripts/preflight.cjs): the version
 // comparison, the versions the project names, and a Go too old or missing, refused in one
 // sentence with an install hint before anything starts.
@@ -14,6 +15,7 @@ import preflight from './preflight.cjs';
 const { atLeast, goVersion, neededVersions, parseVersion, toolchainProblems } = preflight;
 
 test('parseVersion reads the first version in what node, go and the manifests say', () => {
+  /** @type {[string, number[] | null][]} */
   const cases = [
     ['v20.19.1', [20, 19, 1]],
     ['20.20.2', [20, 20, 2]],

@@ -1,3 +1,4 @@
+// @ts-check
 // The release plan run against the dir target: files, cache classification, the order of
 // writes, diffing between builds, clean up, rollback, and recovery from a release that
 // stopped half-way. Run: node --test scripts/*.test.mjs
@@ -11,7 +12,7 @@ import { createDirTarget } from './target-dir.mjs';
 import { at, buildA, buildB, lastAt, read, recording, scratch, writeExport } from './release-fixtures.mjs';
 
 const quiet = () => {};
-const tmpFiles = (root) => readdirSync(root, { recursive: true }).filter((f) => f.endsWith('.tmp'));
+const tmpFiles = (root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.tmp'));
 const site = (root) => path.join(root, 'site');
 
 /** Publishes a fixture build to the dir target at root, recording the writes. */
@@ -135,7 +136,7 @@ test('a release that stopped half-way is repaired by the next one', async (t) =>
   assert.equal(read(site(root), 'outlet/r/balloons/index.html'), '<h1>balloons v2</h1>');
 
   const state = await createDirTarget(root).state();
-  assert.equal(state.current.id, buildA.id);
+  assert.equal(state.current?.id, buildA.id);
   assert.deepEqual(state.unfinished.map((u) => u.id), [buildB.id]);
   // Publishing build A again must put back what B's run overwrote, though A's manifest
   // says those files are already current, and delete what B's run added.
@@ -171,12 +172,18 @@ test('with an edge (aws), route rules go to the KVS after the meta file, then th
 test('the KVS keeps the rules of the 10 newest published builds and of the build made current', async () => {
   const exp = { id: 'new', timestamp: 100, redirects: [], files: {} };
   const releases = Array.from({ length: 12 }, (_, i) => ({ id: `old${i}`, timestamp: i, files: 1 }));
-  const keep = planRelease(exp, { ...emptyState(), releases }).phases.at(-1).keepEdgeRulesOf;
+  /** The route rules the plan's clean up keeps. @param {import('./publish.mjs').Plan} plan */
+  const keptRules = (plan) => {
+    const cleanup = plan.phases.at(-1);
+    assert.ok(cleanup?.name === PHASE.cleanup);
+    return cleanup.keepEdgeRulesOf;
+  };
+  const keep = keptRules(planRelease(exp, { ...emptyState(), releases }));
   assert.equal(keep.length, KEEP_EDGE_RULES_OF);
   assert.deepEqual(keep, ['new', 'old11', 'old10', 'old9', 'old8', 'old7', 'old6', 'old5', 'old4', 'old3']);
   // Rolling back to an old build keeps its rules even though it is not among the newest.
   const back = planRelease({ ...exp, id: 'old0', timestamp: 0 }, { ...emptyState(), releases }, { kind: 'rollback' });
-  assert.ok(back.phases.at(-1).keepEdgeRulesOf.includes('old0'));
+  assert.ok(keptRules(back).includes('old0'));
 });
 
 test('the plan lists the phases in order, grouped by Cache-Control and Content-Type', async (t) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // What a release to AWS refuses (docs/build-and-release.md "Safe to publish"): an export
 // that would put a local address, the demo Firebase project, the Auth emulator or the
 // example shop details in front of buyers. Every problem is named, not only the first.

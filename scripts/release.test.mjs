@@ -1,3 +1,4 @@
+// @ts-check
 // The release CLI as a release engineer runs it: dry-runs write nothing and work offline,
 // bad input is refused in one line before anything is built or written.
 // Run: node --test scripts/*.test.mjs
@@ -45,7 +46,7 @@ test('a dry-run against a dir target writes nothing and plans against what the f
   const r = release(['--target', `dir:${target}`, '--export', b.dir, '--dry-run']);
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(snapshotTree(dir), afterExport, 'the dry-run wrote nothing');
-  assert.ok(before.length < afterExport.length);
+  assert.ok(before !== null && afterExport !== null && before.length < afterExport.length);
   assertPhasesInOrder(r.out);
   assert.match(r.out, new RegExp(`current build at the target: ${buildA.id}`));
   assert.match(r.out, /hashed assets: upload 1 file, .*\(1 already at the target, kept\)/);
@@ -95,6 +96,7 @@ test('a dry-run to aws of a safe export, with real shop details, prints the plan
 test('a release to aws (dry-run or not) refuses an unsafe export, naming every problem, before anything is read from AWS', async (t) => {
   const dir = scratch(t);
   const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:aws:cloudfront::1:key-value-store/x', AWS_REGION: 'eu-west-2' };
+  /** @type {Record<string, [Partial<import('./release-fixtures.mjs').TestBuild>, typeof realShop, RegExp[]]>} */
   const cases = {
     'loopback SITE_URL': [{ site: { ...realSite, siteUrl: 'http://127.0.0.1:8080' } }, realShop,
       [/SITE_URL "http:\/\/127\.0\.0\.1:8080" of build .* is not an https address/, /SITE_URL "http:\/\/127\.0\.0\.1:8080" .* is a loopback address/]],

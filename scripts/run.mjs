@@ -1,3 +1,4 @@
+// @ts-check
 // The README's run command: refuses busy ports before anything starts, installs npm
 // packages (and Java, for DynamoDB Local, when it is missing), builds the Go commands,
 // starts DynamoDB Local (tables kept in .local/dynamodb) and the Firebase Auth emulator
@@ -51,7 +52,8 @@ Needs Go and Node (checked first); installs npm packages, and Java where there i
 Every port is checked before anything starts. Environment variables, and their defaults:
 ${variables.map(([name, dflt, what]) => `  ${name.padEnd(22)} ${dflt.padEnd(23)} ${what}`).join('\n')}`;
 
-const env = (k) => process.env[k] || variables.find(([name]) => name === k)[1];
+/** The variable's value, else its default. @param {string} k */
+const env = (k) => process.env[k] || variables.find(([name]) => name === k)?.[1] || '';
 const cfg = {
   port: Number(env('PORT')),
   dynamoPort: Number(env('DYNAMODB_PORT')),

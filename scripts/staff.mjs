@@ -1,3 +1,4 @@
+// @ts-check
 // Grants, revokes and lists the shop's staff: Firebase users whose ID token carries the
 // custom claim `staff: true` (docs/back-office.md "Roles" and "Granting staff").
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // scripts/staff against a real Firebase Auth emulator on free ports: grant puts staff: true
 // on the next ID token the emulator mints (keeping the user's other custom claims), revoke
 // takes it off, list shows who has it; an unknown email, a silent emulator and bad usage are
@@ -59,7 +60,8 @@ test('scripts/staff against the Auth emulator', { timeout: 180000 }, async (t) =
   const host = `127.0.0.1:${authPort}`;
   const env = cleanEnv({ FIREBASE_AUTH_EMULATOR_HOST: host, FIREBASE_PROJECT_ID: project });
   const identity = (method) => `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=local`;
-  const post = async (url, body, headers = {}) => {
+  /** @returns {Promise<any>} the answer's JSON, whose shape each call knows */
+  const post = async (/** @type {string} */ url, /** @type {unknown} */ body, headers = {}) => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     const json = await res.json();
     assert.equal(res.status, 200, `${url}: ${JSON.stringify(json)}`);
@@ -166,10 +168,10 @@ test('where it works: emulator first, then a service account key for a real proj
   writeFileSync(notKey, JSON.stringify({ type: 'authorized_user' }));
 
   assert.deepEqual(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1' }), { kind: 'emulator', host: '127.0.0.1:1', projectId: project, note: undefined });
-  assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note, /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
+  assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note ?? '', /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
   const local = target({});
   assert.equal(local.host, '127.0.0.1:9099');
-  assert.match(local.note, /^neither .* is set: using the local Auth emulator at 127\.0\.0\.1:9099/);
+  assert.match(local.note ?? '', /^neither .* is set: using the local Auth emulator at 127\.0\.0\.1:9099/);
 
   const cloud = target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'tradeshop-prod' });
   assert.equal(cloud.kind, 'cloud');

@@ -1,3 +1,4 @@
+// @ts-check
 // The aws target over in-memory stand-ins for S3 (versioned), the KeyValueStore and
 // CloudFront: what each release step sends, and that publish, clean up and rollback compose
 // through the SDK's commands. This is not AWS: it checks our side of the calls (keys under
@@ -60,7 +61,7 @@ function fakeAws() {
         return { Contents: keys.sort().map((Key) => ({ Key })) };
       }
       case 'CopyObjectCommand': {
-        const [, encodedKey, versionId] = /^([^?]+)\?versionId=(.+)$/.exec(input.CopySource);
+        const [, encodedKey = '', versionId] = /^([^?]+)\?versionId=(.+)$/.exec(input.CopySource) ?? [];
         const key = decodeURIComponent(encodedKey.slice(config.bucket.length + 1));
         const from = objects.get(key)?.find((v) => v?.versionId === decodeURIComponent(versionId));
         if (!from) throw Object.assign(new Error('no such version'), { name: 'NoSuchVersion' });

@@ -1,3 +1,4 @@
+// @ts-check
 // The README's test command: installs what it needs (npm packages, Debian's chromium, and
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
 // memory, one JVM shared by every Go package), Firebase Auth emulator and maildev (the local
@@ -37,7 +38,7 @@ import { buildLambdas } from './build-lambdas.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
-  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB'],
+  ['static', 'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB'],
   ['vet', 'go vet'],
   ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
@@ -124,7 +125,10 @@ async function vitest(cwd, args, opts = {}) {
   }
 }
 
-/** Runs `go test`, passing its output through, and names the failed tests on failure. */
+/** Runs `go test`, passing its output through, and names the failed tests on failure.
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} opts
+ * @returns {Promise<void>} */
 function goTest(args, opts) {
   return new Promise((resolve, reject) => {
     const child = spawn('go', ['test', ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
@@ -133,7 +137,7 @@ function goTest(args, opts) {
     const watch = (stream, sink) => stream.on('data', (d) => {
       sink.write(d);
       const lines = (rest + d).split('\n');
-      rest = lines.pop();
+      rest = lines.pop() ?? '';
       for (const l of lines) if (/^\s*--- FAIL: |^FAIL\s/.test(l)) failed.push(l.trim());
     });
     watch(child.stdout, process.stdout);
@@ -154,15 +158,22 @@ async function ensureChromium() {
   await aptInstall(['chromium'], 'for the browser tests');
 }
 
-/** The TypeScript a workspace (site, infra) compiles with, wherever npm put it: the root
- * holds an older one for ESLint's parser (site/eslint.config.mjs). */
+/** The TypeScript a workspace (site, infra, or . for the root's scripts) compiles with,
+ * wherever npm put it: the root holds an older one for ESLint's parser
+ * (site/eslint.config.mjs), which also checks the scripts.
+ * @param {string} workspace */
 function tscOf(workspace) {
   const pkg = createRequire(path.join(root, workspace, 'package.json')).resolve('typescript/package.json');
   return path.join(path.dirname(pkg), 'bin', 'tsc');
 }
 
 /** Runs a checker, passing its output through; on failure the error names it and holds
- * the first lines it printed, for the summary. */
+ * the first lines it printed, for the summary.
+ * @param {string} name
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [opts]
+ * @returns {Promise<void>} */
 function runChecker(name, cmd, args, opts) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
@@ -182,10 +193,13 @@ function runChecker(name, cmd, args, opts) {
 /** The static checks, each run even when one before it failed; they need no service, so
  * they run while the services start. */
 async function staticChecks() {
+  /** @type {[string, string, string[], import('node:child_process').SpawnOptions?][]} */
   const checks = [
     ['tsc infra', tscOf('infra'), ['--noEmit', '-p', 'infra']],
     ['tsc site', tscOf('site'), ['--noEmit', '-p', 'site']],
     ['tsc site/e2e', tscOf('site'), ['--noEmit', '-p', 'site/e2e']],
+    // The scripts' JavaScript, checked from their JSDoc types (checkJs) by the root's TypeScript.
+    ['tsc scripts', tscOf('.'), ['--noEmit', '-p', 'scripts']],
     ['eslint site', path.join(root, 'node_modules', '.bin', 'eslint'),
       ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
     ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],

@@ -17,7 +17,7 @@ export const defaultLambdaDir = path.join(localDir, 'lambda');
 /** The names of every Lambda: the /api endpoints, then notFound, then the jobs. */
 export function lambdaNames() {
   const file = path.join(root, 'functions', 'internal', 'api', 'endpoints.json');
-  const { endpoints, jobs } = JSON.parse(readFileSync(file, 'utf8'));
+  const { endpoints, jobs } = /** @type {{ endpoints: { name: string }[], jobs: { name: string }[] }} */ (JSON.parse(readFileSync(file, 'utf8')));
   return [...endpoints.map((e) => e.name), 'notFound', ...jobs.map((j) => j.name)];
 }
 

@@ -25,14 +25,16 @@ const MAILDEV_VARIABLES = [
 
 /** The arguments maildev runs with: SMTP and the web inbox on 127.0.0.1 at the given
  * ports, emails kept in mailDir (and read back from it on a restart), settings from
- * configFile only. */
+ * configFile only.
+ * @param {{ smtpPort: number, webPort: number, mailDir: string, configFile: string }} options */
 export function maildevArgs({ smtpPort, webPort, mailDir, configFile }) {
   return ['--config', configFile, '--smtp', String(smtpPort), '--ip', '127.0.0.1', '--web', String(webPort), '--web-ip', '127.0.0.1',
     '--mail-directory', mailDir];
 }
 
 /** Starts maildev (see above) and waits until both ports answer; answers { child, url,
- * smtpPort, webPort }, url being the web inbox and REST API base. stopAll stops it. */
+ * smtpPort, webPort }, url being the web inbox and REST API base. stopAll stops it.
+ * @param {{ smtpPort: number, webPort: number, dir: string, logFile?: string }} options */
 export async function startMaildev({ smtpPort, webPort, dir, logFile }) {
   const mailDir = path.join(dir, 'mail');
   mkdirSync(mailDir, { recursive: true });

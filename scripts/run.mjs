@@ -78,7 +78,7 @@ const serviceEnv = {
 
 /** Reads the arguments: answers false after printing the usage for --help; refuses any
  * other argument with the usage (exit code 2). */
-function parseArguments(argv) {
+function parseArguments(/** @type {string[]} */ argv) {
   let help;
   try {
     ({ values: { help } } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }));

@@ -170,6 +170,7 @@ test('where it works: emulator first, then a service account key for a real proj
   assert.deepEqual(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1' }), { kind: 'emulator', host: '127.0.0.1:1', projectId: project, note: undefined });
   assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note ?? '', /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
   const local = target({});
+  assert.ok(local.kind === 'emulator');
   assert.equal(local.host, '127.0.0.1:9099');
   assert.match(local.note ?? '', /^neither .* is set: using the local Auth emulator at 127\.0\.0\.1:9099/);
 

@@ -82,7 +82,7 @@ test('pruneRscFiles removes the segment and _full RSC files and keeps index.txt,
 test('codeVersion changes with the site code, its inputs and NEXT_PUBLIC settings, not with outputs, tests or other settings', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'code-'));
   const site = path.join(dir, 'site');
-  const put = (rel, body) => {
+  const put = (/** @type {string} */ rel, /** @type {string} */ body) => {
     mkdirSync(path.dirname(path.join(site, rel)), { recursive: true });
     writeFileSync(path.join(site, rel), body);
   };

@@ -12,6 +12,7 @@ import { checkPrerequisites, firstDeploySteps } from './deploy.mjs';
 
 const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8'));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+/** cdk.json with the stage's settings changed. @param {string} stage @param {object} change */
 const withStage = (stage, change) => ({ ...cdkJson, context: { ...cdkJson.context, stages: { ...cdkJson.context.stages, [stage]: { ...cdkJson.context.stages[stage], ...change } } } });
 
 test('npx cdk from the repository root is the pinned CLI, and both stages are ready', () => {

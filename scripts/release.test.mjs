@@ -14,12 +14,16 @@ import { main } from './release.mjs';
 /** The environment without any release or AWS configuration of the machine running the tests. */
 const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_')));
 
+/** Runs the release command with args; answers { code, out, err }.
+ * @param {string[]} args */
 function release(args, env = bareEnv) {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'release.mjs'), ...args], { cwd: root, env, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** Asserts a failed run: exit 1 and exactly one line on stderr matching re. */
+/** Asserts a failed run: exit 1 and exactly one line on stderr matching re.
+ * @param {{ code: number | null, out: string, err: string }} r
+ * @param {RegExp} re */
 function assertRefused(r, re) {
   assert.equal(r.code, 1, r.out + r.err);
   const lines = r.err.trim().split('\n');
@@ -29,6 +33,7 @@ function assertRefused(r, re) {
 }
 
 const phasesInOrder = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
+/** Asserts that text names every phase of a release plan, in order. @param {string} text */
 function assertPhasesInOrder(text) {
   const at = phasesInOrder.map((p) => text.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
   assert.ok(at.every((i) => i >= 0), text);
@@ -68,8 +73,11 @@ test('a dry-run works offline: no target, or aws with no configuration, plans ag
 });
 
 /** Runs the release in this process with the shop.json given (the CLI reads the
- * repository's, which holds placeholders); answers { code, out, err } as release() does. */
+ * repository's, which holds placeholders); answers { code, out, err } as release() does.
+ * @param {string[]} args
+ * @param {import('./build.mjs').ShopConfig} shop */
 async function releaseWith(args, shop, env = bareEnv) {
+  /** @type {string[]} */
   const lines = [];
   const log = console.log;
   console.log = (...a) => lines.push(a.join(' '));

@@ -16,6 +16,7 @@ import {
   startDynamoDBLocal,
 } from './dynamodb-local.mjs';
 
+/** A scratch folder removed when the test ends. @param {import('node:test').TestContext} t */
 function scratch(t) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-ddb-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,6 +36,7 @@ test('findJava finds an executable java on PATH, and nothing where there is none
 });
 
 test('ensureJava installs nothing where java is on PATH', async () => {
+  /** @type {unknown[][]} */
   const calls = [];
   const java = await ensureJava({
     find: () => '/usr/bin/java',
@@ -46,6 +48,7 @@ test('ensureJava installs nothing where java is on PATH', async () => {
 });
 
 test("ensureJava installs Debian's JRE through apt-get where there is no java, then answers the new one", async () => {
+  /** @type {unknown[][]} */
   const calls = [];
   let installed = false;
   const java = await ensureJava({
@@ -62,7 +65,7 @@ test("ensureJava installs Debian's JRE through apt-get where there is no java, t
   assert.equal(calls[1][0], 'apt');
   assert.deepEqual(calls[1][1], [javaPackage]);
   assert.equal(javaPackage, 'openjdk-17-jre-headless');
-  assert.match(calls[1][2], /DynamoDB Local/);
+  assert.match(String(calls[1]?.[2]), /DynamoDB Local/);
   assert.equal(calls.length, 2);
 });
 
@@ -106,6 +109,10 @@ function outsideAddress() {
   return null;
 }
 
+/** Whether a TCP connection to host:port succeeds.
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>} */
 function connects(host, port) {
   return new Promise((resolve) => {
     const sock = connect({ host, port }, () => {
@@ -143,6 +150,7 @@ test('the on-disk store (-dbPath) keeps every acknowledged write across a kill -
     BillingMode: 'PAY_PER_REQUEST',
   });
 
+  /** @type {string[]} */
   const acknowledged = [];
   let started = 0;
   let inFlight = 0;
@@ -156,7 +164,7 @@ test('the on-disk store (-dbPath) keeps every acknowledged write across a kill -
     killedAt = acknowledged.length;
     process.kill(/** @type {number} */ (store.child.pid), 'SIGKILL');
   };
-  const writer = async (w) => {
+  const writer = async (/** @type {number} */ w) => {
     while (!killed && started < maxWrites) {
       const pk = `w${w}-${started++}`;
       inFlight++;

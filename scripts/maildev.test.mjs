@@ -50,6 +50,10 @@ function otherAddress() {
   return null;
 }
 
+/** Whether a TCP connection to host:port succeeds.
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>} */
 function reachable(host, port) {
   return new Promise((resolve) => {
     const sock = connect({ host, port }, () => {

@@ -29,6 +29,7 @@ test('parseVersion reads the first version in what node, go and the manifests sa
 });
 
 test('atLeast compares major, minor and patch as numbers', () => {
+  /** @type {[string, string, boolean][]} */
   const cases = [
     ['20.19.0', '20.19', true],
     ['20.20.2', '20.19', true],
@@ -67,7 +68,8 @@ test('toolchainProblems names each old or missing tool, what was found and where
   ]);
 });
 
-/** A directory holding a fake `go` that says it is go1.22.1. */
+/** A directory holding a fake `go` that says it is go1.22.1.
+ * @param {import('node:test').TestContext} t */
 function oldGo(t) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-preflight-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +78,10 @@ function oldGo(t) {
   return dir;
 }
 
-/** Runs cmd to its end; answers { code, out, err, ms }. */
+/** Runs cmd to its end; answers { code, out, err, ms }.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env */
 function runToEnd(cmd, args, env) {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,3 +1,4 @@
+// @ts-check
 // Basket latency under load: N signed-in clients (Auth emulator users) on loopback each
 // add to their basket and read it back through the edge, a bounded number of times.
 // Answers p50/p99 per operation. Used by the bench command.
@@ -11,10 +12,10 @@ export async function newClient(base, authHost, i) {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
   });
-  const { idToken } = await res.json();
+  const { idToken } = /** @type {{ idToken: string }} */ (await res.json());
   const c = await fetch(`${base}/api/csrf`);
-  const { token } = await c.json();
-  const cookie = c.headers.get('set-cookie').split(';')[0];
+  const { token } = /** @type {{ token: string }} */ (await c.json());
+  const cookie = (c.headers.get('set-cookie') ?? '').split(';')[0];
   return { idToken, csrf: token, cookie };
 }
 
@@ -28,7 +29,7 @@ async function timed(fn) {
 
 /** Runs the load and answers { add: {p50, p99, n}, cart: {p50, p99, n} } in ms. */
 export async function basketLatency(base, authHost, { clients = 50, rounds = 20 } = {}) {
-  const search = await (await fetch(`${base}/api/search?q=birthday`)).json();
+  const search = /** @type {{ hits: { sku: string, inStock: boolean, packSize: number }[] }} */ (await (await fetch(`${base}/api/search?q=birthday`)).json());
   const products = search.hits.filter((h) => h.inStock);
   const users = await Promise.all(Array.from({ length: clients }, (_, i) => newClient(base, authHost, i)));
   const add = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The floor the shop's figures are read against: a blank Next.js app (one page,
 // <h1>hello</h1>, `output: 'export'`) built with the same next, react and react-dom as
 // site/ (it resolves the same node_modules), and a small static server to put it on
@@ -112,8 +113,8 @@ export function serveStatic(dir) {
   return new Promise((resolve, reject) => {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => resolve({
-      url: `http://127.0.0.1:${server.address().port}`,
-      close: () => new Promise((done) => server.close(() => done())),
+      url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+      close: () => new Promise((/** @type {(v?: void) => void} */ done) => server.close(() => done())),
     }));
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The blank Next app and the static server the bench measures it with
 // (scripts/bench-blank.mjs). Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // The bench's yardstick for the site build (issue 19): the same catalogue pages built by
 // Hugo (Debian's `hugo`), from the same snapshot, with the same markup and no JavaScript.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // Order placement under load: `orders` signed-in buyers (Auth emulator users, billing
 // saved through POST /api/billing, a basket of `lines` lines filled through
 // /api/basket/addMany) are made ready first; then `concurrency` of them at a time place
@@ -33,7 +34,7 @@ async function readyBuyer(base, authHost, i, products, lines) {
   }), 'sign up');
   const c = await fetch(`${base}/api/csrf`);
   const { token } = await ok(c, 'csrf');
-  const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie: c.headers.get('set-cookie').split(';')[0] };
+  const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie: (c.headers.get('set-cookie') ?? '').split(';')[0] };
   const billing = { company: `Bench Buyer ${i} Ltd`, contact: 'Pat Bench', payment_method: 'proforma', address: { line1: '1 High St', town: 'Exampleton', postcode: 'EX1 2AB' } };
   await ok(await fetch(`${base}/api/billing`, { method: 'POST', headers, body: JSON.stringify({ token: idToken, billing }) }), 'billing');
   // `lines` distinct products, spread over the bench products so buyers share some.
@@ -65,7 +66,7 @@ export async function ordersLoad(base, authHost, products, { concurrency = 50, o
       method: 'POST', headers: b.headers,
       body: JSON.stringify({ token: b.idToken, idempotency_key: b.key, delivery_option: 'standard', same_as_billing: true }),
     });
-    const body = await res.json();
+    const body = /** @type {{ lines?: unknown[] }} */ (await res.json());
     const ms = performance.now() - s;
     const placed = res.status === 201 && body.lines?.length === lines;
     const kind = placed || res.status !== 201 ? String(res.status) : `201 with ${body.lines?.length} lines`;

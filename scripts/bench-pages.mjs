@@ -1,3 +1,4 @@
+// @ts-check
 // What one page of the export weighs, what the release folder holds, and where a build's
 // time went: the bench's `pages` figures (docs/PERFORMANCE.md, issue 19).
 //
@@ -58,7 +59,7 @@ export function pageSizes(exportDir, pagePath) {
   return {
     path: pagePath,
     files,
-    htmlBytes: files.find((f) => f.name === 'index.html').rawBytes,
+    htmlBytes: files.find((f) => f.name === 'index.html')?.rawBytes ?? 0,
     rawBytes: sum('rawBytes'),
     gzipBytes: sum('gzipBytes'),
   };

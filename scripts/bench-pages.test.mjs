@@ -1,3 +1,4 @@
+// @ts-check
 // The page, release folder and build-phase figures of the bench (scripts/bench-pages.mjs).
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
@@ -56,7 +57,7 @@ test('page sizes: every file raw and gzip, the HTML, and the totals', (t) => {
   assert.deepEqual(s.files.map((f) => f.name), ['_payload.json', 'index.html', 'index.txt']);
   assert.equal(s.rawBytes, Buffer.byteLength(html) + 11 + 7);
   const html9 = gzipSync(html, { level: 9 }).length;
-  assert.equal(s.files.find((f) => f.name === 'index.html').gzipBytes, html9);
+  assert.equal(s.files.find((f) => f.name === 'index.html')?.gzipBytes, html9);
   assert.equal(s.gzipBytes, s.files.reduce((n, f) => n + f.gzipBytes, 0));
 });
 
@@ -96,6 +97,7 @@ test("build phases from a next build trace: the last build's direct phases, nest
     JSON.stringify([span('output-export-full-static-export', 96, 1, 147, 3), span('next-build', 1, undefined, 100, 51)]),
   ].join('\n');
   const r = tracePhases(trace);
+  assert.ok(r);
   assert.equal(r.seconds, 51);
   assert.deepEqual(r.phases.map((p) => [p.name, p.seconds]), [
     ['clean', 2.5], ['run-turbopack', 2], ['static-generation', 40], ['output-export-full-static-export', 3],
@@ -106,5 +108,5 @@ test("build phases from a next build trace: the last build's direct phases, nest
 
 test('CPU of waited-for children is a number of seconds on Linux', () => {
   const s = childCpuSeconds();
-  if (process.platform === 'linux') assert.ok(Number.isFinite(s) && s >= 0);
+  if (process.platform === 'linux') assert.ok(s !== null && Number.isFinite(s) && s >= 0);
 });

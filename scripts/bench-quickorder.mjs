@@ -1,3 +1,4 @@
+// @ts-check
 // Quick order latency: one signed-in buyer on loopback checks a quick order of many SKUs
 // (POST /api/skus) and adds many lines in one call (POST /api/basket/addMany), each a
 // bounded number of times, through the edge. Each add goes to a basket of its own (a new

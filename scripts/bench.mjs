@@ -1,3 +1,4 @@
+// @ts-check
 // The project's bench command: prints the figures docs/PERFORMANCE.md records.
 //
 //   scripts/bench                 # every benchmark
@@ -124,7 +125,8 @@ async function main() {
   const overExport = existsSync(exportDir);
   const cpu0 = childCpuSeconds();
   const first = await buildSite({ env });
-  const firstCpu = cpu0 === null ? null : childCpuSeconds() - cpu0;
+  const cpu1 = childCpuSeconds();
+  const firstCpu = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
   const traceFile = path.join(root, 'site', '.next', 'trace');
   const firstTrace = existsSync(traceFile) ? tracePhases(readFileSync(traceFile, 'utf8')) : null;
   const edge = startService('edge', path.join(binDir, 'local'), [], {

@@ -1,3 +1,4 @@
+// @ts-check
 // Builds every Lambda as the cloud runs it: one `bootstrap` per binary for the
 // provided.al2023 runtime on arm64, with `-tags lambda.norpc` (no RPC shim, smaller and
 // faster to start), stripped and reproducible (-trimpath). The binaries are `api`, which
@@ -21,7 +22,7 @@ export const apiBinary = 'api';
 /** The names of every Lambda binary (each a functions/cmd/{name}): api, notFound, then the jobs. */
 export function lambdaNames() {
   const file = path.join(root, 'functions', 'internal', 'api', 'endpoints.json');
-  const { jobs } = JSON.parse(readFileSync(file, 'utf8'));
+  const { jobs } = /** @type {{ jobs: { name: string }[] }} */ (JSON.parse(readFileSync(file, 'utf8')));
   return [apiBinary, 'notFound', ...jobs.map((j) => j.name)];
 }
 

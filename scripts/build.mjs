@@ -1,3 +1,4 @@
+// @ts-check
 // Builds a release of the site: snapshot the catalogue from DynamoDB, `next build` the
 // static export rendered from that snapshot, put each page's _payload.json beside its
 // HTML, then write builds/meta/{buildId}.json (route rules) and, last,
@@ -25,6 +26,10 @@ export function newBuildId(now = new Date()) {
 const codeInputs = [path.join(root, 'package-lock.json'), path.join(root, 'functions', 'config', 'shop.json')];
 const notCode = new Set(['node_modules', '.next', 'out', 'e2e', 'tsconfig.tsbuildinfo', 'next-env.d.ts']);
 
+/** Every source file under dir, in name order, outputs and tests left out.
+ * @param {string} dir
+ * @param {string[]} [out]
+ * @returns {string[]} */
 function siteSources(dir, out = []) {
   for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (notCode.has(e.name) || /\.test\.tsx?$/.test(e.name)) continue;
@@ -56,10 +61,15 @@ const statuses = new Set([301, 302, 307, 308]);
 /** Most URLs one sitemap file may list (sitemaps.org). */
 export const SITEMAP_SHARD_SIZE = 50_000;
 
-const xmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlEscape = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Writes sitemap.xml (an index) and sitemaps/sitemap-N.xml shards listing every page
- * path once; answers the number of shards. */
+ * path once; answers the number of shards.
+ * @param {string} outDir
+ * @param {string} siteUrl
+ * @param {Iterable<string>} pagePaths
+ * @param {string} lastmod
+ * @returns {number} */
 export function writeSitemaps(outDir, siteUrl, pagePaths, lastmod, shardSize = SITEMAP_SHARD_SIZE) {
   const unique = [...new Set(pagePaths)].sort();
   const shards = [];
@@ -83,7 +93,8 @@ export function writeSitemaps(outDir, siteUrl, pagePaths, lastmod, shardSize = S
  * in components/app/link.tsx. A navigation fetches the page's index.txt. */
 export const unusedRscFile = /^__next\..*\.txt$/;
 
-/** Removes every unusedRscFile under outDir; answers how many files and bytes went. */
+/** Removes every unusedRscFile under outDir; answers how many files and bytes went.
+ * @param {string} outDir */
 export function pruneRscFiles(outDir) {
   let files = 0;
   for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
@@ -94,10 +105,16 @@ export function pruneRscFiles(outDir) {
   return files;
 }
 
-/** Checks the route-rule source and answers its redirects; throws with every problem. */
+/** Checks the route-rule source and answers its redirects; throws with every problem.
+ * @param {any} doc builds/redirects.json as parsed: its shape is what is checked
+ * @param {Set<string>} [pagePaths]
+ * @returns {import('./export-manifest.mjs').Redirect[]} */
 export function validateRedirects(doc, pagePaths = new Set()) {
+  /** @type {string[]} */
   const problems = [];
+  /** @type {any[]} */
   const list = Array.isArray(doc?.redirects) ? doc.redirects : (problems.push('redirects must be a list'), []);
+  /** @type {Set<string>} */
   const sources = new Set();
   list.forEach((r, i) => {
     const at = `redirects[${i}]`;
@@ -120,7 +137,19 @@ export function validateRedirects(doc, pagePaths = new Set()) {
  * same message for the same mistake: site/lib/shop-validate.mjs). */
 export const shopConfigPath = path.join(root, 'functions', 'config', 'shop.json');
 export const shopSchemaPath = path.join(root, 'functions', 'config', 'shop-schema.json');
-export const readShopConfig = () => parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8')));
+/**
+ * What the scripts read of functions/config/shop.json (docs/shop-config.md has every field).
+ * @typedef {{
+ *   business: { tradingName: string, legalName: string, registeredIn?: string, registeredAddress: string, companyNumber: string, vatNumber: string },
+ *   bankTransfer: { accountName: string, sortCode: string, accountNumber: string },
+ *   contact: { phone: string, email: string, address: string, hours: string },
+ *   minimumOrderPence?: number,
+ * }} ShopConfig
+ */
+
+/** functions/config/shop.json, checked against its schema.
+ * @returns {ShopConfig} */
+export const readShopConfig = () => /** @type {ShopConfig} */ (parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8'))));
 
 /** Site versions buyers see: their builds must carry the shop's real details. */
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);
@@ -130,10 +159,14 @@ const PUBLIC_VERSIONS = new Set(['staging', 'production']);
  * town in an address, and contact details in the ranges kept for examples (an .example
  * domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). The release to AWS refuses
  * the same (release-checks.mjs). */
-export function placeholderProblems(shop) {
+export function placeholderProblems(/** @type {Partial<ShopConfig>} */ shop) {
+  /** @type {string[]} */
   const problems = [];
+  /** @type {Partial<ShopConfig['business']>} */
   const business = shop.business ?? {};
+  /** @type {Partial<ShopConfig['bankTransfer']>} */
   const bank = shop.bankTransfer ?? {};
+  /** @type {Partial<ShopConfig['contact']>} */
   const contact = shop.contact ?? {};
   if (!/[1-9]/.test(business.companyNumber ?? '')) problems.push(`business.companyNumber "${business.companyNumber ?? ''}" is a placeholder`);
   if (!/[1-9]/.test(business.vatNumber ?? '')) problems.push(`business.vatNumber "${business.vatNumber ?? ''}" is a placeholder`);
@@ -147,7 +180,9 @@ export function placeholderProblems(shop) {
 }
 
 /** Refuses a staging or production build while shop.json holds placeholders, with every
- * one named; a local build may use them. */
+ * one named; a local build may use them.
+ * @param {Partial<ShopConfig>} shop
+ * @param {string} [siteVersion] */
 export function checkPublishable(shop, siteVersion = 'local') {
   if (!PUBLIC_VERSIONS.has(siteVersion)) return;
   const problems = placeholderProblems(shop);
@@ -158,12 +193,13 @@ export function checkPublishable(shop, siteVersion = 'local') {
 
 /** The site address and Firebase project a build from env is made for (and records in
  * its meta file): locally the edge's default address and the emulator's demo project. */
-export const buildSettings = (env) => ({
+export const buildSettings = (/** @type {NodeJS.ProcessEnv} */ env) => ({
   siteUrl: (env.SITE_URL || 'http://127.0.0.1:8080').replace(/\/$/, ''),
   firebaseProjectId: env.NEXT_PUBLIC_FIREBASE_PROJECT_ID || 'demo-tradeshop',
 });
 
-/** Builds the site; answers { id, pages, htmlFiles, seconds }. */
+/** Builds the site; answers { id, pages, htmlFiles, seconds }.
+ * @param {{ env?: NodeJS.ProcessEnv, shop?: Partial<ShopConfig> }} [options] */
 export async function buildSite({ env = process.env, shop = readShopConfig() } = {}) {
   // Refused before anything is built or written.
   checkPublishable(shop, env.SITE_VERSION);

@@ -1,3 +1,4 @@
+// @ts-check
 // The build refuses to publish the example details of shop.json to buyers.
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
@@ -37,7 +38,7 @@ test('every placeholder is named', () => {
 
 test('staging and production builds refuse placeholders; local builds and real details pass', () => {
   for (const version of ['staging', 'production']) {
-    assert.throws(() => checkPublishable(placeholders, version), (err) => {
+    assert.throws(() => checkPublishable(placeholders, version), (/** @type {Error} */ err) => {
       assert.match(err.message, new RegExp(`^refusing a ${version} build: functions/config/shop.json still holds placeholders`));
       assert.match(err.message, /bankTransfer\.sortCode "00-00-00" is a placeholder/);
       assert.match(err.message, /business\.vatNumber "GB000000000" is a placeholder/);
@@ -81,7 +82,7 @@ test('pruneRscFiles removes the segment and _full RSC files and keeps index.txt,
 test('codeVersion changes with the site code, its inputs and NEXT_PUBLIC settings, not with outputs, tests or other settings', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'code-'));
   const site = path.join(dir, 'site');
-  const put = (rel, body) => {
+  const put = (/** @type {string} */ rel, /** @type {string} */ body) => {
     mkdirSync(path.dirname(path.join(site, rel)), { recursive: true });
     writeFileSync(path.join(site, rel), body);
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // The first deploy of a stage, as docs/infrastructure.md "First deploy" describes it: checks
 // what can be checked offline, builds the Lambdas, synthesises both stacks with the pinned
 // CDK CLI, and prints every step in order with the commands to run.
@@ -22,11 +23,16 @@ const cdkBin = path.join(root, 'node_modules', '.bin', 'cdk');
 /** The region CloudFront takes WAF web ACLs (and, later, certificates) from. */
 const EDGE_REGION = 'us-east-1';
 
-const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+/** @returns {any} the file's JSON, whose shape each caller checks */
+const readJson = (/** @type {string} */ file) => JSON.parse(readFileSync(file, 'utf8'));
 
 /** The offline checks: the pinned CLI is installed, the stage is configured with a real
- * Firebase project. Answers the stage's config; throws naming every problem. */
+ * Firebase project. Answers the stage's config; throws naming every problem.
+ * @param {string} stage
+ * @param {{ cdkJson?: any, pkg?: any }} [files] cdk.json and package.json, as parsed
+ * @returns {{ region: string, firebaseProjectId: string }} */
 export function checkPrerequisites(stage, { cdkJson = readJson(path.join(root, 'cdk.json')), pkg = readJson(path.join(root, 'package.json')) } = {}) {
+  /** @type {string[]} */
   const problems = [];
   const pinned = pkg.devDependencies?.['aws-cdk'];
   const cliPkg = path.join(root, 'node_modules', 'aws-cdk', 'package.json');
@@ -46,21 +52,25 @@ export function checkPrerequisites(stage, { cdkJson = readJson(path.join(root, '
 }
 
 /** The stacks of a synthesised cloud assembly: [{ name, region }], in deploy order
- * (the edge stack, which the shop stack depends on, first). */
+ * (the edge stack, which the shop stack depends on, first).
+ * @param {string} outDir */
 export function stacksOf(outDir) {
+  /** @type {{ artifacts: Record<string, { type: string, displayName?: string, environment: string, dependencies?: string[] }> }} */
   const { artifacts } = readJson(path.join(outDir, 'manifest.json'));
   const stacks = Object.entries(artifacts)
     .filter(([, a]) => a.type === 'aws:cloudformation:stack')
-    .map(([id, a]) => ({ name: a.displayName ?? id, region: a.environment.split('/').pop(), deps: a.dependencies ?? [] }));
+    .map(([id, a]) => ({ name: a.displayName ?? id, region: a.environment.split('/').pop() ?? '', deps: a.dependencies ?? [] }));
   return stacks.sort((a, b) => (a.deps.some((d) => d.startsWith(b.name)) ? 1 : b.deps.some((d) => d.startsWith(a.name)) ? -1 : 0));
 }
 
-/** The steps of a first deploy, each a title and the commands (or what to do by hand). */
+/** The steps of a first deploy, each a title and the commands (or what to do by hand).
+ * @param {{ stage: string, config: { region: string, firebaseProjectId: string }, stacks: { name: string, region: string }[], lambdaDir: string }} deploy
+ * @returns {[string, string[]][]} */
 export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
   const shopStack = stacks.find((s) => !s.name.endsWith('-Edge'))?.name ?? `TradeShop-${stage}`;
   const region = config.region;
   const regions = [...new Set([region, EDGE_REGION])];
-  const out = (name) => `<${shopStack} output ${name}>`;
+  const out = (/** @type {string} */ name) => `<${shopStack} output ${name}>`;
   return [
     ['CDK bootstrap (once per account and region; needs AWS credentials)',
       [`npx cdk bootstrap ${regions.map((r) => `aws://ACCOUNT_ID/${r}`).join(' ')}`]],
@@ -90,6 +100,7 @@ export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
   ];
 }
 
+/** @param {string[]} argv @param {NodeJS.ProcessEnv} [env] */
 export async function main(argv, env = process.env) {
   const { values: opt } = parseArgs({
     args: argv,

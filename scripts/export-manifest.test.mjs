@@ -1,3 +1,4 @@
+// @ts-check
 // Cache and content types of published files, and refusing exports that are not a whole
 // build. Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
@@ -10,12 +11,13 @@ import { CACHE_IMMUTABLE, CACHE_NEVER, CACHE_SHORT, cacheControlFor, contentType
 import { buildA, scratch, writeExport } from './release-fixtures.mjs';
 
 /** The export file a request path is served from (the edge's index.html rewrite). */
-const fileOf = (urlPath) => {
+const fileOf = (/** @type {string} */ urlPath) => {
   const rel = urlPath.replace(/^\//, '');
   return rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
 };
 
 test('Cache-Control equals the shared edge test vectors\' cacheHeaders', () => {
+  /** @type {{ cacheHeaders: { path: string, cacheControl: string }[] }} */
   const vectors = JSON.parse(readFileSync(path.join(root, 'builds', 'edge-test-vectors.json'), 'utf8'));
   assert.ok(vectors.cacheHeaders?.length >= 3, 'edge-test-vectors.json lists cacheHeaders');
   for (const { path: p, cacheControl } of vectors.cacheHeaders) assert.equal(cacheControlFor(fileOf(p)), cacheControl, p);

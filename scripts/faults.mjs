@@ -1,3 +1,4 @@
+// @ts-check
 // The fault suite of the test command (issue 23), run by scripts/test.mjs as its own step
 // after the end-to-end tests; it is not a *.test.mjs, so `node --test scripts/*.test.mjs`
 // never runs it. It is self-contained: its own DynamoDB Local, on disk in a temp dir (so a
@@ -120,7 +121,7 @@ async function emulatorUser(i) {
     body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
   });
   if (!res.ok) throw new Error(`emulator sign-up answered ${res.status}`);
-  const b = await res.json();
+  const b = /** @type {{ localId: string, idToken: string }} */ (await res.json());
   return { uid: b.localId, token: b.idToken, email, password: 'correct-horse-1' };
 }
 
@@ -158,7 +159,7 @@ async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
 async function csrfFor(buyer) {
   const res = await fetch(shop + '/api/csrf', { headers: { 'sec-fetch-site': 'same-origin' } });
   if (!res.ok) throw new Error(`GET /api/csrf answered ${res.status}`);
-  const b = await res.json();
+  const b = /** @type {{ token: string, header: string }} */ (await res.json());
   buyer.csrf = { token: b.token, header: b.header, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
 }
 
@@ -479,7 +480,7 @@ async function staffUser() {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: u.email, password: u.password, returnSecureToken: true }),
   });
   if (!res.ok) throw new Error(`emulator sign-in answered ${res.status}`);
-  return { ...u, token: (await res.json()).idToken };
+  return { ...u, token: /** @type {{ idToken: string }} */ (await res.json()).idToken };
 }
 
 /** Staff cancel orders as they are acknowledged, while the kills go on: each at most once
@@ -560,7 +561,9 @@ async function killNine(products, coupon) {
   const quick = await emulatorUser('quick');
   await csrfFor(quick);
   const quickLines = await inStockLines(QUICK_LINES + 30);
+  /** @type {{ acked: { sku: string, quantity: number }[][], refused: string[], unknown: { sku: string, quantity: number }[][] }} */
   const quickTally = { acked: [], refused: [], unknown: [] };
+  /** @type {{ acked: { uid: string, id: string }[], refused: string[], other: string[], cancels: Map<string, string | number> }} */
   const tally = { acked: [], refused: [], other: [], cancels: new Map() };
   let chaosDone = false;
   const t0 = performance.now();
@@ -719,8 +722,10 @@ async function exportedCatalogue(file) {
   await run(path.join(binDir, 'catalogue'), ['export', '-out', file], { env: toolEnv });
   const { readFileSync } = await import('node:fs');
   const lines = readFileSync(file, 'utf8').trim().split('\n');
-  const header = csvCells(lines[0]);
-  return { header, rows: lines.slice(1).map((l) => Object.fromEntries(csvCells(l).map((v, i) => [header[i], v]))) };
+  const header = csvCells(lines[0] ?? '');
+  /** @type {Record<string, string>[]} */
+  const rows = lines.slice(1).map((l) => Object.fromEntries(csvCells(l).map((v, i) => [header[i], v])));
+  return { header, rows };
 }
 
 /** D. skip: the products rounds B and C ordered (their cancellations may still give stock back). */
@@ -733,10 +738,12 @@ async function importKilled(skip) {
   // products go before updates) and the killed run has set its stock.
   const packPence = (r) => pence(r.unit_price) * Number(r.pack_size);
   const p = active.filter((r) => Number(r.stock) > 0).sort((a, b) => packPence(b) - packPence(a))[0];
+  if (!p) throw new Error('D. the catalogue has no active product in stock to order');
   active.splice(active.indexOf(p), 1);
   active.unshift(p);
   const { minimumOrderPence } = JSON.parse(readFileSync(path.join(root, 'functions/config/shop.json'), 'utf8'));
   const orderUnits = Math.ceil(minimumOrderPence / packPence(p)) * Number(p.pack_size);
+  /** @type {Record<string, string>[]} */
   const rows = active.map((r) => ({ ...r, unit_price: ((pence(r.unit_price) + 5) / 100).toFixed(2), stock: String(IMPORT_STOCK) }));
   for (let i = 0; i < IMPORT_NEW; i++) {
     rows.push({ ...p, sku: `FLT-NEW-${String(i).padStart(5, '0')}`, name: `Fault Suite Card ${i}`, stock: '60', image: '', sort_order: '', barcode: '' });
@@ -780,7 +787,7 @@ async function importKilled(skip) {
     const m = [...text.matchAll(/writing \d+ of \d+ products \((\d+)%\)/g)].pop();
     if (m && Number(m[1]) >= 80 && !killedAt) {
       killedAt = performance.now();
-      try { process.kill(first.pid, 'SIGKILL'); } catch { /* gone */ }
+      try { if (first.pid) process.kill(first.pid, 'SIGKILL'); } catch { /* gone */ }
     }
   });
   const code = await first.exited;
@@ -799,11 +806,13 @@ async function importKilled(skip) {
   const doubled = [...seen].filter(([, n]) => n > 1).map(([sku]) => sku);
   check('D. no product is doubled and none is missing', doubled.length === 0 && after.rows.length === before.rows.length + IMPORT_NEW,
     `${after.rows.length} products, want ${before.rows.length + IMPORT_NEW}; doubled: ${doubled.slice(0, 5).join(', ')}`);
-  const wrong = after.rows.filter((r) => want.has(r.sku) && (r.unit_price !== want.get(r.sku).unit_price || r.name !== want.get(r.sku).name ||
-    (r.sku !== p.sku && r.stock !== want.get(r.sku).stock)));
+  const wrong = after.rows.filter((r) => {
+    const w = want.get(r.sku);
+    return w !== undefined && (r.unit_price !== w.unit_price || r.name !== w.name || (r.sku !== p.sku && r.stock !== w.stock));
+  });
   check('D. every row reads as the file says', wrong.length === 0, wrong.slice(0, 3).map((r) => `${r.sku} ${r.unit_price} ${r.stock}`).join('; '));
   const units = (keep) => orders.filter(keep).reduce((n, o) => n + o.units, 0);
-  const stock = Number(after.rows.find((r) => r.sku === p.sku).stock);
+  const stock = Number(after.rows.find((r) => r.sku === p.sku)?.stock);
   const low = IMPORT_STOCK - units((o) => o.acked > started);
   const high = IMPORT_STOCK - units((o) => o.sent > killedAt);
   const between = orders.filter((o) => o.sent > killedAt).length;

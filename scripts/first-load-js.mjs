@@ -1,3 +1,4 @@
+// @ts-check
 // Measures a page's first-load JavaScript: every <script src> in its exported HTML
 // that a modern browser loads (noModule polyfills are skipped, as such browsers never
 // fetch them), gzipped at level 9 as the CDN would serve it. Used by the bench command.
@@ -9,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 export function firstLoadJS(exportDir, pagePath) {
   const html = readFileSync(path.join(exportDir, pagePath, 'index.html'), 'utf8');
   const tags = [...html.matchAll(/<script([^>]+)>/g)].map((m) => m[1]).filter((a) => /\bsrc="/.test(a) && !/\bnoModule\b/i.test(a));
-  const srcs = [...new Set(tags.map((a) => a.match(/\bsrc="([^"]+)"/)[1]))];
+  const srcs = [...new Set(tags.flatMap((a) => a.match(/\bsrc="([^"]+)"/)?.[1] ?? []))];
   let rawBytes = 0;
   let gzipBytes = 0;
   for (const src of srcs) {

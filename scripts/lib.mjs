@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers of the run, test, build and bench entry points: child processes that
 // are always stopped (and, when one dies at start, the last lines of its output), free and
 // busy ports, waiting for a port, Debian packages through apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
@@ -11,13 +12,31 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const localDir = path.join(root, '.local');
 export const binDir = path.join(localDir, 'bin');
 
-/** Prints one progress line with a timestamp relative to the start of the process. */
+/**
+ * A long-running child that startService started: its name, its log file, the last lines
+ * of its output, and promises of its end.
+ * @typedef {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable> & {
+ *   serviceName: string,
+ *   logFile: string | null,
+ *   outputTail: () => string[],
+ *   closed: Promise<void>,
+ *   exited: Promise<number | NodeJS.Signals | null>,
+ * }} Service
+ */
+
+/** Prints one progress line with a timestamp relative to the start of the process.
+ * @param {string} tag
+ * @param {string} msg */
 export function say(tag, msg) {
   const s = (performance.now() / 1000).toFixed(1).padStart(6);
   console.log(`[${s}s] ${tag}: ${msg}`);
 }
 
-/** Runs a command to completion; rejects with its exit code. Output goes to ours. */
+/** Runs a command to completion; rejects with its exit code. Output goes to ours.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [opts]
+ * @returns {Promise<void>} */
 export function run(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
@@ -29,10 +48,14 @@ export function run(cmd, args, opts = {}) {
   });
 }
 
-/** Runs a command and answers its standard output. */
+/** Runs a command and answers its standard output.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {Omit<import('node:child_process').SpawnOptions, 'stdio'>} [opts]
+ * @returns {Promise<string>} */
 export function capture(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root, ...opts });
+    const child = spawn(cmd, args, { cwd: root, ...opts, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -40,6 +63,7 @@ export function capture(cmd, args, opts = {}) {
   });
 }
 
+/** @type {Set<Service>} */
 const children = new Set();
 let stopping = false;
 
@@ -48,26 +72,32 @@ export const TAIL_LINES = 20;
 
 /** Starts a long-running child in its own process group; stopAll ends it. Its output is
  * prefixed with the service name (or written to logFile when given), and its last
- * TAIL_LINES lines are kept for startFailure. */
+ * TAIL_LINES lines are kept for startFailure.
+ * @param {string} name
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ logFile?: string, env?: NodeJS.ProcessEnv, cwd?: string }} [opts]
+ * @returns {Service} */
 export function startService(name, cmd, args, opts = {}) {
   const { logFile, env, cwd } = opts;
-  const child = spawn(cmd, args, {
+  const child = /** @type {Service} */ (spawn(cmd, args, {
     cwd: cwd ?? root,
     env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   child.serviceName = name;
   child.logFile = logFile ?? null;
   children.add(child);
   const sink = logFile ? (mkdirSync(path.dirname(logFile), { recursive: true }), logFile) : null;
+  /** @type {string[]} */
   const tail = [];
-  const forward = (stream) => {
+  const forward = (/** @type {import('node:stream').Readable} */ stream) => {
     let partial = '';
     stream.on('data', (d) => {
       if (sink) writeFileSync(sink, d, { flag: 'a' });
       const lines = (partial + d).split('\n');
-      partial = lines.pop();
+      partial = lines.pop() ?? '';
       for (const line of lines) {
         if (!sink && line.trim()) console.log(`  ${name} | ${line}`);
         tail.push(line);
@@ -85,7 +115,7 @@ export function startService(name, cmd, args, opts = {}) {
   forward(child.stderr);
   child.outputTail = () => tail.filter((l) => l.trim());
   // 'close' comes once both pipes are drained (after 'exit', which can come first).
-  child.closed = new Promise((resolve) => child.on('close', resolve));
+  child.closed = new Promise((resolve) => child.on('close', () => resolve()));
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => {
     children.delete(child);
     resolve(code ?? signal);
@@ -96,7 +126,10 @@ export function startService(name, cmd, args, opts = {}) {
 /** The error for a service that exited before it was ready (before `what`, such as
  * "listening on 8080"): its exit code or signal and the last lines of its output (its log
  * file's, when it has one), so the reason is on screen without opening the log. Waits up
- * to a second for the output to drain: a grandchild can hold the pipes open. */
+ * to a second for the output to drain: a grandchild can hold the pipes open.
+ * @param {Service} child
+ * @param {string} what
+ * @returns {Promise<Error>} */
 export async function startFailure(child, what) {
   await Promise.race([child.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
   const code = child.exitCode ?? child.signalCode;
@@ -116,13 +149,13 @@ export async function stopAll(graceMs = 8000) {
   const list = [...children].reverse();
   for (const child of list) {
     try {
-      process.kill(-child.pid, 'SIGTERM');
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
     } catch {
       /* already gone */
     }
     const timer = setTimeout(() => {
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {
         /* already gone */
       }
@@ -132,35 +165,41 @@ export async function stopAll(graceMs = 8000) {
   }
 }
 
-/** Answers a TCP port that is free on loopback right now. */
+/** Answers a TCP port that is free on loopback right now.
+ * @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });
 }
 
 /** Answers why nothing of ours can listen on 127.0.0.1:port right now ('EADDRINUSE' when
- * something listens there, on loopback or on every interface), or null when it is free. */
+ * something listens there, on loopback or on every interface), or null when it is free.
+ * @param {number} port
+ * @returns {Promise<string | null>} */
 export function portProblem(port) {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.once('error', (err) => resolve(err.code ?? String(err)));
+    srv.once('error', (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code ?? String(err)));
     srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(null)));
   });
 }
 
 /** Refuses, before anything starts, a port that is not a port number, that two variables
  * share or that something already listens on, with one sentence each naming the variable
- * that moves it. ports: [{ variable, port }] (port as the variable gave it, or its default). */
+ * that moves it. ports: [{ variable, port }] (port as the variable gave it, or its default).
+ * @param {{ variable: string, port: number }[]} ports */
 export async function ensurePortsFree(ports) {
+  /** @type {string[]} */
   const problems = [];
+  /** @type {Map<number, string>} */
   const taken = new Map();
   for (const { variable, port } of ports) {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -178,7 +217,9 @@ export async function ensurePortsFree(ports) {
 }
 
 /** Waits until something accepts connections on host:port; rejects when the child dies
- * first (startFailure: with the last lines of its output) or after timeoutMs. */
+ * first (startFailure: with the last lines of its output) or after timeoutMs.
+ * @param {number} port
+ * @param {{ host?: string, timeoutMs?: number, child?: Service }} [options] */
 export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60000, child } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -196,14 +237,19 @@ export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60000,
   throw new Error(`nothing listening on ${host}:${port} after ${timeoutMs} ms`);
 }
 
-/** Runs a command as root: directly when we are root, else through sudo. */
+/** Runs a command as root: directly when we are root, else through sudo.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [opts] */
 export function runAsRoot(cmd, args, opts = {}) {
   const isRoot = process.getuid?.() === 0;
   return run(isRoot ? cmd : 'sudo', isRoot ? args : [cmd, ...args], opts);
 }
 
 /** Installs Debian packages through apt-get (as root, or with sudo), after a progress line
- * saying what and why. */
+ * saying what and why.
+ * @param {string[]} packages
+ * @param {string} why */
 export async function aptInstall(packages, why) {
   say('setup', `installing Debian's ${packages.join(', ')} ${why} (apt-get)`);
   const opts = { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
@@ -229,7 +275,9 @@ export async function buildGoCommands() {
   });
 }
 
-/** Writes a firebase.json for the Auth emulator on the given ports and answers its path. */
+/** Writes a firebase.json for the Auth emulator on the given ports and answers its path.
+ * @param {string} dir
+ * @param {{ authPort: number, hubPort: number, loggingPort: number }} ports */
 export function writeFirebaseConfig(dir, { authPort, hubPort, loggingPort }) {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'firebase.json');
@@ -248,7 +296,10 @@ export function writeFirebaseConfig(dir, { authPort, hubPort, loggingPort }) {
   return file;
 }
 
-/** Starts the Firebase Auth emulator (demo project, UI off) and waits for it. */
+/** Starts the Firebase Auth emulator (demo project, UI off) and waits for it.
+ * importDir: users to load, when it holds an export; exportDir: where they go on exit.
+ * @param {{ projectId: string, configFile: string, authPort: number, importDir?: string, exportDir?: string, logFile?: string }} options
+ * @returns {Promise<Service>} */
 export async function startAuthEmulator({ projectId, configFile, authPort, importDir, exportDir, logFile }) {
   const args = ['emulators:start', '--only', 'auth', '--project', projectId, '--config', configFile];
   if (importDir && existsSync(path.join(importDir, 'firebase-export-metadata.json'))) args.push('--import', importDir);
@@ -265,7 +316,8 @@ export async function startAuthEmulator({ projectId, configFile, authPort, impor
  * child's exit is not taken for a failure. */
 export const isStopping = () => stopping;
 
-/** Stops children on Ctrl-C or SIGTERM, then exits. */
+/** Stops children on Ctrl-C or SIGTERM, then exits.
+ * @param {() => Promise<void> | void} [onStop] */
 export function stopOnSignals(onStop) {
   let signalled = false;
   for (const sig of ['SIGINT', 'SIGTERM']) {

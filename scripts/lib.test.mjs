@@ -1,3 +1,4 @@
+// @ts-check
 // Busy ports are refused before anything starts, with a sentence naming the variable
 // that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it), and so
 // are arguments the run command does not know; a service that dies at start is reported
@@ -11,13 +12,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { TAIL_LINES, ensurePortsFree, freePort, root, startService, waitForPort } from './lib.mjs';
+import { portVariables } from './run.mjs';
 
-/** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port. */
+/** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port.
+ * @param {import('node:test').TestContext} t */
 async function occupy(t, host = '127.0.0.1') {
   const srv = createServer();
-  await new Promise((resolve) => srv.listen(0, host, resolve));
+  await new Promise((resolve) => srv.listen(0, host, () => resolve(undefined)));
   t.after(() => srv.close());
-  return srv.address().port;
+  return /** @type {import('node:net').AddressInfo} */ (srv.address()).port;
 }
 
 test('free ports pass', async () => {
@@ -47,11 +50,15 @@ test('two variables on one port, and a port that is not a number, are refused in
 });
 
 /** Runs the run command (node scripts/run.mjs, or the wrapper scripts/run when wrapper) with
- * args, the ports given and the others free; answers { code, out, err, ms }. */
+ * args, the ports given and every other port it reads set to a free one: its defaults
+ * (8080, 1025, …) may be held by a shop running on this machine.
+ * @param {Record<string, number>} ports
+ * @param {{ wrapper?: boolean, args?: string[] }} [options]
+ * @returns {Promise<{ code: number | null, out: string, err: string, ms: number }>} */
 async function runCommand(ports, { wrapper = false, args = [] } = {}) {
-  const [port, dynamo, auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamo), AUTH_EMULATOR_PORT: String(auth), EMULATOR_HUB_PORT: String(hub), EMULATOR_LOGGING_PORT: String(logging) };
-  for (const [variable, p] of Object.entries(ports)) env[variable] = String(p);
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { ...process.env };
+  for (const variable of portVariables) env[variable] = String(ports[variable] ?? await freePort());
   const t0 = performance.now();
   const child = wrapper
     ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -95,7 +102,9 @@ test('the run command refuses an argument it does not know with its usage (exit 
 });
 
 /** Runs a Node one-liner as a service that prints lines 1..count (the odd ones to stderr
- * with mixed) and exits with 3 without listening. */
+ * with mixed) and exits with 3 without listening.
+ * @param {number} count
+ * @param {{ mixed?: boolean, logFile?: string }} [options] */
 function dyingService(count, { mixed = false, ...opts } = {}) {
   const script = `for (let i = 1; i <= ${count}; i++) (${mixed} && i % 2 ? console.error : console.log)('line ' + i); process.exitCode = 3;`;
   return startService('dying', process.execPath, ['-e', script], opts);

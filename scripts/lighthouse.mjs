@@ -1,3 +1,4 @@
+// @ts-check
 // Runs Lighthouse (mobile, the default form factor and throttling) with Debian's Chromium
 // against pages of a running shop and answers each page's category scores and metrics.
 // With runs > 1 every page is measured that many times (the pages taking turns, so a busy
@@ -55,6 +56,7 @@ export async function lighthouseScores(urls, { runs = 1 } = {}) {
     for (let i = 0; i < runs; i++) {
       for (const url of urls) {
         const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+        if (!result) throw new Error(`lighthouse gave no result for ${url}`);
         results.get(url).push(figuresOf(url, result.lhr));
       }
     }

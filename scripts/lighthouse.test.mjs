@@ -1,3 +1,4 @@
+// @ts-check
 // The figures the bench takes from Lighthouse results (scripts/lighthouse.mjs), without
 // running Lighthouse. Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // The local mail server of the run, test and fault commands: maildev (the npm package,
 // a root dev dependency pinned in package-lock.json), a real SMTP server that keeps every
 // email it is sent and shows them in a web inbox, with a REST API the tests read
@@ -24,14 +25,16 @@ const MAILDEV_VARIABLES = [
 
 /** The arguments maildev runs with: SMTP and the web inbox on 127.0.0.1 at the given
  * ports, emails kept in mailDir (and read back from it on a restart), settings from
- * configFile only. */
+ * configFile only.
+ * @param {{ smtpPort: number, webPort: number, mailDir: string, configFile: string }} options */
 export function maildevArgs({ smtpPort, webPort, mailDir, configFile }) {
   return ['--config', configFile, '--smtp', String(smtpPort), '--ip', '127.0.0.1', '--web', String(webPort), '--web-ip', '127.0.0.1',
     '--mail-directory', mailDir];
 }
 
 /** Starts maildev (see above) and waits until both ports answer; answers { child, url,
- * smtpPort, webPort }, url being the web inbox and REST API base. stopAll stops it. */
+ * smtpPort, webPort }, url being the web inbox and REST API base. stopAll stops it.
+ * @param {{ smtpPort: number, webPort: number, dir: string, logFile?: string }} options */
 export async function startMaildev({ smtpPort, webPort, dir, logFile }) {
   const mailDir = path.join(dir, 'mail');
   mkdirSync(mailDir, { recursive: true });
@@ -44,9 +47,16 @@ export async function startMaildev({ smtpPort, webPort, dir, logFile }) {
   return { child, url: `http://127.0.0.1:${webPort}`, smtpPort, webPort };
 }
 
-/** Every email maildev holds (its REST API's GET /api/email). */
+/**
+ * An email as maildev's REST API answers it (the fields the tests read).
+ * @typedef {{ subject: string, to: { address: string }[], headers: Record<string, string>, text?: string, html?: string }} MaildevEmail
+ */
+
+/** Every email maildev holds (its REST API's GET /api/email).
+ * @param {string} url
+ * @returns {Promise<MaildevEmail[]>} */
 export async function maildevEmails(url) {
   const res = await fetch(`${url}/api/email`, { signal: AbortSignal.timeout(10000) });
   if (!res.ok) throw new Error(`maildev GET /api/email answered ${res.status}`);
-  return res.json();
+  return /** @type {Promise<MaildevEmail[]>} */ (res.json());
 }

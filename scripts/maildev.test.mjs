@@ -1,3 +1,4 @@
+// @ts-check
 // maildev as the run, test and fault commands start it (scripts/maildev.mjs): on 127.0.0.1
 // only, at the ports given, keeping what it receives in its folder across a restart, with
 // no setting of the caller's environment (such as its relay to real addresses) taken up.
@@ -11,7 +12,10 @@ import test from 'node:test';
 import { freePort, stopAll } from './lib.mjs';
 import { maildevEmails, startMaildev } from './maildev.mjs';
 
-/** Sends one email over SMTP to 127.0.0.1:port, as a plain SMTP client does. */
+/** Sends one email over SMTP to 127.0.0.1:port, as a plain SMTP client does.
+ * @param {number} port
+ * @param {{ from: string, to: string, subject: string, body: string }} email
+ * @returns {Promise<void>} */
 function smtpSend(port, { from, to, subject, body }) {
   return new Promise((resolve, reject) => {
     const sock = connect({ host: '127.0.0.1', port });
@@ -25,6 +29,7 @@ function smtpSend(port, { from, to, subject, body }) {
       // One command per complete answer (the last line of a reply has a space after its code).
       while (/^\d{3} .*\r?\n/m.test(buf)) {
         const m = /^(\d{3}) .*\r?\n/m.exec(buf);
+        if (!m) break;
         buf = buf.slice(m.index + m[0].length);
         if (Number(m[1]) >= 400) return sock.destroy(new Error(`SMTP answered ${m[0].trim()}`));
         const next = script.shift();
@@ -45,6 +50,10 @@ function otherAddress() {
   return null;
 }
 
+/** Whether a TCP connection to host:port succeeds.
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>} */
 function reachable(host, port) {
   return new Promise((resolve) => {
     const sock = connect({ host, port }, () => {
@@ -72,7 +81,7 @@ test('maildev takes email on loopback, lists it on its API, keeps it across a re
   const [smtpPort, webPort] = [await freePort(), await freePort()];
   let m = await startMaildev({ smtpPort, webPort, dir, logFile: path.join(dir, 'maildev.log') });
   assert.equal(m.url, `http://127.0.0.1:${webPort}`);
-  const config = await (await fetch(`${m.url}/api/config`)).json();
+  const config = /** @type {{ isOutgoingEnabled: boolean }} */ (await (await fetch(`${m.url}/api/config`)).json());
   assert.equal(config.isOutgoingEnabled, false, 'maildev took up a relay setting of the environment');
   const other = otherAddress();
   if (other) {
@@ -89,7 +98,7 @@ test('maildev takes email on loopback, lists it on its API, keeps it across a re
 
   // Stopped (as the fault suite kills it) and started again on the same ports: the inbox
   // still holds what it had.
-  process.kill(m.child.pid, 'SIGKILL');
+  process.kill(/** @type {number} */ (m.child.pid), 'SIGKILL');
   await m.child.exited;
   m = await startMaildev({ smtpPort, webPort, dir, logFile: path.join(dir, 'maildev.log') });
   await smtpSend(smtpPort, { from: 'trade@shop.test', to: 'buyer@shop.test', subject: 'maildev-test-2', body: 'Again' });

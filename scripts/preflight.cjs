@@ -1,3 +1,4 @@
+// @ts-check
 // The run and test commands' first check: Node and Go are as new as the project needs (the
 // versions package.json's engines and functions/go.mod name), else one sentence each saying
 // what was found and where to get a newer one, before anything is installed or started.
@@ -22,14 +23,18 @@ var hints = {
 };
 
 /** Answers [major, minor, patch] of the first version in text ("v20.19.1", "go1.26.8",
- * "go version go1.26 linux/amd64", ">=20.19"), or null when it holds none. */
+ * "go version go1.26 linux/amd64", ">=20.19"), or null when it holds none.
+ * @param {unknown} text
+ * @returns {number[] | null} */
 function parseVersion(text) {
   var m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(String(text));
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] || 0)] : null;
 }
 
 /** Whether version found (text) is at least version needed (text); false when found holds
- * no version. */
+ * no version.
+ * @param {string} found
+ * @param {string} needed */
 function atLeast(found, needed) {
   var f = parseVersion(found);
   var n = parseVersion(needed);
@@ -41,7 +46,9 @@ function atLeast(found, needed) {
 }
 
 /** The versions the project needs: Node from package.json's engines (">=20.19"), Go from
- * functions/go.mod's go line. */
+ * functions/go.mod's go line.
+ * @param {string} [dir] the repository (this one by default)
+ * @returns {{ node: string, go: string }} */
 function neededVersions(dir) {
   dir = dir || root;
   var engines = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).engines || {};
@@ -51,7 +58,8 @@ function neededVersions(dir) {
 
 /** Answers what `go version` says (with GOTOOLCHAIN=auto that is the toolchain go.mod makes
  * it switch to), "none on PATH" when there is no go, or the last line of its error (a
- * failed toolchain switch says why there). */
+ * failed toolchain switch says why there).
+ * @param {NodeJS.ProcessEnv} [env] */
 function goVersion(env) {
   try {
     return childProcess.execFileSync('go', ['version'], { cwd: root, env: env || process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -63,9 +71,13 @@ function goVersion(env) {
 }
 
 /** One sentence per tool that is older than needed (or missing). found: { node, go } as
- * process.versions.node and `go version` give them. */
+ * process.versions.node and `go version` give them.
+ * @param {{ node: string, go: string }} found
+ * @param {{ node: string, go: string }} needed
+ * @returns {string[]} */
 function toolchainProblems(found, needed) {
   var problems = [];
+  /** @type {['Node' | 'Go', string, string][]} */
   var tools = [['Node', found.node, needed.node], ['Go', found.go, needed.go]];
   for (var i = 0; i < tools.length; i++) {
     var name = tools[i][0];

@@ -1,3 +1,4 @@
+// @ts-check
 // The run and test commands check Node and Go first (scripts/preflight.cjs): the version
 // comparison, the versions the project names, and a Go too old or missing, refused in one
 // sentence with an install hint before anything starts.
@@ -14,6 +15,7 @@ import preflight from './preflight.cjs';
 const { atLeast, goVersion, neededVersions, parseVersion, toolchainProblems } = preflight;
 
 test('parseVersion reads the first version in what node, go and the manifests say', () => {
+  /** @type {[string, number[] | null][]} */
   const cases = [
     ['v20.19.1', [20, 19, 1]],
     ['20.20.2', [20, 20, 2]],
@@ -27,6 +29,7 @@ test('parseVersion reads the first version in what node, go and the manifests sa
 });
 
 test('atLeast compares major, minor and patch as numbers', () => {
+  /** @type {[string, string, boolean][]} */
   const cases = [
     ['20.19.0', '20.19', true],
     ['20.20.2', '20.19', true],
@@ -65,7 +68,8 @@ test('toolchainProblems names each old or missing tool, what was found and where
   ]);
 });
 
-/** A directory holding a fake `go` that says it is go1.22.1. */
+/** A directory holding a fake `go` that says it is go1.22.1.
+ * @param {import('node:test').TestContext} t */
 function oldGo(t) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-preflight-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,7 +78,10 @@ function oldGo(t) {
   return dir;
 }
 
-/** Runs cmd to its end; answers { code, out, err, ms }. */
+/** Runs cmd to its end; answers { code, out, err, ms }.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env */
 function runToEnd(cmd, args, env) {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

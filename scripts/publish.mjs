@@ -1,3 +1,4 @@
+// @ts-check
 // The release plan and its execution, the same for every target (a local folder or the
 // AWS bucket). Order is the point: a browser tab of the previous build must keep working
 // while files change under it, and a tab must only learn the new build id (latest.json)
@@ -13,18 +14,54 @@
 //   8. save manifest       releases/{id}.json (with S3 VersionIds), the record rollback needs
 //   9. clean up            files of the previous build this one lacks, old builds' KVS rules
 //
-// A target is an object with: name, edge (null, or { switchTo, invalidate, prune } for a
-// CDN with a KeyValueStore), state(), readRelease(id), put(path, body, entry) -> versionId,
-// restore(path, entry), missingHistory(entries), remove(paths), markStarted(record),
-// saveRelease(record), clearStarted(ids), prune(keepIds). See target-dir.mjs and target-aws.mjs.
+// A target (the Target type of target-state.mjs) is an object with: name, edge (null, or
+// { switchTo, invalidate, prune } for a CDN with a KeyValueStore), state(), readRelease(id),
+// put(path, body, entry) -> versionId, restore(path, entry), missingHistory(entries),
+// remove(paths), markStarted(record), saveRelease(record), clearStarted(ids),
+// prune(currentId). See target-dir.mjs and target-aws.mjs.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { say } from './lib.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
 import { refuseIf } from './release-checks.mjs';
+import { emptyState } from './target-state.mjs';
 
-export const PHASE = {
+// The release command and the tests plan against an empty target too.
+export { emptyState };
+
+/** @typedef {import('./export-manifest.mjs').Export} Export */
+/** @typedef {import('./export-manifest.mjs').Redirect} Redirect */
+/** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
+/** @typedef {import('./target-state.mjs').ReleaseSummary} ReleaseSummary */
+/** @typedef {import('./target-state.mjs').Target} Target */
+/** @typedef {import('./target-state.mjs').TargetState} TargetState */
+
+/**
+ * One phase of a plan: its name (a PHASE) and what it acts on: the files it writes
+ * (skipped: how many it leaves as they are), the route rules it puts at the edge, the
+ * paths it invalidates, or what the clean up deletes, keeps and clears.
+ * @typedef {{ name: typeof PHASE.hashed | typeof PHASE.pages | typeof PHASE.meta | typeof PHASE.latest, files: string[], skipped?: number }
+ *   | { name: typeof PHASE.edge, rules: { key: string, value: string }[] }
+ *   | { name: typeof PHASE.invalidate, paths: string[] }
+ *   | { name: typeof PHASE.save }
+ *   | { name: typeof PHASE.cleanup, deletes: string[], keepEdgeRulesOf: string[], clearStarted: string[] }} Phase
+ */
+
+/**
+ * A release or rollback plan (planRelease).
+ * @typedef {object} Plan
+ * @property {'release' | 'rollback'} kind
+ * @property {ReleaseRecord} build
+ * @property {string | null} previousId
+ * @property {string[]} notes
+ * @property {Record<string, string>} carried the S3 version ids of the files not uploaded, by path
+ * @property {Phase[]} phases
+ */
+
+/** @typedef {(message: string) => void} Log */
+
+export const PHASE = /** @type {const} */ ({
   hashed: 'hashed assets',
   pages: 'pages and payloads',
   meta: 'route rules manifest',
@@ -33,7 +70,7 @@ export const PHASE = {
   latest: 'latest',
   save: 'save manifest',
   cleanup: 'clean up',
-};
+});
 
 /** The KeyValueStore keeps the route rules of this many newest published builds (plus
  * the current one), so a rollback to any of them finds its rules still there. */
@@ -41,14 +78,18 @@ export const KEEP_EDGE_RULES_OF = 10;
 
 /** Never deleted by a clean up: hashed assets serve open tabs of older builds, and meta
  * files are tiny and let the edge serve any build a rollback brings back. */
-const isKept = (p) => isHashedAsset(p) || p.startsWith('builds/meta/');
+const isKept = (/** @type {string} */ p) => isHashedAsset(p) || p.startsWith('builds/meta/');
 
-/** The KVS entries of a build's route rules (format fixed by the CloudFront function). */
+/** The KVS entries of a build's route rules (format fixed by the CloudFront function).
+ * @param {string} id
+ * @param {Redirect[]} redirects
+ * @returns {{ key: string, value: string }[]} */
 export function edgeRuleEntries(id, redirects) {
   return redirects.map((r) => ({ key: `r:${id}:${r.source}`, value: JSON.stringify({ target: r.target, status: r.status }) }));
 }
 
-/** CloudFront KeyValueStore limits: keys up to 512 bytes, values up to 1 KB. */
+/** CloudFront KeyValueStore limits: keys up to 512 bytes, values up to 1 KB.
+ * @param {{ key: string, value: string }[]} entries */
 function checkEdgeRules(entries) {
   for (const { key, value } of entries) {
     if (Buffer.byteLength(key) > 512) throw new Error(`route rule key ${key.slice(0, 80)}… is over the KeyValueStore's 512-byte key limit`);
@@ -56,35 +97,10 @@ function checkEdgeRules(entries) {
   }
 }
 
-/** The state of a target nothing was ever published to. */
-export function emptyState(note) {
-  return { current: null, unfinished: [], hashed: new Set(), releases: [], notes: note ? [note] : [] };
-}
-
-/** A target's state from what it holds, the same reading for every target:
- * latestId, the build builds/latest.json names (or nothing); saved, that build's saved
- * manifest (or null); pending, the manifests of releases that started and did not clear;
- * releases, the published builds ({id, timestamp, files}); hashed, the _next/static paths
- * it has; noLatestNote, what to say when it has no latest.json. */
-export function targetState({ latestId, saved, pending, releases, hashed, noLatestNote }) {
-  const state = emptyState();
-  if (latestId) {
-    // latest.json is written after every file of its build, so a build whose run
-    // stopped before saving its manifest is still whole: its pending record says what it is.
-    state.current = saved ?? pending.find((r) => r.id === latestId) ?? null;
-    if (!state.current) state.notes.push(`${latestPath} names build ${latestId} but no manifest of it is stored: every file is uploaded, none deleted`);
-  } else {
-    state.notes.push(noLatestNote);
-  }
-  state.unfinished = pending.filter((r) => r.id !== state.current?.id);
-  for (const u of state.unfinished) state.notes.push(`a release of build ${u.id} started and did not finish: the files it may have written count as changed`);
-  state.hashed = hashed;
-  state.releases = releases;
-  return state;
-}
-
 /** The build ids whose KVS rules a clean up keeps: the newest published ones and the
- * build being made current (a rollback may bring back an older one). */
+ * build being made current (a rollback may bring back an older one).
+ * @param {ReleaseSummary[]} releases
+ * @param {{ id: string, timestamp: number }} build */
 function edgeRulesToKeep(releases, build) {
   const all = [...releases.filter((r) => r.id !== build.id), { id: build.id, timestamp: build.timestamp }];
   all.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : -1));
@@ -93,11 +109,17 @@ function edgeRulesToKeep(releases, build) {
 
 /** Plans publishing `build` ({ id, timestamp, redirects, files }) onto a target in
  * `state`; kind 'rollback' restores an earlier build from the target's history instead of
- * uploading from an export, and does not save its (already saved) manifest. */
+ * uploading from an export, and does not save its (already saved) manifest.
+ * @param {ReleaseRecord} build
+ * @param {TargetState} state
+ * @param {{ kind?: 'release' | 'rollback' }} [options]
+ * @returns {Plan} */
 export function planRelease(build, state, { kind = 'release' } = {}) {
+  /** @type {ReleaseRecord['files']} */
   const current = state.current?.files ?? {};
   // A release that started and never finished may have overwritten any of its files:
   // those are not what the current manifest says, so they count as changed.
+  /** @type {Set<string>} */
   const dirty = new Set();
   for (const u of state.unfinished) {
     for (const [p, e] of Object.entries(u.files)) if (current[p]?.sha256 !== e.sha256) dirty.add(p);
@@ -112,6 +134,7 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   const deletes = [...previous].filter((p) => !buildSet.has(p) && !isKept(p)).sort();
 
   // Files not uploaded keep the S3 version the current manifest recorded.
+  /** @type {Record<string, string>} */
   const carried = {};
   for (const p of paths) {
     if (current[p]?.sha256 === build.files[p].sha256 && current[p].versionId && !dirty.has(p)) carried[p] = current[p].versionId;
@@ -119,6 +142,7 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   const edgeRules = edgeRuleEntries(build.id, build.redirects);
   checkEdgeRules(edgeRules);
 
+  /** @type {Phase[]} */
   const phases = [
     { name: PHASE.hashed, files: uploadHashed, skipped: hashed.length - uploadHashed.length },
     { name: PHASE.pages, files: changedPages, skipped: pages.length - changedPages.length },
@@ -137,15 +161,24 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   return { kind, build, previousId: state.current?.id ?? null, notes: state.notes ?? [], carried, phases };
 }
 
-/** Every file the plan writes, in order. */
-export const plannedWrites = (plan) => plan.phases.flatMap((ph) => ph.files ?? []);
+/** Every file the plan writes, in order.
+ * @param {Plan} plan
+ * @returns {string[]} */
+export const plannedWrites = (plan) => plan.phases.flatMap((ph) => ('files' in ph ? ph.files : []));
 
 const nf = new Intl.NumberFormat('en-GB');
+/** n and the word, plural unless n is 1: "3 files".
+ * @param {number} n
+ * @param {string} word */
 export const count = (n, word) => `${nf.format(n)} ${word}${n === 1 ? '' : 's'}`;
 
-/** The bytes of the listed paths of a manifest. */
+/** The bytes of the listed paths of a manifest.
+ * @param {Record<string, { size: number }>} files
+ * @param {string[]} paths
+ * @returns {number} */
 const sizeOf = (files, paths) => paths.reduce((s, p) => s + files[p].size, 0);
-/** Bytes for people: 1.2 MB (SI units, like S3's console). */
+/** Bytes for people: 1.2 MB (SI units, like S3's console).
+ * @param {number} n */
 export function formatBytes(n) {
   if (n < 1000) return `${n} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
@@ -161,7 +194,10 @@ export function formatBytes(n) {
 /** The plan as a release engineer reads it: each phase in order with its file count and
  * bytes, grouped by (Cache-Control, Content-Type) with up to 5 example paths per group, or
  * every path with `list`. `edge`: true for a target with a KVS and CDN (aws), false for
- * one without (dir), unset when no target was named. */
+ * one without (dir), unset when no target was named.
+ * @param {Plan} plan
+ * @param {{ target?: string, edge?: boolean, list?: boolean, exportDir?: string }} [options]
+ * @returns {string} */
 export function describePlan(plan, { target = 'none', edge, list = false, exportDir } = {}) {
   const { build } = plan;
   const files = build.files;
@@ -180,7 +216,7 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
   const onlyEdge = edge === true ? '' : edge === false ? ' (skipped: this target has no CDN)' : ' (aws target only)';
   for (const ph of plan.phases) {
     const head = `${n++}. ${ph.name}:`;
-    if (ph.files) {
+    if ('files' in ph) {
       const skipped = ph.skipped ? ` (${nf.format(ph.skipped)} ${ph.name === PHASE.hashed ? 'already at the target, kept' : 'unchanged, skipped'})` : '';
       out.push(`${head} ${verb} ${count(ph.files.length, 'file')}, ${formatBytes(sizeOf(files, ph.files))}${skipped}`);
       out.push(...describeGroups(ph.files, files, list));
@@ -204,13 +240,19 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
   return out.join('\n');
 }
 
-/** Groups paths by (Cache-Control, Content-Type), biggest group first. */
+/** Groups paths by (Cache-Control, Content-Type), biggest group first.
+ * @param {string[]} paths
+ * @param {ReleaseRecord['files']} files
+ * @param {boolean} list
+ * @returns {string[]} */
 function describeGroups(paths, files, list) {
+  /** @type {Map<string, string[]>} */
   const groups = new Map();
   for (const p of paths) {
     const key = `${files[p].cacheControl} | ${files[p].contentType}`;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(p);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    group.push(p);
   }
   const out = [];
   for (const [key, ps] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
@@ -221,6 +263,10 @@ function describeGroups(paths, files, list) {
   return out;
 }
 
+/** The paths, one a line under indent: the first 5, or every one with list.
+ * @param {string[]} paths
+ * @param {boolean} list
+ * @returns {string[]} */
 function describeList(paths, list, indent = '       ') {
   const shown = list ? paths : paths.slice(0, 5);
   const out = shown.map((p) => indent + p);
@@ -229,13 +275,17 @@ function describeList(paths, list, indent = '       ') {
 }
 
 /** Runs a plan against a target. source(path) answers the bytes to upload, or null to
- * restore the file from the target's history (rollback). Answers the saved record. */
+ * restore the file from the target's history (rollback). Answers the saved record.
+ * @param {Plan} plan
+ * @param {Target} target
+ * @param {{ source: (path: string) => Promise<Buffer> | Buffer | null, log?: Log, firstStep?: number }} options
+ * @returns {Promise<ReleaseRecord>} */
 export async function executePlan(plan, target, { source, log = (m) => say('release', m), firstStep = 1 }) {
   const { build } = plan;
   const record = { id: build.id, timestamp: build.timestamp, redirects: build.redirects, files: structuredClone(build.files) };
   for (const [p, v] of Object.entries(plan.carried)) record.files[p].versionId = v;
   const total = plan.phases.length + firstStep - 1;
-  const tag = (i, ph) => `${i + firstStep}/${total} ${ph.name}`;
+  const tag = (/** @type {number} */ i, /** @type {Phase} */ ph) => `${i + firstStep}/${total} ${ph.name}`;
 
   // Recorded before the first write: should this run stop half-way, the next one knows
   // which files may no longer match the current build's manifest.
@@ -243,7 +293,7 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
   for (const [i, ph] of plan.phases.entries()) {
     const started = performance.now();
     const took = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
-    if (ph.files) {
+    if ('files' in ph) {
       let lastReport = performance.now();
       await mapLimit(ph.files, CONCURRENCY, async (p) => {
         const entry = build.files[p];
@@ -289,7 +339,18 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
   return record;
 }
 
-/** Checks the AWS target's configuration; throws naming every missing variable. */
+/**
+ * The AWS target's configuration: the stack's bucket, distribution and KeyValueStore.
+ * @typedef {object} AwsConfig
+ * @property {string} bucket
+ * @property {string} distributionId
+ * @property {string} kvsArn
+ * @property {string} region
+ */
+
+/** Checks the AWS target's configuration; throws naming every missing variable.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {AwsConfig} */
 export function awsConfig(env = process.env) {
   const vars = {
     bucket: ['RELEASE_BUCKET', 'stack output SiteBucketName'],
@@ -301,11 +362,14 @@ export function awsConfig(env = process.env) {
   if (missing.length) {
     throw new Error(`--target aws needs ${missing.map(([name, from]) => `${name} (${from})`).join(', ')}`);
   }
-  return Object.fromEntries(Object.entries(vars).map(([k, [name]]) => [k, env[name]]));
+  return /** @type {AwsConfig} */ (Object.fromEntries(Object.entries(vars).map(([k, [name]]) => [k, env[name]])));
 }
 
 /** Opens a target from its CLI spelling: dir:PATH or aws. The AWS SDK is loaded only
- * here, so everything else (dry-runs, the dir target) needs none of it. */
+ * here, so everything else (dry-runs, the dir target) needs none of it.
+ * @param {unknown} spec
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Promise<Target>} */
 export async function openTarget(spec, env = process.env) {
   if (typeof spec === 'string' && spec.startsWith('dir:') && spec.length > 4) {
     const { createDirTarget } = await import('./target-dir.mjs');
@@ -319,7 +383,13 @@ export async function openTarget(spec, env = process.env) {
   throw new Error(`--target must be dir:PATH or aws, not "${spec}"`);
 }
 
-/** Publishes an export folder onto a target; answers the saved record. */
+/** Publishes an export folder onto a target; answers the saved record.
+ * @param {object} options
+ * @param {string} options.exportDir
+ * @param {Target} options.target
+ * @param {Log} [options.log]
+ * @param {{ inspect: (rel: string, body: Buffer) => void, problems: (exp: Export) => string[] }} [options.scan]
+ * @returns {Promise<ReleaseRecord>} */
 export async function publishExport({ exportDir, target, log = (m) => say('release', m), scan }) {
   // scan (release-checks.mjs exportScan): refuses the export, every problem named, before
   // anything is written.
@@ -333,7 +403,10 @@ export async function publishExport({ exportDir, target, log = (m) => say('relea
 }
 
 /** Plans making an earlier published build current again; refuses an unknown id and a
- * build whose history the target no longer has, before anything is written. */
+ * build whose history the target no longer has, before anything is written.
+ * @param {Target} target
+ * @param {string} id
+ * @returns {Promise<Plan>} */
 export async function planRollback(target, id) {
   const state = await target.state();
   const known = state.releases.map((r) => r.id);
@@ -346,7 +419,7 @@ export async function planRollback(target, id) {
   const latest = latestBody(build);
   build.files[latestPath] = { ...build.files[latestPath], ...manifestEntry(latestPath, latest) };
   const plan = planRelease(build, state, { kind: 'rollback' });
-  const restores = plannedWrites(plan).filter((p) => p !== latestPath).map((p) => [p, build.files[p]]);
+  const restores = plannedWrites(plan).filter((p) => p !== latestPath).map((p) => /** @type {[string, ReleaseRecord['files'][string]]} */ ([p, build.files[p]]));
   const missing = await target.missingHistory(restores);
   if (missing.length) {
     throw new Error(`cannot roll back to ${id}: ${target.name} no longer holds ${count(missing.length, 'file')} of it (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`);
@@ -354,7 +427,9 @@ export async function planRollback(target, id) {
   return plan;
 }
 
-/** Makes an earlier published build current again. */
+/** Makes an earlier published build current again.
+ * @param {{ target: Target, id: string, log?: Log }} options
+ * @returns {Promise<Plan>} */
 export async function rollback({ target, id, log = (m) => say('release', m) }) {
   const plan = await planRollback(target, id);
   log(`rolling ${target.name} back from ${plan.previousId ?? 'none'} to ${id}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // The release plan run against the dir target: files, cache classification, the order of
 // writes, diffing between builds, clean up, rollback, and recovery from a release that
 // stopped half-way. Run: node --test scripts/*.test.mjs
@@ -11,10 +12,15 @@ import { createDirTarget } from './target-dir.mjs';
 import { at, buildA, buildB, lastAt, read, recording, scratch, writeExport } from './release-fixtures.mjs';
 
 const quiet = () => {};
-const tmpFiles = (root) => readdirSync(root, { recursive: true }).filter((f) => f.endsWith('.tmp'));
-const site = (root) => path.join(root, 'site');
+/** @typedef {import('./target-state.mjs').Target} Target */
 
-/** Publishes a fixture build to the dir target at root, recording the writes. */
+const tmpFiles = (/** @type {string} */ root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.tmp'));
+const site = (/** @type {string} */ root) => path.join(root, 'site');
+
+/** Publishes a fixture build to the dir target at root, recording the writes.
+ * @param {string} root
+ * @param {string} exportDir
+ * @param {(target: Target) => Target} [wrap] changes the target first */
 async function publish(root, exportDir, wrap = (t) => t) {
   const rec = recording(wrap(createDirTarget(root)));
   const record = await publishExport({ exportDir, target: rec.target, log: quiet });
@@ -54,11 +60,16 @@ test('writes happen in the release order: hashed assets, pages, meta, latest, ma
   await publish(root, writeExport(path.join(dir, 'a'), buildA).dir);
   const { events } = await publish(root, writeExport(path.join(dir, 'b'), buildB).dir);
 
-  const endOf = (pred) => lastAt(events, (e) => e.startsWith('end put ') && pred(e.slice(8)));
-  const startOf = (pred) => at(events, (e) => e.startsWith('start put ') && pred(e.slice(10)));
+  /** @typedef {(path: string) => boolean} PathTest */
+  const endOf = (/** @type {PathTest} */ pred) => lastAt(events, (e) => e.startsWith('end put ') && pred(e.slice(8)));
+  const startOf = (/** @type {PathTest} */ pred) => at(events, (e) => e.startsWith('start put ') && pred(e.slice(10)));
+  /** @type {PathTest} */
   const hashed = (p) => p.startsWith('_next/static/');
+  /** @type {PathTest} */
   const page = (p) => !hashed(p) && !p.startsWith('builds/');
+  /** @type {PathTest} */
   const meta = (p) => p.startsWith('builds/meta/');
+  /** @type {PathTest} */
   const latest = (p) => p === 'builds/latest.json';
   assert.ok(endOf(hashed) >= 0 && startOf(page) > endOf(hashed), 'pages start after every hashed asset is in place');
   assert.ok(startOf(meta) > endOf(page), 'the meta file follows the pages');
@@ -124,6 +135,7 @@ test('a release that stopped half-way is repaired by the next one', async (t) =>
   const a = writeExport(path.join(dir, 'a'), buildA);
   await publish(root, a.dir);
   // Build B's run dies just before latest.json: pages of B are live under build A's id.
+  /** @param {Target} target @returns {Target} */
   const failing = (target) => ({
     ...target,
     put: async (rel, body, entry) => {
@@ -135,7 +147,7 @@ test('a release that stopped half-way is repaired by the next one', async (t) =>
   assert.equal(read(site(root), 'outlet/r/balloons/index.html'), '<h1>balloons v2</h1>');
 
   const state = await createDirTarget(root).state();
-  assert.equal(state.current.id, buildA.id);
+  assert.equal(state.current?.id, buildA.id);
   assert.deepEqual(state.unfinished.map((u) => u.id), [buildB.id]);
   // Publishing build A again must put back what B's run overwrote, though A's manifest
   // says those files are already current, and delete what B's run added.
@@ -148,11 +160,13 @@ test('a release that stopped half-way is repaired by the next one', async (t) =>
 test('with an edge (aws), route rules go to the KVS after the meta file, then the CDN is invalidated, then latest.json', async (t) => {
   const dir = scratch(t);
   const root = path.join(dir, 'release');
+  /** @type {{ id?: string, rules?: { key: string, value: string }[], keep?: string[] }[]} */
   const calls = [];
+  /** @param {Target} target @returns {Target} */
   const withEdge = (target) => ({
     ...target,
     edge: {
-      switchTo: async (id, rules) => calls.push({ id, rules }),
+      switchTo: async (id, rules) => void calls.push({ id, rules }),
       invalidate: async () => {},
       prune: async (keep) => (calls.push({ keep }), 0),
     },
@@ -171,12 +185,18 @@ test('with an edge (aws), route rules go to the KVS after the meta file, then th
 test('the KVS keeps the rules of the 10 newest published builds and of the build made current', async () => {
   const exp = { id: 'new', timestamp: 100, redirects: [], files: {} };
   const releases = Array.from({ length: 12 }, (_, i) => ({ id: `old${i}`, timestamp: i, files: 1 }));
-  const keep = planRelease(exp, { ...emptyState(), releases }).phases.at(-1).keepEdgeRulesOf;
+  /** The route rules the plan's clean up keeps. @param {import('./publish.mjs').Plan} plan */
+  const keptRules = (plan) => {
+    const cleanup = plan.phases.at(-1);
+    assert.ok(cleanup?.name === PHASE.cleanup);
+    return cleanup.keepEdgeRulesOf;
+  };
+  const keep = keptRules(planRelease(exp, { ...emptyState(), releases }));
   assert.equal(keep.length, KEEP_EDGE_RULES_OF);
   assert.deepEqual(keep, ['new', 'old11', 'old10', 'old9', 'old8', 'old7', 'old6', 'old5', 'old4', 'old3']);
   // Rolling back to an old build keeps its rules even though it is not among the newest.
   const back = planRelease({ ...exp, id: 'old0', timestamp: 0 }, { ...emptyState(), releases }, { kind: 'rollback' });
-  assert.ok(back.phases.at(-1).keepEdgeRulesOf.includes('old0'));
+  assert.ok(keptRules(back).includes('old0'));
 });
 
 test('the plan lists the phases in order, grouped by Cache-Control and Content-Type', async (t) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // What a release to AWS refuses (docs/build-and-release.md "Safe to publish"): an export
 // that would put a local address, the demo Firebase project, the Auth emulator or the
 // example shop details in front of buyers. Every problem is named, not only the first.
@@ -10,10 +11,12 @@
 import { buildSettings, placeholderProblems } from './build.mjs';
 import { metaPath } from './export-manifest.mjs';
 
+/** @typedef {import('./build.mjs').ShopConfig} ShopConfig */
+
 /** Loopback and unspecified hosts: nobody but the machine that built the export reaches
  * them. (URL.hostname keeps IPv6 brackets.) */
 const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|\[::ffff:127(\.\d{1,3}){3}\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
-export const isLoopbackHost = (host) => LOOPBACK.test(host);
+export const isLoopbackHost = (/** @type {string} */ host) => LOOPBACK.test(host);
 
 /** The environment a build for a local (dir:) target reads the catalogue with, and a note
  * saying which store that is. Without DYNAMODB_ENDPOINT it is scripts/run's DynamoDB Local,
@@ -49,8 +52,11 @@ const EMULATOR_VARIABLE = /FIREBASE_AUTH_EMULATOR_HOST/g;
 const TEXT_FILE = /\.(html|js|mjs|json|txt|xml|css|webmanifest|map|svg)$/i;
 
 /** Problems with the address and Firebase project a build was made for: SITE_URL must be
- * an https address that is not loopback, the project not a `demo-` one. */
+ * an https address that is not loopback, the project not a `demo-` one.
+ * @param {{ siteUrl?: string, firebaseProjectId?: string }} site
+ * @returns {string[]} */
 export function siteProblems({ siteUrl, firebaseProjectId }, where = 'the export') {
+  /** @type {string[]} */
   const problems = [];
   if (!siteUrl) {
     problems.push(`${where} does not record its SITE_URL (a build before the release checks, or not made by scripts/build.mjs): build it again`);
@@ -70,19 +76,25 @@ export function siteProblems({ siteUrl, firebaseProjectId }, where = 'the export
 }
 
 /** Problems a build from env would have, found before building: the address, the
- * project, an Auth emulator URL, the shop's placeholders. */
+ * project, an Auth emulator URL, the shop's placeholders.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {ShopConfig} shop */
 export function buildEnvProblems(env, shop) {
   const problems = siteProblems(buildSettings(env), 'this build');
   if (env.AUTH_EMULATOR_URL) problems.push(`AUTH_EMULATOR_URL is set (${env.AUTH_EMULATOR_URL}): the site would sign buyers in against the Auth emulator`);
   return [...problems, ...shopProblems(shop)];
 }
 
-const shopProblems = (shop) => placeholderProblems(shop).map((p) => `functions/config/shop.json: ${p}`);
+const shopProblems = (/** @type {ShopConfig} */ shop) => placeholderProblems(shop).map((p) => `functions/config/shop.json: ${p}`);
 
 /** A scan of an export's files as they are read (inspect), then every problem found
- * (problems) once the export is read. */
+ * (problems) once the export is read.
+ * @param {ShopConfig} shop
+ * @returns {{ inspect: (rel: string, body: Buffer) => void, problems: (exp: import('./export-manifest.mjs').Export) => string[] }} */
 export function exportScan(shop) {
+  /** @type {Map<string, string[]>} */
   const addresses = new Map(); // host:port -> files
+  /** @type {string[]} */
   const variableIn = [];
   return {
     inspect(rel, body) {
@@ -90,8 +102,9 @@ export function exportScan(shop) {
       const text = body.toString('utf8');
       for (const m of new Set(text.match(LOCAL_ADDRESS) ?? [])) {
         const key = m.toLowerCase();
-        if (!addresses.has(key)) addresses.set(key, []);
-        addresses.get(key).push(rel);
+        let files = addresses.get(key);
+        if (!files) addresses.set(key, (files = []));
+        files.push(rel);
       }
       if (EMULATOR_VARIABLE.test(text)) variableIn.push(rel);
       EMULATOR_VARIABLE.lastIndex = 0;
@@ -101,9 +114,9 @@ export function exportScan(shop) {
       const problems = siteProblems(exp.site ?? {}, `build ${exp.id} (${metaPath(exp.id)})`);
       let siteHost = null;
       try {
-        siteHost = new URL(exp.site?.siteUrl).host.toLowerCase();
+        siteHost = new URL(exp.site?.siteUrl ?? '').host.toLowerCase();
       } catch { /* reported above */ }
-      const files = (list) => `${list.slice().sort()[0]}${list.length > 1 ? ` and ${list.length - 1} other file${list.length > 2 ? 's' : ''}` : ''}`;
+      const files = (/** @type {string[]} */ list) => `${list.slice().sort()[0]}${list.length > 1 ? ` and ${list.length - 1} other file${list.length > 2 ? 's' : ''}` : ''}`;
       for (const [address, list] of [...addresses].sort()) {
         if (address === siteHost) continue; // the loopback SITE_URL, named above
         problems.push(`the export holds the local address ${address} (the Auth emulator's, or another local service's) in ${files(list)}: build with SITE_URL the shop's public address and without AUTH_EMULATOR_URL`);
@@ -114,7 +127,9 @@ export function exportScan(shop) {
   };
 }
 
-/** Throws one message listing every problem, if there are any. */
+/** Throws one message listing every problem, if there are any.
+ * @param {string[]} problems
+ * @param {string} what the refused act, after "refusing to" */
 export function refuseIf(problems, what) {
   if (problems.length) throw new Error(`refusing to ${what}: ${problems.join('; ')}`);
 }

@@ -1,9 +1,22 @@
+// @ts-check
 // Small generated exports and a recording target for the release tests (*.test.mjs).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** A scratch folder removed by the returned cleanup. */
+/**
+ * A build as the tests write it: its pages by path (null drops a file the export would
+ * otherwise have), its route rules, and the site settings its meta file records.
+ * @typedef {object} TestBuild
+ * @property {string} id
+ * @property {number} timestamp
+ * @property {Record<string, string | null>} [files]
+ * @property {import('./export-manifest.mjs').Redirect[]} [redirects]
+ * @property {{ siteUrl?: string, firebaseProjectId?: string }} [site]
+ */
+
+/** A scratch folder removed when the test ends.
+ * @param {{ after: (fn: () => void) => void }} t the test's context */
 export function scratch(t) {
   const dir = mkdtempSync(path.join(tmpdir(), 'release-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -11,8 +24,11 @@ export function scratch(t) {
 }
 
 /** Writes an export like build.mjs does: the pages given, index.html and 404.html, the
- * build's meta file (with site: { siteUrl, firebaseProjectId } if given) and latest.json. Answers { dir, id, timestamp, files }. */
+ * build's meta file (with site: { siteUrl, firebaseProjectId } if given) and latest.json. Answers { dir, id, timestamp, files }.
+ * @param {string} dir
+ * @param {TestBuild} build */
 export function writeExport(dir, { id, timestamp, files = {}, redirects = [], site = {} }) {
+  /** @type {Record<string, string | null>} */
   const all = {
     'index.html': `<h1>home of ${id}</h1>`,
     '404.html': 'We Were Unable to Find that Page',
@@ -28,6 +44,7 @@ export function writeExport(dir, { id, timestamp, files = {}, redirects = [], si
   return { dir, id, timestamp, files: Object.fromEntries(Object.entries(all).filter(([, b]) => b !== null)) };
 }
 
+/** @type {TestBuild & { redirects: import('./export-manifest.mjs').Redirect[], files: Record<string, string> }} */
 export const buildA = {
   id: '20260101T000000Z-aaaaaa',
   timestamp: Date.UTC(2026, 0, 1),
@@ -50,6 +67,7 @@ export const buildA = {
   },
 };
 
+/** @type {TestBuild & { redirects: import('./export-manifest.mjs').Redirect[], files: Record<string, string> }} */
 export const buildB = {
   id: '20260102T000000Z-bbbbbb',
   timestamp: Date.UTC(2026, 0, 2),
@@ -69,21 +87,31 @@ export const buildB = {
 };
 
 /** Wraps a target so every write is recorded as "start put path" / "end put path" (and
- * likewise restore, remove, save, edge calls), in the order they happen. */
+ * likewise restore, remove, save, edge calls), in the order they happen.
+ * @param {import('./target-state.mjs').Target} target
+ * @returns {{ target: import('./target-state.mjs').Target, events: string[] }} */
 export function recording(target) {
+  /** @type {string[]} */
   const events = [];
-  const wrap = (verb, fn, name = (a) => a[0]) => async (...args) => {
-    const label = `${verb} ${name(args)}`;
+  /**
+   * fn, recording its start and end as "start VERB NAME" and "end VERB NAME".
+   * @template {(...args: any[]) => Promise<any>} F
+   * @param {string} verb
+   * @param {F} fn
+   * @param {(args: Parameters<F>) => string} [name] what the call is on, from its arguments
+   * @returns {F} */
+  const wrap = (verb, fn, name = (a) => a[0]) => /** @type {F} */ (async (...args) => {
+    const label = `${verb} ${name(/** @type {Parameters<F>} */ (args))}`;
     events.push(`start ${label}`);
     const r = await fn(...args);
     events.push(`end ${label}`);
     return r;
-  };
+  });
   const rec = {
     ...target,
     put: wrap('put', target.put),
     restore: wrap('restore', target.restore),
-    remove: wrap('remove', async (paths) => {
+    remove: wrap('remove', async (/** @type {string[]} */ paths) => {
       for (const p of paths) events.push(`delete ${p}`);
       return target.remove(paths);
     }, () => ''),
@@ -99,15 +127,22 @@ export function recording(target) {
   return { target: rec, events };
 }
 
-/** Index of the first event matching, or -1. */
+/** Index of the first event matching, or -1.
+ * @param {string[]} events
+ * @param {string | ((e: string) => boolean)} pred */
 export const at = (events, pred) => events.findIndex(typeof pred === 'string' ? (e) => e === pred : pred);
+/** Index of the last event matching, or -1.
+ * @param {string[]} events
+ * @param {(e: string) => boolean} pred */
 export const lastAt = (events, pred) => events.findLastIndex(pred);
 
 /** Every file and folder under dir with its size and mtime: equal snapshots mean
- * nothing was written. */
+ * nothing was written; null when dir does not exist.
+ * @param {string} dir
+ * @returns {string[] | null} */
 export function snapshotTree(dir) {
   try {
-    return readdirSync(dir, { recursive: true }).sort().map((rel) => {
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((rel) => {
       const st = statSync(path.join(dir, rel));
       return `${rel} ${st.size} ${st.mtimeMs}`;
     });
@@ -117,6 +152,7 @@ export function snapshotTree(dir) {
   }
 }
 
+/** @param {string} dir @param {string} rel */
 export const read = (dir, rel) => readFileSync(path.join(dir, rel), 'utf8');
 
 /** A build's settings and a shop.json as a real shop's release has them (release-checks.mjs

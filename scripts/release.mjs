@@ -1,3 +1,4 @@
+// @ts-check
 // Cuts a release: builds the site (scripts/build.mjs) and publishes the export to a target
 // in the order docs/build-and-release.md "Cutting a release" explains, or shows that plan,
 // or makes an earlier published build current again.
@@ -44,10 +45,13 @@ const usage = `usage:
   scripts/release --target dir:PATH|aws --rollback BUILD_ID [--dry-run]
   scripts/release --target dir:PATH|aws --list-builds`;
 
-const shown = (dir) => path.relative(process.cwd(), dir) || '.';
+const shown = (/** @type {string} */ dir) => path.relative(process.cwd(), dir) || '.';
 
 /** The target's state for a dry-run: what it holds when it can be read, else an empty
- * bucket, saying why, so a dry-run works with no AWS access at all. */
+ * bucket, saying why, so a dry-run works with no AWS access at all.
+ * @param {string | undefined} spec
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ target: import('./target-state.mjs').Target | null, state: import('./target-state.mjs').TargetState }>} */
 async function dryRunState(spec, env) {
   if (!spec) return { target: null, state: emptyState('no --target: planning against an empty bucket') };
   if (spec === 'aws') {
@@ -67,6 +71,8 @@ async function dryRunState(spec, env) {
   return { target, state: await target.state() };
 }
 
+/** Prints the builds published to the target, newest first.
+ * @param {import('./target-state.mjs').Target} target */
 async function listBuilds(target) {
   const state = await target.state();
   if (!state.releases.length) return console.log(`${target.name}: no published builds`);
@@ -78,7 +84,10 @@ async function listBuilds(target) {
 }
 
 /** shop: functions/config/shop.json's contents; build: what builds the site (tests pass
- * their own of both). */
+ * their own of both).
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ shop?: ReturnType<typeof readShopConfig>, build?: typeof buildSite }} [options] */
 export async function main(argv, env = process.env, { shop = readShopConfig(), build = buildSite } = {}) {
   const { values: opt } = parseArgs({
     args: argv,
@@ -104,7 +113,7 @@ export async function main(argv, env = process.env, { shop = readShopConfig(), b
   if (opt['list-builds'] || opt.rollback !== undefined) {
     if (!opt.target) throw new Error(`${opt.rollback !== undefined ? '--rollback' : '--list-builds'} needs --target`);
     const target = await openTarget(opt.target, env);
-    if (opt['list-builds']) return listBuilds(target);
+    if (opt.rollback === undefined) return listBuilds(target); // --list-builds
     if (!dryRun) return void (await rollback({ target, id: opt.rollback }));
     const plan = await planRollback(target, opt.rollback);
     return console.log(describePlan(plan, { target: target.name, edge: !!target.edge, list: opt.list }));

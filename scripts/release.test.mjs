@@ -1,3 +1,4 @@
+// @ts-check
 // The release CLI as a release engineer runs it: dry-runs write nothing and work offline,
 // bad input is refused in one line before anything is built or written.
 // Run: node --test scripts/*.test.mjs
@@ -13,12 +14,16 @@ import { main } from './release.mjs';
 /** The environment without any release or AWS configuration of the machine running the tests. */
 const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_')));
 
+/** Runs the release command with args; answers { code, out, err }.
+ * @param {string[]} args */
 function release(args, env = bareEnv) {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'release.mjs'), ...args], { cwd: root, env, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** Asserts a failed run: exit 1 and exactly one line on stderr matching re. */
+/** Asserts a failed run: exit 1 and exactly one line on stderr matching re.
+ * @param {{ code: number | null, out: string, err: string }} r
+ * @param {RegExp} re */
 function assertRefused(r, re) {
   assert.equal(r.code, 1, r.out + r.err);
   const lines = r.err.trim().split('\n');
@@ -28,6 +33,7 @@ function assertRefused(r, re) {
 }
 
 const phasesInOrder = ['hashed assets', 'pages and payloads', 'route rules manifest', 'route rules at the edge', 'CDN invalidation', 'latest'];
+/** Asserts that text names every phase of a release plan, in order. @param {string} text */
 function assertPhasesInOrder(text) {
   const at = phasesInOrder.map((p) => text.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
   assert.ok(at.every((i) => i >= 0), text);
@@ -45,7 +51,7 @@ test('a dry-run against a dir target writes nothing and plans against what the f
   const r = release(['--target', `dir:${target}`, '--export', b.dir, '--dry-run']);
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(snapshotTree(dir), afterExport, 'the dry-run wrote nothing');
-  assert.ok(before.length < afterExport.length);
+  assert.ok(before !== null && afterExport !== null && before.length < afterExport.length);
   assertPhasesInOrder(r.out);
   assert.match(r.out, new RegExp(`current build at the target: ${buildA.id}`));
   assert.match(r.out, /hashed assets: upload 1 file, .*\(1 already at the target, kept\)/);
@@ -67,8 +73,11 @@ test('a dry-run works offline: no target, or aws with no configuration, plans ag
 });
 
 /** Runs the release in this process with the shop.json given (the CLI reads the
- * repository's, which holds placeholders); answers { code, out, err } as release() does. */
+ * repository's, which holds placeholders); answers { code, out, err } as release() does.
+ * @param {string[]} args
+ * @param {import('./build.mjs').ShopConfig} shop */
 async function releaseWith(args, shop, env = bareEnv) {
+  /** @type {string[]} */
   const lines = [];
   const log = console.log;
   console.log = (...a) => lines.push(a.join(' '));
@@ -95,6 +104,7 @@ test('a dry-run to aws of a safe export, with real shop details, prints the plan
 test('a release to aws (dry-run or not) refuses an unsafe export, naming every problem, before anything is read from AWS', async (t) => {
   const dir = scratch(t);
   const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:aws:cloudfront::1:key-value-store/x', AWS_REGION: 'eu-west-2' };
+  /** @type {Record<string, [Partial<import('./release-fixtures.mjs').TestBuild>, typeof realShop, RegExp[]]>} */
   const cases = {
     'loopback SITE_URL': [{ site: { ...realSite, siteUrl: 'http://127.0.0.1:8080' } }, realShop,
       [/SITE_URL "http:\/\/127\.0\.0\.1:8080" of build .* is not an https address/, /SITE_URL "http:\/\/127\.0\.0\.1:8080" .* is a loopback address/]],

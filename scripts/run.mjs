@@ -1,3 +1,4 @@
+// @ts-check
 // The README's run command: refuses busy ports before anything starts, installs npm
 // packages (and Java, for DynamoDB Local, when it is missing), builds the Go commands,
 // starts DynamoDB Local (tables kept in .local/dynamodb) and the Firebase Auth emulator
@@ -13,6 +14,7 @@
 // Any other argument is refused with the usage (exit code 2); any error ends the run with
 // one line (`run: …`) and exit code 1.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   binDir, buildGoCommands, ensureNpmPackages, ensurePortsFree, isStopping, localDir, run, say, startAuthEmulator,
@@ -24,7 +26,7 @@ import { startMaildev } from './maildev.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
 /** The environment variables the run command reads: [name, default, what]. */
-const variables = [
+export const variables = [
   ['PORT', '8080', 'the local edge: the shop and /api/*'],
   ['DYNAMODB_PORT', '8000', 'DynamoDB Local'],
   ['AUTH_EMULATOR_PORT', '9099', 'Firebase Auth emulator'],
@@ -38,6 +40,11 @@ const variables = [
   ['SITE_URL', 'http://127.0.0.1:$PORT', "the site's public address (canonical URLs, sitemap)"],
 ];
 
+/** The variables that name a port, each checked free before anything starts; the script
+ * tests set every one of them to a free port, so a running shop on the defaults does not
+ * change what they see. */
+export const portVariables = variables.map(([name]) => name).filter((name) => name.endsWith('PORT'));
+
 const usage = `usage: scripts/run [--help]
 
 Sets everything up and runs the shop locally (README "The two commands"); Ctrl-C stops it.
@@ -45,7 +52,8 @@ Needs Go and Node (checked first); installs npm packages, and Java where there i
 Every port is checked before anything starts. Environment variables, and their defaults:
 ${variables.map(([name, dflt, what]) => `  ${name.padEnd(22)} ${dflt.padEnd(23)} ${what}`).join('\n')}`;
 
-const env = (k) => process.env[k] || variables.find(([name]) => name === k)[1];
+/** The variable's value, else its default. @param {string} k */
+const env = (k) => process.env[k] || variables.find(([name]) => name === k)?.[1] || '';
 const cfg = {
   port: Number(env('PORT')),
   dynamoPort: Number(env('DYNAMODB_PORT')),
@@ -70,7 +78,7 @@ const serviceEnv = {
 
 /** Reads the arguments: answers false after printing the usage for --help; refuses any
  * other argument with the usage (exit code 2). */
-function parseArguments(argv) {
+function parseArguments(/** @type {string[]} */ argv) {
   let help;
   try {
     ({ values: { help } } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }));
@@ -85,15 +93,7 @@ function parseArguments(argv) {
 async function main() {
   if (!parseArguments(process.argv.slice(2))) return;
   stopOnSignals();
-  await ensurePortsFree([
-    { variable: 'PORT', port: cfg.port },
-    { variable: 'DYNAMODB_PORT', port: cfg.dynamoPort },
-    { variable: 'AUTH_EMULATOR_PORT', port: cfg.authPort },
-    { variable: 'EMULATOR_HUB_PORT', port: cfg.hubPort },
-    { variable: 'EMULATOR_LOGGING_PORT', port: cfg.loggingPort },
-    { variable: 'MAIL_SMTP_PORT', port: cfg.mailSmtpPort },
-    { variable: 'MAIL_WEB_PORT', port: cfg.mailWebPort },
-  ]);
+  await ensurePortsFree(portVariables.map((variable) => ({ variable, port: Number(env(variable)) })));
   await ensureNpmPackages();
   await ensureJava();
 
@@ -166,8 +166,11 @@ async function main() {
   process.exit(1);
 }
 
-main().catch(async (err) => {
-  console.error(`run: ${err.message}`);
-  await stopAll();
-  process.exit(1);
-});
+// Run as a command only: the script tests import portVariables.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch(async (err) => {
+    console.error(`run: ${err.message}`);
+    await stopAll();
+    process.exit(1);
+  });
+}

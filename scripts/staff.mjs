@@ -1,3 +1,4 @@
+// @ts-check
 // Grants, revokes and lists the shop's staff: Firebase users whose ID token carries the
 // custom claim `staff: true` (docs/back-office.md "Roles" and "Granting staff").
 //
@@ -44,7 +45,9 @@ export class UsageError extends Error {}
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
-/** Reads the arguments: { help } or { command, email }. Throws UsageError. */
+/** Reads the arguments: { help } or { command, email }. Throws UsageError.
+ * @param {string[]} argv
+ * @returns {{ help: true, command?: undefined } | { help?: undefined, command: 'list' } | { help?: undefined, command: 'grant' | 'revoke', email: string }} */
 export function parseArguments(argv) {
   let parsed;
   try {
@@ -67,7 +70,8 @@ export function parseArguments(argv) {
 }
 
 /** Where to work, from the environment: { kind: 'emulator', host, projectId, note? } or
- * { kind: 'cloud', projectId, keyFile, key }. Throws, in one sentence, what is wrong. */
+ * { kind: 'cloud', projectId, keyFile, key }. Throws, in one sentence, what is wrong.
+ * @returns {{ kind: 'emulator', host: string, projectId: string, note: string | undefined } | { kind: 'cloud', projectId: string, keyFile: string, key: any, note?: undefined }} */
 export function target(env = process.env) {
   const projectId = env.FIREBASE_PROJECT_ID || DEFAULT_PROJECT;
   if (env.FIREBASE_AUTH_EMULATOR_HOST) {
@@ -105,14 +109,19 @@ export function target(env = process.env) {
   return { kind: 'cloud', projectId, keyFile, key };
 }
 
-/** Says where, in words. */
+/** @typedef {ReturnType<typeof target>} Target */
+/** @typedef {import('firebase-admin/auth').Auth} Auth */
+
+/** Says where, in words.
+ * @param {Target} t */
 export function describe(t) {
   return t.kind === 'emulator'
     ? `the Auth emulator at ${t.host} (project ${t.projectId})`
     : `Firebase project ${t.projectId}`;
 }
 
-/** Throws a sentence when nothing answers HTTP at the emulator's host within 3 s. */
+/** Throws a sentence when nothing answers HTTP at the emulator's host within 3 s.
+ * @param {{ host: string }} t */
 async function checkEmulator(t) {
   try {
     await fetch(`http://${t.host}/`, { signal: AbortSignal.timeout(3000) });
@@ -129,7 +138,9 @@ const REVOKED = 'They lose it with their next ID token (the next token refresh o
   'issued before now still carries staff: true, and the API accepts it, until it expires (at most an hour).';
 
 /** The Firebase Auth client for the target (firebase-admin is loaded only here, so --help
- * and refusals are quick). */
+ * and refusals are quick).
+ * @param {Target} t
+ * @returns {Promise<Auth>} */
 async function authFor(t) {
   const { initializeApp, cert } = await import('firebase-admin/app');
   const { getAuth } = await import('firebase-admin/auth');
@@ -141,6 +152,9 @@ async function authFor(t) {
   return getAuth(initializeApp({ projectId: t.projectId, credential: cert(t.key) }, 'staff'));
 }
 
+/** The user with the email; throws a sentence when there is none.
+ * @param {Auth} auth
+ * @param {string} email */
 async function userByEmail(auth, email) {
   try {
     return await auth.getUserByEmail(email);
@@ -150,6 +164,7 @@ async function userByEmail(auth, email) {
   }
 }
 
+/** @param {Auth} auth @param {string} email @param {string} where the target, in words */
 async function grant(auth, email, where) {
   const user = await userByEmail(auth, email);
   const claims = user.customClaims ?? {};
@@ -162,6 +177,7 @@ async function grant(auth, email, where) {
   console.log(`  ${GRANTED}`);
 }
 
+/** @param {Auth} auth @param {string} email @param {string} where the target, in words */
 async function revoke(auth, email, where) {
   const user = await userByEmail(auth, email);
   const { staff, ...others } = user.customClaims ?? {};
@@ -174,11 +190,16 @@ async function revoke(auth, email, where) {
   console.log(`  ${REVOKED}`);
 }
 
+/** @param {Auth} auth @param {string} where the target, in words */
 async function list(auth, where) {
+  /** @type {import('firebase-admin/auth').UserRecord[]} */
   const staff = [];
+  /** @type {[import('firebase-admin/auth').UserRecord, unknown][]} */
   const odd = [];
+  /** @type {string | undefined} */
   let pageToken;
   do {
+    /** @type {import('firebase-admin/auth').ListUsersResult} */
     const page = await auth.listUsers(1000, pageToken);
     for (const u of page.users) {
       const v = u.customClaims?.staff;
@@ -196,7 +217,9 @@ async function list(auth, where) {
   }
 }
 
-/** Runs the command; answers the exit code. */
+/** Runs the command; answers the exit code.
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} [env] */
 export async function main(argv, env = process.env) {
   let args;
   try {

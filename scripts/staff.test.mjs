@@ -1,3 +1,4 @@
+// @ts-check
 // scripts/staff against a real Firebase Auth emulator on free ports: grant puts staff: true
 // on the next ID token the emulator mints (keeping the user's other custom claims), revoke
 // takes it off, list shows who has it; an unknown email, a silent emulator and bad usage are
@@ -23,7 +24,10 @@ function cleanEnv(extra = {}) {
   return { ...env, ...extra };
 }
 
-/** Runs scripts/staff (the wrapper) with args; answers { code, out, err }. */
+/** Runs scripts/staff (the wrapper) with args; answers { code, out, err }.
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ code: number | null, out: string, err: string }>} */
 function staff(args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(root, 'scripts', 'staff'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +45,7 @@ function staff(args, env) {
 }
 
 /** The payload of a JWT, decoded (no check: the emulator's tokens are unsigned). */
-const payload = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+const payload = (/** @type {string} */ jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
 
 test('scripts/staff against the Auth emulator', { timeout: 180000 }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-staff-test-'));
@@ -58,15 +62,16 @@ test('scripts/staff against the Auth emulator', { timeout: 180000 }, async (t) =
   });
   const host = `127.0.0.1:${authPort}`;
   const env = cleanEnv({ FIREBASE_AUTH_EMULATOR_HOST: host, FIREBASE_PROJECT_ID: project });
-  const identity = (method) => `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=local`;
-  const post = async (url, body, headers = {}) => {
+  const identity = (/** @type {string} */ method) => `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=local`;
+  /** @returns {Promise<any>} the answer's JSON, whose shape each call knows */
+  const post = async (/** @type {string} */ url, /** @type {unknown} */ body, headers = {}) => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     const json = await res.json();
     assert.equal(res.status, 200, `${url}: ${JSON.stringify(json)}`);
     return json;
   };
   /** The claims of a freshly minted ID token: a new password sign-in. */
-  const claimsOf = async (email) => payload((await post(identity('signInWithPassword'), { email, password, returnSecureToken: true })).idToken);
+  const claimsOf = async (/** @type {string} */ email) => payload((await post(identity('signInWithPassword'), { email, password, returnSecureToken: true })).idToken);
 
   const email = `staff-${Date.now()}@shop.test`;
   const { localId: uid } = await post(identity('signUp'), { email, password, returnSecureToken: true });
@@ -166,10 +171,11 @@ test('where it works: emulator first, then a service account key for a real proj
   writeFileSync(notKey, JSON.stringify({ type: 'authorized_user' }));
 
   assert.deepEqual(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1' }), { kind: 'emulator', host: '127.0.0.1:1', projectId: project, note: undefined });
-  assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note, /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
+  assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note ?? '', /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
   const local = target({});
+  assert.ok(local.kind === 'emulator');
   assert.equal(local.host, '127.0.0.1:9099');
-  assert.match(local.note, /^neither .* is set: using the local Auth emulator at 127\.0\.0\.1:9099/);
+  assert.match(local.note ?? '', /^neither .* is set: using the local Auth emulator at 127\.0\.0\.1:9099/);
 
   const cloud = target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'tradeshop-prod' });
   assert.equal(cloud.kind, 'cloud');

@@ -1,3 +1,4 @@
+// @ts-check
 // The aws target: the site bucket (versioning on) behind CloudFront, and the CloudFront
 // KeyValueStore the CloudFront function reads route rules from.
 //
@@ -16,7 +17,7 @@
 // The SDK is imported here and only here (publish.mjs loads this file lazily), so dry-runs
 // and the dir target need none of it. The KeyValueStore API is signed with SigV4A, which
 // the SDK only does once @aws-sdk/signature-v4a has been imported.
-import { targetState } from './publish.mjs';
+import { targetState } from './target-state.mjs';
 import { latestPath } from './export-manifest.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
@@ -26,13 +27,27 @@ const KVS_BATCH = 50;
 /** How long to wait for a CloudFront invalidation (they usually take a minute or two). */
 const INVALIDATION_WAIT_S = 1800;
 
+/** @typedef {import('./target-state.mjs').Target} Target */
+/** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
+
+/** The list in slices of at most size.
+ * @template T
+ * @param {T[]} list
+ * @param {number} size
+ * @returns {T[][]} */
 const chunks = (list, size) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
-const hexToBase64 = (hex) => Buffer.from(hex, 'hex').toString('base64');
-/** A CopySource names the key URL-encoded, segment by segment. */
+const hexToBase64 = (/** @type {string} */ hex) => Buffer.from(hex, 'hex').toString('base64');
+/** A CopySource names the key URL-encoded, segment by segment.
+ * @param {string} bucket
+ * @param {string} key
+ * @param {string} versionId */
 const copySource = (bucket, key, versionId) => `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}?versionId=${encodeURIComponent(versionId)}`;
 
 /** The target over the SDK clients; `clients` ({ s3, cloudfront, kvs }) replaces them in
- * tests, which answer the calls from memory. */
+ * tests, which answer the calls from memory.
+ * @param {import('./publish.mjs').AwsConfig} config
+ * @param {{ s3?: import('@aws-sdk/client-s3').S3Client, cloudfront?: import('@aws-sdk/client-cloudfront').CloudFrontClient, kvs?: import('@aws-sdk/client-cloudfront-keyvaluestore').CloudFrontKeyValueStoreClient }} [clients]
+ * @returns {Promise<Target>} */
 export async function createAwsTarget({ bucket, distributionId, kvsArn, region }, clients = {}) {
   const s3sdk = await import('@aws-sdk/client-s3');
   const cfsdk = await import('@aws-sdk/client-cloudfront');
@@ -42,9 +57,13 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
   const cloudfront = clients.cloudfront ?? new cfsdk.CloudFrontClient({ region });
   const kvs = clients.kvs ?? new kvssdk.CloudFrontKeyValueStoreClient({ region });
 
+  /** The JSON object at key, or null when there is none.
+   * @param {string} key
+   * @returns {Promise<any>} */
   async function getJson(key) {
     try {
       const res = await s3.send(new s3sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
+      if (!res.Body) throw new Error('the answer has no body');
       return JSON.parse(await res.Body.transformToString());
     } catch (err) {
       if (err.name === 'NoSuchKey') return null;
@@ -52,14 +71,20 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     }
   }
 
+  /** Every key under prefix (not below the next delimiter, when one is given).
+   * @param {string} prefix
+   * @param {string} [delimiter]
+   * @returns {Promise<string[]>} */
   async function listKeys(prefix, delimiter) {
+    /** @type {string[]} */
     const keys = [];
     for await (const page of s3sdk.paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: prefix, Delimiter: delimiter })) {
-      for (const o of page.Contents ?? []) keys.push(o.Key);
+      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
     }
     return keys;
   }
 
+  /** @param {string} key @param {ReleaseRecord} record */
   async function putJson(key, record) {
     await s3.send(new s3sdk.PutObjectCommand({
       Bucket: bucket, Key: key, Body: JSON.stringify(record), ContentType: 'application/json; charset=utf-8',
@@ -68,10 +93,12 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     }));
   }
 
+  /** @param {string[]} keys */
   async function deleteKeys(keys) {
     for (const batch of chunks(keys, 1000)) {
       const res = await s3.send(new s3sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
-      if (res.Errors?.length) throw new Error(`deleting from s3://${bucket}: ${res.Errors[0].Key}: ${res.Errors[0].Message}`);
+      const [first] = res.Errors ?? [];
+      if (first) throw new Error(`deleting from s3://${bucket}: ${first.Key}: ${first.Message}`);
     }
   }
 
@@ -80,7 +107,11 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
   }
 
   /** Applies puts then deletes in calls of at most 50, each with the ETag the last left
-   * (starting from etag, else the store's current one); answers the last ETag. */
+   * (starting from etag, else the store's current one); answers the last ETag.
+   * @param {{ key: string, value: string }[]} puts
+   * @param {string[]} deletes
+   * @param {string} [etag]
+   * @returns {Promise<string | undefined>} */
   async function updateKvs(puts, deletes, etag) {
     etag ??= await kvsEtag();
     const calls = [
@@ -107,15 +138,16 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
           InvalidationBatch: { CallerReference: `release-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
         }));
         await cfsdk.waitUntilInvalidationCompleted({ client: cloudfront, maxWaitTime: INVALIDATION_WAIT_S },
-          { DistributionId: distributionId, Id: res.Invalidation.Id });
+          { DistributionId: distributionId, Id: res.Invalidation?.Id });
       },
       async prune(keepIds) {
         const keep = new Set(keepIds);
+        /** @type {string[]} */
         const stale = [];
         for await (const page of kvssdk.paginateListKeys({ client: kvs }, { KvsARN: kvsArn })) {
           for (const { Key } of page.Items ?? []) {
-            const m = /^r:([^:]+):/.exec(Key);
-            if (m && !keep.has(m[1])) stale.push(Key);
+            const m = Key === undefined ? null : /^r:([^:]+):/.exec(Key);
+            if (Key && m?.[1] && !keep.has(m[1])) stale.push(Key);
           }
         }
         if (stale.length) await updateKvs([], stale);
@@ -155,6 +187,7 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     },
 
     async restore(rel, entry) {
+      if (!entry.versionId) throw new Error(`${rel} has no S3 version recorded to restore`);
       await s3.send(new s3sdk.CopyObjectCommand({
         Bucket: bucket, Key: sitePrefix + rel, CopySource: copySource(bucket, sitePrefix + rel, entry.versionId),
         MetadataDirective: 'REPLACE', CacheControl: entry.cacheControl, ContentType: entry.contentType,

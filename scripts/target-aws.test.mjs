@@ -1,3 +1,4 @@
+// @ts-check
 // The aws target over in-memory stand-ins for S3 (versioned), the KeyValueStore and
 // CloudFront: what each release step sends, and that publish, clean up and rollback compose
 // through the SDK's commands. This is not AWS: it checks our side of the calls (keys under
@@ -20,21 +21,27 @@ const credentials = { accessKeyId: 'test', secretAccessKey: 'test' }; // never u
 
 /** One log of every call, in order, across the three services. */
 function fakeAws() {
+  /** The SDK commands' names and inputs; an input's shape depends on its command, so any.
+   * @type {[string, any][]} */
   const calls = [];
-  const objects = new Map(); // key -> versions [{ versionId, body, cacheControl, contentType, metadata }] (null = deleted)
+  /** @typedef {{ versionId: string, body: Buffer, cacheControl?: string, contentType?: string, metadata?: Record<string, string> }} Version */
+  /** @type {Map<string, (Version | null)[]>} */
+  const objects = new Map(); // key -> versions (null = deleted)
+  /** @type {Map<string, string>} */
   const kvsItems = new Map();
   let etag = 1;
   let version = 0;
-  const current = (key) => objects.get(key)?.at(-1) ?? null;
+  const current = (/** @type {string} */ key) => objects.get(key)?.at(-1) ?? null;
   const noSuchKey = () => Object.assign(new Error('The specified key does not exist.'), { name: 'NoSuchKey' });
-  const addVersion = (key, v) => {
+  const addVersion = (/** @type {string} */ key, /** @type {Omit<Version, 'versionId'>} */ v) => {
     const entry = { versionId: `v${++version}`, ...v };
     objects.set(key, [...(objects.get(key) ?? []), entry]);
     return entry.versionId;
   };
 
   const s3 = new S3Client({ region: config.region, credentials });
-  s3.send = async (cmd) => {
+  /** @typedef {{ input: any }} Command an SDK command: its input's shape depends on which */
+  s3.send = async (/** @type {Command} */ cmd) => {
     const input = cmd.input;
     calls.push([cmd.constructor.name, input]);
     assert.equal(input.Bucket, config.bucket);
@@ -60,7 +67,7 @@ function fakeAws() {
         return { Contents: keys.sort().map((Key) => ({ Key })) };
       }
       case 'CopyObjectCommand': {
-        const [, encodedKey, versionId] = /^([^?]+)\?versionId=(.+)$/.exec(input.CopySource);
+        const [, encodedKey = '', versionId] = /^([^?]+)\?versionId=(.+)$/.exec(input.CopySource) ?? [];
         const key = decodeURIComponent(encodedKey.slice(config.bucket.length + 1));
         const from = objects.get(key)?.find((v) => v?.versionId === decodeURIComponent(versionId));
         if (!from) throw Object.assign(new Error('no such version'), { name: 'NoSuchVersion' });
@@ -69,7 +76,7 @@ function fakeAws() {
       }
       case 'DeleteObjectsCommand':
         assert.ok(input.Delete.Objects.length <= 1000);
-        for (const { Key } of input.Delete.Objects) if (current(Key)) objects.set(Key, [...objects.get(Key), null]);
+        for (const { Key } of input.Delete.Objects) if (current(Key)) objects.set(Key, [...(objects.get(Key) ?? []), null]);
         return { Errors: [] };
       default:
         throw new Error(`unexpected S3 call ${cmd.constructor.name}`);
@@ -77,7 +84,7 @@ function fakeAws() {
   };
 
   const kvs = new CloudFrontKeyValueStoreClient({ region: config.region, credentials });
-  kvs.send = async (cmd) => {
+  kvs.send = async (/** @type {Command} */ cmd) => {
     const input = cmd.input;
     calls.push([cmd.constructor.name, input]);
     assert.equal(input.KvsARN, config.kvsArn);
@@ -99,7 +106,7 @@ function fakeAws() {
   };
 
   const cloudfront = new CloudFrontClient({ region: config.region, credentials });
-  cloudfront.send = async (cmd) => {
+  cloudfront.send = async (/** @type {Command} */ cmd) => {
     calls.push([cmd.constructor.name, cmd.input]);
     assert.equal(cmd.input.DistributionId, config.distributionId);
     if (cmd.constructor.name === 'CreateInvalidationCommand') return { Invalidation: { Id: 'I1', Status: 'InProgress' } };
@@ -107,7 +114,7 @@ function fakeAws() {
     throw new Error(`unexpected CloudFront call ${cmd.constructor.name}`);
   };
 
-  const body = (key) => current(key)?.body.toString('utf8');
+  const body = (/** @type {string} */ key) => current(key)?.body.toString('utf8');
   return { clients: { s3, kvs, cloudfront }, calls, objects, kvsItems, current, body };
 }
 
@@ -127,23 +134,23 @@ test('the aws target publishes under site/ with headers, checksums, version ids 
 
   for (const [rel, content] of Object.entries(a.files)) assert.equal(aws.body(`site/${rel}`), content, rel);
   const latest = aws.current('site/builds/latest.json');
-  assert.equal(latest.cacheControl, 'no-store');
-  assert.equal(latest.contentType, 'application/json; charset=utf-8');
-  assert.equal(aws.current('site/_next/static/chunks/a1b2c3.js').cacheControl, 'public, max-age=31536000, immutable');
-  assert.equal(aws.current('site/outlet/r/balloons/index.html').cacheControl, 'public, max-age=0, s-maxage=60');
+  assert.equal(latest?.cacheControl, 'no-store');
+  assert.equal(latest?.contentType, 'application/json; charset=utf-8');
+  assert.equal(aws.current('site/_next/static/chunks/a1b2c3.js')?.cacheControl, 'public, max-age=31536000, immutable');
+  assert.equal(aws.current('site/outlet/r/balloons/index.html')?.cacheControl, 'public, max-age=0, s-maxage=60');
 
   // The manifest sits outside site/ with every file's S3 version id.
-  const saved = JSON.parse(aws.body(`releases/${manyRules.id}.json`));
+  const saved = JSON.parse(aws.body(`releases/${manyRules.id}.json`) ?? '');
   assert.deepEqual(saved, record);
-  for (const [rel, e] of Object.entries(saved.files)) assert.equal(e.versionId, aws.current(`site/${rel}`).versionId, rel);
+  for (const [rel, e] of Object.entries(saved.files)) assert.equal(e.versionId, aws.current(`site/${rel}`)?.versionId, rel);
 
   // KVS: 60 rules in batches of at most 50, then `build` alone; then the invalidation, then latest.json.
   assert.equal(aws.kvsItems.get('build'), manyRules.id);
   assert.equal(aws.kvsItems.get(`r:${manyRules.id}:/old-7/`), '{"target":"/outlet/r/balloons/","status":301}');
-  const names = aws.calls.map(([n, input]) => (n === 'PutObjectCommand' ? `put ${input.Key}` : n === 'UpdateKeysCommand' && input.Puts?.some((p) => p.Key === 'build') ? 'switch build' : n));
+  const names = aws.calls.map(([n, input]) => (n === 'PutObjectCommand' ? `put ${input.Key}` : n === 'UpdateKeysCommand' && input.Puts?.some((/** @type {{ Key: string }} */ p) => p.Key === 'build') ? 'switch build' : n));
   const updates = aws.calls.filter(([n]) => n === 'UpdateKeysCommand').map(([, i]) => i.Puts.length);
   assert.deepEqual(updates, [50, 10, 1]);
-  const at = (name) => names.indexOf(name);
+  const at = (/** @type {string} */ name) => names.indexOf(name);
   assert.ok(at(`put site/builds/meta/${manyRules.id}.json`) < at('switch build'));
   assert.ok(at('switch build') < at('CreateInvalidationCommand'));
   assert.ok(at('GetInvalidationCommand') < at('put site/builds/latest.json'), 'latest.json waits for the invalidation to complete');
@@ -170,8 +177,8 @@ test('the aws target diffs a second build, cleans up, drops old rules, and rolls
   assert.ok(!aws.kvsItems.has('r:19990101T000000Z-000000:/gone/'), 'rules of builds not among the newest are removed');
   assert.ok(aws.kvsItems.has(`r:${buildA.id}:/christmas/`), 'rules of recent builds stay for a rollback');
   assert.equal(aws.current('releases/pending/20260102T000000Z-bbbbbb.json'), null, 'the started marker is removed at the end');
-  const saved = JSON.parse(aws.body(`releases/${buildB.id}.json`));
-  assert.equal(saved.files['blog/index.html'].versionId, aws.current('site/blog/index.html').versionId, 'an unchanged file keeps its recorded version');
+  const saved = JSON.parse(aws.body(`releases/${buildB.id}.json`) ?? '');
+  assert.equal(saved.files['blog/index.html'].versionId, aws.current('site/blog/index.html')?.versionId, 'an unchanged file keeps its recorded version');
 
   // The listing reads the summary from object metadata, not whole manifests.
   const state = await target.state();
@@ -184,5 +191,5 @@ test('the aws target diffs a second build, cleans up, drops old rules, and rolls
   assert.equal(aws.kvsItems.get('build'), buildA.id);
   const copies = aws.calls.filter(([n]) => n === 'CopyObjectCommand').map(([, i]) => i.Key);
   assert.ok(copies.includes('site/outlet/r/retired/index.html') && !copies.includes('site/blog/index.html'));
-  assert.equal(aws.current('site/outlet/r/retired/index.html').cacheControl, 'public, max-age=0, s-maxage=60');
+  assert.equal(aws.current('site/outlet/r/retired/index.html')?.cacheControl, 'public, max-age=0, s-maxage=60');
 });

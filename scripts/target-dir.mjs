@@ -1,3 +1,4 @@
+// @ts-check
 // The dir target: a local folder standing in for the bucket, served by the local edge.
 //
 //   PATH/site/                  what the edge serves (its SITE_DIR)
@@ -16,15 +17,20 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { latestPath, listRelative } from './export-manifest.mjs';
-import { targetState } from './publish.mjs';
+import { targetState } from './target-state.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
+
+/** @typedef {import('./target-state.mjs').Target} Target */
+/** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
 
 /** Builds a local release folder keeps restorable (besides the current one). */
 export const KEEP_LOCAL_BUILDS = 3;
 
-const tmpName = (file) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+const tmpName = (/** @type {string} */ file) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 
-/** Writes a file so that readers see the old or the new bytes, never a part. */
+/** Writes a file so that readers see the old or the new bytes, never a part.
+ * @param {string} file
+ * @param {string | Buffer} data */
 export async function writeAtomic(file, data) {
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = tmpName(file);
@@ -37,6 +43,9 @@ export async function writeAtomic(file, data) {
   }
 }
 
+/** The JSON in file, or null when there is no such file.
+ * @param {string} file
+ * @returns {Promise<any>} */
 async function readJsonOrNull(file) {
   try {
     return JSON.parse(await readFile(file, 'utf8'));
@@ -46,19 +55,25 @@ async function readJsonOrNull(file) {
   }
 }
 
+/** The dir target over the folder root.
+ * @param {string} root
+ * @param {{ keepBuilds?: number }} [options]
+ * @returns {Target} */
 export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
   const siteDir = path.join(root, 'site');
   const releasesDir = path.join(root, 'releases');
   const pendingDir = path.join(releasesDir, 'pending');
   const versionsDir = path.join(root, 'versions');
-  const versionFile = (sha) => path.join(versionsDir, sha);
-  const siteFile = (rel) => {
+  const versionFile = (/** @type {string} */ sha) => path.join(versionsDir, sha);
+  const siteFile = (/** @type {string} */ rel) => {
     const file = path.join(siteDir, rel);
     if (!file.startsWith(siteDir + path.sep)) throw new Error(`refusing a path outside the site folder: ${rel}`);
     return file;
   };
 
-  /** Puts a site file in place from its version: a hard link, or a copy where links fail. */
+  /** Puts a site file in place from its version: a hard link, or a copy where links fail.
+   * @param {string} rel
+   * @param {string} sha */
   async function place(rel, sha) {
     const dest = siteFile(rel);
     await mkdir(path.dirname(dest), { recursive: true });
@@ -80,9 +95,12 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
     }
   }
 
+  /** @type {Map<string, Promise<void>>} */
   const storing = new Map(); // sha256 -> the write of that version
 
-  /** Every readable .json record in dir (none if dir is missing). */
+  /** Every readable .json record in dir (none if dir is missing).
+   * @param {string} dir
+   * @returns {Promise<ReleaseRecord[]>} */
   async function readRecords(dir) {
     const names = existsSync(dir) ? (await readdir(dir)).filter((n) => n.endsWith('.json')) : [];
     return (await Promise.all(names.map((n) => readJsonOrNull(path.join(dir, n))))).filter(Boolean);
@@ -167,6 +185,7 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
       const keep = new Set([...releases.slice(0, keepBuilds).map((r) => r.id), currentId]);
       const dropped = releases.filter((r) => !keep.has(r.id));
       for (const r of dropped) await rm(path.join(releasesDir, `${r.id}.json`), { force: true });
+      /** @type {Set<string>} */
       const needed = new Set();
       for (const r of [...releases.filter((r) => keep.has(r.id)), ...(await readPending())]) {
         for (const e of Object.values(r.files)) needed.add(e.sha256);

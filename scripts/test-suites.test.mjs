@@ -1,3 +1,4 @@
+// @ts-check
 // The test command's suite filter (scripts/test.mjs): `scripts/test SUITE ...` runs the
 // suites named, brings the build along for the suites that test it, and refuses a name it
 // does not know with the list. Importing test.mjs runs no suite.

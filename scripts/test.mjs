@@ -1,3 +1,4 @@
+// @ts-check
 // The README's test command: installs what it needs (npm packages, Debian's chromium, and
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
 // memory, one JVM shared by every Go package), Firebase Auth emulator and maildev (the local
@@ -37,7 +38,7 @@ import { buildLambdas } from './build-lambdas.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
-  ['static', 'tsc --noEmit (infra, site, site/e2e), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)'],
+  ['static', 'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)'],
   ['vet', 'go vet'],
   ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
@@ -60,7 +61,9 @@ ${SUITES.map(([name, what]) => `  ${name.padEnd(8)} ${what}`).join('\n')}
 Naming ${NEEDS_BUILD.join(', ')} (each tests the build) runs build first. The summary ends with \`suites: N passed, N failed\`.`;
 
 /** The suites to run for the command's arguments: every suite for none, else the ones
- * named plus build when a named one tests it. Throws on an unknown name. */
+ * named plus build when a named one tests it. Throws on an unknown name.
+ * @param {string[]} names
+ * @returns {Set<string>} */
 export function selectSuites(names) {
   const known = SUITES.map(([name]) => name);
   const unknown = names.filter((n) => !known.includes(n));
@@ -71,11 +74,15 @@ export function selectSuites(names) {
   return chosen;
 }
 
+/** @type {{ name: string, ok: boolean, s: number, err?: string }[]} */
 const results = [];
 let scratchDir = tmpdir();
 
 /** Runs one suite (or one part of it: deploy has one per stage), titled `suite: title`; a
- * failure is recorded and the run goes on. */
+ * failure is recorded and the run goes on.
+ * @param {string} suite
+ * @param {string} title
+ * @param {() => Promise<unknown>} fn */
 async function step(suite, title, fn) {
   const name = `${suite}: ${title}`;
   const t0 = performance.now();
@@ -94,7 +101,9 @@ async function step(suite, title, fn) {
 
 /** The names of the failed tests (and the first line of each error) in a vitest JSON
  * report, one per line, so the summary at the end says what failed, not only which suite:
- * a CI log is often read from its tail. */
+ * a CI log is often read from its tail.
+ * @param {string} reportFile
+ * @returns {string[]} */
 function failedVitestTests(reportFile) {
   let report;
   try {
@@ -102,11 +111,12 @@ function failedVitestTests(reportFile) {
   } catch {
     return [];
   }
-  const firstLine = (m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+  const firstLine = (/** @type {unknown} */ m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
   const out = [];
   for (const file of report.testResults ?? []) {
     const name = path.relative(root, file.name);
-    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    /** @type {{ status: string, fullName: string, failureMessages?: string[] }[]} */
+    const failed = (file.assertionResults ?? []).filter((/** @type {{ status: string }} */ a) => a.status === 'failed');
     for (const a of failed) out.push(`${name} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
     if (!failed.length && file.status === 'failed') out.push(`${name}: ${firstLine(file.message)}`);
   }
@@ -114,7 +124,10 @@ function failedVitestTests(reportFile) {
 }
 
 /** Runs `vitest run` with its usual report plus a JSON one; a failure's error lists the
- * failed tests. */
+ * failed tests.
+ * @param {string} cwd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [opts] */
 async function vitest(cwd, args, opts = {}) {
   const report = path.join(scratchDir, `vitest-${path.basename(cwd)}-${results.length}.json`);
   try {
@@ -124,16 +137,21 @@ async function vitest(cwd, args, opts = {}) {
   }
 }
 
-/** Runs `go test`, passing its output through, and names the failed tests on failure. */
+/** Runs `go test`, passing its output through, and names the failed tests on failure.
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} opts
+ * @returns {Promise<void>} */
 function goTest(args, opts) {
   return new Promise((resolve, reject) => {
-    const child = spawn('go', ['test', ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const child = spawn('go', ['test', ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    /** @type {string[]} */
     const failed = [];
     let rest = '';
-    const watch = (stream, sink) => stream.on('data', (d) => {
+    /** @param {import('node:stream').Readable} stream @param {NodeJS.WriteStream} sink */
+    const watch = (stream, sink) => stream.on('data', (/** @type {Buffer} */ d) => {
       sink.write(d);
       const lines = (rest + d).split('\n');
-      rest = lines.pop();
+      rest = lines.pop() ?? '';
       for (const l of lines) if (/^\s*--- FAIL: |^FAIL\s/.test(l)) failed.push(l.trim());
     });
     watch(child.stdout, process.stdout);
@@ -144,6 +162,9 @@ function goTest(args, opts) {
   });
 }
 
+/** err, its message followed by lines, one per line, indented.
+ * @param {Error} err
+ * @param {string[]} lines */
 function withDetails(err, lines) {
   if (lines.length) err.message += lines.map((l) => `\n      ${l}`).join('');
   return err;
@@ -154,20 +175,28 @@ async function ensureChromium() {
   await aptInstall(['chromium'], 'for the browser tests');
 }
 
-/** The TypeScript a workspace (site, infra) compiles with, wherever npm put it: the root
- * holds an older one for ESLint's parser (site/eslint.config.mjs). */
+/** The TypeScript a workspace (site, infra, or . for the root's scripts) compiles with,
+ * wherever npm put it: the root holds an older one for ESLint's parser
+ * (site/eslint.config.mjs), which also checks the scripts.
+ * @param {string} workspace */
 function tscOf(workspace) {
   const pkg = createRequire(path.join(root, workspace, 'package.json')).resolve('typescript/package.json');
   return path.join(path.dirname(pkg), 'bin', 'tsc');
 }
 
 /** Runs a checker, passing its output through; on failure the error names it and holds
- * the first lines it printed, for the summary. */
+ * the first lines it printed, for the summary.
+ * @param {string} name
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [opts]
+ * @returns {Promise<void>} */
 function runChecker(name, cmd, args, opts) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const child = spawn(cmd, args, { cwd: root, ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const tee = (stream, sink) => stream.on('data', (d) => {
+    /** @param {import('node:stream').Readable} stream @param {NodeJS.WriteStream} sink */
+    const tee = (stream, sink) => stream.on('data', (/** @type {Buffer} */ d) => {
       sink.write(d);
       if (out.length < 20000) out += d;
     });
@@ -182,10 +211,16 @@ function runChecker(name, cmd, args, opts) {
 /** The static checks, each run even when one before it failed; they need no service, so
  * they run while the services start. */
 async function staticChecks() {
+  /** @type {[string, string, string[], import('node:child_process').SpawnOptions?][]} */
   const checks = [
     ['tsc infra', tscOf('infra'), ['--noEmit', '-p', 'infra']],
     ['tsc site', tscOf('site'), ['--noEmit', '-p', 'site']],
     ['tsc site/e2e', tscOf('site'), ['--noEmit', '-p', 'site/e2e']],
+    // The scripts' JavaScript, checked from their JSDoc types (checkJs) by the root's
+    // TypeScript; the release, deploy, run, test and staff commands and what they import
+    // also with no implicit any (scripts/tsconfig.strict.json).
+    ['tsc scripts', tscOf('.'), ['--noEmit', '-p', 'scripts']],
+    ['tsc scripts (strict)', tscOf('.'), ['--noEmit', '-p', 'scripts/tsconfig.strict.json']],
     ['eslint site', path.join(root, 'node_modules', '.bin', 'eslint'),
       ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
     ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],
@@ -209,7 +244,8 @@ async function staticChecks() {
 }
 
 /** Reads the arguments: answers the suites to run, or null after printing the usage for
- * --help; refuses an unknown option or suite with the usage (exit code 2). */
+ * --help; refuses an unknown option or suite with the usage (exit code 2).
+ * @param {string[]} argv */
 function parseArguments(argv) {
   try {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
@@ -224,10 +260,11 @@ function parseArguments(argv) {
   }
 }
 
+/** @param {string[]} argv */
 async function main(argv) {
   const suites = parseArguments(argv);
   if (!suites) return;
-  const has = (...names) => names.some((n) => suites.has(n));
+  const has = (/** @type {string[]} */ ...names) => names.some((n) => suites.has(n));
   stopOnSignals();
   const started = performance.now();
   const needsStore = has('go', 'build');

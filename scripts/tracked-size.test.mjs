@@ -1,3 +1,4 @@
+// @ts-check
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { LIMIT_BYTES, oversized } from './tracked-size.mjs';
 
-const git = (dir, ...args) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+const git = (/** @type {string} */ dir, /** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
 
 test('a tracked file over 1 MB fails the check; an untracked or ignored one does not', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tracked-size-'));

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -433,5 +433,5 @@ func isStale(err error) bool { return errors.Is(err, store.ErrChanged) }
 
 // staleError is the 409 of a staff write on something changed since the page read it.
 func staleError(what string) error {
-	return &basket.ConflictError{Msg: what + " was changed by someone else since you opened it: reload it and try again."}
+	return &shoperr.ConflictError{Msg: what + " was changed by someone else since you opened it: reload it and try again."}
 }

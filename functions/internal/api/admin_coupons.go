@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -181,7 +181,7 @@ func handleAdminCouponSave(d Deps, create bool) http.Handler {
 		err := d.Store.ChangeCoupon(r.Context(), change)
 		if errors.Is(err, store.ErrChanged) {
 			if create {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("A coupon %s exists already: choose another code, or edit that one.", cp.ID)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("A coupon %s exists already: choose another code, or edit that one.", cp.ID)}
 			} else {
 				err = staleError("The coupon " + cp.ID)
 			}
@@ -236,7 +236,7 @@ type adminProductPage struct {
 func productPage(ctx context.Context, st *store.Store, sku string) (adminProductPage, error) {
 	p, err := st.Product(ctx, sku)
 	if errors.Is(err, store.ErrNotFound) {
-		return adminProductPage{}, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
+		return adminProductPage{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
 	}
 	if err != nil {
 		return adminProductPage{}, err
@@ -253,7 +253,7 @@ func handleAdminProduct(d Deps) http.Handler {
 	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		sku := r.PathValue("sku")
 		if !catalogue.ValidSKU(sku) {
-			writeError(w, r, d.Log, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
+			writeError(w, r, d.Log, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
 			return
 		}
 		page, err := productPage(r.Context(), d.Store, sku)
@@ -319,7 +319,7 @@ func handleAdminStock(d Deps) http.Handler {
 	return staffPost(d.Log, d, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req stockRequest) {
 		sku := r.PathValue("sku")
 		if !catalogue.ValidSKU(sku) {
-			writeError(w, r, d.Log, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
+			writeError(w, r, d.Log, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
 			return
 		}
 		var err error
@@ -331,14 +331,14 @@ func handleAdminStock(d Deps) http.Handler {
 			from := page.Product.Stock
 			to := req.Quantity
 			if req.Mode == "set" && *req.Expected != from {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("The stock of %s is now %d, not %d (an order or someone else changed it): check it and set it again.", sku, from, *req.Expected)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("The stock of %s is now %d, not %d (an order or someone else changed it): check it and set it again.", sku, from, *req.Expected)}
 				break
 			}
 			if req.Mode == "adjust" {
 				to = from + req.Quantity
 			}
 			if to < 0 || to > maxStock {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("The stock of %s is %d: taking away %d would leave less than none.", sku, from, -req.Quantity)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("The stock of %s is %d: taking away %d would leave less than none.", sku, from, -req.Quantity)}
 				break
 			}
 			err = d.Store.ChangeStock(r.Context(), store.StockChange{SKU: sku, From: from, To: to, Audit: orders.AuditEntry{At: d.Now(), By: by,

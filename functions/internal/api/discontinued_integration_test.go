@@ -14,6 +14,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -204,7 +205,7 @@ func TestPlacingRefusesAProductDiscontinuedMeanwhile(t *testing.T) {
 		d := &discontinuesAfterPricing{Store: s.st, shop: s, p: gone}
 		pl := orders.Placer{Store: d, Shop: shop, Now: time.Now, StaleAfter: orders.DefaultStaleAfter}
 		_, _, err := pl.Place(ctx, orders.Request{UID: u.UID, IdempotencyKey: "discontinued-" + u.UID[:8], DeliveryOption: "standard"})
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		want := gone.Name + " is no longer available, so it has gone from your basket: check your basket and place the order again."
 		if !errors.As(err, &conflict) || err.Error() != want {
 			t.Fatalf("place: %T %v, want %q", err, err, want)

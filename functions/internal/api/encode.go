@@ -11,8 +11,8 @@ import (
 	"net/http"
 
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -148,10 +148,10 @@ var errNeedsRecentSignIn = errors.New("needs a recent sign-in")
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var bad *errBadRequest
 	var tooLarge *errTooLarge
-	var refused *basket.ConflictError
-	var unknown *basket.NotFoundError
-	var field *basket.FieldError
-	var lines *basket.LinesError
+	var refused *shoperr.ConflictError
+	var unknown *shoperr.NotFoundError
+	var field *shoperr.FieldError
+	var lines *shoperr.LinesError
 	switch {
 	case errors.As(err, &bad):
 		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})

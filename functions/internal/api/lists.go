@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/lists"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -198,7 +199,7 @@ func (h listHandlers) create() http.Handler {
 				return
 			}
 			if len(p.Lines) == 0 {
-				writeError(w, r, h.log, &basket.ConflictError{Msg: "Your basket is empty: add products to it before saving it as a list."})
+				writeError(w, r, h.log, &shoperr.ConflictError{Msg: "Your basket is empty: add products to it before saving it as a list."})
 				return
 			}
 			for _, l := range p.Lines {
@@ -211,7 +212,7 @@ func (h listHandlers) create() http.Handler {
 		now := h.baskets.Now().UTC()
 		l := lists.List{ID: lists.NewID(), Name: req.Name, CreatedAt: now, UpdatedAt: now}
 		if err := l.Set(lines); err != nil {
-			writeError(w, r, h.log, &basket.ConflictError{Msg: err.Error()})
+			writeError(w, r, h.log, &shoperr.ConflictError{Msg: err.Error()})
 			return
 		}
 		if err := h.st.CreateList(r.Context(), who.UID, l); err != nil {
@@ -280,7 +281,7 @@ func (h listHandlers) change() http.Handler {
 				l.Name = *req.Name
 			}
 			if err := errors.Join(l.Add(req.Add), l.Set(req.Set)); err != nil {
-				writeError(w, r, h.log, &basket.ConflictError{Msg: lists.TooLongError{}.Error()})
+				writeError(w, r, h.log, &shoperr.ConflictError{Msg: lists.TooLongError{}.Error()})
 				return
 			}
 			l.UpdatedAt = h.baskets.Now().UTC()
@@ -296,7 +297,7 @@ func (h listHandlers) change() http.Handler {
 			h.answerList(w, r, who.UID, http.StatusOK, l)
 			return
 		}
-		writeError(w, r, h.log, &basket.ConflictError{Msg: "This list kept changing while your change was saved: reload it and try again."})
+		writeError(w, r, h.log, &shoperr.ConflictError{Msg: "This list kept changing while your change was saved: reload it and try again."})
 	})
 }
 
@@ -323,10 +324,10 @@ type addedLine struct {
 }
 
 type refusedLine struct {
-	SKU     string             `json:"sku"`
-	Name    string             `json:"name"`
-	Code    basket.ProblemCode `json:"code"`
-	Message string             `json:"message"`
+	SKU     string              `json:"sku"`
+	Name    string              `json:"name"`
+	Code    shoperr.ProblemCode `json:"code"`
+	Message string              `json:"message"`
 }
 
 // toBasket answers POST /api/lists/{id}/basket: every line that can be bought goes into
@@ -339,7 +340,7 @@ func (h listHandlers) toBasket() http.Handler {
 			return
 		}
 		if len(l.Lines) == 0 {
-			writeError(w, r, h.log, &basket.ConflictError{Msg: "This list has no lines to add."})
+			writeError(w, r, h.log, &shoperr.ConflictError{Msg: "This list has no lines to add."})
 			return
 		}
 		adds := make([]basket.Add, len(l.Lines))

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/invoicepdf"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -178,7 +179,7 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			a.Added = append(a.Added, names[l.SKU])
 		}
 		for _, l := range did.Refused {
-			if l.Code == basket.ProblemBasketFull {
+			if l.Code == shoperr.ProblemBasketFull {
 				a.BasketFull = append(a.BasketFull, names[l.SKU])
 			} else {
 				a.Unavailable = append(a.Unavailable, names[l.SKU])
@@ -269,7 +270,7 @@ func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Ha
 }
 
 // errNotInvoicedYet answers the PDF of an order whose invoice is still being issued.
-var errNotInvoicedYet = &basket.ConflictError{Msg: "The VAT invoice for this order is still being issued: try again in a minute."}
+var errNotInvoicedYet = &shoperr.ConflictError{Msg: "The VAT invoice for this order is still being issued: try again in a minute."}
 
 // handleInvoice answers GET /api/orders/{id}/invoice: the order's VAT invoice as a PDF
 // to download; 404 as GET /api/orders/{id}, 409 while the invoice is being issued.

@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // maxLookupLines bounds one POST /api/skus: a quick order's most lines.
@@ -70,20 +71,20 @@ type productSummary struct {
 
 // lineProblem is why a line cannot go in the basket as asked (docs/quick-order.md).
 type lineProblem struct {
-	Index     *int               `json:"index,omitempty"`
-	SKU       string             `json:"sku,omitempty"`
-	Code      basket.ProblemCode `json:"code"`
-	Message   string             `json:"message"`
-	Nearest   []int              `json:"nearest,omitempty"`
-	Available *int               `json:"available,omitempty"`
+	Index     *int                `json:"index,omitempty"`
+	SKU       string              `json:"sku,omitempty"`
+	Code      shoperr.ProblemCode `json:"code"`
+	Message   string              `json:"message"`
+	Nearest   []int               `json:"nearest,omitempty"`
+	Available *int                `json:"available,omitempty"`
 }
 
-func lineProblemOf(p *basket.LineProblem) *lineProblem {
+func lineProblemOf(p *shoperr.LineProblem) *lineProblem {
 	if p == nil {
 		return nil
 	}
 	out := &lineProblem{Code: p.Code, Message: p.Msg, Nearest: p.Nearest}
-	if p.Code == basket.ProblemShort || p.Code == basket.ProblemOverLimit {
+	if p.Code == shoperr.ProblemShort || p.Code == shoperr.ProblemOverLimit {
 		out.Available = &p.Available
 	}
 	return out

@@ -65,15 +65,15 @@ func TestDiscontinuedProductsAreNotSold(t *testing.T) {
 		u := s.buyer()
 		active, gone := s.product(600, 6, 100), s.discontinue(s.product(600, 6, 100))
 		code, body := s.c.post("/api/basket/add", fmt.Sprintf(`{"token":%s,"sku":%q,"quantity":6}`, tok(u), gone.SKU), nil)
-		if code != 409 || body["error"] != gone.Name+" is no longer available" {
+		if code != 409 || body["error"] != gone.Name+" is no longer available." {
 			t.Fatalf("add: %d %v", code, body)
 		}
 		code, body = s.c.post("/api/basket/addMany", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"quantity":6},{"sku":%q,"quantity":6}]}`, tok(u), active.SKU, gone.SKU), nil)
-		if code != 409 || !strings.HasSuffix(body["error"].(string), gone.Name+" is no longer available") {
+		if code != 409 || !strings.HasSuffix(body["error"].(string), gone.Name+" is no longer available.") {
 			t.Fatalf("addMany: %d %v", code, body)
 		}
 		code, body = s.c.post("/api/basket/set", fmt.Sprintf(`{"token":%s,"sku":%q,"quantity":12}`, tok(u), gone.SKU), nil)
-		if code != 409 || body["error"] != gone.Name+" is no longer available" {
+		if code != 409 || body["error"] != gone.Name+" is no longer available." {
 			t.Fatalf("set: %d %v", code, body)
 		}
 		if lines, _ := basketLines(ctx, s.st, u.UID); len(lines) != 0 {

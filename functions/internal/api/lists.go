@@ -31,7 +31,7 @@ var _ ListStore = (*store.Store)(nil)
 // units (0 too where zero is allowed: a set that removes), at most lists.MaxLines.
 func listLines(field string, lines []lists.Line, zero bool, problems map[string]string) {
 	if len(lines) > lists.MaxLines {
-		problems[field] = fmt.Sprintf("must hold at most %d lines", lists.MaxLines)
+		problems[field] = fmt.Sprintf("A list holds at most %d lines: remove some, or start another list.", lists.MaxLines)
 		return
 	}
 	least := 1
@@ -42,11 +42,11 @@ func listLines(field string, lines []lists.Line, zero bool, problems map[string]
 	for i, l := range lines {
 		switch {
 		case !catalogue.ValidSKU(l.SKU):
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "must be a product SKU such as GC101-00001"
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: the SKU must be a product SKU such as GC101-00001.", i+1)
 		case seen[l.SKU]:
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "is listed twice"
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: %s is listed twice; put it on one line.", i+1, l.SKU)
 		case l.Quantity < least || l.Quantity > lists.MaxQuantity:
-			problems[fmt.Sprintf("%s[%d].quantity", field, i)] = fmt.Sprintf("must be from %d to %d units", least, lists.MaxQuantity)
+			problems[fmt.Sprintf("%s[%d].quantity", field, i)] = fmt.Sprintf("Line %d: the quantity must be from %d to %d units.", i+1, least, lists.MaxQuantity)
 		}
 		seen[l.SKU] = true
 	}
@@ -72,7 +72,7 @@ func (n newListRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	listLines("lines", n.Lines, false, problems)
 	if n.FromBasket && len(n.Lines) > 0 {
-		problems["from_basket"] = "give lines or from_basket, not both"
+		problems["from_basket"] = "Give lines or from_basket, not both."
 	}
 	return problems
 }
@@ -99,7 +99,7 @@ func (c *changeListRequest) clean() map[string]string {
 func (c changeListRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if c.Name == nil && c.Add == nil && c.Set == nil {
-		problems["name"] = "give a new name, lines to add (add) or quantities to set (set)"
+		problems["name"] = "Give a new name, lines to add (add) or quantities to set (set)."
 	}
 	listLines("add", c.Add, false, problems)
 	listLines("set", c.Set, true, problems)
@@ -163,7 +163,7 @@ func (h listHandlers) unknownSKUs(ctx context.Context, uid, field string, lines 
 	problems := map[string]string{}
 	for i, l := range lines {
 		if _, ok := products[l.SKU]; !ok {
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "no product with SKU " + l.SKU
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: there is no product with SKU %s.", i+1, l.SKU)
 		}
 	}
 	if len(problems) > 0 {

@@ -35,17 +35,17 @@ func (s skusRequest) idToken() string { return s.Token }
 func (s skusRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if len(s.Lines) == 0 || len(s.Lines) > maxLookupLines {
-		problems["lines"] = fmt.Sprintf("must hold 1 to %d lines", maxLookupLines)
+		problems["lines"] = fmt.Sprintf("Send 1 to %d lines at once.", maxLookupLines)
 	}
 	seen := map[string]bool{}
 	for i, l := range s.Lines {
 		switch {
 		case l.SKU == "" || len(l.SKU) > maxSKULength:
-			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("must be 1 to %d characters", maxSKULength)
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: the SKU must be 1 to %d characters.", i+1, maxSKULength)
 		case seen[l.SKU]:
-			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: %s is listed twice; put it on one line.", i+1, l.SKU)
 		case l.Quantity < 0 || l.Quantity > maxLookupQuantity:
-			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("must be from 0 to %d units", maxLookupQuantity)
+			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("Line %d: the quantity must be from 0 to %d units.", i+1, maxLookupQuantity)
 		}
 		seen[l.SKU] = true
 	}

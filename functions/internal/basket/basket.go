@@ -135,7 +135,7 @@ func shortMessage(name string, packs, packSize int) string {
 	if packs == 0 {
 		return name + " is out of stock"
 	}
-	return "only " + Plural(packs, "pack") + " of " + name + " (" + Plural(packs*packSize, "unit") + ") are in stock"
+	return "Only " + Plural(packs, "pack") + " of " + name + " (" + Plural(packs*packSize, "unit") + ") are in stock"
 }
 
 // SortNewestAddedFirst orders lines by when each was first added, newest first (SKU

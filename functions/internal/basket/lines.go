@@ -24,11 +24,11 @@ func lineError(p *shoperr.LineProblem) error {
 func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket int) *shoperr.LineProblem {
 	switch {
 	case !found:
-		return &shoperr.LineProblem{Code: shoperr.ProblemUnknown, Msg: "no product with SKU " + sku}
+		return &shoperr.LineProblem{Code: shoperr.ProblemUnknown, Msg: "There is no product with SKU " + sku + "."}
 	case p.Discontinued():
-		return &shoperr.LineProblem{Code: shoperr.ProblemDiscontinued, Msg: p.Name + " is no longer available"}
+		return &shoperr.LineProblem{Code: shoperr.ProblemDiscontinued, Msg: p.Name + " is no longer available."}
 	case AvailabilityOf(p.Stock, p.PackSize).Status == OutOfStock:
-		return &shoperr.LineProblem{Code: shoperr.ProblemOutOfStock, Msg: p.Name + " is out of stock"}
+		return &shoperr.LineProblem{Code: shoperr.ProblemOutOfStock, Msg: p.Name + " is out of stock."}
 	case quantity == 0:
 		return nil
 	}
@@ -40,7 +40,7 @@ func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket i
 			nearest = []int{lower, lower + pack}
 		}
 		return &shoperr.LineProblem{Code: shoperr.ProblemPacks, Nearest: nearest,
-			Msg: fmt.Sprintf("%s is sold in packs of %d: %s is not a whole number of packs", p.Name, pack, Plural(quantity, "unit"))}
+			Msg: fmt.Sprintf("%s is sold in packs of %d: %s is not a whole number of packs.", p.Name, pack, Plural(quantity, "unit"))}
 	}
 	limit := LineLimit(p)
 	room := max(0, limit/pack*pack-inBasket) / pack * pack
@@ -49,12 +49,12 @@ func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket i
 	}
 	held := ""
 	if inBasket > 0 {
-		held = "; your basket already holds " + Plural(inBasket/pack, "pack")
+		held = ": your basket already holds " + Plural(inBasket/pack, "pack")
 	}
 	if limit < pricing.MaxLineUnits {
 		return &shoperr.LineProblem{Code: shoperr.ProblemShort, Available: room,
-			Msg: shortMessage(p.Name, AvailabilityOf(p.Stock, pack).PacksLeft, pack) + held}
+			Msg: shortMessage(p.Name, AvailabilityOf(p.Stock, pack).PacksLeft, pack) + held + "."}
 	}
 	return &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Available: room,
-		Msg: fmt.Sprintf("one basket line of %s holds at most %s", p.Name, Plural(limit/pack, "pack")) + held}
+		Msg: fmt.Sprintf("One basket line of %s holds at most %s", p.Name, Plural(limit/pack, "pack")) + held + "."}
 }

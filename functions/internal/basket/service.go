@@ -189,7 +189,7 @@ func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []shop
 		problem := CheckLine(p, found, a.SKU, a.Quantity, 0)
 		if problem == nil && a.Quantity <= 0 { // CheckLine's quantity 0 is a look-up; an add adds
 			problem = &shoperr.LineProblem{Code: shoperr.ProblemPacks, Nearest: []int{p.PackSize},
-				Msg: fmt.Sprintf("add at least one pack of %s (%s)", p.Name, Plural(p.PackSize, "unit"))}
+				Msg: fmt.Sprintf("Add at least one pack of %s (%s).", p.Name, Plural(p.PackSize, "unit"))}
 		}
 		if problem != nil {
 			refused = append(refused, shoperr.LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
@@ -207,7 +207,7 @@ func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue
 		if held, ok := full.InBasket[a.SKU]; ok {
 			problem := CheckLine(products[a.SKU], true, a.SKU, a.Quantity, held)
 			if problem == nil { // the line moved on since: refused all the same
-				problem = &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "that would take " + products[a.SKU].Name + " past the most you can order"}
+				problem = &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "That would take " + products[a.SKU].Name + " past the most you can order."}
 			}
 			out = append(out, shoperr.LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
 		}
@@ -232,7 +232,7 @@ func (s Service) read(ctx context.Context, uid string, adds []Add, withAccount b
 // more per 100 lines), the products read with the basket, then the write.
 func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, error) {
 	if len(adds) == 0 || len(adds) > MaxAddLines {
-		return Change{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+		return Change{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("Add 1 to %d lines at once.", MaxAddLines)}
 	}
 	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
@@ -255,7 +255,7 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, e
 		}
 		if len(adds) == 1 {
 			p := products[adds[0].SKU]
-			return Change{}, &shoperr.ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
+			return Change{}, &shoperr.ConflictError{Msg: fmt.Sprintf("That would take %s past the most you can order (%s), so nothing was added.",
 				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
 		}
 		return Change{}, &shoperr.LinesError{Lines: fullRefusals(checked, full, products)}
@@ -281,7 +281,7 @@ type Outcome struct {
 // new to a basket holding MaxLines lines (shoperr.ProblemBasketFull).
 func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, error) {
 	if len(adds) > MaxAddLines {
-		return Outcome{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("must hold at most %d lines", MaxAddLines)}
+		return Outcome{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("Check at most %d lines at once.", MaxAddLines)}
 	}
 	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
@@ -341,7 +341,7 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 		}
 	}
 	for _, a := range checked { // still refused on the last attempt: the basket kept moving
-		refused = append(refused, shoperr.LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "your basket changed while this was added: try again"}})
+		refused = append(refused, shoperr.LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "Your basket changed while this was added: try again."}})
 	}
 	return Outcome{Basket: b, Refused: sortRefusals(refused), Products: products}, nil
 }

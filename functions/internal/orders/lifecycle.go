@@ -85,7 +85,7 @@ func Allowed(o Order, name string) error {
 			return refuse("it can no longer be cancelled.")
 		}
 	default:
-		return &shoperr.FieldError{Field: "action", Problem: "must be one of confirm, pay, dispatch, complete, cancel"}
+		return &shoperr.FieldError{Field: "action", Problem: "The action must be one of confirm, pay, dispatch, complete, cancel."}
 	}
 	return nil
 }

@@ -161,7 +161,7 @@ var ErrChanged = &shoperr.ConflictError{Msg: "Your basket, or the stock of a pro
 func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool, err error) {
 	option, ok := Option(pl.Shop, req.DeliveryOption)
 	if !ok {
-		return Order{}, false, &shoperr.FieldError{Field: "delivery_option", Problem: "is not one of the shop's delivery options"}
+		return Order{}, false, &shoperr.FieldError{Field: "delivery_option", Problem: "That is not one of the shop's delivery options: choose one of them."}
 	}
 	number := ""
 	for attempt := 0; attempt < attempts; attempt++ {

@@ -67,14 +67,14 @@ type Totals struct {
 
 // Coupon problems; each says what the buyer can do.
 var (
-	ErrCouponNotStarted = errors.New("this coupon is not valid yet")
-	ErrCouponExpired    = errors.New("this coupon has expired")
-	ErrCouponUsedUp     = errors.New("this coupon has been used as many times as it allows")
-	ErrCouponUsedByYou  = errors.New("you have used this coupon as many times as it allows")
-	ErrCouponMinimum    = errors.New("your basket is below this coupon's minimum spend")
-	ErrQuantityNotPacks = errors.New("quantity must be a whole number of packs")
-	ErrQuantityTooSmall = errors.New("quantity must be at least one pack")
-	ErrQuantityTooLarge = errors.New("quantity is more than one line may hold")
+	ErrCouponNotStarted = errors.New("This coupon is not valid yet.")
+	ErrCouponExpired    = errors.New("This coupon has expired.")
+	ErrCouponUsedUp     = errors.New("This coupon has been used as many times as it allows.")
+	ErrCouponUsedByYou  = errors.New("You have used this coupon as many times as it allows.")
+	ErrCouponMinimum    = errors.New("Your basket is below this coupon's minimum spend.")
+	ErrQuantityNotPacks = errors.New("The quantity must be a whole number of packs")
+	ErrQuantityTooSmall = errors.New("The quantity must be at least one pack")
+	ErrQuantityTooLarge = errors.New("The quantity is more than one line may hold")
 )
 
 // RoundPercent is amount × percent / 100, rounded half up to a whole penny.
@@ -87,11 +87,11 @@ func RoundPercent(amount int64, percent int) int64 {
 func CheckQuantity(quantity, packSize int) error {
 	switch {
 	case quantity < packSize || quantity <= 0:
-		return ErrQuantityTooSmall
+		return fmt.Errorf("%w.", ErrQuantityTooSmall)
 	case packSize <= 0 || quantity%packSize != 0:
-		return fmt.Errorf("%w of %d", ErrQuantityNotPacks, packSize)
+		return fmt.Errorf("%w of %d.", ErrQuantityNotPacks, packSize)
 	case quantity > MaxLineUnits:
-		return fmt.Errorf("%w (%d units)", ErrQuantityTooLarge, MaxLineUnits)
+		return fmt.Errorf("%w (%d units).", ErrQuantityTooLarge, MaxLineUnits)
 	}
 	return nil
 }

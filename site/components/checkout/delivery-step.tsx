@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { setCartUpdated } from '@/lib/account-store';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { ApiError, apiErrorText, asSentence, fieldProblems } from '@/lib/api';
+import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { shortLineText } from '@/lib/availability';
 import { getBasket, shortReason, type Basket } from '@/lib/basket';
 import { addressProblems, checkoutInfo, emptyAddress, forgetCheckoutKey, loadDraft, placeOrder, saveDraft, type Address, type CheckoutInfo } from '@/lib/checkout';
@@ -127,7 +127,7 @@ export function DeliveryStep() {
         sessionStorage.removeItem('checkout:delivery');
         setCartUpdated();
         setOrdered(true);
-        setRefusal({ text: asSentence(err.message), orderId: err.orderId });
+        setRefusal({ text: err.message, orderId: err.orderId });
         return;
       }
       // The idempotency key is kept: pressing Place Order again cannot make a second order.

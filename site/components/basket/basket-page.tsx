@@ -178,7 +178,7 @@ export function BasketPage() {
           <>
             <p>
               <strong className="coupon-code">{basket.coupon.id}</strong>: {basket.coupon.description}
-              {basket.coupon.error && <span className="form-error"> Not applied: {basket.coupon.error}.</span>}{' '}
+              {basket.coupon.error && <span className="form-error"> Not applied: {basket.coupon.error}</span>}{' '}
               <button type="button" className="link-button" onClick={() => void run(() => applyCoupon(''), 'Coupon removed.')}>
                 Remove coupon
               </button>

@@ -32,7 +32,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
         const invalid = err instanceof ApiError && err.status === 400;
-        const message = invalid ? `Those search options are not valid. ${Object.values(fieldProblems(err)).join(' ') || err.message}` : 'Search is unavailable right now.';
+        const message = invalid ? [err.message, ...Object.values(fieldProblems(err))].join(' ') : 'Search is unavailable right now.';
         setState({ kind: 'error', message, retry: !invalid });
       });
     return () => ctl.abort();

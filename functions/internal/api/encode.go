@@ -180,7 +180,7 @@ func (e *errServiceMissing) Error() string { return e.msg }
 // status beside the error.
 type errPublishRunning struct{ status publish.Status }
 
-func (e *errPublishRunning) Error() string { return publish.ErrRunning.Error() }
+func (e *errPublishRunning) Error() string { return msgPublishRunning }
 
 // errImportStopped is an apply that stopped part-way: 500 saying to apply it again.
 type errImportStopped struct{ err error }
@@ -199,6 +199,7 @@ const (
 	msgNotThroughSite = "The shop's API answers only through the shop's own address."
 	msgNotFound       = "That was not found: it may have been removed. Reload the page to see what there is now."
 	msgStaleImport    = "The file changed since you checked it: check it again."
+	msgPublishRunning = "A publish is already running: wait for it to finish, then publish again."
 	msgImportStopped  = "The import stopped part-way. Apply it again to finish it: nothing is written twice."
 	msgStoreDown      = "The shop's database did not answer in time. Please try again in a moment."
 	msgKeysDown       = "The sign-in service did not answer: please try again in a moment."

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,7 +233,7 @@ func parseDir(t *testing.T, dir string) map[string]*ast.File {
 // httpStatuses are net/http's Status constants by name, read from its source.
 func httpStatuses(t *testing.T) map[string]int {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(runtime.GOROOT(), "src", "net", "http", "status.go"), nil, 0)
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(build.Default.GOROOT, "src", "net", "http", "status.go"), nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

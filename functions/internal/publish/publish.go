@@ -36,7 +36,7 @@ type Status struct {
 }
 
 // ErrRunning is a publish asked for while one runs.
-var ErrRunning = errors.New("A publish is already running: wait for it to finish, then publish again.")
+var ErrRunning = errors.New("a publish is already running; wait for it to finish")
 
 // logLines is how many of the command's last lines a status keeps.
 const logLines = 30

@@ -70,7 +70,7 @@ describe('basket', { timeout: 90_000 }, () => {
     const first = page.locator('.basket-table tbody tr').first();
     await first.locator('input[type="number"]').fill('99999');
     await first.getByRole('button', { name: 'Update' }).click();
-    await expect.poll(() => page.locator('.form-error').textContent()).toBe('Quantity must be from 0 to 10000 units.');
+    await expect.poll(() => page.locator('.form-error').textContent()).toBe('The quantity must be from 0 to 10000 units.');
     await expect(first.locator('input[type="number"]').inputValue()).resolves.toBe('99999'); // kept to correct
     await first.locator('input[type="number"]').fill('5');
     await first.getByRole('button', { name: 'Update' }).click();

@@ -238,14 +238,25 @@ export async function downloadExport(from: string, to: string, doc: Document = d
  * and how many there were). Anything else is an ApiError. */
 export type ImportOutcome = { plan: ImportPlan } | { problems: ImportProblem[]; count: number };
 
+/** One row of a 422's file_problems, as the API sends it. */
+interface WireFileProblem {
+  file?: string;
+  line?: number;
+  column?: string;
+  problem: string;
+}
+
 async function importCall(path: string, body: Record<string, unknown>): Promise<ImportOutcome> {
   try {
     return { plan: (await adminPost<{ plan: ImportPlan }>(path, body)).plan };
   } catch (err) {
     if (err instanceof ApiError && err.status === 422) {
-      const a = (err.answer ?? {}) as { problems?: ImportProblem[]; count?: number };
-      const problems = Array.isArray(a.problems) ? a.problems : [];
-      return { problems, count: typeof a.count === 'number' ? a.count : problems.length };
+      // The 422's file_problems (docs/api.md "Errors"): a line of 0 (left out) is the whole file.
+      const a = (err.answer ?? {}) as { file_problems?: WireFileProblem[]; file_problem_count?: number };
+      const problems = (Array.isArray(a.file_problems) ? a.file_problems : []).map(
+        (p): ImportProblem => ({ ...(p.file && { file: p.file }), line: p.line ?? 0, ...(p.column && { column: p.column }), message: p.problem }),
+      );
+      return { problems, count: typeof a.file_problem_count === 'number' ? a.file_problem_count : problems.length };
     }
     throw err;
   }

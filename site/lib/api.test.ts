@@ -124,18 +124,18 @@ describe('apiFetch', () => {
   });
 
   it('turns an error answer into an ApiError with the server message', async () => {
-    const f = fakeFetch(400, '{"error":"request body has invalid fields","problems":{"email":"not an email"}}');
+    const f = fakeFetch(400, '{"error":"Some fields need correcting: each problem is listed by its field.","problems":{"email":"Enter an email address such as buyer@yourshop.co.uk."}}');
     const err = await apiFetch('/api/profile', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 400, message: 'request body has invalid fields', problems: { email: 'not an email' } });
+    expect(err).toMatchObject({ status: 400, message: 'Some fields need correcting: each problem is listed by its field.', problems: { email: 'Enter an email address such as buyer@yourshop.co.uk.' } });
   });
 
-  it('keeps the whole answer, and a list of problems (a catalogue import\'s 422) out of the field problems', async () => {
-    const body = '{"error":"The import has 2 problems; nothing was written.","problems":[{"line":3,"column":"pack size","message":"must be …"}],"count":2}';
+  it('keeps the whole answer, a catalogue import\'s 422 file_problems among it', async () => {
+    const body = '{"error":"The files have 2 problems, so nothing was written: correct them and check the files again.","file_problems":[{"line":3,"column":"pack size","problem":"must be …"}],"file_problem_count":2}';
     const err = await apiFetch('/api/admin/catalogue/check', { body: {}, fetchImpl: fakeFetch(422, body).impl, doc: doc('t') }).catch((e: ApiError) => e);
     expect(err).toMatchObject({ status: 422, problems: undefined });
     expect((err as ApiError).answer).toEqual(JSON.parse(body));
-    expect(apiErrorText(err, 'x')).toBe('The import has 2 problems; nothing was written.');
+    expect(apiErrorText(err, 'x')).toBe('The files have 2 problems, so nothing was written: correct them and check the files again.');
   });
 
   it('sends a raw body (a picture) as it is, with its own type', async () => {
@@ -189,25 +189,19 @@ describe('apiFetchBlob', () => {
 });
 
 describe('apiErrorText', () => {
-  it('tells the first field problem, else the message; anything else gets the fallback', () => {
-    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { quantity: 'must be from 0 to 10000 units' }), 'x')).toBe('Quantity must be from 0 to 10000 units.');
-    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { 'deliver_to.postcode': 'enter a UK postcode such as EX1 2AB' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
-    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { active_coupon_id: 'is required' }), 'x')).toBe('Coupon code is required.');
-    // A key of an object, not a field's name: as written, in quotes, never capitalised.
-    expect(apiErrorText(new ApiError(400, 'bad', { 'dsc.range:wholesale-christmas': 'must be a whole percent from 0 to 100' }), 'x')).toBe('"range:wholesale-christmas" must be a whole percent from 0 to 100.');
-    expect(apiErrorText(new ApiError(400, 'bad', { dsc: 'is not a JSON object' }), 'x')).toBe('Discounts is not a JSON object.');
-    expect(apiErrorText(new ApiError(400, 'request body has invalid fields', { delivery_option: 'is not one of the shop\'s delivery options' }), 'x')).toBe("Delivery option is not one of the shop's delivery options.");
-    expect(apiErrorText(new ApiError(409, 'only 3 units of Gold Balloons are in stock'), 'x')).toBe('Only 3 units of Gold Balloons are in stock.');
-    expect(apiErrorText(new ApiError(409, 'Coupon expired.'), 'x')).toBe('Coupon expired.');
+  it('tells the first field problem, else the message, as sent; anything else gets the fallback', () => {
+    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { quantity: 'The quantity must be from 0 to 10000 units.' }), 'x')).toBe('The quantity must be from 0 to 10000 units.');
+    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { 'deliver_to.postcode': 'Enter a UK postcode such as EX1 2AB.' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
+    expect(apiErrorText(new ApiError(409, 'Only 3 packs of Gold Balloons (18 units) are in stock.'), 'x')).toBe('Only 3 packs of Gold Balloons (18 units) are in stock.');
     expect(apiErrorText(new TypeError('fetch failed'), 'Could not add. Try again.')).toBe('Could not add. Try again.');
   });
 });
 
 describe('fieldProblems', () => {
-  it('gives each field problem as a sentence, by field, and nothing for other errors', () => {
-    const err = new ApiError(400, 'request body has invalid fields', { 'address.postcode': 'enter a UK postcode such as EX1 2AB', telephone: 'must be at least 7 digits' });
-    expect(fieldProblems(err)).toEqual({ 'address.postcode': 'Enter a UK postcode such as EX1 2AB.', telephone: 'Telephone must be at least 7 digits.' });
-    expect(fieldProblems(new ApiError(409, 'your basket is empty'))).toEqual({});
+  it('gives each field problem as sent, by field, and nothing for other errors', () => {
+    const problems = { 'address.postcode': 'Enter a UK postcode such as EX1 2AB.', telephone: 'Enter a telephone number of at least 7 digits, such as 01632 960 123.' };
+    expect(fieldProblems(new ApiError(400, 'Some fields need correcting.', problems))).toEqual(problems);
+    expect(fieldProblems(new ApiError(409, 'Your basket is empty.'))).toEqual({});
     expect(fieldProblems(new TypeError('fetch failed'))).toEqual({});
   });
 });

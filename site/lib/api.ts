@@ -1,10 +1,11 @@
 /** The header the CSRF token travels in; configurable at build time. */
 export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token';
 
-/** An API answer that was not 2xx; message is the server's own error text, orderId
+/** An API answer that was not 2xx; message is the server's own error text (a whole
+ * sentence, shown as sent), problems its field problems by field name, orderId
  * the order a refused order points at (409 "this basket was just ordered: see order …"),
  * code what kind of refusal a program acts on (a 403's csrf_token or cross_site), and
- * answer the whole JSON answer (a catalogue import's 422 lists its problems there). */
+ * answer the whole JSON answer (a catalogue import's 422 lists its file_problems there). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -20,44 +21,24 @@ export class ApiError extends Error {
     Object.defineProperty(this, 'answer', { value: answer, enumerable: false });
   }
 
-  /** The whole JSON answer (a catalogue import's 422 lists its problems here). */
+  /** The whole JSON answer (a catalogue import's 422 lists its file_problems here). */
   declare readonly answer?: unknown;
 }
 
-/** The API writes its messages as phrases ("only 42 units of … are in stock"); on a
- * page they read as sentences: a capital first letter and a full stop. */
-export function asSentence(text: string): string {
-  const t = text.trim();
-  if (!t) return t;
-  return t[0]!.toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
-}
-
-/** Field names as a buyer knows them, where the API's name would read oddly. */
-const FIELD_NAMES: Record<string, string> = { sku: 'SKU', q: 'Search text', active_coupon_id: 'Coupon code', idempotency_key: 'Checkout key', dsc: 'Discounts', amount_pence: 'Amount', min_spend_pence: 'Minimum spend' };
-
-/** A field problem as a sentence. A problem that reads on from the field's name ("must be
- * from 0 to 10000 units", "is required") gets the name in front: "Quantity must be …". A
- * key of an object the field holds (an account discount's "range:wholesale-christmas") is
- * named as it is written, in quotes. */
-export function problemSentence(field: string, problem: string): string {
-  const key = field.split('.').pop() ?? field;
-  const name = FIELD_NAMES[key] ?? (/^\w+$/.test(key) ? key.replace(/_/g, ' ') : `"${key}"`);
-  return asSentence(/^(must|is|are)\b/.test(problem) ? `${name} ${problem}` : problem);
-}
-
-/** The API's field problems of a failed call as sentences, by field name, for the form's
- * fields to show; empty for anything else. */
+/** The API's field problems of a failed call, by field name, for the form's fields to
+ * show; empty for anything else. Each is a whole sentence naming its field, shown as sent
+ * (docs/api.md "Errors"). */
 export function fieldProblems(err: unknown): Record<string, string> {
   if (!(err instanceof ApiError) || !err.problems) return {};
-  return Object.fromEntries(Object.entries(err.problems).map(([field, problem]) => [field, problemSentence(field, problem)]));
+  return { ...err.problems };
 }
 
-/** What to tell the buyer about a failed call, as a sentence: the API's first field
- * problem, else its message; fallback for anything that is not an API answer. */
+/** What to tell the buyer about a failed call: the API's first field problem, else its
+ * message, both whole sentences as sent; fallback for anything that is not an API answer. */
 export function apiErrorText(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError)) return fallback;
-  const [first] = Object.entries(err.problems ?? {});
-  return first ? problemSentence(...first) : asSentence(err.message);
+  const [first] = Object.values(err.problems ?? {});
+  return first ?? err.message;
 }
 
 /** The page's CSRF token, from <meta name="csrf-token">. */
@@ -86,7 +67,7 @@ type Doc = Pick<Document, 'querySelector'>;
 /** Fetches a CSRF token (GET /api/csrf sets its cookie) into the page's meta tag. */
 async function loadCsrfToken(fetchImpl: typeof fetch, doc: Doc): Promise<string> {
   const res = await fetchImpl('/api/csrf', { method: 'GET', credentials: 'same-origin', headers: { Accept: 'application/json' } });
-  if (!res.ok) throw new ApiError(res.status, 'could not start a secure session; reload the page');
+  if (!res.ok) throw new ApiError(res.status, 'The shop could not start a secure session: reload the page.');
   const { token } = (await res.json()) as { token: string };
   doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.setAttribute('content', token);
   return token;
@@ -151,9 +132,8 @@ async function request(path: string, opts: ApiOptions, accept: string): Promise<
     const e = (answer ?? {}) as { error?: string; problems?: unknown; order_id?: unknown; code?: unknown };
     const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
     const code = typeof e.code === 'string' && e.code ? e.code : undefined;
-    // problems by field name; a list (a catalogue import's 422) stays in answer only.
     const problems = e.problems && typeof e.problems === 'object' && !Array.isArray(e.problems) ? (e.problems as Record<string, string>) : undefined;
-    throw new ApiError(res.status, e.error ?? `request failed with status ${res.status}`, problems, orderId, code, answer);
+    throw new ApiError(res.status, e.error ?? `The request failed with status ${res.status}: please try again.`, problems, orderId, code, answer);
   }
   return res;
 }

@@ -113,22 +113,22 @@ describe('packsToOffer', () => {
 });
 
 describe('addAllReport', () => {
-  it('says how many lines were added and each line not added with its reason, as sentences', () => {
+  it('says how many lines were added and each line not added with its reason, as the API sent it', () => {
     const r = addAllReport({
       added: [
         { sku: 'A', name: 'Robin cards', quantity: 12 },
         { sku: 'B', name: 'Gift wrap', quantity: 6 },
       ],
       unavailable: [
-        { sku: 'C', name: 'Snow globe', code: 'out_of_stock', message: 'out of stock' },
-        { sku: 'D', name: '', code: 'unknown', message: 'no product has this SKU.' },
+        { sku: 'C', name: 'Snow globe', code: 'out_of_stock', message: 'Snow globe is out of stock.' },
+        { sku: 'D', name: '', code: 'unknown', message: 'There is no product with SKU D.' },
       ],
     });
     expect(r).toEqual({
       added: 'Added 2 lines to your basket.',
       unavailable: [
-        { sku: 'C', text: 'Snow globe: Out of stock.' },
-        { sku: 'D', text: 'D: No product has this SKU.' },
+        { sku: 'C', text: 'Snow globe: Snow globe is out of stock.' },
+        { sku: 'D', text: 'D: There is no product with SKU D.' },
       ],
     });
   });

@@ -1,5 +1,5 @@
 import { idToken, setCartUpdated } from './account-store';
-import { apiFetch, asSentence } from './api';
+import { apiFetch } from './api';
 import type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
 import { characterProblem } from './validation';
 
@@ -93,7 +93,7 @@ export function packsToOffer(problem: LineProblem | null, packSize: number): num
  * not added with its reason. */
 export function addAllReport(a: Pick<ListToBasketAnswer, 'added' | 'unavailable'>): { added: string; unavailable: { sku: string; text: string }[] } {
   const added = a.added.length === 0 ? 'Nothing was added to your basket.' : `Added ${linesText(a.added.length)} to your basket.`;
-  return { added, unavailable: a.unavailable.map((u) => ({ sku: u.sku, text: `${u.name || u.sku}: ${asSentence(u.message)}` })) };
+  return { added, unavailable: a.unavailable.map((u) => ({ sku: u.sku, text: `${u.name || u.sku}: ${u.message}` })) };
 }
 
 const bearer = async () => ({ Authorization: `Bearer ${await idToken()}` });

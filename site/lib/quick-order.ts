@@ -1,5 +1,5 @@
 import { idToken, setCartUpdated } from './account-store';
-import { ApiError, apiFetch, asSentence } from './api';
+import { ApiError, apiFetch } from './api';
 import type { Availability } from './availability';
 import type { BasketChange } from './basket';
 import { searchCatalogue } from './search';
@@ -305,7 +305,7 @@ export function packsLabel(units: number, packSize: number): string {
 }
 
 /** A line problem as a sentence (the server's words). */
-export const problemText = (p: LineProblem) => asSentence(p.message);
+export const problemText = (p: LineProblem) => p.message;
 
 /** "27 lines added to your basket." */
 export const addedSentence = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'} added to your basket.`;

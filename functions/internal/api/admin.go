@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -140,8 +140,8 @@ func decodeListCursor(r *http.Request) (*store.ListCursor, error) {
 	raw, ok := strings.CutPrefix(string(b), adminCursorPrefix)
 	var parts []string
 	if len(c) > 512 || err != nil || !ok || json.Unmarshal([]byte(raw), &parts) != nil || len(parts) != 3 {
-		const problem = "is not a cursor this shop gave; ask for the first page again (no cursor)"
-		return nil, &errBadRequest{msg: "cursor " + problem, problems: map[string]string{"cursor": problem}}
+		const problem = "This is not a cursor this shop gave: ask for the first page again (no cursor)."
+		return nil, &errBadRequest{msg: problem, problems: map[string]string{"cursor": problem}}
 	}
 	return &store.ListCursor{PK: parts[0], SK: parts[1], GSI3SK: parts[2]}, nil
 }
@@ -194,7 +194,7 @@ func handleAdminOrders(d Deps) http.Handler {
 	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		status := r.URL.Query().Get("status")
 		if status != "" && !slices.Contains(listStatuses, status) {
-			writeError(w, r, d.Log, invalidField("status", "must be one of "+strings.Join(listStatuses, ", ")+", or empty for all"))
+			writeError(w, r, d.Log, invalidField("status", "The status must be one of "+strings.Join(listStatuses, ", ")+", or empty for all."))
 			return
 		}
 		q, err := queryText(r, "q")
@@ -337,16 +337,16 @@ func (a *actionRequest) clean() map[string]string {
 func (a actionRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if !slices.Contains(orders.Actions, a.Action) {
-		problems["action"] = "must be one of " + strings.Join(orders.Actions, ", ")
+		problems["action"] = "The action must be one of " + strings.Join(orders.Actions, ", ") + "."
 	}
 	if a.Version < 0 {
-		problems["version"] = "must be the order's version as the page read it"
+		problems["version"] = "The version must be the order's version as the page read it: reload the page."
 	}
 	if a.Action != orders.ActionDispatch && (a.Carrier != "" || a.Tracking != "") {
-		problems["carrier"] = "is only sent with dispatch"
+		problems["carrier"] = "A carrier is only sent with dispatch."
 	}
 	if a.Action != orders.ActionCancel && a.Reason != "" {
-		problems["reason"] = "is only sent with cancel"
+		problems["reason"] = "A reason is only sent with cancel."
 	}
 	return problems
 }
@@ -394,7 +394,7 @@ func handleAdminExport(d Deps) http.Handler {
 			v := r.URL.Query().Get(name)
 			t, err := time.ParseInLocation(time.DateOnly, v, london)
 			if err != nil {
-				problems[name] = "must be a date as YYYY-MM-DD"
+				problems[name] = "The " + name + " date must be a date as YYYY-MM-DD."
 			}
 			return t
 		}
@@ -402,9 +402,9 @@ func handleAdminExport(d Deps) http.Handler {
 		if len(problems) == 0 {
 			switch {
 			case to.Before(from):
-				problems["to"] = "must not be before from"
+				problems["to"] = "The to date must not be before the from date."
 			case to.Sub(from) > 366*24*time.Hour:
-				problems["to"] = "must be at most 366 days after from"
+				problems["to"] = "The to date must be at most 366 days after the from date."
 			}
 		}
 		if len(problems) > 0 {
@@ -433,5 +433,5 @@ func isStale(err error) bool { return errors.Is(err, store.ErrChanged) }
 
 // staleError is the 409 of a staff write on something changed since the page read it.
 func staleError(what string) error {
-	return &basket.ConflictError{Msg: what + " was changed by someone else since you opened it: reload it and try again."}
+	return &shoperr.ConflictError{Msg: what + " was changed by someone else since you opened it: reload it and try again."}
 }

@@ -128,19 +128,19 @@ func (a accountChangeRequest) idToken() string { return a.Token }
 func (a accountChangeRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if a.Version <= 0 {
-		problems["version"] = "must be the account's version as the page read it"
+		problems["version"] = "The version must be the account's version as the page read it: reload the page."
 	}
 	switch {
 	case a.ApprovedForCredit && a.CreditLimit == nil:
-		problems["credit_limit"] = "is required to approve the account for credit"
+		problems["credit_limit"] = "A credit limit is required to approve the account for credit."
 	case a.CreditLimit != nil && (*a.CreditLimit < 0 || *a.CreditLimit > maxCreditLimit):
-		problems["credit_limit"] = "must be between £0 and £1,000,000"
+		problems["credit_limit"] = "The credit limit must be between £0 and £1,000,000."
 	}
 	if a.DSC != "" {
 		if len(a.DSC) > 4000 {
-			problems["dsc"] = "must be at most 4000 characters"
+			problems["dsc"] = "The discounts must be at most 4000 characters."
 		} else if _, err := pricing.MergeDiscounts(nil, a.DSC); err != nil {
-			problems["dsc"] = "must be a JSON object of \"range:url-text\", \"category:id\" or \"product:SKU\" to a whole percentage from 0 to 100 (" + err.Error() + ")"
+			problems["dsc"] = "The discounts must be a JSON object of \"range:url-text\", \"category:id\" or \"product:SKU\" to a whole percentage from 0 to 100 (" + err.Error() + ")."
 		}
 	}
 	return problems

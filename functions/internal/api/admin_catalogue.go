@@ -16,7 +16,6 @@ import (
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
-	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
 
@@ -111,11 +110,11 @@ func (c catalogueCheckRequest) Valid(context.Context) map[string]string {
 				return
 			}
 		}
-		problems[field] = "must be a .csv or .jsonl file"
+		problems[field] = "The " + field + " file must be a .csv or .jsonl file."
 	}
 	switch {
 	case c.Products == nil:
-		problems["products"] = "is required: the products file, {name, text}"
+		problems["products"] = "The products file is required: {name, text}."
 	default:
 		ext("products.name", c.Products)
 	}
@@ -123,15 +122,15 @@ func (c catalogueCheckRequest) Valid(context.Context) map[string]string {
 		ext("categories.name", c.Categories)
 	}
 	if len(c.Images) > maxUploadedImages {
-		problems["images"] = fmt.Sprintf("must list at most %d pictures", maxUploadedImages)
+		problems["images"] = fmt.Sprintf("Upload at most %d pictures with one import.", maxUploadedImages)
 	}
 	for name, img := range c.Images {
 		s, l := smallPath.FindStringSubmatch(img.Small), largePath.FindStringSubmatch(img.Large)
 		switch {
 		case name == "" || len(name) > 200:
-			problems["images"] = "must be keyed by each picture's file name (at most 200 characters)"
+			problems["images"] = "The pictures must be keyed by each picture's file name (at most 200 characters)."
 		case s == nil || l == nil || s[1] != l[1] || s[2] != l[2]:
-			problems["images"] = fmt.Sprintf("%q must be the small and large paths the picture upload answered", name)
+			problems["images"] = fmt.Sprintf("%q must be the small and large paths the picture upload answered: upload it again.", name)
 		}
 	}
 	return problems
@@ -140,7 +139,7 @@ func (c catalogueCheckRequest) Valid(context.Context) map[string]string {
 func (c catalogueApplyRequest) Valid(ctx context.Context) map[string]string {
 	problems := c.catalogueCheckRequest.Valid(ctx)
 	if !jobPattern.MatchString(c.Job) {
-		problems["job"] = "must be the job the check answered: check the file first"
+		problems["job"] = "The job must be the one the check answered: check the file first."
 	}
 	return problems
 }
@@ -177,52 +176,14 @@ type planAnswer struct {
 	Plan *catimport.Plan `json:"plan"`
 }
 
-// importProblemsBody is the 422 of files with problems: the first of them and how many
-// there were.
-type importProblemsBody struct {
-	Error    string              `json:"error"`
-	Problems []catimport.Problem `json:"problems"`
-	Count    int                 `json:"count"`
-}
-
-// The 409 sentences of an apply.
-const staleImport = "The file changed since you checked it; check it again."
-
-// writeImportError answers a check's or an apply's failure: 422 with the problems, 409 for
-// a stale job or another import holding the lock, 500 saying to apply again for an import
-// that stopped part-way; the rest as any endpoint.
+// writeImportError answers a check's or an apply's failure through writeError: 422 with
+// the files' problems, 409 for a stale job or another import holding the lock, and 500
+// saying to apply again for an import that stopped part-way (pl is its plan).
 func writeImportError(w http.ResponseWriter, r *http.Request, log *slog.Logger, pl *catimport.Plan, err error) {
-	var bad *catimport.Invalid
-	var busy *store.ImportBusy
-	switch {
-	case errors.As(err, &bad):
-		problems := bad.Problems
-		if problems == nil {
-			problems = []catimport.Problem{}
-		}
-		encode(w, http.StatusUnprocessableEntity, importProblemsBody{Error: asSentence(bad.Error()), Problems: problems, Count: bad.Count})
-	case errors.Is(err, catimport.ErrStale):
-		encode(w, http.StatusConflict, errorBody{Error: staleImport})
-	case errors.As(err, &busy):
-		encode(w, http.StatusConflict, errorBody{Error: asSentence(busy.Error())})
-	case pl != nil && !errors.Is(err, store.ErrUnavailable):
-		log.ErrorContext(r.Context(), "catalogue import stopped", "request_id", RequestID(r.Context()), "err", err)
-		encode(w, http.StatusInternalServerError, errorBody{Error: "The import stopped part-way. Apply it again to finish it: nothing is written twice."})
-	default:
-		writeError(w, r, log, err)
+	if pl != nil {
+		err = &errImportStopped{err: err}
 	}
-}
-
-// asSentence gives a phrase a capital and a full stop.
-func asSentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	writeError(w, r, log, err)
 }
 
 // handleCatalogueCheck answers POST /api/admin/catalogue/check: the plan of the files
@@ -285,22 +246,21 @@ func handleCatalogueImages(d Deps) http.Handler {
 			writeError(w, r, d.Log, pictureTooLarge(name))
 			return
 		case err != nil:
-			writeError(w, r, d.Log, &errBadRequest{msg: "the picture could not be read; upload it again"})
+			writeError(w, r, d.Log, &errBadRequest{msg: "The picture could not be read: upload it again."})
 			return
 		case len(data) == 0:
-			writeError(w, r, d.Log, &errBadRequest{msg: name + " is empty"})
+			writeError(w, r, d.Log, &errBadRequest{msg: name + " is empty: upload the picture again."})
 			return
 		}
 		if d.Media == nil {
-			d.Log.ErrorContext(r.Context(), "no media store", "request_id", RequestID(r.Context()))
-			encode(w, http.StatusServiceUnavailable, errorBody{Error: "Pictures cannot be published here: this server has no media store (MEDIA_BUCKET)."})
+			writeError(w, r, d.Log, &errServiceMissing{msg: "Pictures cannot be published here: this server has no media store (MEDIA_BUCKET).", cause: "no media store"})
 			return
 		}
 		imgs, err := media.Process(r.Context(), d.Media, name, data)
 		var bad *media.Problem
 		switch {
 		case errors.As(err, &bad):
-			writeError(w, r, d.Log, &errBadRequest{msg: name + " " + bad.Msg})
+			writeError(w, r, d.Log, &errBadRequest{msg: name + " " + bad.Msg + "."})
 			return
 		case err != nil:
 			writeError(w, r, d.Log, err)
@@ -316,7 +276,7 @@ func handleCatalogueExport(d Deps) http.Handler {
 	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		file := r.URL.Query().Get("file")
 		if file != "products" && file != "categories" {
-			writeError(w, r, d.Log, invalidField("file", "must be products or categories"))
+			writeError(w, r, d.Log, invalidField("file", "The file must be products or categories."))
 			return
 		}
 		ranges, cats, products, err := d.Store.Catalogue(r.Context())

@@ -175,7 +175,7 @@ func TestCatalogueImportThroughTheBackOffice(t *testing.T) {
 
 	// Applied with the job of another file: 409, nothing written.
 	code, body = s.c.post("/api/admin/catalogue/apply", importBody(tok, "changes.csv", file+"\n", false, images, job), nil)
-	if code != 409 || body["error"] != staleImport {
+	if code != 409 || body["error"] != msgStaleImport {
 		t.Fatalf("stale apply: %d %v", code, body)
 	}
 	// Another import holds the lock: 409 with its sentence.
@@ -225,25 +225,25 @@ func TestCatalogueImportThroughTheBackOffice(t *testing.T) {
 		fmt.Sprintf("BAD-2,Card,%d,6,1.00,17,\n", old.CategoryID) +
 		fmt.Sprintf("BAD-3,Card,%d,6,1.00,20,wren.png\n", old.CategoryID)
 	code, body = s.c.post("/api/admin/catalogue/check", importBody(tok, "bad.csv", bad, false, images, ""), nil)
-	if code != 422 || count(body, "count") != 3 {
+	if code != 422 || count(body, "file_problem_count") != 3 {
 		t.Fatalf("check of a bad file: %d %v", code, body)
 	}
-	var problems []catimport.Problem
-	raw, _ := json.Marshal(body["problems"])
+	var problems []fileProblem
+	raw, _ := json.Marshal(body["file_problems"])
 	_ = json.Unmarshal(raw, &problems)
-	want := []catimport.Problem{{File: "bad.csv", Line: 2, Column: "pack size"}, {File: "bad.csv", Line: 3, Column: "VAT rate"}, {File: "bad.csv", Line: 4, Column: "image"}}
+	want := []fileProblem{{File: "bad.csv", Line: 2, Column: "pack size"}, {File: "bad.csv", Line: 3, Column: "VAT rate"}, {File: "bad.csv", Line: 4, Column: "image"}}
 	for i := range problems {
-		problems[i].Message = ""
+		problems[i].Problem = ""
 	}
 	if !reflect.DeepEqual(problems, want) {
-		t.Fatalf("problems %v, want %v", body["problems"], want)
+		t.Fatalf("problems %v, want %v", body["file_problems"], want)
 	}
-	if msg := body["problems"].([]any)[2].(map[string]any)["message"]; msg != "wren.png was not uploaded with the file" {
+	if msg := body["file_problems"].([]any)[2].(map[string]any)["problem"]; msg != "wren.png was not uploaded with the file" {
 		t.Fatalf("a picture not uploaded reads %q", msg)
 	}
 	// The same through apply: 422, nothing written.
 	badJob := catimport.JobOf(catimport.Input{Products: []byte(bad)})
-	if code, body = s.c.post("/api/admin/catalogue/apply", importBody(tok, "bad.csv", bad, false, images, badJob), nil); code != 422 || count(body, "count") != 3 {
+	if code, body = s.c.post("/api/admin/catalogue/apply", importBody(tok, "bad.csv", bad, false, images, badJob), nil); code != 422 || count(body, "file_problem_count") != 3 {
 		t.Fatalf("apply of a bad file: %d %v", code, body)
 	}
 

@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -110,45 +110,45 @@ func (c couponSaveRequest) Valid(context.Context) map[string]string {
 	p := map[string]string{}
 	cp := c.Coupon
 	if !pricing.ValidCouponID(cp.ID) {
-		p["coupon.id"] = "must be 3 to 20 capital letters and digits, like TRADE10"
+		p["coupon.id"] = "The code must be 3 to 20 capital letters and digits, like TRADE10."
 	}
 	switch cp.Kind {
 	case "percent":
 		if cp.Percent < 1 || cp.Percent > 100 {
-			p["coupon.percent"] = "must be a whole percentage from 1 to 100"
+			p["coupon.percent"] = "The percentage must be a whole percentage from 1 to 100."
 		}
 		if cp.AmountPence != 0 {
-			p["coupon.amount_pence"] = "must be 0 for a percentage coupon"
+			p["coupon.amount_pence"] = "The amount must be 0 for a percentage coupon."
 		}
 	case "fixed":
 		if cp.AmountPence < 1 || cp.AmountPence > maxCouponPence {
-			p["coupon.amount_pence"] = "must be from 1p to £100,000"
+			p["coupon.amount_pence"] = "The amount must be from 1p to £100,000."
 		}
 		if cp.Percent != 0 {
-			p["coupon.percent"] = "must be 0 for a fixed amount coupon"
+			p["coupon.percent"] = "The percentage must be 0 for a fixed amount coupon."
 		}
 	default:
-		p["coupon.kind"] = `must be "percent" or "fixed"`
+		p["coupon.kind"] = `The kind must be "percent" or "fixed".`
 	}
 	if cp.MinSpendPence < 0 || cp.MinSpendPence > maxCouponPence {
-		p["coupon.min_spend_pence"] = "must be from £0 to £100,000"
+		p["coupon.min_spend_pence"] = "The minimum spend must be from £0 to £100,000."
 	}
 	if cp.ValidFrom < 0 || cp.ValidTo < 0 {
-		p["coupon.valid_to"] = "must be a time in Unix seconds, or 0 for none"
+		p["coupon.valid_to"] = "The end must be a time in Unix seconds, or 0 for none."
 	} else if cp.ValidFrom != 0 && cp.ValidTo != 0 && cp.ValidTo <= cp.ValidFrom {
-		p["coupon.valid_to"] = "must be after valid from"
+		p["coupon.valid_to"] = "The end must be after the start."
 	}
 	if cp.UsageLimit < 0 || cp.UsageLimit > 1_000_000 {
-		p["coupon.usage_limit"] = "must be from 0 (no limit) to 1,000,000"
+		p["coupon.usage_limit"] = "The usage limit must be from 0 (no limit) to 1,000,000."
 	}
 	if cp.PerAccountLimit < 0 || cp.PerAccountLimit > 1_000_000 {
-		p["coupon.per_account_limit"] = "must be from 0 (no limit) to 1,000,000"
+		p["coupon.per_account_limit"] = "The limit per account must be from 0 (no limit) to 1,000,000."
 	}
 	if cp.AccountUID != "" && !validUID(cp.AccountUID) {
-		p["coupon.account_uid"] = "must be an account's uid, or empty for every account"
+		p["coupon.account_uid"] = "The account must be an account's uid, or empty for every account."
 	}
 	if cp.Version < 0 {
-		p["coupon.version"] = "must be the coupon's version as the page read it"
+		p["coupon.version"] = "The version must be the coupon's version as the page read it: reload the page."
 	}
 	return p
 }
@@ -167,7 +167,7 @@ func handleAdminCouponSave(d Deps, create bool) http.Handler {
 		} else {
 			status = http.StatusOK
 			if r.PathValue("id") != cp.ID {
-				writeError(w, r, d.Log, invalidField("coupon.id", "must be the coupon's id in the path (an id cannot be changed)"))
+				writeError(w, r, d.Log, invalidField("coupon.id", "The code must be the coupon's code in the path (a code cannot be changed)."))
 				return
 			}
 			old, err := d.Store.StaffCouponByID(r.Context(), cp.ID)
@@ -181,7 +181,7 @@ func handleAdminCouponSave(d Deps, create bool) http.Handler {
 		err := d.Store.ChangeCoupon(r.Context(), change)
 		if errors.Is(err, store.ErrChanged) {
 			if create {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("A coupon %s exists already: choose another code, or edit that one.", cp.ID)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("A coupon %s exists already: choose another code, or edit that one.", cp.ID)}
 			} else {
 				err = staleError("The coupon " + cp.ID)
 			}
@@ -236,7 +236,7 @@ type adminProductPage struct {
 func productPage(ctx context.Context, st *store.Store, sku string) (adminProductPage, error) {
 	p, err := st.Product(ctx, sku)
 	if errors.Is(err, store.ErrNotFound) {
-		return adminProductPage{}, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
+		return adminProductPage{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
 	}
 	if err != nil {
 		return adminProductPage{}, err
@@ -253,7 +253,7 @@ func handleAdminProduct(d Deps) http.Handler {
 	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		sku := r.PathValue("sku")
 		if !catalogue.ValidSKU(sku) {
-			writeError(w, r, d.Log, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
+			writeError(w, r, d.Log, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
 			return
 		}
 		page, err := productPage(r.Context(), d.Store, sku)
@@ -293,17 +293,17 @@ func (s stockRequest) Valid(context.Context) map[string]string {
 	switch s.Mode {
 	case "set":
 		if s.Quantity < 0 || s.Quantity > maxStock {
-			p["quantity"] = "must be the new stock in units, from 0 to 10,000,000"
+			p["quantity"] = "The quantity must be the new stock in units, from 0 to 10,000,000."
 		}
 		if s.Expected == nil {
-			p["expected"] = "is required to set the stock: the stock the page showed"
+			p["expected"] = "The expected stock is required to set the stock: the stock the page showed."
 		}
 	case "adjust":
 		if s.Quantity == 0 || s.Quantity < -maxStock || s.Quantity > maxStock {
-			p["quantity"] = "must be the units to add (negative to take away), not 0"
+			p["quantity"] = "The quantity must be the units to add (negative to take away), not 0."
 		}
 	default:
-		p["mode"] = `must be "set" or "adjust"`
+		p["mode"] = `The mode must be "set" or "adjust".`
 	}
 	return p
 }
@@ -319,7 +319,7 @@ func handleAdminStock(d Deps) http.Handler {
 	return staffPost(d.Log, d, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req stockRequest) {
 		sku := r.PathValue("sku")
 		if !catalogue.ValidSKU(sku) {
-			writeError(w, r, d.Log, &basket.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
+			writeError(w, r, d.Log, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)})
 			return
 		}
 		var err error
@@ -331,14 +331,14 @@ func handleAdminStock(d Deps) http.Handler {
 			from := page.Product.Stock
 			to := req.Quantity
 			if req.Mode == "set" && *req.Expected != from {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("The stock of %s is now %d, not %d (an order or someone else changed it): check it and set it again.", sku, from, *req.Expected)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("The stock of %s is now %d, not %d (an order or someone else changed it): check it and set it again.", sku, from, *req.Expected)}
 				break
 			}
 			if req.Mode == "adjust" {
 				to = from + req.Quantity
 			}
 			if to < 0 || to > maxStock {
-				err = &basket.ConflictError{Msg: fmt.Sprintf("The stock of %s is %d: taking away %d would leave less than none.", sku, from, -req.Quantity)}
+				err = &shoperr.ConflictError{Msg: fmt.Sprintf("The stock of %s is %d: taking away %d would leave less than none.", sku, from, -req.Quantity)}
 				break
 			}
 			err = d.Store.ChangeStock(r.Context(), store.StockChange{SKU: sku, From: from, To: to, Audit: orders.AuditEntry{At: d.Now(), By: by,

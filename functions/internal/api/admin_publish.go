@@ -21,17 +21,14 @@ const noPublisher = "Publishing from the back office is not available here: the 
 // handleAdminPublish answers POST /api/admin/catalogue/publish {token}: starts a publish
 // (202 with its status; 409 while one runs).
 func handleAdminPublish(d Deps) http.Handler {
-	return staffPost(d.Log, d, func(w http.ResponseWriter, _ *http.Request, by orders.Staff, _ tokenRequest) {
+	return staffPost(d.Log, d, func(w http.ResponseWriter, r *http.Request, by orders.Staff, _ tokenRequest) {
 		if d.Publisher == nil {
-			encode(w, http.StatusNotImplemented, errorBody{Error: noPublisher})
+			writeError(w, r, d.Log, &errNotAvailableHere{msg: noPublisher})
 			return
 		}
 		s, err := d.Publisher.Start(by.Email)
 		if errors.Is(err, publish.ErrRunning) {
-			encode(w, http.StatusConflict, struct {
-				errorBody
-				publish.Status
-			}{errorBody{Error: err.Error()}, s})
+			writeError(w, r, d.Log, &errPublishRunning{status: s})
 			return
 		}
 		encode(w, http.StatusAccepted, s)
@@ -40,9 +37,9 @@ func handleAdminPublish(d Deps) http.Handler {
 
 // handleAdminPublishStatus answers GET /api/admin/catalogue/publish: the last publish's state.
 func handleAdminPublishStatus(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, _ *http.Request, _ orders.Staff) {
+	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		if d.Publisher == nil {
-			encode(w, http.StatusNotImplemented, errorBody{Error: noPublisher})
+			writeError(w, r, d.Log, &errNotAvailableHere{msg: noPublisher})
 			return
 		}
 		encode(w, http.StatusOK, d.Publisher.Status())

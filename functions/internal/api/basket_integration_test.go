@@ -112,7 +112,7 @@ func TestShoppingCartSmallAgainstLocalStack(t *testing.T) {
 	t.Run("unknown API path answers JSON 404", func(t *testing.T) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/nothing", nil))
-		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "no such API endpoint") {
+		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "There is no API endpoint /api/nothing.") {
 			t.Fatalf("got %d %s", rec.Code, rec.Body.String())
 		}
 	})

@@ -25,12 +25,12 @@ func (l lineRequest) idToken() string { return l.Token }
 func (l lineRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if !catalogue.ValidSKU(l.SKU) {
-		problems["sku"] = "must be a product SKU such as GC101-00001"
+		problems["sku"] = "The SKU must be a product SKU such as GC101-00001."
 	}
 	if l.Quantity == nil {
-		problems["quantity"] = "is required: a number of units, a whole number of packs"
+		problems["quantity"] = "The quantity is required: a number of units, a whole number of packs."
 	} else if *l.Quantity < 0 || *l.Quantity > pricing.MaxLineUnits {
-		problems["quantity"] = fmt.Sprintf("must be from 0 to %d units", pricing.MaxLineUnits)
+		problems["quantity"] = fmt.Sprintf("The quantity must be from 0 to %d units.", pricing.MaxLineUnits)
 	}
 	return problems
 }
@@ -141,17 +141,17 @@ func (b batchRequest) idToken() string { return b.Token }
 func (b batchRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if len(b.Lines) == 0 || len(b.Lines) > maxBatchLines {
-		problems["lines"] = fmt.Sprintf("must hold 1 to %d lines", maxBatchLines)
+		problems["lines"] = fmt.Sprintf("Send 1 to %d lines at once.", maxBatchLines)
 	}
 	seen := map[string]bool{}
 	for i, l := range b.Lines {
 		switch {
 		case !catalogue.ValidSKU(l.SKU):
-			problems[fmt.Sprintf("lines[%d].sku", i)] = "must be a product SKU such as GC101-00001"
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: the SKU must be a product SKU such as GC101-00001.", i+1)
 		case seen[l.SKU]:
-			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: %s is listed twice; put it on one line.", i+1, l.SKU)
 		case l.Quantity <= 0 || l.Quantity > pricing.MaxLineUnits:
-			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("must be from 1 to %d units", pricing.MaxLineUnits)
+			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("Line %d: the quantity must be from 1 to %d units.", i+1, pricing.MaxLineUnits)
 		}
 		seen[l.SKU] = true
 	}

@@ -44,7 +44,7 @@ func cleanAddress(c *text.Cleaner, prefix string, a *store.Address) {
 // addressProblems checks what the text rule does not: the postcode's UK shape.
 func addressProblems(prefix string, a store.Address, problems map[string]string) {
 	if !ukPostcode.MatchString(a.Postcode) {
-		problems[prefix+"postcode"] = "enter a UK postcode such as EX1 2AB"
+		problems[prefix+"postcode"] = "Enter a UK postcode such as EX1 2AB."
 	}
 }
 
@@ -72,10 +72,10 @@ func (b billingRequest) Valid(context.Context) map[string]string {
 	p := map[string]string{}
 	addressProblems("address.", b.Billing.Address, p)
 	if v := strings.ToUpper(strings.ReplaceAll(b.Billing.VATNumber, " ", "")); v != "" && !ukVAT.MatchString(v) {
-		p["vat_number"] = "enter a UK VAT number such as GB123456789, or leave it empty"
+		p["vat_number"] = "Enter a UK VAT number such as GB123456789, or leave it empty."
 	}
 	if b.Billing.PaymentMethod != "account" && b.Billing.PaymentMethod != "proforma" {
-		p["payment_method"] = "choose pay on account or pro-forma"
+		p["payment_method"] = "Choose pay on account or pro-forma."
 	}
 	return p
 }
@@ -99,7 +99,7 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, 
 		b := req.Billing
 		if b.PaymentMethod == "account" && !p.ApprovedForCredit {
 			writeError(w, r, log, invalidField("payment_method",
-				"paying on account needs an account approved for credit; choose pro-forma, or ask us to open a credit account"))
+				"Paying on account needs an account approved for credit: choose pro-forma, or ask us to open a credit account."))
 			return
 		}
 		b.Address.Postcode = NormalisePostcode(b.Address.Postcode)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -51,12 +51,12 @@ func usableCoupon(ctx context.Context, st BasketStore, uid, id string, now time.
 		return store.StoredCoupon{}, err
 	}
 	if found == nil || (found.AccountUID != "" && found.AccountUID != uid) {
-		return store.StoredCoupon{}, &basket.NotFoundError{Msg: "no coupon " + id}
+		return store.StoredCoupon{}, &shoperr.NotFoundError{Msg: "There is no coupon " + id + "."}
 	}
 	c := *found
 	// The minimum spend is checked against the basket when it is priced, not here.
 	if err := pricing.CheckCoupon(c.Coupon, c.MinSpendPence, now); err != nil {
-		return c, &basket.ConflictError{Msg: err.Error()}
+		return c, &shoperr.ConflictError{Msg: err.Error()}
 	}
 	return c, nil
 }
@@ -75,7 +75,7 @@ func describeCoupon(c store.StoredCoupon) couponAnswer {
 func handleGetCoupon(log *slog.Logger, verify auth.Verifier, st BasketStore, now func() time.Time) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req couponRequest) {
 		if req.ActiveCouponID == "" {
-			writeError(w, r, log, invalidField("active_coupon_id", "is required"))
+			writeError(w, r, log, invalidField("active_coupon_id", "Enter a coupon code."))
 			return
 		}
 		c, err := usableCoupon(r.Context(), st, who.UID, req.ActiveCouponID, now())

@@ -14,6 +14,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -64,15 +65,15 @@ func TestDiscontinuedProductsAreNotSold(t *testing.T) {
 		u := s.buyer()
 		active, gone := s.product(600, 6, 100), s.discontinue(s.product(600, 6, 100))
 		code, body := s.c.post("/api/basket/add", fmt.Sprintf(`{"token":%s,"sku":%q,"quantity":6}`, tok(u), gone.SKU), nil)
-		if code != 409 || body["error"] != gone.Name+" is no longer available" {
+		if code != 409 || body["error"] != gone.Name+" is no longer available." {
 			t.Fatalf("add: %d %v", code, body)
 		}
 		code, body = s.c.post("/api/basket/addMany", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"quantity":6},{"sku":%q,"quantity":6}]}`, tok(u), active.SKU, gone.SKU), nil)
-		if code != 409 || !strings.HasSuffix(body["error"].(string), gone.Name+" is no longer available") {
+		if code != 409 || !strings.HasSuffix(body["error"].(string), gone.Name+" is no longer available.") {
 			t.Fatalf("addMany: %d %v", code, body)
 		}
 		code, body = s.c.post("/api/basket/set", fmt.Sprintf(`{"token":%s,"sku":%q,"quantity":12}`, tok(u), gone.SKU), nil)
-		if code != 409 || body["error"] != gone.Name+" is no longer available" {
+		if code != 409 || body["error"] != gone.Name+" is no longer available." {
 			t.Fatalf("set: %d %v", code, body)
 		}
 		if lines, _ := basketLines(ctx, s.st, u.UID); len(lines) != 0 {
@@ -205,7 +206,7 @@ func TestPlacingRefusesAProductDiscontinuedMeanwhile(t *testing.T) {
 		d := &discontinuesAfterPricing{Store: s.st, shop: s, p: gone}
 		pl := orders.Placer{Store: d, Shop: shop, Now: time.Now, StaleAfter: orders.DefaultStaleAfter}
 		_, _, err := pl.Place(ctx, orders.Request{UID: u.UID, IdempotencyKey: "discontinued-" + u.UID[:8], DeliveryOption: "standard"})
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		want := gone.Name + " is no longer available, so it has gone from your basket: check your basket and place the order again."
 		if !errors.As(err, &conflict) || err.Error() != want {
 			t.Fatalf("place: %T %v, want %q", err, err, want)

@@ -11,8 +11,10 @@ import (
 	"net/http"
 
 	"github.com/tradeshop/functions/internal/auth"
-	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -49,12 +51,12 @@ func (e *errTooLarge) Error() string { return e.msg }
 
 // bodyTooLarge is the 400 of a body over maxBodyBytes (as it always was).
 func bodyTooLarge(limit int64) error {
-	return &errBadRequest{msg: fmt.Sprintf("request body is larger than %d bytes", limit)}
+	return &errBadRequest{msg: fmt.Sprintf("This request is larger than %d bytes, the most the shop takes: send less at once.", limit)}
 }
 
 // invalidFields is the 400 for a body whose fields are wrong: each problem by field name.
 func invalidFields(problems map[string]string) error {
-	return &errBadRequest{msg: "request body has invalid fields", problems: problems}
+	return &errBadRequest{msg: msgInvalidFields, problems: problems}
 }
 
 // invalidField is invalidFields for one field.
@@ -79,13 +81,13 @@ func decodeAtMost[T Validator](r *http.Request, limit int64, tooLarge func(limit
 		case errors.As(err, &tooBig):
 			return v, tooLarge(limit)
 		case errors.Is(err, io.EOF):
-			return v, &errBadRequest{msg: "request body is empty; send a JSON object"}
+			return v, &errBadRequest{msg: "The request is empty: send a JSON object."}
 		default:
-			return v, &errBadRequest{msg: "request body is not valid JSON for this endpoint: " + err.Error()}
+			return v, &errBadRequest{msg: "The request is not valid JSON for this endpoint (" + err.Error() + ")."}
 		}
 	}
 	if dec.More() {
-		return v, &errBadRequest{msg: "request body has data after the JSON object"}
+		return v, &errBadRequest{msg: "The request has data after its JSON object: send one object."}
 	}
 	problems := map[string]string{}
 	if c, ok := any(&v).(cleaner); ok {
@@ -117,11 +119,14 @@ func encode[T any](w http.ResponseWriter, status int, v T) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// errorBody is the JSON every error answer carries. OrderID names an order the buyer
-// should see instead (a basket that was just ordered). Code tells apart refusals a
-// program acts on: "csrf_token" (a 403 for a missing, stale or foreign CSRF token: fetch
-// a new token and repeat the call once) and "cross_site" (a 403 for a request from
-// another site: a new token does not help).
+// errorBody is the JSON every error answer carries (docs/api.md "Errors"). Error is a
+// whole sentence for the buyer or staff member, shown as sent. Problems are the fields
+// that break a rule, by field name, each a whole sentence naming its field. OrderID names
+// an order the buyer should see instead (a basket that was just ordered). Code tells
+// apart refusals a program acts on: "csrf_token" (a 403 for a missing, stale or foreign
+// CSRF token: fetch a new token and repeat the call once), "cross_site" (a 403 for a
+// request from another site: a new token does not help), "recent_sign_in" and
+// "staff_only".
 type errorBody struct {
 	Error    string            `json:"error"`
 	Code     string            `json:"code,omitempty"`
@@ -129,6 +134,19 @@ type errorBody struct {
 	OrderID  string            `json:"order_id,omitempty"`
 	// Lines are the lines an add of many refused (409), each with its problem.
 	Lines []lineProblem `json:"lines,omitempty"`
+	// FileProblems are the rows of uploaded files that break a rule (the catalogue
+	// import's 422), at most maxProblems of them; FileProblemCount is how many there were.
+	FileProblems     []fileProblem `json:"file_problems,omitempty"`
+	FileProblemCount int           `json:"file_problem_count,omitempty"`
+}
+
+// fileProblem is one problem of an uploaded file: where it is (the file, its line from 1
+// and its column's heading, each left out where it does not apply) and the problem.
+type fileProblem struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  string `json:"column,omitempty"`
+	Problem string `json:"problem"`
 }
 
 // The codes of errorBody.
@@ -143,55 +161,142 @@ const (
 // sign-in older than auth.RecentSignIn: 403 with code recent_sign_in.
 var errNeedsRecentSignIn = errors.New("needs a recent sign-in")
 
+// errNotThroughSite refuses a request that did not come through CloudFront: 403.
+var errNotThroughSite = errors.New("not through the site")
+
+// errNotAvailableHere is a back office feature this deployment does not have (publishing
+// from the cloud's Lambdas): 501 with its message, which says what to do instead.
+type errNotAvailableHere struct{ msg string }
+
+func (e *errNotAvailableHere) Error() string { return e.msg }
+
+// errServiceMissing is a part of the server that is not configured (no media store): 503
+// with its message; the cause is logged.
+type errServiceMissing struct{ msg, cause string }
+
+func (e *errServiceMissing) Error() string { return e.msg }
+
+// errPublishRunning is a publish asked for while one runs: 409 with the running one's
+// status beside the error.
+type errPublishRunning struct{ status publish.Status }
+
+func (e *errPublishRunning) Error() string { return msgPublishRunning }
+
+// errImportStopped is an apply that stopped part-way: 500 saying to apply it again.
+type errImportStopped struct{ err error }
+
+func (e *errImportStopped) Error() string { return "catalogue import stopped: " + e.err.Error() }
+func (e *errImportStopped) Unwrap() error { return e.err }
+
+// The messages writeError sends for errors that carry none of their own.
+const (
+	msgInvalidFields  = "Some fields need correcting: each problem is listed by its field."
+	msgSignIn         = "Your sign-in is missing or has expired: sign in again."
+	msgStaffOnly      = "Staff only: this part of the shop is for the shop's own staff. Ask the shop to grant you staff access, then sign in again."
+	msgRecentSignIn   = "Sign in again with your password to change your email: it needs a sign-in of the last 5 minutes."
+	msgCrossSite      = "This request did not come from this shop's pages: open the shop and try again there."
+	msgCSRF           = "This form has expired or did not come from this shop: reload the page and try again."
+	msgNotThroughSite = "The shop's API answers only through the shop's own address."
+	msgNotFound       = "That was not found: it may have been removed. Reload the page to see what there is now."
+	msgStaleImport    = "The file changed since you checked it: check it again."
+	msgPublishRunning = "A publish is already running: wait for it to finish, then publish again."
+	msgImportStopped  = "The import stopped part-way. Apply it again to finish it: nothing is written twice."
+	msgStoreDown      = "The shop's database did not answer in time. Please try again in a moment."
+	msgKeysDown       = "The sign-in service did not answer: please try again in a moment."
+	msgInternal       = "Something went wrong on our side: please try again."
+)
+
 // writeError maps an error to its status and a message safe to show. It is the one
-// place that decides status codes; a 500 never carries err.Error().
+// place that decides error statuses (a test holds every other place in this package to
+// 2xx); a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	status, body, failure := errorAnswer(err)
+	if failure != "" {
+		log.ErrorContext(r.Context(), failure, "request_id", RequestID(r.Context()), "path", r.URL.Path, "status", status, "err", err)
+	}
+	var running *errPublishRunning
+	if errors.As(err, &running) {
+		encode(w, status, struct {
+			errorBody
+			publish.Status
+		}{body, running.status})
+		return
+	}
+	encode(w, status, body)
+}
+
+// errorAnswer is the status and body of an error (writeError's table), and for a failure
+// of the server's (5xx) what to log it as.
+func errorAnswer(err error) (status int, body errorBody, failure string) {
 	var bad *errBadRequest
 	var tooLarge *errTooLarge
-	var refused *basket.ConflictError
-	var unknown *basket.NotFoundError
-	var field *basket.FieldError
-	var lines *basket.LinesError
+	var refused *shoperr.ConflictError
+	var unknown *shoperr.NotFoundError
+	var field *shoperr.FieldError
+	var lines *shoperr.LinesError
+	var invalidFiles *catimport.Invalid
+	var busy *store.ImportBusy
+	var notHere *errNotAvailableHere
+	var missing *errServiceMissing
+	var running *errPublishRunning
+	var stopped *errImportStopped
 	switch {
 	case errors.As(err, &bad):
-		encode(w, http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems})
+		return http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems}, ""
 	case errors.As(err, &tooLarge):
-		encode(w, http.StatusRequestEntityTooLarge, errorBody{Error: tooLarge.msg})
+		return http.StatusRequestEntityTooLarge, errorBody{Error: tooLarge.msg}, ""
 	case errors.As(err, &field):
-		encode(w, http.StatusBadRequest, errorBody{Error: "request body has invalid fields", Problems: map[string]string{field.Field: field.Problem}})
+		return http.StatusBadRequest, errorBody{Error: msgInvalidFields, Problems: map[string]string{field.Field: field.Problem}}, ""
 	case errors.As(err, &lines):
 		body := errorBody{Error: err.Error(), Lines: make([]lineProblem, len(lines.Lines))}
 		for i, l := range lines.Lines {
 			body.Lines[i] = *lineProblemOf(l.LineProblem)
 			body.Lines[i].Index, body.Lines[i].SKU = &l.Index, l.SKU
 		}
-		encode(w, http.StatusConflict, body)
+		return http.StatusConflict, body, ""
 	case errors.As(err, &refused):
-		// err's own text: the refusal with what a caller added ("line 3 (GC101-00001): …").
-		encode(w, http.StatusConflict, errorBody{Error: err.Error(), OrderID: refused.OrderID})
+		// err's own text: the refusal with what a caller added ("Line 3 (GC101-00001): …").
+		return http.StatusConflict, errorBody{Error: err.Error(), OrderID: refused.OrderID}, ""
 	case errors.As(err, &unknown):
-		encode(w, http.StatusNotFound, errorBody{Error: unknown.Msg})
+		return http.StatusNotFound, errorBody{Error: unknown.Msg}, ""
+	case errors.As(err, &invalidFiles):
+		body := errorBody{Error: invalidFiles.Error(), FileProblems: make([]fileProblem, len(invalidFiles.Problems)), FileProblemCount: invalidFiles.Count}
+		for i, p := range invalidFiles.Problems {
+			body.FileProblems[i] = fileProblem{File: p.File, Line: p.Line, Column: p.Column, Problem: p.Message}
+		}
+		return http.StatusUnprocessableEntity, body, ""
+	case errors.Is(err, catimport.ErrStale):
+		return http.StatusConflict, errorBody{Error: msgStaleImport}, ""
+	case errors.As(err, &busy):
+		return http.StatusConflict, errorBody{Error: busy.Error()}, ""
+	case errors.As(err, &running):
+		return http.StatusConflict, errorBody{Error: running.Error()}, ""
+	case errors.As(err, &notHere):
+		return http.StatusNotImplemented, errorBody{Error: notHere.msg}, ""
 	case errors.Is(err, auth.ErrInvalidToken):
-		encode(w, http.StatusUnauthorized, errorBody{Error: "sign-in token missing, invalid or expired; sign in again"})
+		return http.StatusUnauthorized, errorBody{Error: msgSignIn}, ""
 	case errors.Is(err, errStaffOnly):
-		encode(w, http.StatusForbidden, errorBody{Error: "Staff only: this part of the shop is for the shop's own staff. Ask the shop to grant you staff access, then sign in again.", Code: codeStaffOnly})
+		return http.StatusForbidden, errorBody{Error: msgStaffOnly, Code: codeStaffOnly}, ""
 	case errors.Is(err, errNeedsRecentSignIn):
-		encode(w, http.StatusForbidden, errorBody{Error: "sign in again with your password to change your email (a sign-in of the last 5 minutes)", Code: codeRecentSignIn})
+		return http.StatusForbidden, errorBody{Error: msgRecentSignIn, Code: codeRecentSignIn}, ""
 	case errors.Is(err, csrf.ErrCrossSite):
-		encode(w, http.StatusForbidden, errorBody{Error: "this request did not come from this shop's pages", Code: codeCrossSite})
+		return http.StatusForbidden, errorBody{Error: msgCrossSite, Code: codeCrossSite}, ""
 	case isCSRF(err):
-		encode(w, http.StatusForbidden, errorBody{Error: "this form has expired or did not come from this shop; reload the page and try again", Code: codeCSRFToken})
-	case errors.Is(err, store.ErrNotFound):
-		encode(w, http.StatusNotFound, errorBody{Error: "not found"})
+		return http.StatusForbidden, errorBody{Error: msgCSRF, Code: codeCSRFToken}, ""
+	case errors.Is(err, errNotThroughSite):
+		return http.StatusForbidden, errorBody{Error: msgNotThroughSite}, ""
 	case errors.Is(err, store.ErrUnavailable):
-		log.ErrorContext(r.Context(), "store unavailable", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
-		encode(w, http.StatusServiceUnavailable, errorBody{Error: "The shop's database did not answer in time. Please try again in a moment."})
+		return http.StatusServiceUnavailable, errorBody{Error: msgStoreDown}, "store unavailable"
+	case errors.As(err, &stopped):
+		return http.StatusInternalServerError, errorBody{Error: msgImportStopped}, "catalogue import stopped"
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound, errorBody{Error: msgNotFound}, ""
 	case errors.Is(err, auth.ErrKeysUnavailable):
-		log.ErrorContext(r.Context(), "token keys unavailable", "request_id", RequestID(r.Context()), "err", err)
-		encode(w, http.StatusServiceUnavailable, errorBody{Error: "sign-in service temporarily unavailable; try again shortly"})
+		return http.StatusServiceUnavailable, errorBody{Error: msgKeysDown}, "token keys unavailable"
+	case errors.As(err, &missing):
+		return http.StatusServiceUnavailable, errorBody{Error: missing.msg}, missing.cause
 	default:
-		log.ErrorContext(r.Context(), "request failed", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
-		encode(w, http.StatusInternalServerError, errorBody{Error: "something went wrong on our side; please try again"})
+		return http.StatusInternalServerError, errorBody{Error: msgInternal}, "request failed"
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/lists"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -30,7 +31,7 @@ var _ ListStore = (*store.Store)(nil)
 // units (0 too where zero is allowed: a set that removes), at most lists.MaxLines.
 func listLines(field string, lines []lists.Line, zero bool, problems map[string]string) {
 	if len(lines) > lists.MaxLines {
-		problems[field] = fmt.Sprintf("must hold at most %d lines", lists.MaxLines)
+		problems[field] = fmt.Sprintf("A list holds at most %d lines: remove some, or start another list.", lists.MaxLines)
 		return
 	}
 	least := 1
@@ -41,11 +42,11 @@ func listLines(field string, lines []lists.Line, zero bool, problems map[string]
 	for i, l := range lines {
 		switch {
 		case !catalogue.ValidSKU(l.SKU):
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "must be a product SKU such as GC101-00001"
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: the SKU must be a product SKU such as GC101-00001.", i+1)
 		case seen[l.SKU]:
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "is listed twice"
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: %s is listed twice; put it on one line.", i+1, l.SKU)
 		case l.Quantity < least || l.Quantity > lists.MaxQuantity:
-			problems[fmt.Sprintf("%s[%d].quantity", field, i)] = fmt.Sprintf("must be from %d to %d units", least, lists.MaxQuantity)
+			problems[fmt.Sprintf("%s[%d].quantity", field, i)] = fmt.Sprintf("Line %d: the quantity must be from %d to %d units.", i+1, least, lists.MaxQuantity)
 		}
 		seen[l.SKU] = true
 	}
@@ -71,7 +72,7 @@ func (n newListRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	listLines("lines", n.Lines, false, problems)
 	if n.FromBasket && len(n.Lines) > 0 {
-		problems["from_basket"] = "give lines or from_basket, not both"
+		problems["from_basket"] = "Give lines or from_basket, not both."
 	}
 	return problems
 }
@@ -98,7 +99,7 @@ func (c *changeListRequest) clean() map[string]string {
 func (c changeListRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if c.Name == nil && c.Add == nil && c.Set == nil {
-		problems["name"] = "give a new name, lines to add (add) or quantities to set (set)"
+		problems["name"] = "Give a new name, lines to add (add) or quantities to set (set)."
 	}
 	listLines("add", c.Add, false, problems)
 	listLines("set", c.Set, true, problems)
@@ -162,7 +163,7 @@ func (h listHandlers) unknownSKUs(ctx context.Context, uid, field string, lines 
 	problems := map[string]string{}
 	for i, l := range lines {
 		if _, ok := products[l.SKU]; !ok {
-			problems[fmt.Sprintf("%s[%d].sku", field, i)] = "no product with SKU " + l.SKU
+			problems[fmt.Sprintf("%s[%d].sku", field, i)] = fmt.Sprintf("Line %d: there is no product with SKU %s.", i+1, l.SKU)
 		}
 	}
 	if len(problems) > 0 {
@@ -198,7 +199,7 @@ func (h listHandlers) create() http.Handler {
 				return
 			}
 			if len(p.Lines) == 0 {
-				writeError(w, r, h.log, &basket.ConflictError{Msg: "Your basket is empty: add products to it before saving it as a list."})
+				writeError(w, r, h.log, &shoperr.ConflictError{Msg: "Your basket is empty: add products to it before saving it as a list."})
 				return
 			}
 			for _, l := range p.Lines {
@@ -211,7 +212,7 @@ func (h listHandlers) create() http.Handler {
 		now := h.baskets.Now().UTC()
 		l := lists.List{ID: lists.NewID(), Name: req.Name, CreatedAt: now, UpdatedAt: now}
 		if err := l.Set(lines); err != nil {
-			writeError(w, r, h.log, &basket.ConflictError{Msg: err.Error()})
+			writeError(w, r, h.log, &shoperr.ConflictError{Msg: err.Error()})
 			return
 		}
 		if err := h.st.CreateList(r.Context(), who.UID, l); err != nil {
@@ -280,7 +281,7 @@ func (h listHandlers) change() http.Handler {
 				l.Name = *req.Name
 			}
 			if err := errors.Join(l.Add(req.Add), l.Set(req.Set)); err != nil {
-				writeError(w, r, h.log, &basket.ConflictError{Msg: lists.TooLongError{}.Error()})
+				writeError(w, r, h.log, &shoperr.ConflictError{Msg: lists.TooLongError{}.Error()})
 				return
 			}
 			l.UpdatedAt = h.baskets.Now().UTC()
@@ -296,7 +297,7 @@ func (h listHandlers) change() http.Handler {
 			h.answerList(w, r, who.UID, http.StatusOK, l)
 			return
 		}
-		writeError(w, r, h.log, &basket.ConflictError{Msg: "This list kept changing while your change was saved: reload it and try again."})
+		writeError(w, r, h.log, &shoperr.ConflictError{Msg: "This list kept changing while your change was saved: reload it and try again."})
 	})
 }
 
@@ -323,10 +324,10 @@ type addedLine struct {
 }
 
 type refusedLine struct {
-	SKU     string             `json:"sku"`
-	Name    string             `json:"name"`
-	Code    basket.ProblemCode `json:"code"`
-	Message string             `json:"message"`
+	SKU     string              `json:"sku"`
+	Name    string              `json:"name"`
+	Code    shoperr.ProblemCode `json:"code"`
+	Message string              `json:"message"`
 }
 
 // toBasket answers POST /api/lists/{id}/basket: every line that can be bought goes into
@@ -339,7 +340,7 @@ func (h listHandlers) toBasket() http.Handler {
 			return
 		}
 		if len(l.Lines) == 0 {
-			writeError(w, r, h.log, &basket.ConflictError{Msg: "This list has no lines to add."})
+			writeError(w, r, h.log, &shoperr.ConflictError{Msg: "This list has no lines to add."})
 			return
 		}
 		adds := make([]basket.Add, len(l.Lines))

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/invoicepdf"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -57,16 +58,16 @@ func (o *orderRequest) clean() map[string]string {
 func (o orderRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if !orders.ValidKey(o.IdempotencyKey) {
-		problems["idempotency_key"] = "must be 16 to 64 letters, digits, - or _ (one per checkout)"
+		problems["idempotency_key"] = "The checkout key must be 16 to 64 letters, digits, - or _ (one per checkout)."
 	}
 	if o.DeliveryOption == "" {
-		problems["delivery_option"] = "is required"
+		problems["delivery_option"] = "Choose a delivery option."
 	} else if !orders.ValidOptionID(o.DeliveryOption) {
-		problems["delivery_option"] = "is not one of the shop's delivery options"
+		problems["delivery_option"] = "That is not one of the shop's delivery options: choose one of them."
 	}
 	if !o.SameAsBilling {
 		if o.DeliverTo == nil {
-			problems["deliver_to"] = "give a delivery address, or deliver to the billing address"
+			problems["deliver_to"] = "Give a delivery address, or deliver to the billing address."
 		} else {
 			addressProblems("deliver_to.", *o.DeliverTo, problems)
 		}
@@ -165,7 +166,7 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			}
 		}
 		if len(chosen) > 0 {
-			writeError(w, r, log, invalidField("skus", "must name lines of this order"))
+			writeError(w, r, log, invalidField("skus", "Choose lines of this order."))
 			return
 		}
 		did, err := baskets.AddGood(r.Context(), who.UID, adds)
@@ -178,7 +179,7 @@ func handleReorder(log *slog.Logger, verify auth.Verifier, st OrderReader, baske
 			a.Added = append(a.Added, names[l.SKU])
 		}
 		for _, l := range did.Refused {
-			if l.Code == basket.ProblemBasketFull {
+			if l.Code == shoperr.ProblemBasketFull {
 				a.BasketFull = append(a.BasketFull, names[l.SKU])
 			} else {
 				a.Unavailable = append(a.Unavailable, names[l.SKU])
@@ -216,8 +217,8 @@ func decodeCursor(c string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	id, ok := strings.CutPrefix(string(b), cursorPrefix)
 	if len(c) > 128 || err != nil || !ok || !orders.ValidID(id) {
-		const problem = "is not a cursor this shop gave; ask for the first page again (no cursor)"
-		return "", &errBadRequest{msg: "cursor " + problem, problems: map[string]string{"cursor": problem}}
+		const problem = "This is not a cursor this shop gave: ask for the first page again (no cursor)."
+		return "", &errBadRequest{msg: problem, problems: map[string]string{"cursor": problem}}
 	}
 	return id, nil
 }
@@ -269,7 +270,7 @@ func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Ha
 }
 
 // errNotInvoicedYet answers the PDF of an order whose invoice is still being issued.
-var errNotInvoicedYet = &basket.ConflictError{Msg: "The VAT invoice for this order is still being issued: try again in a minute."}
+var errNotInvoicedYet = &shoperr.ConflictError{Msg: "The VAT invoice for this order is still being issued: try again in a minute."}
 
 // handleInvoice answers GET /api/orders/{id}/invoice: the order's VAT invoice as a PDF
 // to download; 404 as GET /api/orders/{id}, 409 while the invoice is being issued.

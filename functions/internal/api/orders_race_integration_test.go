@@ -259,7 +259,7 @@ func TestOrdersHoldTheirInvariantsUnderRaces(t *testing.T) {
 					t.Fatal("the coupon stays on the account after its last allowed use")
 				}
 				code, body := s.c.post("/api/updateCoupon", `{"token":"`+u.IDToken+`","active_coupon_id":"TWICE"}`, nil)
-				if code != 409 || !strings.Contains(body["error"].(string), "you have used this coupon") {
+				if code != 409 || !strings.Contains(body["error"].(string), "You have used this coupon") {
 					t.Fatalf("applying a coupon used up by this account: %d %v", code, body)
 				}
 			}

@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"net/http"
 )
 
@@ -14,9 +15,6 @@ const OriginSecretHeader = "X-Origin-Verify"
 
 // minOriginSecret is the shortest ORIGIN_SECRET accepted.
 const minOriginSecret = 32
-
-// notThroughSite is the 403 answer to a request that did not come through CloudFront.
-const notThroughSite = "The shop's API answers only through the shop's own address."
 
 // OriginGuardFromEnv reads ORIGIN_SECRET and answers the middleware that refuses (403)
 // every request whose OriginSecretHeader does not hold it. In staging and production the
@@ -43,7 +41,7 @@ func RequireOriginSecret(secret string, h http.Handler) http.Handler {
 	want := []byte(secret)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginSecretHeader)), want) != 1 {
-			encode(w, http.StatusForbidden, errorBody{Error: notThroughSite})
+			writeError(w, r, slog.Default(), errNotThroughSite)
 			return
 		}
 		r.Header.Del(OriginSecretHeader) // the handlers never see it

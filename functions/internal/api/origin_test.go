@@ -42,7 +42,7 @@ func TestOriginSecretGuard(t *testing.T) {
 		"secret prefix": call(secret[:len(secret)-1], true),
 	} {
 		var body map[string]string
-		if w.Code != http.StatusForbidden || json.Unmarshal(w.Body.Bytes(), &body) != nil || body["error"] != notThroughSite {
+		if w.Code != http.StatusForbidden || json.Unmarshal(w.Body.Bytes(), &body) != nil || body["error"] != msgNotThroughSite {
 			t.Errorf("%s: %d %s, want 403 JSON", name, w.Code, w.Body.String())
 		}
 	}

@@ -121,13 +121,13 @@ func (p *profileRequest) clean() map[string]string {
 func (p profileRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if t := strings.TrimSpace(p.PayLoad.Telephone); t != "" && (!telephonePattern.MatchString(t) || countDigits(t) < 7) {
-		problems["telephone"] = "enter a telephone number of at least 7 digits, such as 01632 960 123"
+		problems["telephone"] = "Enter a telephone number of at least 7 digits, such as 01632 960 123."
 	}
 	if e := strings.TrimSpace(p.PayLoad.Email); !ValidEmail(e) || len(e) > 254 {
-		problems["email"] = "enter an email address such as buyer@yourshop.co.uk"
+		problems["email"] = "Enter an email address such as buyer@yourshop.co.uk."
 	}
 	if o := p.PayLoad.OptInMarketing; o == nil || (*o != 0 && *o != 1) {
-		problems["optInMarketing"] = "must be 0 (no marketing emails) or 1 (send them)"
+		problems["optInMarketing"] = "Marketing must be 0 (no marketing emails) or 1 (send them)."
 	}
 	return problems
 }
@@ -149,7 +149,7 @@ func handleUpdateProfile(log *slog.Logger, verify auth.Verifier, profiles Profil
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req profileRequest) {
 		email := strings.ToLower(strings.TrimSpace(req.PayLoad.Email))
 		if !strings.EqualFold(email, who.Email) {
-			writeError(w, r, log, invalidField("email", "must be the email you sign in with; change your sign-in email first"))
+			writeError(w, r, log, invalidField("email", "The email must be the one you sign in with: change your sign-in email first."))
 			return
 		}
 		if err := recentForEmailChange(r.Context(), profiles, who, email, now()); err != nil {

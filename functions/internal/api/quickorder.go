@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // maxLookupLines bounds one POST /api/skus: a quick order's most lines.
@@ -34,17 +35,17 @@ func (s skusRequest) idToken() string { return s.Token }
 func (s skusRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if len(s.Lines) == 0 || len(s.Lines) > maxLookupLines {
-		problems["lines"] = fmt.Sprintf("must hold 1 to %d lines", maxLookupLines)
+		problems["lines"] = fmt.Sprintf("Send 1 to %d lines at once.", maxLookupLines)
 	}
 	seen := map[string]bool{}
 	for i, l := range s.Lines {
 		switch {
 		case l.SKU == "" || len(l.SKU) > maxSKULength:
-			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("must be 1 to %d characters", maxSKULength)
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: the SKU must be 1 to %d characters.", i+1, maxSKULength)
 		case seen[l.SKU]:
-			problems[fmt.Sprintf("lines[%d].sku", i)] = "is listed twice"
+			problems[fmt.Sprintf("lines[%d].sku", i)] = fmt.Sprintf("Line %d: %s is listed twice; put it on one line.", i+1, l.SKU)
 		case l.Quantity < 0 || l.Quantity > maxLookupQuantity:
-			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("must be from 0 to %d units", maxLookupQuantity)
+			problems[fmt.Sprintf("lines[%d].quantity", i)] = fmt.Sprintf("Line %d: the quantity must be from 0 to %d units.", i+1, maxLookupQuantity)
 		}
 		seen[l.SKU] = true
 	}
@@ -70,20 +71,20 @@ type productSummary struct {
 
 // lineProblem is why a line cannot go in the basket as asked (docs/quick-order.md).
 type lineProblem struct {
-	Index     *int               `json:"index,omitempty"`
-	SKU       string             `json:"sku,omitempty"`
-	Code      basket.ProblemCode `json:"code"`
-	Message   string             `json:"message"`
-	Nearest   []int              `json:"nearest,omitempty"`
-	Available *int               `json:"available,omitempty"`
+	Index     *int                `json:"index,omitempty"`
+	SKU       string              `json:"sku,omitempty"`
+	Code      shoperr.ProblemCode `json:"code"`
+	Message   string              `json:"message"`
+	Nearest   []int               `json:"nearest,omitempty"`
+	Available *int                `json:"available,omitempty"`
 }
 
-func lineProblemOf(p *basket.LineProblem) *lineProblem {
+func lineProblemOf(p *shoperr.LineProblem) *lineProblem {
 	if p == nil {
 		return nil
 	}
 	out := &lineProblem{Code: p.Code, Message: p.Msg, Nearest: p.Nearest}
-	if p.Code == basket.ProblemShort || p.Code == basket.ProblemOverLimit {
+	if p.Code == shoperr.ProblemShort || p.Code == shoperr.ProblemOverLimit {
 		out.Available = &p.Available
 	}
 	return out

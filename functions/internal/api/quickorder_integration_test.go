@@ -302,7 +302,7 @@ func TestListsAreTheirAccountsOnly(t *testing.T) {
 			return s.c.post("/api/lists/"+id+"/basket", fmt.Sprintf(`{"token":%q}`, mallory.IDToken), nil)
 		}},
 	} {
-		if code, body := call.do(); code != http.StatusNotFound || body["error"] != "not found" {
+		if code, body := call.do(); code != http.StatusNotFound || body["error"] != msgNotFound {
 			t.Errorf("%s by another account: %d %v", call.name, code, body)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/search"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -173,7 +174,7 @@ func NewHandler(d Deps) http.Handler {
 // UnknownEndpoint answers a JSON 404 naming the path, for /api paths no endpoint serves.
 func UnknownEndpoint() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		encode(w, http.StatusNotFound, errorBody{Error: "no such API endpoint: " + r.URL.Path})
+		writeError(w, r, slog.Default(), &shoperr.NotFoundError{Msg: "There is no API endpoint " + r.URL.Path + "."})
 	})
 }
 

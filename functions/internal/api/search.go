@@ -33,17 +33,17 @@ func parseSearch(v url.Values) (search.Request, map[string]string) {
 	if p := v.Get("page"); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > search.MaxPage {
-			problems["page"] = "must be a whole number from 1 to 200"
+			problems["page"] = "The page must be a whole number from 1 to 200."
 		}
 		r.Page = n
 	}
 	if r.Range != "" && !catalogue.ValidRangeURLText(r.Range) {
-		problems["range"] = "must be an outlet range urlText such as wholesale_balloons"
+		problems["range"] = "The range must be an outlet range such as wholesale_balloons."
 	}
 	if c := v.Get("category"); c != "" {
 		n, err := strconv.Atoi(c)
 		if err != nil || !catalogue.ValidCategoryID(n) {
-			problems["category"] = "must be a category id (a positive whole number)"
+			problems["category"] = "The category must be a category id (a positive whole number)."
 		}
 		r.CategoryID = n
 	}
@@ -56,7 +56,7 @@ func handleSearch(log *slog.Logger, idx SearchIndex) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, problems := parseSearch(r.URL.Query())
 		if len(problems) > 0 {
-			writeError(w, r, log, &errBadRequest{msg: "search parameters are invalid", problems: problems})
+			writeError(w, r, log, &errBadRequest{msg: "Those search options are not valid: change them and search again.", problems: problems})
 			return
 		}
 		ix, err := idx.Get(r.Context())

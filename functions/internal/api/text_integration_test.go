@@ -270,7 +270,7 @@ func TestMalformedIdsAreRefusedBeforeTheStore(t *testing.T) {
 		})
 	}
 	t.Run("a well-formed order number that is not an order is the same 404", func(t *testing.T) {
-		if code, body := get("/api/orders/TS-100001"); code != 404 || body["error"] != "not found" {
+		if code, body := get("/api/orders/TS-100001"); code != 404 || body["error"] != msgNotFound {
 			t.Fatalf("%d %v", code, body)
 		}
 	})

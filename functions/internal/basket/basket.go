@@ -12,6 +12,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // Line is one line of a basket: a quantity in units of one SKU.
@@ -115,16 +116,16 @@ func LineLimit(p catalogue.Product) int {
 
 // CheckBuyable says whether quantity units of the product (found false: no such SKU) may
 // go on a basket line: CheckLine's rules for a line on its own, with a quantity that is
-// not whole packs, or over the line maximum, a *FieldError.
+// not whole packs, or over the line maximum, a *shoperr.FieldError.
 func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) error {
 	if problem := CheckLine(p, found, sku, 0, 0); problem != nil {
-		return problem.asError()
+		return lineError(problem)
 	}
 	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
-		return &FieldError{Field: "quantity", Problem: err.Error()}
+		return &shoperr.FieldError{Field: "quantity", Problem: err.Error()}
 	}
 	if problem := CheckLine(p, found, sku, quantity, 0); problem != nil {
-		return problem.asError()
+		return lineError(problem)
 	}
 	return nil
 }
@@ -134,7 +135,7 @@ func shortMessage(name string, packs, packSize int) string {
 	if packs == 0 {
 		return name + " is out of stock"
 	}
-	return "only " + Plural(packs, "pack") + " of " + name + " (" + Plural(packs*packSize, "unit") + ") are in stock"
+	return "Only " + Plural(packs, "pack") + " of " + name + " (" + Plural(packs*packSize, "unit") + ") are in stock"
 }
 
 // SortNewestAddedFirst orders lines by when each was first added, newest first (SKU

@@ -10,6 +10,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 func TestAvailabilityOf(t *testing.T) {
@@ -52,9 +53,9 @@ func TestLineLimitIsWholePacksInStockWithinTheLineMaximum(t *testing.T) {
 func TestCheckBuyable(t *testing.T) {
 	t.Parallel()
 	p := catalogue.Product{SKU: "GC101-00001", Name: "Robin card", PackSize: 6, Stock: 20}
-	var conflict *ConflictError
-	var missing *NotFoundError
-	var field *FieldError
+	var conflict *shoperr.ConflictError
+	var missing *shoperr.NotFoundError
+	var field *shoperr.FieldError
 	for _, tc := range []struct {
 		name     string
 		p        catalogue.Product
@@ -63,16 +64,16 @@ func TestCheckBuyable(t *testing.T) {
 		is       any
 		msg      string
 	}{
-		{"unknown SKU", catalogue.Product{}, false, 6, &missing, "no product with SKU GC101-00001"},
-		{"out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Stock: 4}, true, 6, &conflict, "Robin card is out of stock"},
-		{"not whole packs", p, true, 7, &field, "quantity: quantity must be a whole number of packs of 6"},
-		{"more than the whole packs in stock", p, true, 24, &conflict, "only 3 packs of Robin card (18 units) are in stock"},
+		{"unknown SKU", catalogue.Product{}, false, 6, &missing, "There is no product with SKU GC101-00001."},
+		{"out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Stock: 4}, true, 6, &conflict, "Robin card is out of stock."},
+		{"not whole packs", p, true, 7, &field, "The quantity must be a whole number of packs of 6."},
+		{"more than the whole packs in stock", p, true, 24, &conflict, "Only 3 packs of Robin card (18 units) are in stock."},
 		{"all the whole packs in stock", p, true, 18, nil, ""},
 		{"no status (written before statuses) is active", withStatus(p, ""), true, 18, nil, ""},
 		{"active", withStatus(p, catalogue.StatusActive), true, 18, nil, ""},
-		{"discontinued", withStatus(p, catalogue.StatusDiscontinued), true, 6, &conflict, "Robin card is no longer available"},
-		{"discontinued and out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Status: catalogue.StatusDiscontinued}, true, 6, &conflict, "Robin card is no longer available"},
-		{"discontinued, whatever the quantity", withStatus(p, catalogue.StatusDiscontinued), true, 7, &conflict, "Robin card is no longer available"},
+		{"discontinued", withStatus(p, catalogue.StatusDiscontinued), true, 6, &conflict, "Robin card is no longer available."},
+		{"discontinued and out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Status: catalogue.StatusDiscontinued}, true, 6, &conflict, "Robin card is no longer available."},
+		{"discontinued, whatever the quantity", withStatus(p, catalogue.StatusDiscontinued), true, 7, &conflict, "Robin card is no longer available."},
 	} {
 		err := CheckBuyable(tc.p, tc.found, "GC101-00001", tc.quantity)
 		if tc.is == nil {
@@ -193,20 +194,20 @@ func TestCheckLine(t *testing.T) {
 		p                 catalogue.Product
 		found             bool
 		quantity, held    int
-		code              ProblemCode
+		code              shoperr.ProblemCode
 		nearest           []int
 		available         int
 		messageContaining string
 	}{
 		{"fine", p, true, 12, 0, "", nil, 0, ""},
 		{"look-up only", p, true, 0, 0, "", nil, 0, ""},
-		{"unknown", p, false, 6, 0, ProblemUnknown, nil, 0, "no product with SKU GC101-00001"},
-		{"not whole packs", p, true, 10, 0, ProblemPacks, []int{6, 12}, 0, "packs of 6"},
-		{"under a pack", p, true, 4, 0, ProblemPacks, []int{6}, 0, ""},
-		{"short", p, true, 66, 0, ProblemShort, nil, 60, "only 10 packs of Card (60 units) are in stock"},
-		{"short with the basket's", p, true, 24, 48, ProblemShort, nil, 12, "your basket already holds 8 packs"},
-		{"over the line's most", big, true, 600, pricing.MaxLineUnits - 24, ProblemOverLimit, nil, 18, "holds at most 1666 packs"},
-		{"out of stock", catalogue.Product{Name: "Gone", PackSize: 6, Stock: 5}, true, 6, 0, ProblemOutOfStock, nil, 0, "Gone is out of stock"},
+		{"unknown", p, false, 6, 0, shoperr.ProblemUnknown, nil, 0, "There is no product with SKU GC101-00001."},
+		{"not whole packs", p, true, 10, 0, shoperr.ProblemPacks, []int{6, 12}, 0, "packs of 6"},
+		{"under a pack", p, true, 4, 0, shoperr.ProblemPacks, []int{6}, 0, ""},
+		{"short", p, true, 66, 0, shoperr.ProblemShort, nil, 60, "Only 10 packs of Card (60 units) are in stock"},
+		{"short with the basket's", p, true, 24, 48, shoperr.ProblemShort, nil, 12, "your basket already holds 8 packs"},
+		{"over the line's most", big, true, 600, pricing.MaxLineUnits - 24, shoperr.ProblemOverLimit, nil, 18, "holds at most 1666 packs"},
+		{"out of stock", catalogue.Product{Name: "Gone", PackSize: 6, Stock: 5}, true, 6, 0, shoperr.ProblemOutOfStock, nil, 0, "Gone is out of stock"},
 	} {
 		got := CheckLine(tc.p, tc.found, tc.p.SKU, tc.quantity, tc.held)
 		switch {

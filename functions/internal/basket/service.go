@@ -12,6 +12,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // Add is one line to add: Quantity units of SKU, refused if the line would then hold
@@ -73,7 +74,7 @@ func (e *LineFullError) Error() string {
 
 // ErrLocked means an order is being placed from the basket: it takes no writes until
 // that order is placed or undone (a few seconds).
-var ErrLocked = &ConflictError{Msg: "An order is being placed from this basket: try again in a few seconds."}
+var ErrLocked = &shoperr.ConflictError{Msg: "An order is being placed from this basket: try again in a few seconds."}
 
 // Service applies the basket rules over a store.
 type Service struct {
@@ -170,7 +171,7 @@ const MaxLines = 500
 
 // ErrBasketFull refuses a new line in a basket that holds MaxLines lines; nothing was
 // written.
-var ErrBasketFull = &ConflictError{Msg: fmt.Sprintf("Your basket holds the most lines it can (%d): remove a line, or place an order, before adding another product.", MaxLines)}
+var ErrBasketFull = &shoperr.ConflictError{Msg: fmt.Sprintf("Your basket holds the most lines it can (%d): remove a line, or place an order, before adding another product.", MaxLines)}
 
 // MaxAddLines is the most lines one add writes: a basket's most, so a quick order of a
 // whole basket is one add, all or nothing (the store writes up to 80 lines as one
@@ -180,18 +181,18 @@ const MaxAddLines = MaxLines
 // checkAdds checks every add against the products (as lines on their own: the store's
 // write checks what the basket holds), answering the adds with their limits set and the
 // lines refused.
-func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []LineRefusal) {
+func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []shoperr.LineRefusal) {
 	var ok []Add
-	var refused []LineRefusal
+	var refused []shoperr.LineRefusal
 	for i, a := range adds {
 		p, found := products[a.SKU]
 		problem := CheckLine(p, found, a.SKU, a.Quantity, 0)
 		if problem == nil && a.Quantity <= 0 { // CheckLine's quantity 0 is a look-up; an add adds
-			problem = &LineProblem{Code: ProblemPacks, Nearest: []int{p.PackSize},
-				Msg: fmt.Sprintf("add at least one pack of %s (%s)", p.Name, Plural(p.PackSize, "unit"))}
+			problem = &shoperr.LineProblem{Code: shoperr.ProblemPacks, Nearest: []int{p.PackSize},
+				Msg: fmt.Sprintf("Add at least one pack of %s (%s).", p.Name, Plural(p.PackSize, "unit"))}
 		}
 		if problem != nil {
-			refused = append(refused, LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
+			refused = append(refused, shoperr.LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
 			continue
 		}
 		ok = append(ok, Add{SKU: a.SKU, Quantity: a.Quantity, Limit: LineLimit(p)})
@@ -200,15 +201,15 @@ func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []Line
 }
 
 // fullRefusals are the refusals of the adds a *LineFullError names.
-func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue.Product) []LineRefusal {
-	var out []LineRefusal
+func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue.Product) []shoperr.LineRefusal {
+	var out []shoperr.LineRefusal
 	for i, a := range adds {
 		if held, ok := full.InBasket[a.SKU]; ok {
 			problem := CheckLine(products[a.SKU], true, a.SKU, a.Quantity, held)
 			if problem == nil { // the line moved on since: refused all the same
-				problem = &LineProblem{Code: ProblemOverLimit, Msg: "that would take " + products[a.SKU].Name + " past the most you can order"}
+				problem = &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "That would take " + products[a.SKU].Name + " past the most you can order."}
 			}
-			out = append(out, LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
+			out = append(out, shoperr.LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
 		}
 	}
 	return out
@@ -225,13 +226,13 @@ func (s Service) read(ctx context.Context, uid string, adds []Add, withAccount b
 }
 
 // AddMany checks every line, then adds them all in one atomic write: a bad line adds
-// nothing, and every bad line is told (*LinesError; one line alone is refused as the
+// nothing, and every bad line is told (*shoperr.LinesError; one line alone is refused as the
 // product page's add always was). Limits are worked out here from the products; the
 // caller's are ignored. It answers what changed, not the priced basket: two calls (one
 // more per 100 lines), the products read with the basket, then the write.
 func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, error) {
 	if len(adds) == 0 || len(adds) > MaxAddLines {
-		return Change{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold 1 to %d lines", MaxAddLines)}
+		return Change{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("Add 1 to %d lines at once.", MaxAddLines)}
 	}
 	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
@@ -244,7 +245,7 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, e
 			p, found := products[adds[0].SKU]
 			return Change{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity)
 		}
-		return Change{}, &LinesError{Lines: refused}
+		return Change{}, &shoperr.LinesError{Lines: refused}
 	}
 	after, err := s.Store.AddLinesTo(ctx, uid, checked, s.Now(), &found.Basket)
 	if err != nil {
@@ -254,10 +255,10 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, e
 		}
 		if len(adds) == 1 {
 			p := products[adds[0].SKU]
-			return Change{}, &ConflictError{Msg: fmt.Sprintf("that would take %s past the most you can order (%s); nothing was added",
+			return Change{}, &shoperr.ConflictError{Msg: fmt.Sprintf("That would take %s past the most you can order (%s), so nothing was added.",
 				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
 		}
-		return Change{}, &LinesError{Lines: fullRefusals(checked, full, products)}
+		return Change{}, &shoperr.LinesError{Lines: fullRefusals(checked, full, products)}
 	}
 	return changeOf(after, checked), nil
 }
@@ -270,17 +271,17 @@ const maxAddGoodAttempts = 4
 type Outcome struct {
 	Basket   Basket
 	Added    []Add
-	Refused  []LineRefusal
+	Refused  []shoperr.LineRefusal
 	Products map[string]catalogue.Product
 }
 
 // AddGood adds every line that can be bought, in one atomic write, and answers what it
 // did (a saved list's "Add all to basket", an order's "Order again"): a line is refused
 // that cannot be bought, that would pass its limit with what the basket holds, or that is
-// new to a basket holding MaxLines lines (ProblemBasketFull).
+// new to a basket holding MaxLines lines (shoperr.ProblemBasketFull).
 func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, error) {
 	if len(adds) > MaxAddLines {
-		return Outcome{}, &FieldError{Field: "lines", Problem: fmt.Sprintf("must hold at most %d lines", MaxAddLines)}
+		return Outcome{}, &shoperr.FieldError{Field: "lines", Problem: fmt.Sprintf("Check at most %d lines at once.", MaxAddLines)}
 	}
 	found, err := s.read(ctx, uid, adds, false)
 	if err != nil {
@@ -305,7 +306,7 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 			return Outcome{Basket: after, Added: checked, Refused: sortRefusals(refused), Products: products}, nil
 		case errors.As(err, &full):
 			for _, r := range fullRefusals(checked, full, products) {
-				refused = append(refused, LineRefusal{Index: index[r.SKU], SKU: r.SKU, LineProblem: r.LineProblem})
+				refused = append(refused, shoperr.LineRefusal{Index: index[r.SKU], SKU: r.SKU, LineProblem: r.LineProblem})
 			}
 			checked = slices.DeleteFunc(checked, func(a Add) bool { _, ok := full.InBasket[a.SKU]; return ok })
 		case errors.Is(err, ErrBasketFull):
@@ -326,7 +327,7 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 					room--
 					return false
 				}
-				refused = append(refused, LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &LineProblem{Code: ProblemBasketFull, Msg: ErrBasketFull.Msg}})
+				refused = append(refused, shoperr.LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &shoperr.LineProblem{Code: shoperr.ProblemBasketFull, Msg: ErrBasketFull.Msg}})
 				return true
 			})
 		default:
@@ -340,13 +341,13 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 		}
 	}
 	for _, a := range checked { // still refused on the last attempt: the basket kept moving
-		refused = append(refused, LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &LineProblem{Code: ProblemOverLimit, Msg: "your basket changed while this was added: try again"}})
+		refused = append(refused, shoperr.LineRefusal{Index: index[a.SKU], SKU: a.SKU, LineProblem: &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "Your basket changed while this was added: try again."}})
 	}
 	return Outcome{Basket: b, Refused: sortRefusals(refused), Products: products}, nil
 }
 
-func sortRefusals(r []LineRefusal) []LineRefusal {
-	slices.SortFunc(r, func(a, b LineRefusal) int { return a.Index - b.Index })
+func sortRefusals(r []shoperr.LineRefusal) []shoperr.LineRefusal {
+	slices.SortFunc(r, func(a, b shoperr.LineRefusal) int { return a.Index - b.Index })
 	return r
 }
 
@@ -357,7 +358,7 @@ type LineCheck struct {
 	Quantity int
 	Product  *catalogue.Product
 	InBasket int
-	Problem  *LineProblem
+	Problem  *shoperr.LineProblem
 }
 
 // Check checks lines as AddMany would, counting what uid's basket holds, and answers the
@@ -387,7 +388,7 @@ func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck
 		c.Problem = CheckLine(p, found, a.SKU, a.Quantity, c.InBasket)
 		if _, there := held[a.SKU]; c.Problem == nil && a.Quantity > 0 && !there {
 			if room <= 0 {
-				c.Problem = &LineProblem{Code: ProblemBasketFull, Msg: ErrBasketFull.Msg}
+				c.Problem = &shoperr.LineProblem{Code: shoperr.ProblemBasketFull, Msg: ErrBasketFull.Msg}
 			}
 			room--
 		}

@@ -238,7 +238,7 @@ func TestFiveKindsOfBadRowWriteNothing(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || bad.Count != 6 {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if err.Error() != "the import has 6 problems; nothing was written" {
+	if err.Error() != "The files have 6 problems, so nothing was written: correct them and check the files again." {
 		t.Fatalf("error reads %q", err)
 	}
 	sameCatalogue(t, before, bySKU(t, st))
@@ -373,7 +373,7 @@ func TestAnotherImportWaitsForTheLock(t *testing.T) {
 	}
 	_, err := catimport.Apply(ctx, st, in, catimport.ApplyOptions{By: staff})
 	var busy *store.ImportBusy
-	if !errors.As(err, &busy) || busy.By != "other@example.com" || !strings.Contains(err.Error(), "another catalogue import (by other@example.com) is running") {
+	if !errors.As(err, &busy) || busy.By != "other@example.com" || !strings.Contains(err.Error(), "Another catalogue import (by other@example.com) is running") {
 		t.Fatalf("Apply answered %v, want the lock held by the other import", err)
 	}
 	if err := st.UnlockImport(ctx, "someone-elses-job"); err != nil {

@@ -120,7 +120,7 @@ func (e *Invalid) Error() string {
 	if e.Count != 1 {
 		rows = "problems"
 	}
-	return fmt.Sprintf("the import has %d %s; nothing was written", e.Count, rows)
+	return fmt.Sprintf("The files have %d %s, so nothing was written: correct them and check the files again.", e.Count, rows)
 }
 
 // Check validates the input and works out its difference against the table. An input

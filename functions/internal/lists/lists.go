@@ -74,7 +74,7 @@ func ValidID(id string) bool { return validID.MatchString(id) }
 type TooLongError struct{}
 
 func (TooLongError) Error() string {
-	return fmt.Sprintf("a list holds at most %d lines: remove some, or start another list", MaxLines)
+	return fmt.Sprintf("A list holds at most %d lines: remove some, or start another list.", MaxLines)
 }
 
 // Add adds lines to the list: more of a line it holds (up to MaxQuantity), or a new line

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/outbox"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/text"
 )
 
@@ -48,14 +48,14 @@ type Action struct {
 
 // ErrStale refuses an action on a version of the order that is no longer current.
 func ErrStale(o Order) error {
-	return &basket.ConflictError{Msg: fmt.Sprintf("Order %s was changed by someone else (now %s): reload it and try again.", o.ID, o.Status)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s was changed by someone else (now %s): reload it and try again.", o.ID, o.Status)}
 }
 
 // Allowed answers whether action name may be taken on o now, and if not, why (a
 // sentence naming the order).
 func Allowed(o Order, name string) error {
 	refuse := func(why string) error {
-		return &basket.ConflictError{Msg: fmt.Sprintf("Order %s is %s: %s", o.ID, o.Status, why)}
+		return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is %s: %s", o.ID, o.Status, why)}
 	}
 	switch name {
 	case ActionConfirm:
@@ -64,7 +64,7 @@ func Allowed(o Order, name string) error {
 		}
 	case ActionPay:
 		if o.Paid() {
-			return &basket.ConflictError{Msg: fmt.Sprintf("Order %s is marked paid already.", o.ID)}
+			return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is marked paid already.", o.ID)}
 		}
 		if o.Status == StatusCancelled || o.Status == StatusCancelling {
 			return refuse("a cancelled order cannot be marked paid.")
@@ -74,7 +74,7 @@ func Allowed(o Order, name string) error {
 			return refuse("only a confirmed order can be dispatched.")
 		}
 		if o.ProForma() && !o.Paid() {
-			return &basket.ConflictError{Msg: fmt.Sprintf("Order %s is pro-forma and not paid yet: mark it paid before dispatching it.", o.ID)}
+			return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is pro-forma and not paid yet: mark it paid before dispatching it.", o.ID)}
 		}
 	case ActionComplete:
 		if o.Status != StatusDispatched {
@@ -85,7 +85,7 @@ func Allowed(o Order, name string) error {
 			return refuse("it can no longer be cancelled.")
 		}
 	default:
-		return &basket.FieldError{Field: "action", Problem: "must be one of confirm, pay, dispatch, complete, cancel"}
+		return &shoperr.FieldError{Field: "action", Problem: "The action must be one of confirm, pay, dispatch, complete, cancel."}
 	}
 	return nil
 }
@@ -164,7 +164,7 @@ type Lifecycle struct {
 }
 
 // Act takes action a on uid's order id: the order after it, or a refusal (a
-// *basket.ConflictError saying why; ErrStale when someone else acted first).
+// *shoperr.ConflictError saying why; ErrStale when someone else acted first).
 func (l Lifecycle) Act(ctx context.Context, uid, id string, a Action) (Order, error) {
 	o, err := l.Store.Order(ctx, uid, id)
 	if err != nil {

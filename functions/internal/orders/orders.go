@@ -15,6 +15,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // Line is one line of a placed order, priced when it was placed (pence): LineAmount is
@@ -154,21 +155,21 @@ type Request struct {
 
 // ErrEmailNotVerified refuses an order paid on account from a sign-in whose email
 // address is not verified (docs/token-verification.md, "Sign-in facts").
-var ErrEmailNotVerified = &basket.ConflictError{Msg: "Verify your email address before paying on account: open the link in the verification email (your dashboard can send it again), or choose pro-forma on the billing step."}
+var ErrEmailNotVerified = &shoperr.ConflictError{Msg: "Verify your email address before paying on account: open the link in the verification email (your dashboard can send it again), or choose pro-forma on the billing step."}
 
-// Build makes the order of basket p for the request, refusing (a *basket.ConflictError)
+// Build makes the order of basket p for the request, refusing (a *shoperr.ConflictError)
 // an empty basket, one below the minimum order, a short line, an account without
 // billing details, or pay on account without credit approval or a verified email.
 func Build(p basket.Priced, acct account.Account, q Quote, req Request, number string, now time.Time) (Order, error) {
 	switch {
 	case len(p.Lines) == 0:
-		return Order{}, &basket.ConflictError{Msg: "Your basket is empty."}
+		return Order{}, &shoperr.ConflictError{Msg: "Your basket is empty."}
 	case p.BelowMinimumBy > 0:
-		return Order{}, &basket.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy))}
+		return Order{}, &shoperr.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy))}
 	case acct.Billing == nil:
-		return Order{}, &basket.ConflictError{Msg: "Complete the billing step before placing the order."}
+		return Order{}, &shoperr.ConflictError{Msg: "Complete the billing step before placing the order."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
-		return Order{}, &basket.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
+		return Order{}, &shoperr.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !req.EmailVerified:
 		return Order{}, ErrEmailNotVerified
 	}
@@ -207,26 +208,26 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 }
 
 func couponUsedUp(id string) error {
-	return &basket.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id)}
 }
 
 // ShortError is the refusal of an order with a line the stock cannot fill.
 func ShortError(name string, stock, packSize int) error {
 	a := basket.AvailabilityOf(stock, packSize)
 	if a.Status == basket.OutOfStock {
-		return &basket.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
+		return &shoperr.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
 	}
 	are := "are"
 	if a.PacksLeft == 1 {
 		are = "is"
 	}
-	return &basket.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are)}
 }
 
 // DiscontinuedError refuses an order one of whose products was discontinued after the
 // basket was priced (409). Priced again, the basket no longer lists the line.
 func DiscontinuedError(name string) error {
-	return &basket.ConflictError{Msg: fmt.Sprintf("%s is no longer available, so it has gone from your basket: check your basket and place the order again.", name)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("%s is no longer available, so it has gone from your basket: check your basket and place the order again.", name)}
 }
 
 // Pounds formats pence as £1,234.56 for a sentence.
@@ -245,5 +246,5 @@ func Pounds(p int64) string {
 // OverCredit refuses an order on account that would take the account over its credit
 // limit.
 func OverCredit(limit, owed int64) error {
-	return &basket.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed))}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed))}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 var testShop = config.Shop{MinimumOrderPence: 10000, FreeDeliveryThresholdPence: 30000, DefaultVATRate: 20,
@@ -91,7 +92,7 @@ func TestBuildRefusesWhatCannotBeOrdered(t *testing.T) {
 			p.Lines = nil
 		}
 		_, err := Build(p, tc.acct, q(p), Request{UID: "u1"}, "TS-100001", now)
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		if !errors.As(err, &conflict) || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
@@ -231,7 +232,7 @@ func TestPlace(t *testing.T) {
 		f := newFake(12, 1000)
 		o, _, _ := placer(f).Place(context.Background(), req)
 		_, _, err := placer(f).Place(context.Background(), Request{UID: "u1", IdempotencyKey: "key-2", DeliveryOption: "standard"})
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		if !errors.As(err, &conflict) || conflict.OrderID != o.ID {
 			t.Fatalf("%v", err)
 		}
@@ -241,7 +242,7 @@ func TestPlace(t *testing.T) {
 		f := newFake(12, 1000)
 		f.place = []error{&Refused{Kind: RefusedBasket, Basket: basket.Basket{Version: 4, LastOrderID: "TS-999", LastOrderAt: now}}}
 		_, _, err := placer(f).Place(context.Background(), req)
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		if !errors.As(err, &conflict) || conflict.OrderID != "TS-999" || !strings.HasPrefix(err.Error(), "This basket was just ordered") {
 			t.Fatalf("%v", err)
 		}
@@ -260,7 +261,7 @@ func TestPlace(t *testing.T) {
 		f := newFake(12, 1000)
 		f.place = []error{&Refused{Kind: RefusedDiscontinued, SKU: "GC101-00001", Stock: 1000}}
 		_, _, err := placer(f).Place(context.Background(), req)
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		if !errors.As(err, &conflict) || len(f.calls) != 1 ||
 			err.Error() != "Card GC101-00001 is no longer available, so it has gone from your basket: check your basket and place the order again." {
 			t.Fatalf("%v after %d calls", err, len(f.calls))
@@ -300,7 +301,7 @@ func TestPlace(t *testing.T) {
 		f := newFake(12, 1000)
 		f.basket.PendingOrderID, f.basket.PendingSince = "TS-500", now.Add(-time.Second)
 		_, _, err := placer(f).Place(context.Background(), req)
-		var conflict *basket.ConflictError
+		var conflict *shoperr.ConflictError
 		if !errors.As(err, &conflict) || conflict.OrderID != "TS-500" || len(f.undone) != 0 {
 			t.Fatalf("live: %v, undone %v", err, f.undone)
 		}
@@ -312,7 +313,7 @@ func TestPlace(t *testing.T) {
 
 	t.Run("an unknown delivery option is a field error", func(t *testing.T) {
 		_, _, err := placer(newFake(12, 1000)).Place(context.Background(), Request{UID: "u1", IdempotencyKey: "k", DeliveryOption: "pigeon"})
-		var field *basket.FieldError
+		var field *shoperr.FieldError
 		if !errors.As(err, &field) || field.Field != "delivery_option" {
 			t.Fatalf("%v", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/outbox"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // MaxOneTransaction is the most lines an order placed in one transaction may have: a
@@ -152,7 +153,7 @@ func placedNotices(notify Notifier) func(o Order) []outbox.Message {
 const attempts = 4
 
 // ErrChanged is the answer when the basket kept changing while the order was placed.
-var ErrChanged = &basket.ConflictError{Msg: "Your basket, or the stock of a product in it, changed while the order was being placed: check your basket and place the order again."}
+var ErrChanged = &shoperr.ConflictError{Msg: "Your basket, or the stock of a product in it, changed while the order was being placed: check your basket and place the order again."}
 
 // Place places req's order: exactly one order per basket and per key, whatever races
 // it. created is false when the key's order was placed before (a retry): the same
@@ -160,7 +161,7 @@ var ErrChanged = &basket.ConflictError{Msg: "Your basket, or the stock of a prod
 func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool, err error) {
 	option, ok := Option(pl.Shop, req.DeliveryOption)
 	if !ok {
-		return Order{}, false, &basket.FieldError{Field: "delivery_option", Problem: "is not one of the shop's delivery options"}
+		return Order{}, false, &shoperr.FieldError{Field: "delivery_option", Problem: "That is not one of the shop's delivery options: choose one of them."}
 	}
 	number := ""
 	for attempt := 0; attempt < attempts; attempt++ {
@@ -270,7 +271,7 @@ func (pl Placer) pendingInTheWay(ctx context.Context, req Request, b basket.Bask
 	if pl.Now().Sub(b.PendingSince) >= pl.StaleAfter {
 		return pl.Store.Undo(ctx, b.PendingOrderID)
 	}
-	return &basket.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", b.PendingOrderID),
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", b.PendingOrderID),
 		OrderID: b.PendingOrderID}
 }
 
@@ -285,7 +286,7 @@ func (pl Placer) emptyBasket(ctx context.Context, req Request, b basket.Basket) 
 	if id, ok := b.JustOrdered(pl.Now()); ok {
 		return Order{}, false, justOrderedError(id)
 	}
-	return Order{}, false, &basket.ConflictError{Msg: "Your basket is empty."}
+	return Order{}, false, &shoperr.ConflictError{Msg: "Your basket is empty."}
 }
 
 // justOrdered answers a Place Order that lost the basket to an order placed from it
@@ -298,7 +299,7 @@ func (pl Placer) justOrdered(ctx context.Context, req Request, id string) (Order
 }
 
 func justOrderedError(id string) error {
-	return &basket.ConflictError{Msg: fmt.Sprintf("This basket was just ordered: see order %s.", id), OrderID: id}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("This basket was just ordered: see order %s.", id), OrderID: id}
 }
 
 // keyUsed answers the order an idempotency key was used for.
@@ -306,7 +307,7 @@ func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bo
 	o, err := pl.Store.Order(ctx, req.UID, id)
 	if err != nil {
 		// The key's large order is still being placed (or is being undone).
-		return Order{}, false, &basket.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id}
+		return Order{}, false, &shoperr.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id}
 	}
 	return pl.invoiced(ctx, o), false, nil
 }

@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -65,16 +64,33 @@ type Totals struct {
 	CouponError    error // why a held coupon did not apply, if it did not
 }
 
+// Refusal is a pricing rule refusing what the buyer asked for. Its text is a whole
+// sentence for the buyer, sent as it is (docs/api.md "Errors"), so it is written as one
+// rather than as a Go error string.
+type Refusal string
+
+func (r Refusal) Error() string { return string(r) }
+
+// QuantityError is a quantity CheckQuantity refuses: Kind is one of the ErrQuantity
+// refusals (errors.Is finds it), Msg the sentence with the figures of this line.
+type QuantityError struct {
+	Kind error
+	Msg  string
+}
+
+func (e *QuantityError) Error() string { return e.Msg }
+func (e *QuantityError) Unwrap() error { return e.Kind }
+
 // Coupon problems; each says what the buyer can do.
 var (
-	ErrCouponNotStarted = errors.New("this coupon is not valid yet")
-	ErrCouponExpired    = errors.New("this coupon has expired")
-	ErrCouponUsedUp     = errors.New("this coupon has been used as many times as it allows")
-	ErrCouponUsedByYou  = errors.New("you have used this coupon as many times as it allows")
-	ErrCouponMinimum    = errors.New("your basket is below this coupon's minimum spend")
-	ErrQuantityNotPacks = errors.New("quantity must be a whole number of packs")
-	ErrQuantityTooSmall = errors.New("quantity must be at least one pack")
-	ErrQuantityTooLarge = errors.New("quantity is more than one line may hold")
+	ErrCouponNotStarted error = Refusal("This coupon is not valid yet.")
+	ErrCouponExpired    error = Refusal("This coupon has expired.")
+	ErrCouponUsedUp     error = Refusal("This coupon has been used as many times as it allows.")
+	ErrCouponUsedByYou  error = Refusal("You have used this coupon as many times as it allows.")
+	ErrCouponMinimum    error = Refusal("Your basket is below this coupon's minimum spend.")
+	ErrQuantityNotPacks error = Refusal("The quantity must be a whole number of packs.")
+	ErrQuantityTooSmall error = Refusal("The quantity must be at least one pack.")
+	ErrQuantityTooLarge error = Refusal("The quantity is more than one line may hold.")
 )
 
 // RoundPercent is amount × percent / 100, rounded half up to a whole penny.
@@ -89,9 +105,9 @@ func CheckQuantity(quantity, packSize int) error {
 	case quantity < packSize || quantity <= 0:
 		return ErrQuantityTooSmall
 	case packSize <= 0 || quantity%packSize != 0:
-		return fmt.Errorf("%w of %d", ErrQuantityNotPacks, packSize)
+		return &QuantityError{Kind: ErrQuantityNotPacks, Msg: fmt.Sprintf("The quantity must be a whole number of packs of %d.", packSize)}
 	case quantity > MaxLineUnits:
-		return fmt.Errorf("%w (%d units)", ErrQuantityTooLarge, MaxLineUnits)
+		return &QuantityError{Kind: ErrQuantityTooLarge, Msg: fmt.Sprintf("The quantity is more than one line may hold (%d units).", MaxLineUnits)}
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // A basket is one item (pk USER#{uid}, sk BASKET): a version every write moves on, the
@@ -336,7 +337,7 @@ func retryMoved(uid string, write func() (basket.Basket, error)) (basket.Basket,
 			return b, err
 		}
 	}
-	return basket.Basket{}, &basket.ConflictError{Msg: fmt.Sprintf("Your basket changed while this was being saved (%d times): nothing was changed, try again.", maxBasketAttempts)}
+	return basket.Basket{}, &shoperr.ConflictError{Msg: fmt.Sprintf("Your basket changed while this was being saved (%d times): nothing was changed, try again.", maxBasketAttempts)}
 }
 
 // maxUpdateLines is the most lines one UpdateItem adds: its update and condition

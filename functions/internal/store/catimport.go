@@ -311,7 +311,7 @@ type ImportBusy struct {
 }
 
 func (e *ImportBusy) Error() string {
-	return fmt.Sprintf("another catalogue import (by %s) is running; it holds the lock until %s UTC at the latest",
+	return fmt.Sprintf("Another catalogue import (by %s) is running: it holds the lock until %s UTC at the latest, so try again after that.",
 		e.By, e.Until.UTC().Format("15:04:05"))
 }
 

@@ -14,8 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/lists"
+	"github.com/tradeshop/functions/internal/shoperr"
 )
 
 // A saved list is one item (pk USER#{uid}, sk LIST#{id}) under its account's own key, so
@@ -61,7 +61,7 @@ func (it listItem) toList() lists.List {
 }
 
 // ErrTooManyLists refuses a new list to an account that keeps lists.MaxPerAccount.
-var ErrTooManyLists = &basket.ConflictError{Msg: fmt.Sprintf("You keep the most saved lists an account can (%d): delete one you no longer use, then create this one.", lists.MaxPerAccount)}
+var ErrTooManyLists = &shoperr.ConflictError{Msg: fmt.Sprintf("You keep the most saved lists an account can (%d): delete one you no longer use, then create this one.", lists.MaxPerAccount)}
 
 // ErrListMoved means a list changed since it was read (another tab saved it): read it
 // again and repeat the change.

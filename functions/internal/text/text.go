@@ -34,8 +34,9 @@ type Error struct {
 	Problem string // "must not contain control characters such as tabs or line breaks"
 }
 
-// Sentence is the problem naming the field: "Company name must not contain …".
-func (e *Error) Sentence() string { return e.Label + " " + e.Problem }
+// Sentence is the problem as a whole sentence naming the field: "Company name must not
+// contain ….", as the API sends it.
+func (e *Error) Sentence() string { return e.Label + " " + e.Problem + "." }
 
 func (e *Error) Error() string { return e.Label + ": " + e.Problem }
 

@@ -86,7 +86,7 @@ func TestCleanerKeepsEveryProblemAndCleansTheRest(t *testing.T) {
 	if a != "Caf\u00e9" || b != "1 High St\u202E" {
 		t.Errorf("cleaned %q %q", a, b)
 	}
-	if len(c.Problems) != 1 || c.Problems["address.line1"] != "Address line 1 "+problemInvisible {
+	if len(c.Problems) != 1 || c.Problems["address.line1"] != "Address line 1 "+problemInvisible+"." {
 		t.Errorf("problems %v", c.Problems)
 	}
 }

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { ApiError, apiErrorText, asSentence } from '@/lib/api';
+import { ApiError, apiErrorText } from '@/lib/api';
 import { applyImport, checkImport, downloadCatalogue, publishStatus, startPublish, uploadPicture, type ImportOutcome } from '@/lib/admin';
 import {
   appliedSentence, changesNothing, decodeImportFile, fieldChangeText, importFileProblem, importSizeProblem, kindWord, moreProblems, pictureProblem,
@@ -144,7 +144,7 @@ function ImportSection() {
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         // The file changed since the check, or another import holds the lock.
-        setFailure({ text: asSentence(err.message), again: /check it again/i.test(err.message) ? 'check' : 'apply' });
+        setFailure({ text: err.message, again: /check it again/i.test(err.message) ? 'check' : 'apply' });
       } else {
         setFailure({ text: apiErrorText(err, 'The import could not be applied.'), again: err instanceof ApiError && err.status < 500 ? null : 'apply' });
       }
@@ -503,7 +503,7 @@ function PublishSection() {
 /** The sentence of a stack that cannot publish (its 501), or of an API without the route. */
 function notHere(err: ApiError): string {
   return err.status === 501 && err.message
-    ? asSentence(err.message)
+    ? err.message
     : 'Publishing from the back office is not available here: ask a release engineer to run scripts/release.';
 }
 

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { ApiError, apiErrorText, asSentence, fieldProblems } from '@/lib/api';
+import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { isConflict } from '@/lib/admin';
 import { ownField } from '@/lib/admin-forms';
 
@@ -29,7 +29,7 @@ export function useAdminSubmit() {
     } catch (err) {
       const fields = Object.fromEntries(Object.entries(fieldProblems(err)).map(([f, p]) => [ownField(f), p]));
       setProblems(fields);
-      if (isConflict(err)) setOutcome({ kind: 'conflict', text: asSentence((err as ApiError).message) });
+      if (isConflict(err)) setOutcome({ kind: 'conflict', text: (err as ApiError).message });
       // A 400's first problem is said here too: it may name a field the page does not show.
       else if (Object.keys(fields).length) setOutcome({ kind: 'failed', text: apiErrorText(err, fallback), retry: null });
       else {

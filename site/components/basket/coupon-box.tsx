@@ -20,7 +20,7 @@ export function CouponBox({ coupon, onApply, onRemove }: { coupon: Basket['coupo
         <>
           <p>
             <strong className="coupon-code">{coupon.id}</strong>: {coupon.description}
-            {coupon.error && <span className="form-error"> Not applied: {coupon.error}.</span>}{' '}
+            {coupon.error && <span className="form-error"> Not applied: {coupon.error}</span>}{' '}
             <button type="button" className="link-button" onClick={onRemove}>
               Remove coupon
             </button>

@@ -3,7 +3,7 @@ import Link from '@/components/app/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { ApiError, apiErrorText, asSentence, fieldProblems } from '@/lib/api';
+import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { shortReason } from '@/lib/basket';
 import { addressProblems, checkoutOrdered, placeOrder } from '@/lib/checkout';
 import { DeliveryFields } from './delivery-fields';
@@ -64,7 +64,7 @@ export function DeliveryStep() {
         // This basket is already an order (another tab, or an earlier press): this checkout is over.
         checkoutOrdered();
         setOrdered(true);
-        setRefusal({ text: asSentence(err.message), orderId: err.orderId });
+        setRefusal({ text: err.message, orderId: err.orderId });
         return;
       }
       // The idempotency key is kept: pressing Place Order again cannot make a second order.

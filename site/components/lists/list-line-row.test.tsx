@@ -27,7 +27,7 @@ describe('a saved list line', () => {
   });
 
   it('says why a line cannot be bought, ties it to the box, and offers the whole packs it could be', () => {
-    const html = render({ sku: 'XM-1', quantity: 10, product, problem: { code: 'packs', message: '10 is not a whole number of packs of 6', nearest: [6, 12] } });
+    const html = render({ sku: 'XM-1', quantity: 10, product, problem: { code: 'packs', message: '10 is not a whole number of packs of 6.', nearest: [6, 12] } });
     expect(html).toContain('<span id="list-problem-XM-1" class="basket-stock basket-short list-problem" data-code="packs">10 is not a whole number of packs of 6.</span>');
     expect(html).toMatch(/aria-invalid="true" aria-describedby="list-problem-XM-1"/);
     expect(html).toContain('aria-label="Change Robin cards to 1 pack">Change to 1 pack</button>');
@@ -41,8 +41,8 @@ describe('a saved list line', () => {
   });
 
   it('a SKU no product has: its problem and Remove, no packs box', () => {
-    const html = render({ sku: 'GONE-1', quantity: 5, product: null, problem: { code: 'unknown', message: 'no product has this SKU' } });
-    expect(html).toContain('No product has this SKU.');
+    const html = render({ sku: 'GONE-1', quantity: 5, product: null, problem: { code: 'unknown', message: 'There is no product with SKU GONE-1.' } });
+    expect(html).toContain('There is no product with SKU GONE-1.');
     expect(html).not.toContain('<input');
     expect(html).toContain('aria-label="Remove GONE-1"');
   });

@@ -2,7 +2,6 @@
 import Link from '@/components/app/link';
 import type { FormEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
-import { asSentence } from '@/lib/api';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { formatPence } from '@/lib/format';
 import { packsText, packsToOffer, type ListLine } from '@/lib/lists';
@@ -59,7 +58,7 @@ export function ListLineRow({
         )}
         {l.problem && (
           <span id={problemId} className="basket-stock basket-short list-problem" data-code={l.problem.code}>
-            {asSentence(l.problem.message)}
+            {l.problem.message}
           </span>
         )}
         {offers.length > 0 && (

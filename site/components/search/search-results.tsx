@@ -4,7 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { Pager } from '@/components/catalogue/pager';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { ApiError, asSentence, fieldProblems } from '@/lib/api';
+import { ApiError, fieldProblems } from '@/lib/api';
 import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
 
 type Option = { value: string; label: string };
@@ -32,7 +32,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
         const invalid = err instanceof ApiError && err.status === 400;
-        const message = invalid ? `Those search options are not valid. ${Object.values(fieldProblems(err)).join(' ') || asSentence(err.message)}` : 'Search is unavailable right now.';
+        const message = invalid ? [err.message, ...Object.values(fieldProblems(err))].join(' ') : 'Search is unavailable right now.';
         setState({ kind: 'error', message, retry: !invalid });
       });
     return () => ctl.abort();

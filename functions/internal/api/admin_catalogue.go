@@ -227,8 +227,8 @@ func asSentence(s string) string {
 
 // handleCatalogueCheck answers POST /api/admin/catalogue/check: the plan of the files
 // against the table, or 422 with their problems. Nothing is written.
-func handleCatalogueCheck(d Deps) http.Handler {
-	return staffPostAtMost(d.Log, d, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, _ orders.Staff, req catalogueCheckRequest) {
+func handleCatalogueCheck(d catalogueDeps) http.Handler {
+	return staffPostAtMost(d.staffGate, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, _ orders.Staff, req catalogueCheckRequest) {
 		pl, err := catimport.Check(r.Context(), d.Store, req.input())
 		if err != nil {
 			writeImportError(w, r, d.Log, nil, err)
@@ -245,8 +245,8 @@ const applyTimeout = 5 * time.Minute
 // handleCatalogueApply answers POST /api/admin/catalogue/apply: the import written, if
 // its files are still the job the page reviewed (else 409), under the import lock (409
 // while another import holds it).
-func handleCatalogueApply(d Deps) http.Handler {
-	return staffPostAtMost(d.Log, d, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req catalogueApplyRequest) {
+func handleCatalogueApply(d catalogueDeps) http.Handler {
+	return staffPostAtMost(d.staffGate, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req catalogueApplyRequest) {
 		// A page closed mid-way does not cut the import short.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), applyTimeout)
 		defer cancel()
@@ -269,8 +269,8 @@ func pictureTooLarge(name string) error {
 // picture's bytes: the picture checked, made into the pages' two sizes and published to
 // the media store, {name, small, large}; a picture that cannot be used is a 400 saying
 // why. The ID token comes as a bearer token, as a read's does (the body is the picture).
-func handleCatalogueImages(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
+func handleCatalogueImages(d catalogueDeps) http.Handler {
+	return staffGet(d.staffGate, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		f := fileName
 		f.Name = "name"
 		name, err := f.Clean(r.URL.Query().Get("name"))
@@ -306,14 +306,14 @@ func handleCatalogueImages(d Deps) http.Handler {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, map[string]string{"name": name, "small": imgs.Small, "large": imgs.Large})
+		encode(w, http.StatusOK, catalogueImageAnswer{Name: name, Small: imgs.Small, Large: imgs.Large})
 	})
 }
 
 // handleCatalogueExport answers GET /api/admin/catalogue/export?file=products|categories:
 // the catalogue as the import's CSV (importing it again changes nothing).
-func handleCatalogueExport(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
+func handleCatalogueExport(d catalogueDeps) http.Handler {
+	return staffGet(d.staffGate, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		file := r.URL.Query().Get("file")
 		if file != "products" && file != "categories" {
 			writeError(w, r, d.Log, invalidField("file", "must be products or categories"))

@@ -70,10 +70,11 @@ export interface ImportRequest {
 /** The state of the last publish (GET /api/admin/catalogue/publish). */
 export interface PublishStatus {
   state: 'idle' | 'running' | 'done' | 'failed';
-  startedAt?: string;
-  finishedAt?: string;
+  /** Unix ms; null before it started or finished. */
+  started_at: number | null;
+  finished_at: number | null;
   by?: string;
-  buildId?: string;
+  build_id?: string;
   message?: string;
   log?: string[];
 }
@@ -189,7 +190,7 @@ export function publishSentence(s: PublishStatus): string {
     case 'running':
       return 'Publishing the catalogue… This builds the whole site and takes a few minutes; you can leave this page.';
     case 'done':
-      return s.buildId ? `Published: build ${s.buildId} is live.` : 'Published: the new build is live.';
+      return s.build_id ? `Published: build ${s.build_id} is live.` : 'Published: the new build is live.';
     case 'failed':
       return `The publish failed${s.message ? `: ${s.message.replace(/[.\s]+$/, '')}` : ''}. The catalogue pages are as they were; try again, or ask a release engineer.`;
     default:

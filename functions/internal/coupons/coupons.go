@@ -157,20 +157,51 @@ func (s Service) read(ctx context.Context, id string) (Saved, error) {
 	if err != nil {
 		return Saved{}, err
 	}
-	return Saved{Coupon: saved, Audit: audit}, nil
+	trail := make([]orders.AuditEntry, len(audit))
+	for i, e := range audit {
+		e.Before, e.After = timesInMilli(e.Before), timesInMilli(e.After)
+		trail[i] = e
+	}
+	return Saved{Coupon: saved, Audit: trail}, nil
 }
 
-// auditFields are the fields of a coupon staff set, as its audit trail keeps them (times
-// as Unix ms, 0 for none; limits 0 for none).
+// auditFields are the fields of a coupon staff set, as its audit trail keeps them: times
+// in Unix seconds (0 for none), as the trail has kept them from the start, so that old
+// and new entries agree; Saved's trail answers them in Unix ms. Limits are 0 for none.
 func auditFields(c store.StoredCoupon) map[string]any {
 	return map[string]any{"description": c.Description, "kind": c.Kind, "percent": c.Percent, "amount_pence": c.AmountPence,
-		"min_spend_pence": c.MinSpendPence, "valid_from": unixMilliOrZero(c.ValidFrom), "valid_to": unixMilliOrZero(c.ValidTo),
+		"min_spend_pence": c.MinSpendPence, "valid_from": unixOrZero(c.ValidFrom), "valid_to": unixOrZero(c.ValidTo),
 		"usage_limit": c.UsageLimit, "per_account_limit": c.PerAccountLimit}
 }
 
-func unixMilliOrZero(t time.Time) int64 {
+func unixOrZero(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
-	return t.UnixMilli()
+	return t.Unix()
+}
+
+// trailTimes are the fields of a coupon's audit entries kept in Unix seconds.
+var trailTimes = []string{"valid_from", "valid_to"}
+
+// timesInMilli is fields with trailTimes in Unix ms, as every time the shop answers.
+func timesInMilli(fields map[string]any) map[string]any {
+	if fields == nil {
+		return nil
+	}
+	out := make(map[string]any, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	for _, k := range trailTimes {
+		switch v := fields[k].(type) {
+		case int64:
+			out[k] = v * 1000
+		case int:
+			out[k] = int64(v) * 1000
+		case float64:
+			out[k] = int64(v) * 1000
+		}
+	}
+	return out
 }

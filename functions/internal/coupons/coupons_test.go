@@ -121,14 +121,14 @@ func TestSave(t *testing.T) {
 	cases := []struct {
 		name     string
 		save     func(s Service) (Saved, error)
+		check    func(t *testing.T, saved Saved, f *fakeStore)
 		lose     bool
 		conflict string // the start of the refusal's sentence; "" for a save
 		field    string // the field of a *basket.FieldError
-		check    func(t *testing.T, saved Saved)
 	}{
 		{name: "create, audited as created", save: func(s Service) (Saved, error) {
 			return s.Create(context.Background(), percentCoupon("NEW5", 5), jo)
-		}, check: func(t *testing.T, saved Saved) {
+		}, check: func(t *testing.T, saved Saved, f *fakeStore) {
 			if saved.Coupon.Version != 1 || len(saved.Audit) != 1 || saved.Audit[0].Action != "coupon created" || saved.Audit[0].Before != nil ||
 				saved.Audit[0].By != jo || !saved.Audit[0].At.Equal(now) {
 				t.Errorf("created %+v with trail %+v", saved.Coupon, saved.Audit)
@@ -142,13 +142,14 @@ func TestSave(t *testing.T) {
 			c.ValidTo = now
 			c.AccountUID = "someone-else"
 			return s.Edit(context.Background(), "TRADE10", c, 3, jo)
-		}, check: func(t *testing.T, saved Saved) {
+		}, check: func(t *testing.T, saved Saved, f *fakeStore) {
 			c := saved.Coupon
 			if c.Percent != 15 || c.Version != 4 || c.AccountUID != "u1" || c.Used != 7 {
 				t.Errorf("edited %+v", c)
 			}
 			e := saved.Audit[0]
-			if e.Action != "coupon" || e.Before["percent"] != 10 || e.After["percent"] != 15 || e.After["valid_to"] != now.UnixMilli() || e.Before["valid_to"] != int64(0) {
+			if e.Action != "coupon" || e.Before["percent"] != 10 || e.After["percent"] != 15 || e.After["valid_to"] != now.UnixMilli() || e.Before["valid_to"] != int64(0) ||
+				f.audit[store.AuditCoupon+"TRADE10"][0].After["valid_to"] != now.Unix() {
 				t.Errorf("audit %+v", e)
 			}
 		}},
@@ -182,7 +183,7 @@ func TestSave(t *testing.T) {
 			case err != nil:
 				t.Fatal(err)
 			default:
-				tc.check(t, saved)
+				tc.check(t, saved, f)
 			}
 		})
 	}

@@ -471,11 +471,11 @@ function PublishSection() {
           <p role="status" className={status?.state === 'done' ? 'form-ok' : status?.state === 'failed' ? 'form-error' : undefined}>
             {status ? publishSentence(status) : 'Reading how the last publish went…'}
           </p>
-          {status?.startedAt && (
+          {status?.started_at && (
             <p className="muted">
-              {status.state === 'running' ? 'Started' : 'Last publish started'} {formatUkDateTime(Date.parse(status.startedAt))}
+              {status.state === 'running' ? 'Started' : 'Last publish started'} {formatUkDateTime(status.started_at)}
               {status.by ? ` by ${status.by}` : ''}
-              {status.finishedAt ? `, finished ${formatUkDateTime(Date.parse(status.finishedAt))}` : ''}.
+              {status.finished_at ? `, finished ${formatUkDateTime(status.finished_at)}` : ''}.
             </p>
           )}
           {error && (

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/store"
@@ -273,4 +274,57 @@ func timeOfUnixMilli(ms int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(ms).UTC()
+}
+
+// planAnswer is the answer of a catalogue check or apply.
+type planAnswer struct {
+	Plan importPlanAnswer `json:"plan"`
+}
+
+// importPlanAnswer is what a catalogue check or apply found (catimport.Plan): the job
+// that names the import, the counts of its changes and the first of them (at most 50).
+type importPlanAnswer struct {
+	Job               string               `json:"job"`
+	Full              bool                 `json:"full"`
+	Rows              int                  `json:"rows"`
+	New               int                  `json:"new"`
+	Changed           int                  `json:"changed"`
+	Discontinued      int                  `json:"discontinued"`
+	Unchanged         int                  `json:"unchanged"`
+	NewRanges         int                  `json:"new_ranges"`
+	ChangedRanges     int                  `json:"changed_ranges"`
+	NewCategories     int                  `json:"new_categories"`
+	ChangedCategories int                  `json:"changed_categories"`
+	First             []importChangeAnswer `json:"first"`
+}
+
+// importChangeAnswer is what an import does to one product: line is the file's line (0,
+// and left out, for a product discontinued because the file leaves it out); fields the
+// ones a change moves.
+type importChangeAnswer struct {
+	Line   int                       `json:"line,omitempty"`
+	SKU    string                    `json:"sku"`
+	Name   string                    `json:"name"`
+	Kind   string                    `json:"kind"`
+	Fields []importFieldChangeAnswer `json:"fields,omitempty"`
+}
+
+// importFieldChangeAnswer is one field of a product an import changes, as text.
+type importFieldChangeAnswer struct {
+	Field  string `json:"field"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+func importPlanOf(pl *catimport.Plan) importPlanAnswer {
+	a := importPlanAnswer{Job: pl.Job, Full: pl.Full, Rows: pl.Rows, New: pl.New, Changed: pl.Changed, Discontinued: pl.Discontinued,
+		Unchanged: pl.Unchanged, NewRanges: pl.NewRanges, ChangedRanges: pl.ChangedRanges, NewCategories: pl.NewCategories,
+		ChangedCategories: pl.ChangedCategories, First: make([]importChangeAnswer, len(pl.First))}
+	for i, c := range pl.First {
+		a.First[i] = importChangeAnswer{Line: c.Line, SKU: c.SKU, Name: c.Name, Kind: c.Kind}
+		for _, f := range c.Fields {
+			a.First[i].Fields = append(a.First[i].Fields, importFieldChangeAnswer(f))
+		}
+	}
+	return a
 }

@@ -172,11 +172,6 @@ func uploadedImages(m map[string]uploadedImage) catimport.ImageResolver {
 	}
 }
 
-// planAnswer is the answer of a check or an apply.
-type planAnswer struct {
-	Plan *catimport.Plan `json:"plan"`
-}
-
 // importProblemsBody is the 422 of files with problems: the first of them and how many
 // there were.
 type importProblemsBody struct {
@@ -234,7 +229,7 @@ func handleCatalogueCheck(d catalogueDeps) http.Handler {
 			writeImportError(w, r, d.Log, nil, err)
 			return
 		}
-		encode(w, http.StatusOK, planAnswer{Plan: pl})
+		encode(w, http.StatusOK, planAnswer{Plan: importPlanOf(pl)})
 	})
 }
 
@@ -255,7 +250,7 @@ func handleCatalogueApply(d catalogueDeps) http.Handler {
 			writeImportError(w, r, d.Log, pl, err)
 			return
 		}
-		encode(w, http.StatusOK, planAnswer{Plan: pl})
+		encode(w, http.StatusOK, planAnswer{Plan: importPlanOf(pl)})
 	})
 }
 

@@ -163,7 +163,8 @@ func handleAdminMe(g staffGate) http.Handler {
 	})
 }
 
-// adminPerPage is the size of a page of the staff lists.
+// adminPerPage is the size of a page of the staff's order list (the accounts list's is
+// tradeaccounts.PerPage, the same).
 const adminPerPage = 25
 
 // adminCursorPrefix starts every decoded staff list cursor.

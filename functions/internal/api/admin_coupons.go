@@ -28,7 +28,8 @@ func handleAdminCoupons(g staffGate, offers coupons.Service) http.Handler {
 }
 
 // couponFields is a coupon as staff send it: times Unix ms (0 for none), limits 0 for
-// none. account_uid is kept on an edit as the coupon was made.
+// none. account_uid is kept on an edit as the coupon was made; used, taken so that a
+// coupon can be sent back as it was read, is ignored: orders count uses.
 type couponFields struct {
 	ID              string `json:"id"`
 	Description     string `json:"description"`
@@ -40,6 +41,7 @@ type couponFields struct {
 	ValidTo         int64  `json:"valid_to"`
 	UsageLimit      int    `json:"usage_limit"`
 	PerAccountLimit int    `json:"per_account_limit"`
+	Used            int    `json:"used"`
 	AccountUID      string `json:"account_uid"`
 	Version         int64  `json:"version"`
 }

@@ -51,12 +51,12 @@ export function checkAccountForm(f: AccountForm, account: Pick<AdminAccount, 've
   let limit: number | null = null;
   if (f.approved) {
     limit = parsePounds(f.creditLimit);
-    if (!f.creditLimit.trim()) problems.credit_limit = 'Enter the credit limit in pounds, such as 2000.';
-    else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE) problems.credit_limit = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
+    if (!f.creditLimit.trim()) problems.credit_limit_pence = 'Enter the credit limit in pounds, such as 2000.';
+    else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE) problems.credit_limit_pence = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
   }
   const dsc = checkDsc(f.dsc);
   if (!dsc.ok) Object.assign(problems, dsc.problems);
-  return checked(problems, () => ({ version: account.version, approved_for_credit: f.approved, credit_limit: f.approved ? limit : null, dsc: dsc.ok ? dsc.dsc : '' }));
+  return checked(problems, () => ({ version: account.version, approved_for_credit: f.approved, credit_limit_pence: f.approved ? limit : null, dsc: dsc.ok ? dsc.dsc : '' }));
 }
 
 // ——— Coupons ———
@@ -77,11 +77,11 @@ export interface CouponForm {
 }
 
 /** The first London day a coupon is valid ('' for no start). */
-export const firstDay = (validFrom: number) => (validFrom ? londonDay(validFrom * 1000) : '');
+export const firstDay = (validFrom: number) => (validFrom ? londonDay(validFrom) : '');
 
 /** The last London day a coupon is valid: it stops at valid_to, so the day of the second
  * before ('' for no end). */
-export const lastDay = (validTo: number) => (validTo ? londonDay(validTo * 1000 - 1000) : '');
+export const lastDay = (validTo: number) => (validTo ? londonDay(validTo - 1000) : '');
 
 /** A form for a new coupon (no coupon) or holding one to edit. */
 export function couponForm(c?: Coupon): CouponForm {
@@ -145,8 +145,8 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
     if (n === null || n > MAX_COUPON_USES) problems[field] = 'Enter a whole number up to 1,000,000, or leave it empty for no limit.';
     else limits[field] = n;
   }
-  const validFrom = () => (original && f.validFrom === firstDay(original.valid_from) ? original.valid_from : f.validFrom ? londonMidnight(f.validFrom) / 1000 : 0);
-  const validTo = () => (original && f.validTo === lastDay(original.valid_to) ? original.valid_to : f.validTo ? londonMidnight(addDays(f.validTo, 1)) / 1000 : 0);
+  const validFrom = () => (original && f.validFrom === firstDay(original.valid_from) ? original.valid_from : f.validFrom ? londonMidnight(f.validFrom) : 0);
+  const validTo = () => (original && f.validTo === lastDay(original.valid_to) ? original.valid_to : f.validTo ? londonMidnight(addDays(f.validTo, 1)) : 0);
   return checked(problems, () => ({
     id,
     description,
@@ -163,16 +163,17 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
   }));
 }
 
-/** A coupon as it is, to save with valid_to now (Expire). One that has not started yet
- * never will: its start moves to a second before, as a coupon must start before it ends. */
+/** A coupon as it is, to save with valid_to now (Expire), in whole seconds as the shop
+ * keeps a coupon's times. One that has not started yet never will: its start moves to a
+ * second before, as a coupon must start before it ends. */
 export function expired(c: Coupon, nowMs: number): CouponInput {
   const { used: _used, ...rest } = c;
-  const now = Math.floor(nowMs / 1000);
-  return { ...rest, valid_from: c.valid_from >= now ? now - 1 : c.valid_from, valid_to: now };
+  const now = Math.floor(nowMs / 1000) * 1000;
+  return { ...rest, valid_from: c.valid_from >= now ? now - 1000 : c.valid_from, valid_to: now };
 }
 
 /** Whether a coupon can no longer be used for its dates: its end has come. */
-export const hasEnded = (c: Pick<Coupon, 'valid_to'>, nowMs: number) => c.valid_to !== 0 && c.valid_to * 1000 <= nowMs;
+export const hasEnded = (c: Pick<Coupon, 'valid_to'>, nowMs: number) => c.valid_to !== 0 && c.valid_to <= nowMs;
 
 // ——— Stock ———
 

@@ -37,7 +37,7 @@ export interface OrderSummary {
   po_ref: string;
   payment_method: string;
   paid: boolean;
-  total_inc_vat: number;
+  total_inc_vat_pence: number;
   /** How many lines the order has. */
   lines: number;
 }
@@ -61,9 +61,9 @@ export interface AdminAccount {
   email: string;
   telephone: string;
   approved_for_credit: boolean;
-  /** Pence; null: no limit set. */
-  credit_limit: number | null;
-  owed: number;
+  /** null: no limit set. */
+  credit_limit_pence: number | null;
+  owed_pence: number;
   /** The account's own discounts as a JSON object string, "" for none. */
   dsc: string;
   version: number;
@@ -83,7 +83,7 @@ export interface Coupon {
   percent: number;
   amount_pence: number;
   min_spend_pence: number;
-  /** Unix s; 0: none. The coupon is valid from valid_from, and no longer from valid_to. */
+  /** Unix ms; 0: none. The coupon is valid from valid_from, and no longer from valid_to. */
   valid_from: number;
   valid_to: number;
   /** 0: no limit. */
@@ -184,8 +184,8 @@ export function adminAccount(uid: string): Promise<AccountWithAudit> {
 export interface AccountChange {
   version: number;
   approved_for_credit: boolean;
-  /** Pence; null when not approved for credit. */
-  credit_limit: number | null;
+  /** null when not approved for credit. */
+  credit_limit_pence: number | null;
   dsc: string;
 }
 

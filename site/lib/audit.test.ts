@@ -30,7 +30,7 @@ describe('auditChanges', () => {
 
 describe('auditValue', () => {
   it('shows a coupon\'s validity in Unix seconds as a UK time, and money as pounds', () => {
-    expect(auditValue('valid_to', Date.UTC(2026, 11, 1) / 1000)).toBe('1 December 2026 at 00:00');
+    expect(auditValue('valid_to', Date.UTC(2026, 11, 1))).toBe('1 December 2026 at 00:00');
     expect(auditValue('valid_from', 0)).toBe('none');
     expect(auditValue('amount_pence', 500)).toBe('£5.00');
     expect(auditValue('usage_limit', 100)).toBe('100');

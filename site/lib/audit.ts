@@ -8,10 +8,10 @@ export interface AuditChange {
   after: string;
 }
 
-/** Fields that hold pence, and fields that hold a moment in Unix seconds (a coupon's
- * validity); fields ending _at hold Unix ms. */
+/** Fields that hold pence (as the audit trail names them), and fields that hold a moment
+ * in Unix ms besides those ending _at (a coupon's validity). */
 const PENCE_FIELDS = new Set(['credit_limit', 'owed', 'amount_pence', 'min_spend_pence', 'total_inc_vat']);
-const SECONDS_FIELDS = new Set(['valid_from', 'valid_to']);
+const MOMENT_FIELDS = new Set(['valid_from', 'valid_to']);
 
 /** A field name in words: "credit_limit" is "credit limit", "dsc" "discounts". */
 export function fieldWords(field: string): string {
@@ -26,8 +26,7 @@ export function auditValue(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     if (PENCE_FIELDS.has(field)) return formatPence(value);
-    if (SECONDS_FIELDS.has(field)) return value === 0 ? 'none' : formatUkDateTime(value * 1000);
-    if (field.endsWith('_at')) return value === 0 ? 'none' : formatUkDateTime(value);
+    if (MOMENT_FIELDS.has(field) || field.endsWith('_at')) return value === 0 ? 'none' : formatUkDateTime(value);
     return String(value);
   }
   if (typeof value === 'string') return value;

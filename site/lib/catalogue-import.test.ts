@@ -7,7 +7,7 @@ import {
 
 const plan = (over: Partial<ImportPlan> = {}): ImportPlan => ({
   job: 'a'.repeat(24), full: false, rows: 3, new: 1, changed: 1, discontinued: 0, unchanged: 1,
-  newRanges: 0, changedRanges: 0, newCategories: 0, changedCategories: 0, first: [], ...over,
+  new_ranges: 0, changed_ranges: 0, new_categories: 0, changed_categories: 0, first: [], ...over,
 });
 
 describe('the catalogue import page', () => {
@@ -49,7 +49,7 @@ describe('the catalogue import page', () => {
   it('says what an apply did', () => {
     expect(productCounts(plan())).toBe('1 new, 1 changed, 0 discontinued, 1 unchanged');
     expect(appliedSentence(plan())).toBe('Applied: 1 new, 1 changed, 0 discontinued, 1 unchanged.');
-    expect(appliedSentence(plan({ newCategories: 2, changedRanges: 1 }))).toBe(
+    expect(appliedSentence(plan({ new_categories: 2, changed_ranges: 1 }))).toBe(
       'Applied: 1 new, 1 changed, 0 discontinued, 1 unchanged; ranges: 0 new, 1 changed; categories: 2 new, 0 changed.',
     );
     expect(structureCounts(plan())).toBe('');
@@ -81,11 +81,11 @@ describe('the catalogue import page', () => {
   });
 
   it('says how a publish is going', () => {
-    expect(publishSentence({ state: 'done', buildId: 'b-20261124-1' })).toBe('Published: build b-20261124-1 is live.');
-    expect(publishSentence({ state: 'failed', message: 'next build exited with 1.' })).toBe(
+    expect(publishSentence({ state: 'done', build_id: 'b-20261124-1', started_at: null, finished_at: null })).toBe('Published: build b-20261124-1 is live.');
+    expect(publishSentence({ state: 'failed', started_at: null, finished_at: null, message: 'next build exited with 1.' })).toBe(
       'The publish failed: next build exited with 1. The catalogue pages are as they were; try again, or ask a release engineer.',
     );
-    expect(publishSentence({ state: 'running' })).toMatch(/^Publishing the catalogue…/);
-    expect(publishSentence({ state: 'idle' })).toMatch(/change when the catalogue is published/);
+    expect(publishSentence({ state: 'running', started_at: null, finished_at: null })).toMatch(/^Publishing the catalogue…/);
+    expect(publishSentence({ state: 'idle', started_at: null, finished_at: null })).toMatch(/change when the catalogue is published/);
   });
 });

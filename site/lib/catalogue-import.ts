@@ -30,10 +30,10 @@ export interface ImportPlan {
   changed: number;
   discontinued: number;
   unchanged: number;
-  newRanges: number;
-  changedRanges: number;
-  newCategories: number;
-  changedCategories: number;
+  new_ranges: number;
+  changed_ranges: number;
+  new_categories: number;
+  changed_categories: number;
   /** The first changes (at most 50). */
   first: ImportChange[];
 }
@@ -70,10 +70,11 @@ export interface ImportRequest {
 /** The state of the last publish (GET /api/admin/catalogue/publish). */
 export interface PublishStatus {
   state: 'idle' | 'running' | 'done' | 'failed';
-  startedAt?: string;
-  finishedAt?: string;
+  /** Unix ms; null before it started or finished. */
+  started_at: number | null;
+  finished_at: number | null;
   by?: string;
-  buildId?: string;
+  build_id?: string;
   message?: string;
   log?: string[];
 }
@@ -146,14 +147,14 @@ export function productCounts(p: Pick<ImportPlan, 'new' | 'changed' | 'discontin
 }
 
 /** The ranges and categories counts of a plan, or '' when it changes none. */
-export function structureCounts(p: Pick<ImportPlan, 'newRanges' | 'changedRanges' | 'newCategories' | 'changedCategories'>): string {
-  if (p.newRanges + p.changedRanges + p.newCategories + p.changedCategories === 0) return '';
-  return `ranges: ${p.newRanges} new, ${p.changedRanges} changed; categories: ${p.newCategories} new, ${p.changedCategories} changed`;
+export function structureCounts(p: Pick<ImportPlan, 'new_ranges' | 'changed_ranges' | 'new_categories' | 'changed_categories'>): string {
+  if (p.new_ranges + p.changed_ranges + p.new_categories + p.changed_categories === 0) return '';
+  return `ranges: ${p.new_ranges} new, ${p.changed_ranges} changed; categories: ${p.new_categories} new, ${p.changed_categories} changed`;
 }
 
 /** Whether applying the plan would change nothing. */
 export const changesNothing = (p: ImportPlan) =>
-  p.new + p.changed + p.discontinued + p.newRanges + p.changedRanges + p.newCategories + p.changedCategories === 0;
+  p.new + p.changed + p.discontinued + p.new_ranges + p.changed_ranges + p.new_categories + p.changed_categories === 0;
 
 /** The result of an apply as one sentence: "Applied: 1 new, 1 changed, 0 discontinued, 2 unchanged." */
 export function appliedSentence(p: ImportPlan): string {
@@ -189,7 +190,7 @@ export function publishSentence(s: PublishStatus): string {
     case 'running':
       return 'Publishing the catalogue… This builds the whole site and takes a few minutes; you can leave this page.';
     case 'done':
-      return s.buildId ? `Published: build ${s.buildId} is live.` : 'Published: the new build is live.';
+      return s.build_id ? `Published: build ${s.build_id} is live.` : 'Published: the new build is live.';
     case 'failed':
       return `The publish failed${s.message ? `: ${s.message.replace(/[.\s]+$/, '')}` : ''}. The catalogue pages are as they were; try again, or ask a release engineer.`;
     default:

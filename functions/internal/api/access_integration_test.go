@@ -312,14 +312,14 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminAccounts", staffGet("/api/admin/accounts?q=access"), nil},
 		{"adminAccount", staffGet("/api/admin/accounts/" + u.UID), nil},
 		{"adminAccountUpdate", func() (int, string) {
-			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
+			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit_pence":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
 		{"adminCouponSave", func() (int, string) {
 			return post("/api/admin/coupons", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test","kind":"percent","percent":5,"version":0}}`)
 		}, nil},
 		{"adminCouponSave", func() (int, string) {
-			return post("/api/admin/coupons/ACCESS1", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test, expired","kind":"percent","percent":5,"valid_to":`+fmt.Sprint(time.Now().Unix())+`,"version":1}}`)
+			return post("/api/admin/coupons/ACCESS1", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test, expired","kind":"percent","percent":5,"valid_to":`+fmt.Sprint(time.Now().UnixMilli())+`,"version":1}}`)
 		}, nil},
 		{"adminProduct", staffGet("/api/admin/products/" + p.SKU), nil},
 		{"adminPublish", staffGet("/api/admin/catalogue/publish"), nil}, // publishing itself reads no table

@@ -171,14 +171,20 @@ func uploadedImages(m map[string]uploadedImage) catimport.ImageResolver {
 	}
 }
 
-// planAnswer is the answer of a check or an apply.
-type planAnswer struct {
-	Plan *catimport.Plan `json:"plan"`
+// importProblemsBody is the 422 of files with problems: the first of them and how many
+// there were.
+type importProblemsBody struct {
+	Error    string              `json:"error"`
+	Problems []catimport.Problem `json:"problems"`
+	Count    int                 `json:"count"`
 }
 
-// writeImportError answers a check's or an apply's failure through writeError: 422 with
-// the files' problems, 409 for a stale job or another import holding the lock, and 500
-// saying to apply again for an import that stopped part-way (pl is its plan).
+// The 409 sentences of an apply.
+const staleImport = "The file changed since you checked it; check it again."
+
+// writeImportError answers a check's or an apply's failure: 422 with the problems, 409 for
+// a stale job or another import holding the lock, 500 saying to apply again for an import
+// that stopped part-way; the rest as any endpoint.
 func writeImportError(w http.ResponseWriter, r *http.Request, log *slog.Logger, pl *catimport.Plan, err error) {
 	if pl != nil {
 		err = &errImportStopped{err: err}
@@ -188,14 +194,14 @@ func writeImportError(w http.ResponseWriter, r *http.Request, log *slog.Logger, 
 
 // handleCatalogueCheck answers POST /api/admin/catalogue/check: the plan of the files
 // against the table, or 422 with their problems. Nothing is written.
-func handleCatalogueCheck(d Deps) http.Handler {
-	return staffPostAtMost(d.Log, d, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, _ orders.Staff, req catalogueCheckRequest) {
+func handleCatalogueCheck(d catalogueDeps) http.Handler {
+	return staffPostAtMost(d.staffGate, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, _ orders.Staff, req catalogueCheckRequest) {
 		pl, err := catimport.Check(r.Context(), d.Store, req.input())
 		if err != nil {
 			writeImportError(w, r, d.Log, nil, err)
 			return
 		}
-		encode(w, http.StatusOK, planAnswer{Plan: pl})
+		encode(w, http.StatusOK, planAnswer{Plan: importPlanOf(pl)})
 	})
 }
 
@@ -206,8 +212,8 @@ const applyTimeout = 5 * time.Minute
 // handleCatalogueApply answers POST /api/admin/catalogue/apply: the import written, if
 // its files are still the job the page reviewed (else 409), under the import lock (409
 // while another import holds it).
-func handleCatalogueApply(d Deps) http.Handler {
-	return staffPostAtMost(d.Log, d, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req catalogueApplyRequest) {
+func handleCatalogueApply(d catalogueDeps) http.Handler {
+	return staffPostAtMost(d.staffGate, maxImportBodyBytes, importTooLarge, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req catalogueApplyRequest) {
 		// A page closed mid-way does not cut the import short.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), applyTimeout)
 		defer cancel()
@@ -216,7 +222,7 @@ func handleCatalogueApply(d Deps) http.Handler {
 			writeImportError(w, r, d.Log, pl, err)
 			return
 		}
-		encode(w, http.StatusOK, planAnswer{Plan: pl})
+		encode(w, http.StatusOK, planAnswer{Plan: importPlanOf(pl)})
 	})
 }
 
@@ -230,8 +236,8 @@ func pictureTooLarge(name string) error {
 // picture's bytes: the picture checked, made into the pages' two sizes and published to
 // the media store, {name, small, large}; a picture that cannot be used is a 400 saying
 // why. The ID token comes as a bearer token, as a read's does (the body is the picture).
-func handleCatalogueImages(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
+func handleCatalogueImages(d catalogueDeps) http.Handler {
+	return staffGet(d.staffGate, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		f := fileName
 		f.Name = "name"
 		name, err := f.Clean(r.URL.Query().Get("name"))
@@ -266,14 +272,14 @@ func handleCatalogueImages(d Deps) http.Handler {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, map[string]string{"name": name, "small": imgs.Small, "large": imgs.Large})
+		encode(w, http.StatusOK, catalogueImageAnswer{Name: name, Small: imgs.Small, Large: imgs.Large})
 	})
 }
 
 // handleCatalogueExport answers GET /api/admin/catalogue/export?file=products|categories:
 // the catalogue as the import's CSV (importing it again changes nothing).
-func handleCatalogueExport(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
+func handleCatalogueExport(d catalogueDeps) http.Handler {
+	return staffGet(d.staffGate, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		file := r.URL.Query().Get("file")
 		if file != "products" && file != "categories" {
 			writeError(w, r, d.Log, invalidField("file", "The file must be products or categories."))

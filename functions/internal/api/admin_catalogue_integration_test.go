@@ -287,7 +287,7 @@ func TestCatalogueImportThroughTheBackOffice(t *testing.T) {
 	b, _ := json.Marshal(again)
 	code, body = s.c.post("/api/admin/catalogue/check", string(b), nil)
 	if p := planOf(t, body); code != 200 || count(p, "unchanged") != len(s.cat.Products)+1 || count(p, "new")+count(p, "changed")+count(p, "discontinued")+
-		count(p, "newRanges")+count(p, "changedRanges")+count(p, "newCategories")+count(p, "changedCategories") != 0 {
+		count(p, "new_ranges")+count(p, "changed_ranges")+count(p, "new_categories")+count(p, "changed_categories") != 0 {
 		t.Fatalf("the export checked again: %d %v", code, body)
 	}
 	if code, body := s.c.post("/api/admin/catalogue/check", strings.Replace(string(b), "catalogue-categories.csv", "categories.txt", 1), nil); code != 400 {

@@ -313,11 +313,11 @@ func TestCreditLimitHoldsAtCheckout(t *testing.T) {
 	}
 	v := int64(body["account"].(map[string]any)["version"].(float64))
 	// £500 limit; a bad dsc is refused by field.
-	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
+	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit_pence":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
 	if code != 400 || body["problems"].(map[string]any)["dsc"] == nil {
 		t.Fatalf("bad dsc: %d %v", code, body)
 	}
-	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":""}`, staff.IDToken, v), nil)
+	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit_pence":50000,"dsc":""}`, staff.IDToken, v), nil)
 	if code != 200 || body["account"].(map[string]any)["approved_for_credit"] != true {
 		t.Fatalf("approve: %d %v", code, body)
 	}
@@ -414,5 +414,37 @@ func TestBuyerTokenOnEveryAdminEndpointIs403(t *testing.T) {
 	}
 	if walked < 19 {
 		t.Fatalf("walked %d admin routes, want every one of endpoints.json", walked)
+	}
+}
+
+// TestCouponTimesTravelInUnixMilli: a coupon staff save with its times in Unix ms comes
+// back in Unix ms, and so do the times of its audit trail, which the store keeps in
+// seconds.
+func TestCouponTimesTravelInUnixMilli(t *testing.T) {
+	t.Parallel()
+	s := newRaceShop(t)
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	from := time.Date(2026, 3, 31, 23, 0, 0, 0, time.UTC).UnixMilli()
+	to := time.Date(2026, 4, 30, 23, 0, 0, 0, time.UTC).UnixMilli()
+	id := fmt.Sprintf("MS%d", time.Now().UnixNano()%1_000_000_000)
+	code, body := s.c.post("/api/admin/coupons", fmt.Sprintf(`{"token":%q,"coupon":{"id":%q,"description":"Spring","kind":"percent","percent":10,"valid_from":%d,"valid_to":%d,"version":0}}`,
+		staff.IDToken, id, from, to), nil)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	c := body["coupon"].(map[string]any)
+	if int64(c["valid_from"].(float64)) != from || int64(c["valid_to"].(float64)) != to {
+		t.Errorf("answered valid_from %v, valid_to %v; want %d, %d", c["valid_from"], c["valid_to"], from, to)
+	}
+	later := to + 86_400_000
+	code, body = s.c.post("/api/admin/coupons/"+id, fmt.Sprintf(`{"token":%q,"coupon":{"id":%q,"description":"Spring","kind":"percent","percent":10,"valid_from":%d,"valid_to":%d,"version":1}}`,
+		staff.IDToken, id, from, later), nil)
+	if code != http.StatusOK {
+		t.Fatalf("edit: %d %v", code, body)
+	}
+	e := body["audit"].([]any)[0].(map[string]any)
+	before, after := e["before"].(map[string]any), e["after"].(map[string]any)
+	if int64(before["valid_to"].(float64)) != to || int64(after["valid_to"].(float64)) != later || int64(after["valid_from"].(float64)) != from {
+		t.Errorf("audit before %v after %v: want valid_to %d then %d", before, after, to, later)
 	}
 }

@@ -20,8 +20,8 @@ const noPublisher = "Publishing from the back office is not available here: the 
 
 // handleAdminPublish answers POST /api/admin/catalogue/publish {token}: starts a publish
 // (202 with its status; 409 while one runs).
-func handleAdminPublish(d Deps) http.Handler {
-	return staffPost(d.Log, d, func(w http.ResponseWriter, r *http.Request, by orders.Staff, _ tokenRequest) {
+func handleAdminPublish(d publishDeps) http.Handler {
+	return staffPost(d.staffGate, func(w http.ResponseWriter, r *http.Request, by orders.Staff, _ tokenRequest) {
 		if d.Publisher == nil {
 			writeError(w, r, d.Log, &errNotAvailableHere{msg: noPublisher})
 			return
@@ -31,17 +31,17 @@ func handleAdminPublish(d Deps) http.Handler {
 			writeError(w, r, d.Log, &errPublishRunning{status: s})
 			return
 		}
-		encode(w, http.StatusAccepted, s)
+		encode(w, http.StatusAccepted, publishAnswerOf(s))
 	})
 }
 
 // handleAdminPublishStatus answers GET /api/admin/catalogue/publish: the last publish's state.
-func handleAdminPublishStatus(d Deps) http.Handler {
-	return staffGet(d.Log, d, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
+func handleAdminPublishStatus(d publishDeps) http.Handler {
+	return staffGet(d.staffGate, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		if d.Publisher == nil {
 			writeError(w, r, d.Log, &errNotAvailableHere{msg: noPublisher})
 			return
 		}
-		encode(w, http.StatusOK, d.Publisher.Status())
+		encode(w, http.StatusOK, publishAnswerOf(d.Publisher.Status()))
 	})
 }

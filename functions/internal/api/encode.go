@@ -218,8 +218,8 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if errors.As(err, &running) {
 		encode(w, status, struct {
 			errorBody
-			publish.Status
-		}{body, running.status})
+			publishAnswer
+		}{body, publishAnswerOf(running.status)})
 		return
 	}
 	encode(w, status, body)

@@ -100,7 +100,7 @@ func TestDecodeMessagesAreSentences(t *testing.T) {
 
 // messagePackages are the packages whose refusals reach a buyer or staff member through
 // writeError: their message texts are checked where they are written.
-var messagePackages = []string{".", "../basket", "../orders", "../lists", "../store", "../catimport", "../pricing"}
+var messagePackages = []string{".", "../basket", "../orders", "../lists", "../store", "../catimport", "../pricing", "../coupons", "../stock", "../tradeaccounts", "../account"}
 
 // TestMessageTextsAreSentences reads the source of messagePackages and holds every
 // message text written there to a whole sentence: the Msg of a ConflictError or

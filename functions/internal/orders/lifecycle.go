@@ -51,6 +51,13 @@ func ErrStale(o Order) error {
 	return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s was changed by someone else (now %s): reload it and try again.", o.ID, o.Status)}
 }
 
+// ChangedMeanwhile refuses a staff write on something that changed since the page read
+// it; what is the sentence's subject ("The coupon TRADE10"). The back office's services
+// (coupons, trade accounts, stock) answer it when the store's conditional write lost.
+func ChangedMeanwhile(what string) error {
+	return &shoperr.ConflictError{Msg: what + " was changed by someone else since you opened it: reload it and try again."}
+}
+
 // Allowed answers whether action name may be taken on o now, and if not, why (a
 // sentence naming the order).
 func Allowed(o Order, name string) error {

@@ -311,7 +311,7 @@ function Problems({ heading, problems, count }: { heading: RefObject<HTMLHeading
 function Review({ heading, plan, busy, apply }: { heading: RefObject<HTMLHeadingElement | null>; plan: ImportPlan; busy: boolean; apply: () => void }) {
   const nothing = changesNothing(plan);
   const changes = plan.new + plan.changed + plan.discontinued;
-  const structure = plan.newRanges + plan.changedRanges + plan.newCategories + plan.changedCategories > 0;
+  const structure = plan.new_ranges + plan.changed_ranges + plan.new_categories + plan.changed_categories > 0;
   return (
     <>
       <h3 ref={heading} tabIndex={-1}>
@@ -340,13 +340,13 @@ function Review({ heading, plan, busy, apply }: { heading: RefObject<HTMLHeading
             <div>
               <dt>Ranges</dt>
               <dd>
-                {plan.newRanges} new, {plan.changedRanges} changed
+                {plan.new_ranges} new, {plan.changed_ranges} changed
               </dd>
             </div>
             <div>
               <dt>Categories</dt>
               <dd>
-                {plan.newCategories} new, {plan.changedCategories} changed
+                {plan.new_categories} new, {plan.changed_categories} changed
               </dd>
             </div>
           </>
@@ -471,11 +471,11 @@ function PublishSection() {
           <p role="status" className={status?.state === 'done' ? 'form-ok' : status?.state === 'failed' ? 'form-error' : undefined}>
             {status ? publishSentence(status) : 'Reading how the last publish went…'}
           </p>
-          {status?.startedAt && (
+          {status?.started_at && (
             <p className="muted">
-              {status.state === 'running' ? 'Started' : 'Last publish started'} {formatUkDateTime(Date.parse(status.startedAt))}
+              {status.state === 'running' ? 'Started' : 'Last publish started'} {formatUkDateTime(status.started_at)}
               {status.by ? ` by ${status.by}` : ''}
-              {status.finishedAt ? `, finished ${formatUkDateTime(Date.parse(status.finishedAt))}` : ''}.
+              {status.finished_at ? `, finished ${formatUkDateTime(status.finished_at)}` : ''}.
             </p>
           )}
           {error && (

@@ -143,11 +143,11 @@ export function CouponsAdmin() {
 
 /** When a coupon can be used, in London days; ended or not yet started said so. */
 function validity(c: Coupon, now: number): string {
-  if (hasEnded(c, now)) return `Expired ${formatUkDate(c.valid_to * 1000)}`;
+  if (hasEnded(c, now)) return `Expired ${formatUkDate(c.valid_to)}`;
   const from = firstDay(c.valid_from);
   const to = lastDay(c.valid_to);
   const day = (d: string) => formatUkDate(londonMidnight(d));
-  if (c.valid_from * 1000 > now) return `From ${day(from)}${to ? ` to ${day(to)}` : ''} (not yet)`;
+  if (c.valid_from > now) return `From ${day(from)}${to ? ` to ${day(to)}` : ''} (not yet)`;
   if (to) return `Until ${day(to)}`;
   return from ? `Since ${day(from)}` : 'Always';
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
-	"github.com/tradeshop/functions/internal/pages"
 )
 
 // recommendedCount is how many products the Recommended Products page shows.
@@ -37,7 +36,7 @@ type CategoryReader interface {
 
 type recommendedAnswer struct {
 	Reason   string              `json:"reason"` // "basket" or "best-sellers"
-	Products []pages.ProductCard `json:"products"`
+	Products []productCardAnswer `json:"products"`
 }
 
 // BasketReader reads a buyer's basket.
@@ -98,7 +97,7 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, baskets BasketRea
 // pick takes in-stock products not in the basket and not discontinued from the
 // categories in turn, round robin, so every category is represented. The categories are
 // read side by side: one round trip's time.
-func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[string]bool) ([]pages.ProductCard, error) {
+func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[string]bool) ([]productCardAnswer, error) {
 	lists := make([][]catalogue.Product, len(categories))
 	errs := make([]error, len(categories))
 	var wg sync.WaitGroup
@@ -109,14 +108,14 @@ func pick(ctx context.Context, cats CategoryReader, categories []int, skip map[s
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	out := []pages.ProductCard{}
+	out := []productCardAnswer{}
 	for i := 0; len(out) < recommendedCount; i++ {
 		added := false
 		for _, ps := range lists {
 			if i < len(ps) {
 				added = true
 				if p := ps[i]; p.Stock > 0 && !p.Discontinued() && !skip[p.SKU] && len(out) < recommendedCount {
-					out = append(out, pages.Card(p))
+					out = append(out, productCardOfProduct(p))
 				}
 			}
 		}

@@ -1,0 +1,8 @@
+// Package apitypes turns Go answer types into TypeScript declarations by reflection,
+// following encoding/json's rules (json tags, omitempty, embedded structs, pointers as
+// null), so the site's API types are made from the types the handlers encode.
+//
+// Two integer types carry a meaning the wire contract gives them (docs/api.md): an int64
+// is money in pence (TypeScript Pence) and a type named unixMillis is a moment in Unix
+// ms (UnixMillis). Both are numbers; the names say what the number is.
+package apitypes

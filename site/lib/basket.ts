@@ -1,5 +1,6 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
+import type { CouponAnswer, UnixMillis } from './api-types';
 import type { Availability } from './availability';
 import { formatPence } from './format';
 
@@ -134,17 +135,9 @@ export async function applyCoupon(code: string): Promise<void> {
   await apiFetch('/api/updateCoupon', { csrf: true, body: { token: await idToken(), active_coupon_id: code.trim().toUpperCase().replace(/^COUPON-/, '') } });
 }
 
-/** A coupon's terms as POST /api/getCoupon answers them (pence ex VAT). */
-export interface CouponAnswer {
-  active_coupon_id: string;
-  description?: string;
-  kind?: 'percent' | 'fixed';
-  percent?: number;
-  amount_pence?: number;
-  min_spend_pence?: number;
-  /** RFC 3339; the coupon works until (not at) this moment. */
-  valid_to?: string;
-}
+/** A coupon's terms as POST /api/getCoupon answers them: kind "percent" or "fixed",
+ * amounts in pence ex VAT, valid_to the moment (Unix ms) it stops working. */
+export type { CouponAnswer } from './api-types';
 
 /** The terms of a coupon (its holder may use it), from POST /api/getCoupon. */
 export async function getCoupon(code: string): Promise<CouponAnswer> {
@@ -156,7 +149,7 @@ const londonTime = (d: Date) => d.toLocaleTimeString('en-GB', { timeZone: 'Europ
 
 /** The last moment a coupon works, as a buyer reads it: "the end of 31 December 2027"
  * for a coupon that stops at midnight (UK time), else "14:30 on 5 March 2027". */
-export function validUntil(validTo: string): string {
+export function validUntil(validTo: UnixMillis): string {
   const end = new Date(validTo);
   if (londonTime(end) === '00:00') return `the end of ${londonDate(new Date(end.getTime() - 1))}`;
   return `${londonTime(end)} on ${londonDate(end)}`;
@@ -165,8 +158,8 @@ export function validUntil(validTo: string): string {
 /** A coupon's terms as one sentence: "Terms: £5.00 off orders of £50.00 or more ex VAT,
  * valid until the end of 31 December 2027." The amounts are the server's, only formatted. */
 export function couponTerms(c: CouponAnswer): string {
-  const off = c.kind === 'fixed' ? `${formatPence(c.amount_pence ?? 0)} off` : `${c.percent ?? 0}% off`;
-  const what = c.min_spend_pence ? `${c.kind === 'fixed' ? '' : 'goods on '}orders of ${formatPence(c.min_spend_pence)} or more ex VAT` : 'goods';
+  const off = c.kind === 'fixed' ? `${formatPence(c.amount ?? 0)} off` : `${c.percent ?? 0}% off`;
+  const what = c.min_spend ? `${c.kind === 'fixed' ? '' : 'goods on '}orders of ${formatPence(c.min_spend)} or more ex VAT` : 'goods';
   const until = c.valid_to ? `, valid until ${validUntil(c.valid_to)}` : '';
   return `Terms: ${off} ${what}${until}.`;
 }

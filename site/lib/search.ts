@@ -1,18 +1,12 @@
 import { apiFetch } from './api';
-import type { ProductCard } from './types';
+import type { SearchAnswer } from './api-types';
+import { productCardOf, type ProductCard } from './types';
 
-/** One search hit: a product card and where it sits. */
-export interface SearchHit extends ProductCard {
-  rangeUrlText: string;
-  categoryId: number;
-}
+/** One search hit as the product grid (and the back office's stock search) takes it. */
+export type SearchHit = ProductCard;
 
-/** One page of GET /api/search. */
-export interface SearchResult {
-  query: string;
-  total: number;
-  page: number;
-  pages: number;
+/** One page of GET /api/search, its hits as the product grid takes them. */
+export interface SearchResult extends Omit<SearchAnswer, 'hits'> {
   hits: SearchHit[];
 }
 
@@ -45,9 +39,10 @@ export function searchHref(s: SearchParams): string {
 }
 
 /** Runs a search through the API. */
-export function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+export async function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
   const p = new URLSearchParams({ q: s.q, page: String(s.page) });
   if (s.range) p.set('range', s.range);
   if (s.category) p.set('category', s.category);
-  return apiFetch<SearchResult>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
+  const answer = await apiFetch<SearchAnswer>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
+  return { ...answer, hits: answer.hits.map(productCardOf) };
 }

@@ -1,5 +1,8 @@
-// Types of the build snapshot; they mirror functions/internal/pages. Money is integer
-// pence ex VAT.
+// Types of the build snapshot (the pages' _payload.json); they mirror
+// functions/internal/pages. Money is integer pence ex VAT. The /api answers' types are
+// generated from the Go answer types into api-types.ts; this file reshapes the ones a
+// page draws like the snapshot's (productCardOf).
+import type { ProductCardAnswer } from './api-types';
 
 export interface ProductCard {
   sku: string;
@@ -22,6 +25,11 @@ export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'packSize' | 
  * of the page's RSC data). */
 export function gridCards(cards: readonly ProductCard[]): GridCard[] {
   return cards.map(({ sku, path, name, packSize, unitPrice, inStock, smallImg }) => ({ sku, path, name, packSize, unitPrice, inStock, smallImg }));
+}
+
+/** A product card of an /api answer (search, recommended) as the grids draw the snapshot's. */
+export function productCardOf(c: ProductCardAnswer): ProductCard {
+  return { sku: c.sku, path: c.path, slug: c.slug, name: c.name, packSize: c.pack_size, unitPrice: c.unit_price, vatRate: c.vat_rate, inStock: c.in_stock, smallImg: c.small_img };
 }
 
 export interface RangeLink {

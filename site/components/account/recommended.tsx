@@ -4,11 +4,12 @@ import { ProductGrid } from '@/components/catalogue/product-grid';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { idToken } from '@/lib/account-store';
 import { apiFetch } from '@/lib/api';
-import type { ProductCard } from '@/lib/types';
+import type { RecommendedAnswer } from '@/lib/api-types';
+import { productCardOf, type ProductCard } from '@/lib/types';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
-type Answer = { reason: 'basket' | 'best-sellers'; products: ProductCard[] };
+type Answer = { reason: string; products: ProductCard[] };
 
 /** Products picked for the buyer (POST /api/recommended), drawn like a category grid. */
 export function Recommended() {
@@ -21,7 +22,8 @@ export function Recommended() {
     if (!uid) return;
     let live = true;
     idToken()
-      .then((token) => apiFetch<Answer>('/api/recommended', { body: { token } }))
+      .then((token) => apiFetch<RecommendedAnswer>('/api/recommended', { body: { token } }))
+      .then((a): Answer => ({ reason: a.reason, products: a.products.map(productCardOf) }))
       .then((a) => live && setAnswer(a))
       .catch(() => live && setError(true));
     return () => {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/search"
@@ -40,13 +41,12 @@ func AnswerTypes() []reflect.Type {
 	return out
 }
 
-// unixMillis is a moment as every answer carries it: milliseconds since the Unix epoch,
-// an integer (JavaScript's Date.now()). Its own type lets the wire rules' test tell a time
-// from money, which is a plain int64 of pence.
-type unixMillis int64
+// unixMillis is a moment in Unix ms, the one time encoding of answers
+// (apitypes.UnixMillis).
+type unixMillis = apitypes.UnixMillis
 
 // unixMillisOf is t in Unix ms.
-func unixMillisOf(t time.Time) unixMillis { return unixMillis(t.UnixMilli()) }
+func unixMillisOf(t time.Time) unixMillis { return apitypes.UnixMillisOf(t) }
 
 // addressAnswer is a postal address as an answer carries it.
 type addressAnswer struct {

@@ -107,9 +107,9 @@ func (c changeListRequest) Valid(context.Context) map[string]string {
 
 // listSummary is a list in the index of lists.
 type listSummary struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Lines     int    `json:"lines"`
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Lines     int        `json:"lines"`
 	UpdatedAt unixMillis `json:"updated_at"`
 }
 

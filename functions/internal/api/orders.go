@@ -347,11 +347,11 @@ type orderAnswer struct {
 	// the order is placed, or until the sweep issues it after a crash).
 	Invoice *invoiceAnswer `json:"invoice"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
-	PaidAt       *unixMillis         `json:"paid_at"`
-	ConfirmedAt  *unixMillis         `json:"confirmed_at"`
-	DispatchedAt *unixMillis         `json:"dispatched_at"`
-	CompletedAt  *unixMillis         `json:"completed_at"`
-	CancelledAt  *unixMillis         `json:"cancelled_at"`
+	PaidAt       *unixMillis     `json:"paid_at"`
+	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
+	DispatchedAt *unixMillis     `json:"dispatched_at"`
+	CompletedAt  *unixMillis     `json:"completed_at"`
+	CancelledAt  *unixMillis     `json:"cancelled_at"`
 	Dispatch     *dispatchAnswer `json:"dispatch"`
 	CancelReason string          `json:"cancel_reason,omitempty"`
 }

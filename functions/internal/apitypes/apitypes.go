@@ -125,7 +125,7 @@ func (g *generator) fields(b *strings.Builder, t reflect.Type, indent string) er
 
 // tsType answers the TypeScript type of a value of Go type t.
 func (g *generator) tsType(t reflect.Type, indent string) (string, error) {
-	if t.Name() == "unixMillis" {
+	if t == reflect.TypeFor[UnixMillis]() {
 		return "UnixMillis", nil
 	}
 	switch t.Kind() {

@@ -6,8 +6,6 @@ import (
 	"testing"
 )
 
-type unixMillis int64
-
 type inner struct {
 	Name string `json:"name"`
 }
@@ -20,8 +18,8 @@ type answer struct {
 	card
 	Price    int64            `json:"unit_price"`
 	Count    int              `json:"count"`
-	Placed   unixMillis       `json:"placed_at"`
-	Paid     *unixMillis      `json:"paid_at"`
+	Placed   UnixMillis       `json:"placed_at"`
+	Paid     *UnixMillis      `json:"paid_at"`
 	Note     string           `json:"note,omitempty"`
 	Inner    *inner           `json:"inner,omitempty"`
 	Many     []inner          `json:"many"`

@@ -3,6 +3,7 @@
 // null), so the site's API types are made from the types the handlers encode.
 //
 // Two integer types carry a meaning the wire contract gives them (docs/api.md): an int64
-// is money in pence (TypeScript Pence) and a type named unixMillis is a moment in Unix
-// ms (UnixMillis). Both are numbers; the names say what the number is.
+// is money in pence (TypeScript Pence) and UnixMillis is a moment in Unix
+// ms (UnixMillis). Both are numbers; the names say what the number is. WireProblems checks
+// types against the wire rules that give them those meanings.
 package apitypes

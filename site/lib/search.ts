@@ -1,14 +1,8 @@
 import { apiFetch } from './api';
-import type { SearchAnswer } from './api-types';
-import { productCardOf, type ProductCard } from './types';
+import type { SearchAnswer, SearchHit } from './api-types';
 
-/** One search hit as the product grid (and the back office's stock search) takes it. */
-export type SearchHit = ProductCard;
-
-/** One page of GET /api/search, its hits as the product grid takes them. */
-export interface SearchResult extends Omit<SearchAnswer, 'hits'> {
-  hits: SearchHit[];
-}
+/** One page of GET /api/search, and one of its hits. */
+export type { SearchAnswer as SearchResult, SearchHit } from './api-types';
 
 /** What a search asks for; empty strings mean "any". */
 export interface SearchParams {
@@ -39,10 +33,9 @@ export function searchHref(s: SearchParams): string {
 }
 
 /** Runs a search through the API. */
-export async function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+export function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchAnswer> {
   const p = new URLSearchParams({ q: s.q, page: String(s.page) });
   if (s.range) p.set('range', s.range);
   if (s.category) p.set('category', s.category);
-  const answer = await apiFetch<SearchAnswer>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
-  return { ...answer, hits: answer.hits.map(productCardOf) };
+  return apiFetch<SearchAnswer>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
 }

@@ -1,6 +1,7 @@
-// Command apitypes writes the site's TypeScript types of the /api answers
-// (site/lib/api-types.ts) from the Go answer types registered in internal/api
-// (answers.go), so the site never holds a hand-written copy of a wire shape.
+// Command apitypes writes the site's TypeScript types of the /api answers and of the
+// snapshot's files (site/lib/api-types.ts) from the Go types registered for them
+// (internal/api answers.go, pages.PayloadTypes), so the site never holds a hand-written
+// copy of a wire shape.
 //
 //	go run ./cmd/apitypes -o ../site/lib/api-types.ts   (go generate ./internal/api/ runs it)
 //	go run ./cmd/apitypes -check ../site/lib/api-types.ts
@@ -17,13 +18,14 @@ import (
 
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/apitypes"
+	"github.com/tradeshop/functions/internal/pages"
 )
 
 func main() {
 	out := flag.String("o", "", "write the TypeScript to this file")
 	check := flag.String("check", "", "compare this file with what would be written; exit 1 if it differs")
 	flag.Parse()
-	ts, err := apitypes.TypeScript(api.AnswerTypes())
+	ts, err := apitypes.TypeScript(append(api.AnswerTypes(), pages.PayloadTypes()...))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "apitypes:", err)
 		os.Exit(1)

@@ -26,6 +26,7 @@ type answer struct {
 	ByKey    map[string]int64 `json:"by_key"`
 	Flag     bool             `json:"flag"`
 	Anon     struct{ N int }  `json:"anon"`
+	Kind     string           `json:"kind" ts:"'a' | 'b'"`
 	Skipped  string           `json:"-"`
 	internal string
 }
@@ -53,6 +54,7 @@ export interface Answer {
   anon: {
     N: number;
   };
+  kind: 'a' | 'b';
 }
 
 export interface Inner {

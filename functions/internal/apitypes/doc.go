@@ -6,4 +6,7 @@
 // is money in pence (TypeScript Pence) and UnixMillis is a moment in Unix
 // ms (UnixMillis). Both are numbers; the names say what the number is. WireProblems checks
 // types against the wire rules that give them those meanings.
+//
+// A field's ts tag replaces its TypeScript type, for a string that holds one of a few
+// values: Kind string `json:"kind" ts:"'home'"`.
 package apitypes

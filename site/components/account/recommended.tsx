@@ -5,16 +5,14 @@ import { LoadFailed } from '@/components/errors/load-failed';
 import { idToken } from '@/lib/account-store';
 import { apiFetch } from '@/lib/api';
 import type { RecommendedAnswer } from '@/lib/api-types';
-import { productCardOf, type ProductCard } from '@/lib/types';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
-type Answer = { reason: string; products: ProductCard[] };
 
 /** Products picked for the buyer (POST /api/recommended), drawn like a category grid. */
 export function Recommended() {
   const account = useAccount();
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [answer, setAnswer] = useState<RecommendedAnswer | null>(null);
   const [error, setError] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const uid = account.user === 0 ? '' : account.user.uid;
@@ -23,7 +21,6 @@ export function Recommended() {
     let live = true;
     idToken()
       .then((token) => apiFetch<RecommendedAnswer>('/api/recommended', { body: { token } }))
-      .then((a): Answer => ({ reason: a.reason, products: a.products.map(productCardOf) }))
       .then((a) => live && setAnswer(a))
       .catch(() => live && setError(true));
     return () => {

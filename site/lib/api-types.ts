@@ -65,7 +65,7 @@ export interface BillingAnswer {
   address: AddressAnswer;
   vat_number: string;
   po_ref: string;
-  payment_method: string;
+  payment_method: 'account' | 'proforma';
 }
 
 export interface SearchAnswer {
@@ -417,7 +417,7 @@ export interface ProductDetail {
 }
 
 export interface AvailabilityAnswer {
-  status: string;
+  status: 'in_stock' | 'low' | 'out';
   packs_left?: number;
 }
 

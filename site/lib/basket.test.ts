@@ -4,6 +4,7 @@ import { couponTerms, packsBoxes, packsProblem, shortReason, validUntil, type Ba
 const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
   id: sku, sku, name: sku, path: '/', small_img: '', pack_size: packSize, quantity: packs * packSize,
   list_price: 100, unit_price: 100, discount_percent: 0, line_amount: 0, vat_rate: 20, vat: 0, in_stock: true,
+  availability: { status: 'in_stock' }, short: false,
 });
 const basket = (...lines: BasketLine[]) => ({ lines }) as Basket;
 

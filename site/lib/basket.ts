@@ -1,56 +1,17 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
-import type { CouponAnswer, UnixMillis } from './api-types';
-import type { Availability } from './availability';
+import type { BasketAnswer as Basket, BasketLine, ChangeAnswer as BasketChange, CouponAnswer, UnixMillis } from './api-types';
 import { formatPence } from './format';
 
-/** One priced line of POST /api/basket (pence). */
-export interface BasketLine {
-  id: string;
-  sku: string;
-  name: string;
-  path: string;
-  small_img: string;
-  pack_size: number;
-  quantity: number;
-  /** The catalogue's price of one unit. */
-  list_price: number;
-  /** The buyer's price of one unit: the list price less discount_percent. */
-  unit_price: number;
-  discount_percent: number;
-  /** quantity × unit_price. */
-  line_amount: number;
-  vat_rate: number;
-  vat: number;
-  in_stock: boolean;
-  /** How much of the product is left now. */
-  availability?: Availability;
-  /** The line asks for more than is in stock: it must be reduced or removed before ordering. */
-  short?: boolean;
-}
-
-/** The full basket with totals and nudges (pence). */
-export interface Basket {
-  lines: BasketLine[];
-  goods_ex_vat: number;
-  coupon_discount: number;
-  net_ex_vat: number;
-  vat: number;
-  total_inc_vat: number;
-  coupon: { id: string; description: string; error?: string } | null;
-  minimum_order: number;
-  below_minimum_by: number;
-  free_delivery_threshold: number;
-  free_delivery_in: number;
-}
+/** The full basket with totals and nudges, and one of its priced lines (POST /api/basket;
+ * docs/api.md "Basket"): unit_price is the list price less discount_percent, line_amount
+ * quantity × unit_price, short a line asking for more than is in stock. */
+export type { BasketAnswer as Basket, BasketLine } from './api-types';
 
 /** What an add answers (POST /api/basket/add, /api/basket/addMany): the lines it added to,
  * each with the units it holds now, and how many lines the basket holds. Not the priced
  * basket: no page that adds shows it (the basket page and the header read it themselves). */
-export interface BasketChange {
-  lines: number;
-  changed: { sku: string; quantity: number }[];
-}
+export type { ChangeAnswer as BasketChange } from './api-types';
 
 /** The basket's lines that ask for more than is in stock (the server's short flag). */
 export const shortLines = (b: Basket) => b.lines.filter((l) => l.short);

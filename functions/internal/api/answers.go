@@ -68,7 +68,7 @@ type billingAnswer struct {
 	Address       addressAnswer `json:"address"`
 	VATNumber     string        `json:"vat_number"`
 	PORef         string        `json:"po_ref"`
-	PaymentMethod string        `json:"payment_method"`
+	PaymentMethod string        `json:"payment_method" ts:"'account' | 'proforma'"`
 }
 
 func billingAnswerOf(b account.Billing) billingAnswer {

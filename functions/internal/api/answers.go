@@ -30,6 +30,7 @@ var answerTypes = []any{
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
+	// The back office's answers (admin*.go) are listed here as they become answer types.
 }
 
 // AnswerTypes answers the registered answer types (answerTypes), for cmd/apitypes.

@@ -29,8 +29,8 @@ async function timed(fn) {
 
 /** Runs the load and answers { add: {p50, p99, n}, cart: {p50, p99, n} } in ms. */
 export async function basketLatency(base, authHost, { clients = 50, rounds = 20 } = {}) {
-  const search = /** @type {{ hits: { sku: string, inStock: boolean, packSize: number }[] }} */ (await (await fetch(`${base}/api/search?q=birthday`)).json());
-  const products = search.hits.filter((h) => h.inStock);
+  const search = /** @type {{ hits: { sku: string, in_stock: boolean, pack_size: number }[] }} */ (await (await fetch(`${base}/api/search?q=birthday`)).json());
+  const products = search.hits.filter((h) => h.in_stock);
   const users = await Promise.all(Array.from({ length: clients }, (_, i) => newClient(base, authHost, i)));
   const add = [];
   const cart = [];
@@ -38,7 +38,7 @@ export async function basketLatency(base, authHost, { clients = 50, rounds = 20 
     const headers = { 'content-type': 'application/json', 'x-csrf-token': u.csrf, cookie: u.cookie };
     for (let r = 0; r < rounds; r++) {
       const p = products[(i + r) % products.length];
-      add.push(await timed(() => fetch(`${base}/api/basket/add`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken, sku: p.sku, quantity: p.packSize }) })));
+      add.push(await timed(() => fetch(`${base}/api/basket/add`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken, sku: p.sku, quantity: p.pack_size }) })));
       cart.push(await timed(() => fetch(`${base}/api/shoppingCartSmall`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken }) })));
     }
   }));

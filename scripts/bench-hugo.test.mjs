@@ -12,11 +12,11 @@ import { SNOW_FLAKES } from '../site/lib/snow-flakes.mjs';
 import { readShopConfig } from './build.mjs';
 import { scratch } from './release-fixtures.mjs';
 
-const range = { urlText: 'wholesale_balloons', name: 'Balloons', description: 'Foil and latex balloons.', path: '/outlet/r/wholesale_balloons/', products: 50 };
-const category = { id: 601, slug: 'foil-balloons', name: 'Foil Balloons', group: 'Balloons', rangeUrlText: 'wholesale_balloons', path: '/outlet/section/foil-balloons/601/', products: 50 };
-const card = (i) => ({ sku: `BL601-${String(i).padStart(5, '0')}`, path: `/balloon-${i}/`, slug: `balloon-${i}`, name: `Balloon ${i}`, packSize: 6, unitPrice: 95 + i, vatRate: 20, inStock: true, smallImg: i === 2 ? '' : `/media/products/bl601-${i}-s.svg` });
+const range = { url_text: 'wholesale_balloons', name: 'Balloons', description: 'Foil and latex balloons.', path: '/outlet/r/wholesale_balloons/', products: 50 };
+const category = { id: 601, slug: 'foil-balloons', name: 'Foil Balloons', group: 'Balloons', range_url_text: 'wholesale_balloons', path: '/outlet/section/foil-balloons/601/', products: 50 };
+const card = (i) => ({ sku: `BL601-${String(i).padStart(5, '0')}`, path: `/balloon-${i}/`, slug: `balloon-${i}`, name: `Balloon ${i}`, pack_size: 6, unit_price: 95 + i, vat_rate: 20, in_stock: true, small_img: i === 2 ? '' : `/media/products/bl601-${i}-s.svg` });
 const cards = Array.from({ length: 50 }, (_, i) => card(i + 1));
-const product = { ...card(1), description: 'A <b>big</b> balloon.', largeImg: '/media/products/bl601-1-l.svg', stockState: 'low-stock' };
+const product = { ...card(1), description: 'A <b>big</b> balloon.', large_img: '/media/products/bl601-1-l.svg', stock_state: 'low-stock' };
 const pages = {
   '/': { kind: 'home', ranges: [range], products: 1234 },
   [range.path]: { kind: 'range', range, categories: [category], featured: cards.slice(0, 8) },
@@ -26,7 +26,7 @@ const pages = {
 
 function writeSnapshot(dir) {
   writeFileSync(path.join(dir, 'catalogue.json'), JSON.stringify({
-    products: 50, pages: Object.keys(pages), productPaths: [product.path],
+    products: 50, pages: Object.keys(pages), product_paths: [product.path],
     menu: { ranges: [range], groups: [{ name: 'Balloons', categories: [category] }] },
   }));
   for (const [p, payload] of Object.entries(pages)) {
@@ -48,8 +48,8 @@ test('a content file is the payload as JSON front matter, keys in lower case, wi
   assert.equal(front.url, product.path);
   assert.equal(front.layout, 'product');
   assert.equal(front.title, 'Balloon 1');
-  assert.equal(front.shop.product.unitprice, 96);
-  assert.equal(front.shop.related[0].packsize, 6);
+  assert.equal(front.shop.product.unit_price, 96);
+  assert.equal(front.shop.related[0].pack_size, 6);
   const home = JSON.parse(contentFile('/', pages['/']));
   assert.equal(home.url, undefined, "home is Hugo's own home page");
   assert.throws(() => contentFile('/x/', { kind: 'mystery' }), /no template/);

@@ -143,7 +143,7 @@ async function main() {
 
   const categoryPath = '/outlet/section/female-birthday-cards/101/';
   // The product page every page figure uses (the 11th product path of the snapshot).
-  const productPath = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8')).productPaths[10];
+  const productPath = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8')).product_paths[10];
   let blank = null;
   const blankExport = async () => (blank ??= await buildBlankNext());
 

@@ -542,7 +542,7 @@ async function inStockLines(n) {
   const out = new Map();
   for (let page = 1; out.size < n && page <= 20; page++) {
     const r = await must('search', await api(null, 'GET', `/api/search?q=card&page=${page}`));
-    for (const h of r.body.hits) if (h.inStock && out.size < n) out.set(h.sku, { sku: h.sku, quantity: h.packSize });
+    for (const h of r.body.hits) if (h.in_stock && out.size < n) out.set(h.sku, { sku: h.sku, quantity: h.pack_size });
   }
   if (out.size < n) throw new Error(`only ${out.size} products in stock for the quick-order buyer`);
   return [...out.values()];

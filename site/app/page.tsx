@@ -22,7 +22,7 @@ export default function HomePage() {
       </p>
       <ul className="ranges" aria-label="Outlet ranges">
         {home.ranges.map((r) => (
-          <li key={r.urlText}>
+          <li key={r.url_text}>
             <h2>
               <Link href={r.path}>{r.name}</Link>
             </h2>

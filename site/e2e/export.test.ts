@@ -8,7 +8,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const out = path.join(root, 'site', 'out');
 const catalogue = JSON.parse(readFileSync(path.join(root, 'builds', 'snapshot', 'catalogue.json'), 'utf8')) as {
   pages: string[];
-  productPaths: string[];
+  product_paths: string[];
   menu: { ranges: { path: string }[]; groups: { categories: { path: string }[] }[] };
 };
 
@@ -27,7 +27,7 @@ describe('every prerendered page', () => {
       .filter((e) => e.isFile() && e.name.startsWith('__next.') && e.name.endsWith('.txt'))
       .map((e) => path.relative(out, path.join(e.parentPath, e.name)));
     expect(extra.slice(0, 5)).toEqual([]);
-    for (const p of ['/', '/outlet/section/female-birthday-cards/101/', catalogue.productPaths[0]!]) {
+    for (const p of ['/', '/outlet/section/female-birthday-cards/101/', catalogue.product_paths[0]!]) {
       expect(readFileSync(path.join(out, p, 'index.txt'), 'utf8').length).toBeGreaterThan(1000);
     }
   });
@@ -58,7 +58,7 @@ describe('every prerendered page', () => {
       }
       const isCatalogue = catalogue.pages.includes(p);
       if (isCatalogue && lds.length === 0) problems.push(`${p}: no JSON-LD`);
-      if (catalogue.productPaths.includes(p) && !lds.some((l) => l.includes('"@type":"Product"') && l.includes('"offers"'))) problems.push(`${p}: no Product JSON-LD`);
+      if (catalogue.product_paths.includes(p) && !lds.some((l) => l.includes('"@type":"Product"') && l.includes('"offers"'))) problems.push(`${p}: no Product JSON-LD`);
       if (title && titles.has(title)) problems.push(`${p}: title also on ${titles.get(title)}`);
       if (description && descriptions.has(description)) problems.push(`${p}: description also on ${descriptions.get(description)}`);
       if (title) titles.set(title, p);
@@ -109,7 +109,7 @@ describe('the sitemap', () => {
     const want = [
       ...catalogue.menu.ranges.map((r) => r.path),
       ...catalogue.menu.groups.flatMap((g) => g.categories.map((c) => c.path)),
-      ...catalogue.productPaths,
+      ...catalogue.product_paths,
     ];
     for (const p of want) expect(counts.get(p), p).toBe(1);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 type Priced = { unit_price: number; pack_size: number; pack_price: number; availability?: Availability };
-type Card = { sku: string; path: string; inStock: boolean };
+type Card = { sku: string; path: string; in_stock: boolean };
 
 /** Calls the API from a page of the shop, as the site does: JSON, the CSRF token, the buyer's
  * ID token in the body. */

@@ -9,7 +9,7 @@ const ranges = [
   'wholesale_balloons', 'wholesale_giftware', 'wholesale_stationery',
 ];
 
-interface Card { name: string; unitPrice: number }
+interface Card { name: string; unit_price: number }
 
 let browser: Browser;
 let page: Page;
@@ -36,7 +36,7 @@ async function expectSeededProducts(path: string, list: 'featured' | 'products')
   const names = await page.locator('.card-name').allTextContents();
   const prices = await page.locator('.card .price').allTextContents();
   expect(names).toEqual(cards.map((c) => c.name));
-  prices.forEach((text, i) => expect(text).toContain(pounds(cards[i]!.unitPrice)));
+  prices.forEach((text, i) => expect(text).toContain(pounds(cards[i]!.unit_price)));
   for (const text of prices) expect(text).toMatch(/^£\d+\.\d{2}/);
 }
 

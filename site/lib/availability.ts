@@ -1,10 +1,9 @@
+import type { AvailabilityAnswer as Availability } from './api-types';
+
 /** How much of a product is left, as the API answers it (prices and basket lines):
  * packs_left only when low (1 to 10 packs) or out (0). See docs/orders.md, "Availability
  * shown to buyers". */
-export interface Availability {
-  status: 'in_stock' | 'low' | 'out';
-  packs_left?: number;
-}
+export type { AvailabilityAnswer as Availability } from './api-types';
 
 const packs = (n: number) => `${n} ${n === 1 ? 'pack' : 'packs'}`;
 

@@ -4,6 +4,7 @@ import { couponTerms, packsBoxes, packsProblem, shortReason, validUntil, type Ba
 const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
   id: sku, sku, name: sku, path: '/', small_img: '', pack_size: packSize, quantity: packs * packSize,
   list_price: 100, unit_price: 100, discount_percent: 0, line_amount: 0, vat_rate: 20, vat: 0, in_stock: true,
+  availability: { status: 'in_stock' }, short: false,
 });
 const basket = (...lines: BasketLine[]) => ({ lines }) as Basket;
 
@@ -46,18 +47,18 @@ describe('packsProblem', () => {
 
 describe('couponTerms', () => {
   it('words each kind of coupon from its terms', () => {
-    const end = '2028-01-01T00:00:00Z';
+    const end = Date.parse('2028-01-01T00:00:00Z');
     expect(couponTerms({ active_coupon_id: 'TRADE10', kind: 'percent', percent: 10, valid_to: end })).toBe('Terms: 10% off goods, valid until the end of 31 December 2027.');
-    expect(couponTerms({ active_coupon_id: 'WELCOME5', kind: 'fixed', amount_pence: 500, min_spend_pence: 5000, valid_to: end })).toBe(
+    expect(couponTerms({ active_coupon_id: 'WELCOME5', kind: 'fixed', amount: 500, min_spend: 5000, valid_to: end })).toBe(
       'Terms: £5.00 off orders of £50.00 or more ex VAT, valid until the end of 31 December 2027.',
     );
-    expect(couponTerms({ active_coupon_id: 'BULK15', kind: 'percent', percent: 15, min_spend_pence: 50000 })).toBe('Terms: 15% off goods on orders of £500.00 or more ex VAT.');
-    expect(couponTerms({ active_coupon_id: 'FIVER', kind: 'fixed', amount_pence: 500 })).toBe('Terms: £5.00 off goods.');
+    expect(couponTerms({ active_coupon_id: 'BULK15', kind: 'percent', percent: 15, min_spend: 50000 })).toBe('Terms: 15% off goods on orders of £500.00 or more ex VAT.');
+    expect(couponTerms({ active_coupon_id: 'FIVER', kind: 'fixed', amount: 500 })).toBe('Terms: £5.00 off goods.');
   });
 
   it('gives the last day of a coupon that stops at UK midnight, else the time it stops', () => {
-    expect(validUntil('2027-06-30T23:00:00Z')).toBe('the end of 30 June 2027'); // midnight BST
-    expect(validUntil('2027-03-05T14:30:00Z')).toBe('14:30 on 5 March 2027');
+    expect(validUntil(Date.parse('2027-06-30T23:00:00Z'))).toBe('the end of 30 June 2027'); // midnight BST
+    expect(validUntil(Date.parse('2027-03-05T14:30:00Z'))).toBe('14:30 on 5 March 2027');
   });
 });
 

@@ -1,55 +1,17 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
-import type { Availability } from './availability';
+import type { BasketAnswer as Basket, BasketLine, ChangeAnswer as BasketChange, CouponAnswer, UnixMillis } from './api-types';
 import { formatPence } from './format';
 
-/** One priced line of POST /api/basket (pence). */
-export interface BasketLine {
-  id: string;
-  sku: string;
-  name: string;
-  path: string;
-  small_img: string;
-  pack_size: number;
-  quantity: number;
-  /** The catalogue's price of one unit. */
-  list_price: number;
-  /** The buyer's price of one unit: the list price less discount_percent. */
-  unit_price: number;
-  discount_percent: number;
-  /** quantity × unit_price. */
-  line_amount: number;
-  vat_rate: number;
-  vat: number;
-  in_stock: boolean;
-  /** How much of the product is left now. */
-  availability?: Availability;
-  /** The line asks for more than is in stock: it must be reduced or removed before ordering. */
-  short?: boolean;
-}
-
-/** The full basket with totals and nudges (pence). */
-export interface Basket {
-  lines: BasketLine[];
-  goods_ex_vat: number;
-  coupon_discount: number;
-  net_ex_vat: number;
-  vat: number;
-  total_inc_vat: number;
-  coupon: { id: string; description: string; error?: string } | null;
-  minimum_order: number;
-  below_minimum_by: number;
-  free_delivery_threshold: number;
-  free_delivery_in: number;
-}
+/** The full basket with totals and nudges, and one of its priced lines (POST /api/basket;
+ * docs/api.md "Basket"): unit_price is the list price less discount_percent, line_amount
+ * quantity × unit_price, short a line asking for more than is in stock. */
+export type { BasketAnswer as Basket, BasketLine } from './api-types';
 
 /** What an add answers (POST /api/basket/add, /api/basket/addMany): the lines it added to,
  * each with the units it holds now, and how many lines the basket holds. Not the priced
  * basket: no page that adds shows it (the basket page and the header read it themselves). */
-export interface BasketChange {
-  lines: number;
-  changed: { sku: string; quantity: number }[];
-}
+export type { ChangeAnswer as BasketChange } from './api-types';
 
 /** The basket's lines that ask for more than is in stock (the server's short flag). */
 export const shortLines = (b: Basket) => b.lines.filter((l) => l.short);
@@ -134,17 +96,9 @@ export async function applyCoupon(code: string): Promise<void> {
   await apiFetch('/api/updateCoupon', { csrf: true, body: { token: await idToken(), active_coupon_id: code.trim().toUpperCase().replace(/^COUPON-/, '') } });
 }
 
-/** A coupon's terms as POST /api/getCoupon answers them (pence ex VAT). */
-export interface CouponAnswer {
-  active_coupon_id: string;
-  description?: string;
-  kind?: 'percent' | 'fixed';
-  percent?: number;
-  amount_pence?: number;
-  min_spend_pence?: number;
-  /** RFC 3339; the coupon works until (not at) this moment. */
-  valid_to?: string;
-}
+/** A coupon's terms as POST /api/getCoupon answers them: kind "percent" or "fixed",
+ * amounts in pence ex VAT, valid_to the moment (Unix ms) it stops working. */
+export type { CouponAnswer } from './api-types';
 
 /** The terms of a coupon (its holder may use it), from POST /api/getCoupon. */
 export async function getCoupon(code: string): Promise<CouponAnswer> {
@@ -156,7 +110,7 @@ const londonTime = (d: Date) => d.toLocaleTimeString('en-GB', { timeZone: 'Europ
 
 /** The last moment a coupon works, as a buyer reads it: "the end of 31 December 2027"
  * for a coupon that stops at midnight (UK time), else "14:30 on 5 March 2027". */
-export function validUntil(validTo: string): string {
+export function validUntil(validTo: UnixMillis): string {
   const end = new Date(validTo);
   if (londonTime(end) === '00:00') return `the end of ${londonDate(new Date(end.getTime() - 1))}`;
   return `${londonTime(end)} on ${londonDate(end)}`;
@@ -165,8 +119,8 @@ export function validUntil(validTo: string): string {
 /** A coupon's terms as one sentence: "Terms: £5.00 off orders of £50.00 or more ex VAT,
  * valid until the end of 31 December 2027." The amounts are the server's, only formatted. */
 export function couponTerms(c: CouponAnswer): string {
-  const off = c.kind === 'fixed' ? `${formatPence(c.amount_pence ?? 0)} off` : `${c.percent ?? 0}% off`;
-  const what = c.min_spend_pence ? `${c.kind === 'fixed' ? '' : 'goods on '}orders of ${formatPence(c.min_spend_pence)} or more ex VAT` : 'goods';
+  const off = c.kind === 'fixed' ? `${formatPence(c.amount ?? 0)} off` : `${c.percent ?? 0}% off`;
+  const what = c.min_spend ? `${c.kind === 'fixed' ? '' : 'goods on '}orders of ${formatPence(c.min_spend)} or more ex VAT` : 'goods';
   const until = c.valid_to ? `, valid until ${validUntil(c.valid_to)}` : '';
   return `Terms: ${off} ${what}${until}.`;
 }

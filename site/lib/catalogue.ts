@@ -42,7 +42,7 @@ export function getProductPage(pagePath: string): ProductPage {
 
 /** Whether a path is a product page of this build. */
 export function isProductPath(pagePath: string): boolean {
-  productPathSet ??= new Set(getCatalogue().productPaths);
+  productPathSet ??= new Set(getCatalogue().product_paths);
   return productPathSet.has(pagePath);
 }
 
@@ -50,7 +50,7 @@ let productPathSet: Set<string> | undefined;
 
 /** Every range page's route parameters. */
 export function rangeParams(): { urlText: string }[] {
-  return getCatalogue().menu.ranges.map((r) => ({ urlText: r.urlText }));
+  return getCatalogue().menu.ranges.map((r) => ({ urlText: r.url_text }));
 }
 
 /** Every category page's route parameters. */

@@ -17,7 +17,7 @@ export function contentParams(): { slug: string[] }[] {
 
 /** The segments of every catch-all page: content pages and products. */
 export function catchAllParams(): { slug: string[] }[] {
-  const products = getCatalogue().productPaths.map((p) => ({ slug: p.split('/').filter(Boolean) }));
+  const products = getCatalogue().product_paths.map((p) => ({ slug: p.split('/').filter(Boolean) }));
   return [...contentParams(), ...products];
 }
 

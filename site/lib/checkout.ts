@@ -1,132 +1,23 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, apiFetchBlob } from './api';
+import type { AddressAnswer as Address, BillingAnswer as Billing, CheckoutAnswer as CheckoutInfo, OrderAnswer as Order, OrdersPage, ReorderAnswer } from './api-types';
 import { saveFile } from './save-file';
 
-export interface Address {
-  line1: string;
-  line2: string;
-  town: string;
-  postcode: string;
-}
-
-export interface Billing {
-  company: string;
-  contact: string;
-  address: Address;
-  vat_number: string;
-  po_ref: string;
-  payment_method: 'account' | 'proforma';
-}
-
-/** A delivery option with the server's quote of the whole order sent that way (pence):
- * the browser shows these figures and computes none. */
-export interface DeliveryOption {
-  id: string;
-  name: string;
-  /** Free for this basket (the charge is then 0). */
-  free: boolean;
-  charge_ex_vat: number;
-  charge_vat: number;
-  /** Goods less coupon plus the charge, ex VAT; VAT of all of it; and the two together. */
-  net_ex_vat: number;
-  vat: number;
-  total_inc_vat: number;
-}
-
-/** POST /api/checkout: the buyer's billing details and a quote per delivery option. */
-export interface CheckoutInfo {
-  billing: Billing | null;
-  approved_for_credit: boolean;
-  delivery_options: DeliveryOption[];
-  free_delivery_threshold: number;
-  /** The minimum order (pence ex VAT), and how far the basket is below it (0 at or over). */
-  minimum_order: number;
-  below_minimum_by: number;
-  goods_ex_vat: number;
-  coupon_discount: number;
-}
-
-export interface OrderLine {
-  sku: string;
-  name: string;
-  pack_size: number;
-  quantity: number;
-  /** The catalogue's unit price when the order was placed. */
-  list_price: number;
-  discount_percent: number;
-  /** The unit price charged: line_amount is quantity × this. */
-  unit_price: number;
-  line_amount: number;
-  vat_rate: number;
-  vat: number;
-}
-
-/** The supplier a VAT invoice names: the shop in law (business in functions/config/shop.json). */
-export interface InvoiceSupplier {
-  trading_name: string;
-  legal_name: string;
-  registered_in: string;
-  registered_address: string;
-  company_number: string;
-  vat_number: string;
-}
-
-/** The order's totals at one VAT rate (pence): goods after any coupon, plus delivery at its
- * rate. The rates of an invoice add up to the order's net_ex_vat and vat. */
-export interface VatRateTotal {
-  rate: number;
-  net_ex_vat: number;
-  vat: number;
-}
-
-/** An order's UK VAT invoice, issued by the server when the order is placed. */
-export interface Invoice {
-  /** INV- and 6 digits, from the shop's own sequence. */
-  number: string;
-  /** Unix ms: the invoice date and the tax point (time of supply). */
-  issued_at: number;
-  supplier: InvoiceSupplier;
-  /** Highest rate first. */
-  vat_rates: VatRateTotal[];
-  /** How and by when to pay, as a sentence. */
-  payment_terms: string;
-}
-
-export interface Order {
-  id: string;
-  placed_at: number;
-  lines: OrderLine[];
-  goods_ex_vat: number;
-  coupon_id?: string;
-  coupon_discount: number;
-  delivery_charge: number;
-  delivery_option: string;
-  net_ex_vat: number;
-  vat: number;
-  total_inc_vat: number;
-  status: string;
-  billing?: Billing;
-  deliver_to?: Address;
-  delivery_note?: string;
-  /** Null while the invoice is being issued (normally a second after the order is placed). */
-  invoice: Invoice | null;
-  // The lifecycle (docs/back-office.md): times are Unix ms, absent or 0 while not yet. An
-  // answer from before the back office has none of them.
-  paid_at?: number | null;
-  confirmed_at?: number | null;
-  dispatched_at?: number | null;
-  completed_at?: number | null;
-  cancelled_at?: number | null;
-  /** How the order went out, once dispatched. */
-  dispatch?: Dispatch | null;
-  cancel_reason?: string;
-}
-
-/** The carrier an order went out with and its tracking reference. */
-export interface Dispatch {
-  carrier: string;
-  tracking: string;
-}
+// The answers' shapes are generated from the Go answer types (api-types.ts; docs/api.md
+// "Checkout and orders"): money in pence, times in Unix ms (null while not yet), an
+// order's invoice null while it is being issued, its vat_rates highest rate first.
+export type {
+  AddressAnswer as Address,
+  BillingAnswer as Billing,
+  CheckoutAnswer as CheckoutInfo,
+  DispatchAnswer as Dispatch,
+  InvoiceAnswer as Invoice,
+  OrderAnswer as Order,
+  OrderLineAnswer as OrderLine,
+  QuoteAnswer as DeliveryOption,
+  SupplierAnswer as InvoiceSupplier,
+  VatRateAnswer as VatRateTotal,
+} from './api-types';
 
 export const emptyAddress = (): Address => ({ line1: '', line2: '', town: '', postcode: '' });
 
@@ -225,10 +116,7 @@ export async function downloadInvoice(order: Pick<Order, 'id' | 'invoice'>, doc:
 
 /** A page of the buyer's orders, newest first (20 at most), and the cursor of the next
  * page: null on the last (docs/api.md). */
-export interface OrdersPage {
-  orders: Order[];
-  next: string | null;
-}
+export type { OrdersPage } from './api-types';
 
 /** The first page of the buyer's orders, or the page after cursor. */
 export async function listOrders(cursor: string | null = null): Promise<OrdersPage> {
@@ -239,11 +127,7 @@ export async function listOrders(cursor: string | null = null): Promise<OrdersPa
 
 /** What a reorder did: the names of the products put back in the basket, of those no longer
  * available, and of those left out because the basket holds the most lines it can. */
-export interface ReorderAnswer {
-  added: string[];
-  unavailable: string[];
-  basket_full: string[];
-}
+export type { ReorderAnswer } from './api-types';
 
 /** Puts a past order's lines back in the basket, or only those of skus (order again for
  * chosen lines); the basket widget reloads. */

@@ -1,6 +1,7 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch } from './api';
 import type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
+import type { CheckedLine, ListAnswer, ListBasketAnswer as ListToBasketAnswer, ListSummary, ListsAnswer } from './api-types';
 import { characterProblem } from './validation';
 
 // Saved lists (docs/quick-order.md): a buyer's standing lists of products, kept in units as
@@ -9,40 +10,22 @@ import { characterProblem } from './validation';
 // A list's line has the product and problem POST /api/skus answers (one Go type serves both).
 export type { LineProblem, SkuProduct as ProductSummary, UnitsLine } from './quick-order';
 
-/** One line of a list: units, with its product (null when no product has the SKU). */
-export interface ListLine {
-  sku: string;
-  quantity: number;
-  product: ProductSummary | null;
-  problem: LineProblem | null;
-}
+/** One line of a list: units, with its product (null when no product has the SKU); the
+ * answer's line_amount is not read here. */
+export type ListLine = Omit<CheckedLine, 'line_amount'>;
 
 /** When a list last changed: Unix ms, or an RFC 3339 time. */
 export type ChangedAt = number | string;
 
-/** A list as GET /api/lists/{id} answers it. */
-export interface SavedList {
-  id: string;
-  name: string;
-  updated_at: ChangedAt;
-  lines: ListLine[];
-}
+/** A list as GET /api/lists/{id} answers it (under list), as far as the pages read it. */
+export type SavedList = Omit<ListAnswer, 'created_at' | 'lines'> & { lines: ListLine[] };
 
 /** A list in the buyer's index: lines is the number of lines. */
-export interface ListSummary {
-  id: string;
-  name: string;
-  lines: number;
-  updated_at: ChangedAt;
-}
+export type { ListSummary } from './api-types';
 
 /** What "Add all to basket" did: the lines added, those that could not be, and how many
  * lines the basket holds now. */
-export interface ListToBasketAnswer {
-  added: { sku: string; name: string; quantity: number }[];
-  unavailable: { sku: string; name: string; code: string; message: string }[];
-  lines: number;
-}
+export type { ListBasketAnswer as ListToBasketAnswer } from './api-types';
 
 /** The most characters a list name has (docs/quick-order.md "Limits"). */
 export const LIST_NAME_MAX = 60;
@@ -101,7 +84,7 @@ const listPath = (id: string) => `/api/lists/${encodeURIComponent(id)}`;
 
 /** The buyer's lists, most recently changed first. */
 export async function getLists(signal?: AbortSignal): Promise<ListSummary[]> {
-  const a = await apiFetch<{ lists: ListSummary[] }>('/api/lists', { method: 'GET', headers: await bearer(), ...(signal && { signal }) });
+  const a = await apiFetch<ListsAnswer>('/api/lists', { method: 'GET', headers: await bearer(), ...(signal && { signal }) });
   return a.lists ?? [];
 }
 

@@ -18,11 +18,11 @@ const ALLOWED_FILES = new Set(['lib/format.ts']);
  * is named in the report of issue 23; an entry that is no longer found fails the test, so
  * the list shrinks as the fields arrive. */
 const WAITING_FOR_SERVER: Record<string, string> = {
-  // The pages snapshot (functions/internal/pages) has no pack price: it needs packPrice
-  // (and packPriceIncVat for the product page) so these pages can show the server's figures.
-  'components/catalogue/product-detail.tsx: p.unitPrice * p.packSize': 'pages snapshot: packPrice',
-  'components/catalogue/product-detail.tsx: Math.round((pack * (100 + p.vatRate)) / 100)': 'pages snapshot: packPriceIncVat',
-  'components/catalogue/product-grid.tsx: p.unitPrice * p.packSize': 'pages snapshot: packPrice',
+  // The pages snapshot (functions/internal/pages) has no pack price: it needs pack_price
+  // (and pack_price_inc_vat for the product page) so these pages can show the server's figures.
+  'components/catalogue/product-detail.tsx: p.unit_price * p.pack_size': 'pages snapshot: packPrice',
+  'components/catalogue/product-detail.tsx: Math.round((pack * (100 + p.vat_rate)) / 100)': 'pages snapshot: packPriceIncVat',
+  'components/catalogue/product-grid.tsx: p.unit_price * p.pack_size': 'pages snapshot: packPrice',
 };
 
 /** Words that make a name a money value (pence), and words that make it something else

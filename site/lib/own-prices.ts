@@ -1,20 +1,12 @@
 import { accountState, idToken, subscribeAccount } from './account-store';
 import { apiFetch } from './api';
-import type { Availability } from './availability';
+import type { OwnPrice } from './api-types';
 import { reportError } from './report';
 
-/** A buyer's own prices of one unit and of one pack (pence ex VAT unless inc VAT). */
-export interface OwnPrice {
-  list_price: number;
-  unit_price: number;
-  discount_percent: number;
-  pack_size: number;
-  /** pack_size × unit_price, as a basket line of one pack is priced. */
-  pack_price: number;
-  pack_price_inc_vat: number;
-  /** How much is left now (the static page's stock is as it was at build time). */
-  availability?: Availability;
-}
+/** A buyer's own prices of one unit and of one pack (pence ex VAT unless inc VAT):
+ * pack_price is pack_size × unit_price, as a basket line of one pack is priced;
+ * availability is the stock now (the static page's is as it was at build time). */
+export type { OwnPrice } from './api-types';
 
 const cache = new Map<string, OwnPrice>();
 const pending = new Set<string>();

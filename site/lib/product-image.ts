@@ -1,4 +1,4 @@
-// A product may have no picture: the catalogue import leaves smallImg and largeImg empty
+// A product may have no picture: the catalogue import leaves small_img and large_img empty
 // (functions/internal/catalogue). Wherever the site draws a product image it draws this
 // placeholder instead, at the same size, so no layout moves (docs/catalogue.md).
 

@@ -1,6 +1,6 @@
 import { idToken, setCartUpdated } from './account-store';
 import { ApiError, apiFetch } from './api';
-import type { Availability } from './availability';
+import type { CheckedLine, LineProblem, ProductSummary as SkuProduct, SkusAnswer } from './api-types';
 import type { BasketChange } from './basket';
 import { searchCatalogue } from './search';
 
@@ -15,45 +15,19 @@ export const SUGGEST_FROM = 2;
 /** The largest CSV file read (500 lines are a few kilobytes). */
 export const MAX_CSV_BYTES = 1024 * 1024;
 
-/** A product as POST /api/skus answers it (pence ex VAT; quantities in units). */
-export interface SkuProduct {
-  sku: string;
-  name: string;
-  path: string;
-  small_img: string;
-  pack_size: number;
-  list_price: number;
-  unit_price: number;
-  discount_percent: number;
-  /** What one pack adds to a basket line. */
-  pack_price: number;
-  availability: Availability;
-  /** The most units one basket line of it may hold. */
-  line_limit: number;
-  /** The units the buyer's basket holds now. */
-  in_basket: number;
-}
+/** A product as POST /api/skus answers it (pence ex VAT; quantities in units): pack_price
+ * is what one pack adds to a basket line, line_limit the most units one basket line of it
+ * may hold, in_basket the units the buyer's basket holds now. */
+export type { ProductSummary as SkuProduct } from './api-types';
 
-/** Why a line cannot be added as it stands (docs/quick-order.md). */
-export interface LineProblem {
-  code: 'unknown' | 'discontinued' | 'out_of_stock' | 'packs' | 'short' | 'over_limit' | 'basket_full' | (string & {});
-  message: string;
-  /** packs: the whole packs either side, in units. */
-  nearest?: number[];
-  /** short, over_limit: the units that can still be added (whole packs). */
-  available?: number;
-}
+/** Why a line cannot be added as it stands (docs/quick-order.md has the codes): nearest
+ * (packs) the whole packs either side in units, available (short, over_limit) the units
+ * that can still be added. */
+export type { LineProblem } from './api-types';
 
-/** One line of POST /api/skus's answer. */
-export interface CheckedLine {
-  sku: string;
-  quantity: number;
-  product: SkuProduct | null;
-  problem: LineProblem | null;
-  /** What the line would add to the basket (quantity × your unit price, pence ex VAT);
-   * null without a product or a quantity. */
-  line_amount: number | null;
-}
+/** One line of POST /api/skus's answer; line_amount is what the line would add to the
+ * basket (quantity × your unit price), null without a product or a quantity. */
+export type { CheckedLine } from './api-types';
 
 /** A line to look up or add: a SKU and units. */
 export interface UnitsLine {
@@ -64,7 +38,7 @@ export interface UnitsLine {
 /** Checks lines as the basket will (quantity 0: only that the product can be bought);
  * answers them in the order asked. Each SKU once, 1 to 500 lines. */
 export async function checkLines(lines: UnitsLine[], signal?: AbortSignal): Promise<CheckedLine[]> {
-  const a = await apiFetch<{ lines: CheckedLine[] }>('/api/skus', { body: { token: await idToken(), lines }, ...(signal && { signal }) });
+  const a = await apiFetch<SkusAnswer>('/api/skus', { body: { token: await idToken(), lines }, ...(signal && { signal }) });
   return a.lines;
 }
 

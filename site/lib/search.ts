@@ -1,20 +1,8 @@
 import { apiFetch } from './api';
-import type { ProductCard } from './types';
+import type { SearchAnswer, SearchHit } from './api-types';
 
-/** One search hit: a product card and where it sits. */
-export interface SearchHit extends ProductCard {
-  rangeUrlText: string;
-  categoryId: number;
-}
-
-/** One page of GET /api/search. */
-export interface SearchResult {
-  query: string;
-  total: number;
-  page: number;
-  pages: number;
-  hits: SearchHit[];
-}
+/** One page of GET /api/search, and one of its hits. */
+export type { SearchAnswer as SearchResult, SearchHit } from './api-types';
 
 /** What a search asks for; empty strings mean "any". */
 export interface SearchParams {
@@ -45,9 +33,9 @@ export function searchHref(s: SearchParams): string {
 }
 
 /** Runs a search through the API. */
-export function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+export function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchAnswer> {
   const p = new URLSearchParams({ q: s.q, page: String(s.page) });
   if (s.range) p.set('range', s.range);
   if (s.category) p.set('category', s.category);
-  return apiFetch<SearchResult>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
+  return apiFetch<SearchAnswer>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
 }

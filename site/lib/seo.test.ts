@@ -28,8 +28,8 @@ describe('seo', () => {
 
   it('describes a product and its offer', () => {
     const ld = productLd(
-      { sku: 'GC101-00001', path: '/x-gc101-00001/', slug: 'x', name: 'X Card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true,
-        smallImg: '/media/s.svg', largeImg: '/media/l.svg', description: 'A card.', stockState: 'low-stock' },
+      { sku: 'GC101-00001', path: '/x-gc101-00001/', slug: 'x', name: 'X Card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true,
+        small_img: '/media/s.svg', large_img: '/media/l.svg', description: 'A card.', stock_state: 'low-stock' },
       'Female Birthday Cards',
     );
     expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00001', offers: { price: '0.65', priceCurrency: 'GBP', availability: 'https://schema.org/LimitedAvailability' } });
@@ -37,14 +37,14 @@ describe('seo', () => {
   });
 
   it('names a product\'s picture in JSON-LD and Open Graph, and none for a product without one', () => {
-    const product = { sku: 'GC101-00002', path: '/y-gc101-00002/', slug: 'y', name: 'Y Card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true,
-      smallImg: '/media/s.svg', largeImg: '/media/l.svg', description: 'A card.', stockState: 'in-stock' as const };
+    const product = { sku: 'GC101-00002', path: '/y-gc101-00002/', slug: 'y', name: 'Y Card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true,
+      small_img: '/media/s.svg', large_img: '/media/l.svg', description: 'A card.', stock_state: 'in-stock' as const };
     expect(productLd(product, 'Cards').image).toEqual([absolute('/media/l.svg')]);
     expect(productImageUrl(product)).toBe(absolute('/media/l.svg'));
     expect(pageMetadata({ title: 'T', description: 'D', path: '/y/', image: productImageUrl(product) }).openGraph).toMatchObject({ images: [{ url: absolute('/media/l.svg') }] });
 
     for (const none of ['', '  ']) {
-      const bare = { ...product, smallImg: none, largeImg: none };
+      const bare = { ...product, small_img: none, large_img: none };
       const ld = productLd(bare, 'Cards');
       expect(ld).not.toHaveProperty('image');
       expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00002', url: absolute('/y-gc101-00002/') });

@@ -55,7 +55,7 @@ export function breadcrumbLd(trail: { name: string; path: string }[]): JsonLd {
   };
 }
 
-const availability: Record<ProductDetail['stockState'], string> = {
+const availability: Record<ProductDetail['stock_state'], string> = {
   'in-stock': 'https://schema.org/InStock',
   'low-stock': 'https://schema.org/LimitedAvailability',
   'out-of-stock': 'https://schema.org/OutOfStock',
@@ -66,8 +66,8 @@ export { decimalPrice } from './format';
 
 /** The absolute URL of a product's picture for Open Graph, or undefined for a product
  * without one: the placeholder is not the product's picture, so none is named. */
-export function productImageUrl(p: Pick<ProductDetail, 'largeImg'>): string | undefined {
-  return hasPicture(p.largeImg) ? absolute(p.largeImg) : undefined;
+export function productImageUrl(p: Pick<ProductDetail, 'large_img'>): string | undefined {
+  return hasPicture(p.large_img) ? absolute(p.large_img) : undefined;
 }
 
 /** schema.org Product with its trade offer (unit price ex VAT, sold in packs); `image`
@@ -80,22 +80,22 @@ export function productLd(p: ProductDetail, categoryName: string): JsonLd {
     sku: p.sku,
     description: p.description,
     category: categoryName,
-    ...(hasPicture(p.largeImg) && { image: [absolute(p.largeImg)] }),
+    ...(hasPicture(p.large_img) && { image: [absolute(p.large_img)] }),
     url: absolute(p.path),
     offers: {
       '@type': 'Offer',
       url: absolute(p.path),
-      price: decimalPrice(p.unitPrice),
+      price: decimalPrice(p.unit_price),
       priceCurrency: 'GBP',
-      availability: availability[p.stockState],
+      availability: availability[p.stock_state],
       itemCondition: 'https://schema.org/NewCondition',
       priceSpecification: {
         '@type': 'UnitPriceSpecification',
-        price: decimalPrice(p.unitPrice),
+        price: decimalPrice(p.unit_price),
         priceCurrency: 'GBP',
         valueAddedTaxIncluded: false,
       },
-      eligibleQuantity: { '@type': 'QuantitativeValue', minValue: p.packSize, unitText: `pack of ${p.packSize}` },
+      eligibleQuantity: { '@type': 'QuantitativeValue', minValue: p.pack_size, unitText: `pack of ${p.pack_size}` },
     },
   };
 }

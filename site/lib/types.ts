@@ -1,98 +1,19 @@
-// Types of the build snapshot; they mirror functions/internal/pages. Money is integer
-// pence ex VAT.
+// Types of the build snapshot (catalogue.json and the pages' _payload.json). The shapes
+// are generated from functions/internal/pages into api-types.ts with the /api answers'
+// (docs/api.md "The wire contract"); this file names them for the pages and keeps the
+// site's own narrowings of them.
+import type { ProductCard, ProductDetail } from './api-types';
 
-export interface ProductCard {
-  sku: string;
-  /** The product page: /{slug}/ */
-  path: string;
-  slug: string;
-  name: string;
-  packSize: number;
-  unitPrice: number;
-  vatRate: number;
-  inStock: boolean;
-  smallImg: string;
-}
+export type { CatalogueFile, CategoryLink, CategoryPage, Home, Menu, MenuGroup, ProductCard, ProductDetail, ProductPage, RangeLink, RangePage } from './api-types';
 
 /** What a product grid shows of a product: the only fields a page sends the grid
  * (gridCards), so the page's RSC data carries nothing the grid does not use. */
-export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'packSize' | 'unitPrice' | 'inStock' | 'smallImg'>;
+export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'pack_size' | 'unit_price' | 'in_stock' | 'small_img'>;
 
 /** The grid's fields of each card, and nothing else (a card's slug and VAT rate stay out
  * of the page's RSC data). */
 export function gridCards(cards: readonly ProductCard[]): GridCard[] {
-  return cards.map(({ sku, path, name, packSize, unitPrice, inStock, smallImg }) => ({ sku, path, name, packSize, unitPrice, inStock, smallImg }));
+  return cards.map(({ sku, path, name, pack_size, unit_price, in_stock, small_img }) => ({ sku, path, name, pack_size, unit_price, in_stock, small_img }));
 }
 
-export interface RangeLink {
-  urlText: string;
-  name: string;
-  description: string;
-  path: string;
-  products: number;
-}
-
-export interface CategoryLink {
-  id: number;
-  slug: string;
-  name: string;
-  group: string;
-  rangeUrlText: string;
-  path: string;
-  products: number;
-}
-
-export interface MenuGroup {
-  name: string;
-  categories: CategoryLink[];
-}
-
-export interface Menu {
-  ranges: RangeLink[];
-  groups: MenuGroup[];
-}
-
-export interface CatalogueFile {
-  generatedAt: string;
-  products: number;
-  menu: Menu;
-  /** Every page with a catalogue payload: home, ranges, categories, products. */
-  pages: string[];
-  productPaths: string[];
-}
-
-export interface Home {
-  kind: 'home';
-  ranges: RangeLink[];
-  products: number;
-}
-
-export interface RangePage {
-  kind: 'range';
-  range: RangeLink;
-  categories: CategoryLink[];
-  featured: ProductCard[];
-}
-
-export interface CategoryPage {
-  kind: 'category';
-  range: RangeLink;
-  category: CategoryLink;
-  products: ProductCard[];
-}
-
-export type StockState = 'in-stock' | 'low-stock' | 'out-of-stock';
-
-export interface ProductDetail extends ProductCard {
-  description: string;
-  largeImg: string;
-  stockState: StockState;
-}
-
-export interface ProductPage {
-  kind: 'product';
-  product: ProductDetail;
-  range: RangeLink;
-  category: CategoryLink;
-  related: ProductCard[];
-}
+export type StockState = ProductDetail['stock_state'];

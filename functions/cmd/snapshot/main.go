@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -29,16 +30,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "snapshot:", err)
 		os.Exit(1)
 	}
-}
-
-// catalogueFile is catalogue.json: what every page's shell needs.
-type catalogueFile struct {
-	GeneratedAt string     `json:"generatedAt"`
-	Products    int        `json:"products"` // active products: discontinued ones are not counted
-	Menu        pages.Menu `json:"menu"`
-	Pages       []string   `json:"pages"` // every page with a payload: home, ranges, categories, products
-	// ProductPaths are the product pages among them, for the catch-all route.
-	ProductPaths []string `json:"productPaths"`
 }
 
 func run(ctx context.Context, out string) error {
@@ -88,8 +79,8 @@ func run(ctx context.Context, out string) error {
 	}
 	slices.Sort(paths)
 	slices.Sort(productPaths)
-	err = writeJSON(filepath.Join(tmp, "catalogue.json"), catalogueFile{
-		GeneratedAt: time.Now().UTC().Format(time.RFC3339), Products: site.Home.Products, Menu: site.Menu,
+	err = writeJSON(filepath.Join(tmp, "catalogue.json"), pages.CatalogueFile{
+		GeneratedAt: apitypes.UnixMillisOf(time.Now()), Products: site.Home.Products, Menu: site.Menu,
 		Pages: paths, ProductPaths: productPaths,
 	})
 	if err != nil {

@@ -108,7 +108,7 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, 
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, b)
+		encode(w, http.StatusOK, billingAnswerOfStored(b))
 	})
 }
 
@@ -126,7 +126,7 @@ type quoteAnswer struct {
 
 // checkoutAnswer is what the checkout steps need before the buyer types anything.
 type checkoutAnswer struct {
-	Billing               *store.Billing `json:"billing"`
+	Billing               *billingAnswer `json:"billing"`
 	ApprovedForCredit     bool           `json:"approved_for_credit"`
 	DeliveryOptions       []quoteAnswer  `json:"delivery_options"` // a quote per option, in the shop's order
 	FreeDeliveryThreshold int64          `json:"free_delivery_threshold"`
@@ -150,7 +150,7 @@ func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Servi
 		a := checkoutAnswer{ApprovedForCredit: acct.ApprovedForCredit, FreeDeliveryThreshold: p.FreeDeliveryThreshold,
 			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy}
 		if acct.Billing != nil {
-			b := store.BillingOf(*acct.Billing)
+			b := billingAnswerOf(*acct.Billing)
 			a.Billing = &b
 		}
 		for _, q := range orders.Quotes(p, baskets.Shop) {

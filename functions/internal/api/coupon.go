@@ -37,9 +37,10 @@ type couponAnswer struct {
 	Description    string `json:"description,omitempty"`
 	Kind           string `json:"kind,omitempty"`
 	Percent        int    `json:"percent,omitempty"`
-	AmountPence    int64  `json:"amount_pence,omitempty"`
-	MinSpendPence  int64  `json:"min_spend_pence,omitempty"`
-	ValidTo        string `json:"valid_to,omitempty"`
+	Amount         int64  `json:"amount,omitempty"`    // pence off, for kind "amount"
+	MinSpend       int64  `json:"min_spend,omitempty"` // pence ex VAT the basket's goods must reach
+	// ValidTo is when the coupon stops working (it works until, not at, that moment).
+	ValidTo *unixMillis `json:"valid_to,omitempty"`
 }
 
 // usableCoupon reads coupon id for uid: unknown, or another account's, is the same 404
@@ -63,10 +64,7 @@ func usableCoupon(ctx context.Context, st BasketStore, uid, id string, now time.
 
 func describeCoupon(c store.StoredCoupon) couponAnswer {
 	a := couponAnswer{ActiveCouponID: c.ID, Description: c.Description, Kind: c.Kind, Percent: c.Percent,
-		AmountPence: c.AmountPence, MinSpendPence: c.MinSpendPence}
-	if !c.ValidTo.IsZero() {
-		a.ValidTo = c.ValidTo.Format(time.RFC3339)
-	}
+		Amount: c.AmountPence, MinSpend: c.MinSpendPence, ValidTo: msOrNull(c.ValidTo)}
 	return a
 }
 

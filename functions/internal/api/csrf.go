@@ -8,12 +8,18 @@ import (
 	"github.com/tradeshop/functions/internal/csrf"
 )
 
+// csrfAnswer is the token a page sends back with each write, and the header to send it in.
+type csrfAnswer struct {
+	Token  string `json:"token"`
+	Header string `json:"header"`
+}
+
 // handleCSRF answers GET /api/csrf with the token for the page's csrf-token meta tag: the
 // browser's current one while it has long enough to live, else a fresh one with its
 // HttpOnly cookie (csrf.Protector.Token).
 func handleCSRF(p *csrf.Protector) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		encode(w, http.StatusOK, map[string]string{"token": p.Token(w, r), "header": csrf.HeaderName})
+		encode(w, http.StatusOK, csrfAnswer{Token: p.Token(w, r), Header: csrf.HeaderName})
 	})
 }
 

@@ -108,18 +108,41 @@ func (c changeListRequest) Valid(context.Context) map[string]string {
 
 // listSummary is a list in the index of lists.
 type listSummary struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Lines     int    `json:"lines"`
-	UpdatedAt int64  `json:"updated_at"` // Unix ms, as every time the API answers
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Lines     int        `json:"lines"`
+	UpdatedAt unixMillis `json:"updated_at"`
+}
+
+// listsAnswer is GET /api/lists's answer: the buyer's lists, most recently changed first.
+type listsAnswer struct {
+	Lists []listSummary `json:"lists"`
+}
+
+// listEnvelope is the answer of the endpoints that answer one list.
+type listEnvelope struct {
+	List listAnswer `json:"list"`
+}
+
+// listDeletedAnswer is DELETE /api/lists/{id}'s answer: the id of the list deleted.
+type listDeletedAnswer struct {
+	Deleted string `json:"deleted"`
+}
+
+// listBasketAnswer is what POST /api/lists/{id}/basket did: the lines added, the lines
+// refused with their reasons, and the lines the basket holds now.
+type listBasketAnswer struct {
+	Added       []addedLine   `json:"added"`
+	Unavailable []refusedLine `json:"unavailable"`
+	Lines       int           `json:"lines"`
 }
 
 // listAnswer is one list with its lines checked and priced for the buyer.
 type listAnswer struct {
 	ID        string        `json:"id"`
 	Name      string        `json:"name"`
-	CreatedAt int64         `json:"created_at"` // Unix ms
-	UpdatedAt int64         `json:"updated_at"`
+	CreatedAt unixMillis    `json:"created_at"`
+	UpdatedAt unixMillis    `json:"updated_at"`
 	Lines     []checkedLine `json:"lines"`
 }
 
@@ -142,7 +165,7 @@ func (h listHandlers) answerList(w http.ResponseWriter, r *http.Request, uid str
 		writeError(w, r, h.log, err)
 		return
 	}
-	encode(w, status, map[string]listAnswer{"list": {ID: l.ID, Name: l.Name, CreatedAt: l.CreatedAt.UnixMilli(), UpdatedAt: l.UpdatedAt.UnixMilli(),
+	encode(w, status, listEnvelope{List: listAnswer{ID: l.ID, Name: l.Name, CreatedAt: unixMillisOf(l.CreatedAt), UpdatedAt: unixMillisOf(l.UpdatedAt),
 		Lines: checkedLinesOf(checks, discounts)}})
 }
 
@@ -182,9 +205,9 @@ func (h listHandlers) index() http.Handler {
 		}
 		out := make([]listSummary, len(all))
 		for i, l := range all {
-			out[i] = listSummary{ID: l.ID, Name: l.Name, Lines: l.Lines, UpdatedAt: l.UpdatedAt.UnixMilli()}
+			out[i] = listSummary{ID: l.ID, Name: l.Name, Lines: l.Lines, UpdatedAt: unixMillisOf(l.UpdatedAt)}
 		}
-		encode(w, http.StatusOK, map[string][]listSummary{"lists": out})
+		encode(w, http.StatusOK, listsAnswer{Lists: out})
 	})
 }
 
@@ -312,7 +335,7 @@ func (h listHandlers) remove() http.Handler {
 			writeError(w, r, h.log, err)
 			return
 		}
-		encode(w, http.StatusOK, map[string]string{"deleted": id})
+		encode(w, http.StatusOK, listDeletedAnswer{Deleted: id})
 	})
 }
 
@@ -352,11 +375,7 @@ func (h listHandlers) toBasket() http.Handler {
 			writeError(w, r, h.log, err)
 			return
 		}
-		out := struct {
-			Added       []addedLine   `json:"added"`
-			Unavailable []refusedLine `json:"unavailable"`
-			Lines       int           `json:"lines"` // the lines the basket holds now
-		}{Added: []addedLine{}, Unavailable: []refusedLine{}, Lines: len(did.Basket.Lines)}
+		out := listBasketAnswer{Added: []addedLine{}, Unavailable: []refusedLine{}, Lines: len(did.Basket.Lines)}
 		for _, a := range did.Added {
 			out.Added = append(out.Added, addedLine{SKU: a.SKU, Name: did.Products[a.SKU].Name, Quantity: a.Quantity})
 		}

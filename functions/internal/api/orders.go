@@ -329,7 +329,7 @@ type orderLineAnswer struct {
 // orderAnswer is an order as the browser gets it.
 type orderAnswer struct {
 	ID             string            `json:"id"`
-	PlacedAt       int64             `json:"placed_at"` // Unix ms
+	PlacedAt       unixMillis        `json:"placed_at"`
 	Lines          []orderLineAnswer `json:"lines"`
 	GoodsExVAT     int64             `json:"goods_ex_vat"`
 	CouponID       string            `json:"coupon_id,omitempty"`
@@ -341,18 +341,18 @@ type orderAnswer struct {
 	VAT            int64             `json:"vat"`
 	TotalIncVAT    int64             `json:"total_inc_vat"`
 	Status         string            `json:"status"`
-	Billing        *store.Billing    `json:"billing,omitempty"`
-	DeliverTo      *store.Address    `json:"deliver_to,omitempty"`
+	Billing        *billingAnswer    `json:"billing,omitempty"`
+	DeliverTo      *addressAnswer    `json:"deliver_to,omitempty"`
 	DeliveryNote   string            `json:"delivery_note,omitempty"`
 	// Invoice is the order's VAT invoice; null while it is being issued (a second after
 	// the order is placed, or until the sweep issues it after a crash).
 	Invoice *invoiceAnswer `json:"invoice"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
-	PaidAt       *int64          `json:"paid_at"`
-	ConfirmedAt  *int64          `json:"confirmed_at"`
-	DispatchedAt *int64          `json:"dispatched_at"`
-	CompletedAt  *int64          `json:"completed_at"`
-	CancelledAt  *int64          `json:"cancelled_at"`
+	PaidAt       *unixMillis     `json:"paid_at"`
+	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
+	DispatchedAt *unixMillis     `json:"dispatched_at"`
+	CompletedAt  *unixMillis     `json:"completed_at"`
+	CancelledAt  *unixMillis     `json:"cancelled_at"`
 	Dispatch     *dispatchAnswer `json:"dispatch"`
 	CancelReason string          `json:"cancel_reason,omitempty"`
 }
@@ -363,18 +363,18 @@ type dispatchAnswer struct {
 }
 
 // msOrNull is t in Unix ms, nil for the zero time.
-func msOrNull(t time.Time) *int64 {
+func msOrNull(t time.Time) *unixMillis {
 	if t.IsZero() {
 		return nil
 	}
-	ms := t.UnixMilli()
+	ms := unixMillisOf(t)
 	return &ms
 }
 
 // invoiceAnswer is an order's VAT invoice as the browser gets it (docs/invoices.md).
 type invoiceAnswer struct {
 	Number       string          `json:"number"`    // INV-000042
-	IssuedAt     int64           `json:"issued_at"` // Unix ms: the invoice date and the tax point
+	IssuedAt     unixMillis      `json:"issued_at"` // the invoice date and the tax point
 	Supplier     supplierAnswer  `json:"supplier"`
 	VATRates     []vatRateAnswer `json:"vat_rates"` // highest rate first
 	PaymentTerms string          `json:"payment_terms"`
@@ -396,7 +396,7 @@ type vatRateAnswer struct {
 }
 
 func invoiceAnswerOf(inv orders.Invoice) *invoiceAnswer {
-	a := &invoiceAnswer{Number: orders.InvoiceNumber(inv.Number), IssuedAt: inv.IssuedAt.UnixMilli(), Supplier: supplierAnswer(inv.Supplier),
+	a := &invoiceAnswer{Number: orders.InvoiceNumber(inv.Number), IssuedAt: unixMillisOf(inv.IssuedAt), Supplier: supplierAnswer(inv.Supplier),
 		VATRates: make([]vatRateAnswer, len(inv.Rates)), PaymentTerms: inv.PaymentTerms}
 	for i, r := range inv.Rates {
 		a.VATRates[i] = vatRateAnswer(r)
@@ -405,7 +405,7 @@ func invoiceAnswerOf(inv orders.Invoice) *invoiceAnswer {
 }
 
 func orderAnswerOf(o orders.Order) orderAnswer {
-	a := orderAnswer{ID: o.ID, PlacedAt: o.PlacedAt.UnixMilli(), Lines: make([]orderLineAnswer, len(o.Lines)), GoodsExVAT: o.GoodsExVAT,
+	a := orderAnswer{ID: o.ID, PlacedAt: unixMillisOf(o.PlacedAt), Lines: make([]orderLineAnswer, len(o.Lines)), GoodsExVAT: o.GoodsExVAT,
 		CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT,
 		DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT, Status: o.Status,
 		DeliveryNote: o.DeliveryNote}
@@ -413,11 +413,11 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 		a.Lines[i] = orderLineAnswer(l)
 	}
 	if o.Billing != nil {
-		b := store.BillingOf(*o.Billing)
+		b := billingAnswerOf(*o.Billing)
 		a.Billing = &b
 	}
 	if o.DeliverTo != nil {
-		to := store.AddressOf(*o.DeliverTo)
+		to := addressAnswerOf(*o.DeliverTo)
 		a.DeliverTo = &to
 	}
 	if o.Invoice != nil {

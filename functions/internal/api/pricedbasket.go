@@ -25,7 +25,7 @@ var _ BasketStore = (*store.Store)(nil)
 // availabilityAnswer is a product's availability: packs_left is told only when the
 // status is "low" or "out".
 type availabilityAnswer struct {
-	Status    basket.Status `json:"status"`
+	Status    basket.Status `json:"status" ts:"'in_stock' | 'low' | 'out'"`
 	PacksLeft *int          `json:"packs_left,omitempty"`
 }
 

@@ -34,6 +34,11 @@ func (p pricesRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
+// pricesAnswer is POST /api/prices's answer: the buyer's prices by SKU.
+type pricesAnswer struct {
+	Prices map[string]ownPrice `json:"prices"`
+}
+
 // ownPrice is one product's prices for the buyer, pence ex VAT unless named inc VAT.
 type ownPrice struct {
 	ListPrice       int64 `json:"list_price"`
@@ -74,6 +79,6 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
 				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize))}
 		}
-		encode(w, http.StatusOK, map[string]any{"prices": out})
+		encode(w, http.StatusOK, pricesAnswer{Prices: out})
 	})
 }

@@ -90,6 +90,11 @@ func lineProblemOf(p *shoperr.LineProblem) *lineProblem {
 	return out
 }
 
+// skusAnswer is POST /api/skus's answer: every line asked about, checked, in the order asked.
+type skusAnswer struct {
+	Lines []checkedLine `json:"lines"`
+}
+
 // checkedLine is one line of a lookup: the product (null: no such SKU) and its problem
 // (null: it can be added as asked).
 type checkedLine struct {
@@ -161,6 +166,6 @@ func handleSKUs(log *slog.Logger, verify auth.Verifier, baskets basket.Service) 
 			}
 			all[i] = c
 		}
-		encode(w, http.StatusOK, map[string]any{"lines": checkedLinesOf(all, discounts)})
+		encode(w, http.StatusOK, skusAnswer{Lines: checkedLinesOf(all, discounts)})
 	})
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
-	"github.com/tradeshop/functions/internal/pages"
 )
 
 // recommendedCount is how many products the Recommended Products page shows.
@@ -53,8 +52,8 @@ type RecommendationReader interface {
 }
 
 type recommendedAnswer struct {
-	Reason   string              `json:"reason"` // fromBasket, fromOrders or fromCatalogue
-	Products []pages.ProductCard `json:"products"`
+	Reason   string              `json:"reason" ts:"'basket' | 'orders' | 'catalogue'"`
+	Products []productCardAnswer `json:"products"`
 }
 
 // handleRecommended answers POST /api/recommended {token}: in-stock products (never a
@@ -74,7 +73,7 @@ func handleRecommended(log *slog.Logger, verify auth.Verifier, from Recommendati
 
 // recommend picks uid's recommendations and says what from: the first source, of basket,
 // orders and catalogue, that yields any product.
-func recommend(ctx context.Context, from RecommendationReader, uid string) (string, []pages.ProductCard, error) {
+func recommend(ctx context.Context, from RecommendationReader, uid string) (string, []productCardAnswer, error) {
 	b, err := from.Basket(ctx, uid)
 	if err != nil {
 		return "", nil, err
@@ -127,7 +126,7 @@ func orderedSKUs(placed []orders.Order) []string {
 // fromLines picks from the categories of the products of skus (newest first), at most
 // basketCategories of them. A discontinued product says nothing of the buyer (the basket
 // does not show its line), so its category does not count.
-func fromLines(ctx context.Context, from RecommendationReader, skus []string, skip map[string]bool) ([]pages.ProductCard, error) {
+func fromLines(ctx context.Context, from RecommendationReader, skus []string, skip map[string]bool) ([]productCardAnswer, error) {
 	if len(skus) == 0 {
 		return nil, nil
 	}
@@ -150,7 +149,7 @@ func fromLines(ctx context.Context, from RecommendationReader, skus []string, sk
 // pick takes in-stock products not in the basket and not discontinued from the
 // categories in turn, round robin, so every category is represented. The categories are
 // read side by side: one round trip's time.
-func pick(ctx context.Context, cats RecommendationReader, categories []int, skip map[string]bool) ([]pages.ProductCard, error) {
+func pick(ctx context.Context, cats RecommendationReader, categories []int, skip map[string]bool) ([]productCardAnswer, error) {
 	lists := make([][]catalogue.Product, len(categories))
 	errs := make([]error, len(categories))
 	var wg sync.WaitGroup
@@ -161,14 +160,14 @@ func pick(ctx context.Context, cats RecommendationReader, categories []int, skip
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	out := []pages.ProductCard{}
+	out := []productCardAnswer{}
 	for i := 0; len(out) < recommendedCount; i++ {
 		added := false
 		for _, ps := range lists {
 			if i < len(ps) {
 				added = true
 				if p := ps[i]; p.Stock > 0 && !p.Discontinued() && !skip[p.SKU] && len(out) < recommendedCount {
-					out = append(out, pages.Card(p))
+					out = append(out, productCardOfProduct(p))
 				}
 			}
 		}

@@ -69,6 +69,6 @@ func handleSearch(log *slog.Logger, idx SearchIndex) http.Handler {
 			writeError(w, r, log, err)
 			return
 		}
-		encode(w, http.StatusOK, res)
+		encode(w, http.StatusOK, searchAnswerOf(res))
 	})
 }

@@ -2,8 +2,10 @@ package pages
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 
+	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 )
@@ -17,16 +19,16 @@ type ProductCard struct {
 	Path      string `json:"path"`
 	Slug      string `json:"slug"`
 	Name      string `json:"name"`
-	PackSize  int    `json:"packSize"`
-	UnitPrice int64  `json:"unitPrice"`
-	VATRate   int    `json:"vatRate"`
-	InStock   bool   `json:"inStock"`
-	SmallImg  string `json:"smallImg"`
+	PackSize  int    `json:"pack_size"`
+	UnitPrice int64  `json:"unit_price"`
+	VATRate   int    `json:"vat_rate"`
+	InStock   bool   `json:"in_stock"`
+	SmallImg  string `json:"small_img"`
 }
 
 // RangeLink is a range as menus and the home page link it.
 type RangeLink struct {
-	URLText     string `json:"urlText"`
+	URLText     string `json:"url_text"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Path        string `json:"path"`
@@ -39,7 +41,7 @@ type CategoryLink struct {
 	Slug         string `json:"slug"`
 	Name         string `json:"name"`
 	Group        string `json:"group"`
-	RangeURLText string `json:"rangeUrlText"`
+	RangeURLText string `json:"range_url_text"`
 	Path         string `json:"path"`
 	Products     int    `json:"products"`
 }
@@ -58,14 +60,14 @@ type Menu struct {
 
 // Home is the data of the home page.
 type Home struct {
-	Kind     string      `json:"kind"`
+	Kind     string      `json:"kind" ts:"'home'"`
 	Ranges   []RangeLink `json:"ranges"`
 	Products int         `json:"products"`
 }
 
 // RangePage is the data of /outlet/r/{urlText}/.
 type RangePage struct {
-	Kind       string         `json:"kind"`
+	Kind       string         `json:"kind" ts:"'range'"`
 	Range      RangeLink      `json:"range"`
 	Categories []CategoryLink `json:"categories"`
 	Featured   []ProductCard  `json:"featured"`
@@ -73,7 +75,7 @@ type RangePage struct {
 
 // CategoryPage is the data of /outlet/section/{slug}/{id}/.
 type CategoryPage struct {
-	Kind     string        `json:"kind"`
+	Kind     string        `json:"kind" ts:"'category'"`
 	Range    RangeLink     `json:"range"`
 	Category CategoryLink  `json:"category"`
 	Products []ProductCard `json:"products"`
@@ -83,17 +85,35 @@ type CategoryPage struct {
 type ProductDetail struct {
 	ProductCard
 	Description string `json:"description"`
-	LargeImg    string `json:"largeImg"`
-	StockState  string `json:"stockState"` // in-stock, low-stock or out-of-stock
+	LargeImg    string `json:"large_img"`
+	StockState  string `json:"stock_state" ts:"'in-stock' | 'low-stock' | 'out-of-stock'"`
 }
 
 // ProductPage is the data of a product page, /{slug}/.
 type ProductPage struct {
-	Kind     string        `json:"kind"`
+	Kind     string        `json:"kind" ts:"'product'"`
 	Product  ProductDetail `json:"product"`
 	Range    RangeLink     `json:"range"`
 	Category CategoryLink  `json:"category"`
 	Related  []ProductCard `json:"related"`
+}
+
+// CatalogueFile is the snapshot's catalogue.json: what every page's shell needs.
+type CatalogueFile struct {
+	GeneratedAt apitypes.UnixMillis `json:"generated_at"`
+	Products    int                 `json:"products"` // active products: discontinued ones are not counted
+	Menu        Menu                `json:"menu"`
+	Pages       []string            `json:"pages"` // every page with a payload: home, ranges, categories, products
+	// ProductPaths are the product pages among them, for the catch-all route.
+	ProductPaths []string `json:"product_paths"`
+}
+
+// PayloadTypes are the types of the snapshot's files (catalogue.json and each page's
+// _payload.json), for the wire rules' test and the site's generated types
+// (cmd/apitypes).
+func PayloadTypes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[CatalogueFile](), reflect.TypeFor[Home](), reflect.TypeFor[RangePage](),
+		reflect.TypeFor[CategoryPage](), reflect.TypeFor[ProductPage]()}
 }
 
 // Site is every page's data, keyed by page path.

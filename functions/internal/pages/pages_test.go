@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/catalogue"
 
 	"github.com/tradeshop/functions/internal/seed"
@@ -221,5 +222,14 @@ func TestMenuGroupsFollowTheCatalogue(t *testing.T) {
 	spade := s.Products[catalogue.ProductPath(products[9])]
 	if spade.Category.Path != garden[0].Path || spade.Category.Group != "Garden" {
 		t.Fatalf("Spade's category %+v", spade.Category)
+	}
+}
+
+// TestPayloadTypesKeepTheWireRules holds the snapshot's files to the /api answers' rules
+// (docs/api.md "The wire contract").
+func TestPayloadTypesKeepTheWireRules(t *testing.T) {
+	t.Parallel()
+	for _, problem := range apitypes.WireProblems(PayloadTypes()...) {
+		t.Error(problem)
 	}
 }

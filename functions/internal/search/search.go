@@ -41,8 +41,8 @@ const (
 // Hit is one result: the product as a grid shows it, with where it sits.
 type Hit struct {
 	pages.ProductCard
-	RangeURLText string `json:"rangeUrlText"`
-	CategoryID   int    `json:"categoryId"`
+	RangeURLText string `json:"range_url_text"`
+	CategoryID   int    `json:"category_id"`
 }
 
 // Result is one page of results.

@@ -37,7 +37,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
       const p = data.product;
       return pageMetadata({
         title: `${p.name} (${p.sku})`,
-        description: `${p.name}, SKU ${p.sku}: ${formatPence(p.unitPrice)} a unit ex VAT, sold in packs of ${p.packSize}. Wholesale ${data.category.name.toLowerCase()} for retailers.`,
+        description: `${p.name}, SKU ${p.sku}: ${formatPence(p.unit_price)} a unit ex VAT, sold in packs of ${p.pack_size}. Wholesale ${data.category.name.toLowerCase()} for retailers.`,
         path: p.path,
         image: productImageUrl(p),
       });

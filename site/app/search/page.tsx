@@ -11,8 +11,8 @@ export const metadata: Metadata = {
 
 export default function SearchPage() {
   const { menu } = getCatalogue();
-  const ranges = menu.ranges.map((r) => ({ value: r.urlText, label: r.name }));
-  const categories = menu.groups.flatMap((g) => g.categories).map((c) => ({ value: String(c.id), label: c.name, range: c.rangeUrlText }));
+  const ranges = menu.ranges.map((r) => ({ value: r.url_text, label: r.name }));
+  const categories = menu.groups.flatMap((g) => g.categories).map((c) => ({ value: String(c.id), label: c.name, range: c.range_url_text }));
   return (
     <>
       <h1>Search</h1>

@@ -4,14 +4,12 @@ import { ProductGrid } from '@/components/catalogue/product-grid';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { idToken } from '@/lib/account-store';
 import { apiFetch } from '@/lib/api';
-import type { ProductCard } from '@/lib/types';
+import type { RecommendedAnswer } from '@/lib/api-types';
 import { SignedOutNotice } from './signed-out-notice';
 import { useAccount } from './use-account';
 
-type Answer = { reason: 'basket' | 'orders' | 'catalogue'; products: ProductCard[] };
-
 /** The lead line for what the products were picked from. */
-const leads: Record<Answer['reason'], string> = {
+const leads: Record<RecommendedAnswer['reason'], string> = {
   basket: 'Picked from the categories in your basket.',
   orders: 'Picked from the categories of your recent orders.',
   catalogue: 'A selection from the first sections of our catalogue.',
@@ -20,7 +18,7 @@ const leads: Record<Answer['reason'], string> = {
 /** Products picked for the buyer (POST /api/recommended), drawn like a category grid. */
 export function Recommended() {
   const account = useAccount();
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [answer, setAnswer] = useState<RecommendedAnswer | null>(null);
   const [error, setError] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const uid = account.user === 0 ? '' : account.user.uid;
@@ -28,7 +26,7 @@ export function Recommended() {
     if (!uid) return;
     let live = true;
     idToken()
-      .then((token) => apiFetch<Answer>('/api/recommended', { body: { token } }))
+      .then((token) => apiFetch<RecommendedAnswer>('/api/recommended', { body: { token } }))
       .then((a) => live && setAnswer(a))
       .catch(() => live && setError(true));
     return () => {

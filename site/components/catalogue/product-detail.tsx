@@ -8,32 +8,32 @@ import { StockFact } from './stock-fact';
 /** The main block of a product page: image, name, SKU, price, pack, VAT, stock and
  * description. */
 export function ProductDetail({ product: p }: { product: Detail }) {
-  const pack = p.unitPrice * p.packSize;
-  const packIncVat = Math.round((pack * (100 + p.vatRate)) / 100);
+  const pack = p.unit_price * p.pack_size;
+  const packIncVat = Math.round((pack * (100 + p.vat_rate)) / 100);
   return (
     <div className="product">
-      <ProductImage className="product-image" src={p.largeImg} alt={p.name} width={640} height={640} fetchPriority="high" />
+      <ProductImage className="product-image" src={p.large_img} alt={p.name} width={640} height={640} fetchPriority="high" />
       <div className="product-info">
         <h1>{p.name}</h1>
         <p className="muted">SKU {p.sku}</p>
         <p className="product-price">
-          <Price sku={p.sku} listPrice={p.unitPrice} />{' '}
+          <Price sku={p.sku} listPrice={p.unit_price} />{' '}
           ex VAT
         </p>
         <dl className="product-facts">
           <dt>Pack size</dt>
-          <dd>{p.packSize} units</dd>
+          <dd>{p.pack_size} units</dd>
           <dt>Pack list price</dt>
           <dd>
             {formatPence(pack)} ex VAT ({formatPence(packIncVat)} inc VAT)
           </dd>
           <OwnPackPrice sku={p.sku} />
           <dt>VAT rate</dt>
-          <dd>{p.vatRate}%</dd>
+          <dd>{p.vat_rate}%</dd>
           <dt>Availability</dt>
-          <StockFact sku={p.sku} stockState={p.stockState} />
+          <StockFact sku={p.sku} stockState={p.stock_state} />
         </dl>
-        <ProductActions sku={p.sku} packSize={p.packSize} inStock={p.stockState !== 'out-of-stock'} name={p.name} prompt />
+        <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.stock_state !== 'out-of-stock'} name={p.name} prompt />
         <p>{p.description}</p>
       </div>
     </div>

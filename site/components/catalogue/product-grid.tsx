@@ -25,9 +25,9 @@ export function ProductGrid({ products, label, level = 2, order = false, firstRo
       {products.map((p, i) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
           {firstRowEager && i < GRID_FIRST_ROW ? (
-            <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="eager" fetchPriority="high" />
+            <ProductImage src={p.small_img} alt="" width={160} height={160} loading="eager" fetchPriority="high" />
           ) : (
-            <ProductImage src={p.smallImg} alt="" width={160} height={160} loading="lazy" decoding="async" />
+            <ProductImage src={p.small_img} alt="" width={160} height={160} loading="lazy" decoding="async" />
           )}
           <Name className="card-name">
             <Link href={p.path}>
@@ -35,15 +35,15 @@ export function ProductGrid({ products, label, level = 2, order = false, firstRo
             </Link>
           </Name>
           <p className="card-meta">
-            SKU {p.sku} · Pack of {p.packSize}
+            SKU {p.sku} · Pack of {p.pack_size}
           </p>
           <p className="card-price">
-            <Price sku={p.sku} listPrice={p.unitPrice} />{' '}
+            <Price sku={p.sku} listPrice={p.unit_price} />{' '}
             <span className="muted">
-              ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unitPrice * p.packSize} /> a pack
+              ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unit_price * p.pack_size} /> a pack
             </span>
           </p>
-          <ProductActions sku={p.sku} packSize={p.packSize} inStock={p.inStock} name={p.name} inGrid={order} showStock />
+          <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.in_stock} name={p.name} inGrid={order} showStock />
         </li>
       ))}
     </ul>

@@ -28,11 +28,11 @@ describe('ProductImage', () => {
 });
 
 describe('the pages that draw product images', () => {
-  const card: ProductCard = { sku: 'GC101-00001', path: '/robin-gc101-00001/', slug: 'robin', name: 'Robin card', packSize: 6, unitPrice: 65, vatRate: 20, inStock: true, smallImg: '' };
+  const card: ProductCard = { sku: 'GC101-00001', path: '/robin-gc101-00001/', slug: 'robin', name: 'Robin card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true, small_img: '' };
 
   it('the product grid keeps each card\'s 160 × 160 image, placeholder or picture', async () => {
     const { ProductGrid } = await import('./product-grid');
-    const html = renderToStaticMarkup(<ProductGrid products={[card, { ...card, sku: 'GC101-00002', smallImg: '/media/b-s.svg' }]} label="Cards" />);
+    const html = renderToStaticMarkup(<ProductGrid products={[card, { ...card, sku: 'GC101-00002', small_img: '/media/b-s.svg' }]} label="Cards" />);
     const [none, pic] = images(html);
     expect(none).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '160', height: '160' });
     expect(pic).toMatchObject({ src: '/media/b-s.svg', alt: '', width: '160', height: '160' });
@@ -40,7 +40,7 @@ describe('the pages that draw product images', () => {
 
   it('a grid at the top of a page loads its first row at once with high priority, every other image lazily', async () => {
     const { GRID_FIRST_ROW, ProductGrid } = await import('./product-grid');
-    const cards = Array.from({ length: 10 }, (_, i) => ({ ...card, sku: `GC101-0000${i}`, smallImg: `/media/${i}-s.svg` }));
+    const cards = Array.from({ length: 10 }, (_, i) => ({ ...card, sku: `GC101-0000${i}`, small_img: `/media/${i}-s.svg` }));
     const top = images(renderToStaticMarkup(<ProductGrid products={cards} label="Cards" firstRowEager />));
     expect(GRID_FIRST_ROW).toBe(6);
     expect(top.map((img) => [img.loading, img.fetchPriority ?? null])).toEqual([
@@ -55,7 +55,7 @@ describe('the pages that draw product images', () => {
 
   it('the product page draws the 640 × 640 placeholder for a product without a picture', async () => {
     const { ProductDetail } = await import('./product-detail');
-    const detail: Detail = { ...card, largeImg: '', description: 'A card.', stockState: 'in-stock' };
+    const detail: Detail = { ...card, large_img: '', description: 'A card.', stock_state: 'in-stock' };
     const [img] = images(renderToStaticMarkup(<ProductDetail product={detail} />));
     expect(img).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '640', height: '640', class: 'product-image no-picture' });
   });

@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { Order } from '@/lib/checkout';
 import { OrderStatus } from './order-status';
 
-const base = { id: 'TS-100042', placed_at: Date.UTC(2026, 10, 24), lines: [], goods_ex_vat: 0, coupon_discount: 0, delivery_charge: 0, delivery_option: 'standard', net_ex_vat: 0, vat: 0, total_inc_vat: 0, invoice: null } satisfies Omit<Order, 'status'>;
+const base = { id: 'TS-100042', placed_at: Date.UTC(2026, 10, 24), lines: [], goods_ex_vat: 0, coupon_discount: 0, delivery_charge: 0, delivery_vat: 0, delivery_option: 'standard', net_ex_vat: 0, vat: 0, total_inc_vat: 0, invoice: null,
+  paid_at: null, confirmed_at: null, dispatched_at: null, completed_at: null, cancelled_at: null, dispatch: null } satisfies Omit<Order, 'status'>;
 const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
 
 describe('the buyer\'s order status', () => {

@@ -33,6 +33,7 @@ const order: Order = {
   coupon_id: 'WELCOME5',
   coupon_discount: 500,
   delivery_charge: 1295,
+  delivery_vat: 259,
   delivery_option: 'next-day',
   net_ex_vat: 12845,
   vat: 2469,
@@ -49,6 +50,12 @@ const order: Order = {
   deliver_to: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' },
   delivery_note: 'Side door',
   invoice,
+  paid_at: null,
+  confirmed_at: null,
+  dispatched_at: null,
+  completed_at: null,
+  cancelled_at: null,
+  dispatch: null,
 };
 
 /** The markup's text, as a reader gets it. */

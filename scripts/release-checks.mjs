@@ -22,7 +22,10 @@ export const isLoopbackHost = (/** @type {string} */ host) => LOOPBACK.test(host
  * saying which store that is. Without DYNAMODB_ENDPOINT it is scripts/run's DynamoDB Local,
  * http://127.0.0.1:$DYNAMODB_PORT (8000), as scripts/catalogue does; an endpoint that is set
  * empty (the SDK then reads AWS) or is not a loopback address is refused unless allowAws, as
- * the seed refuses one, so a local release never reads a deployed table by accident. */
+ * the seed refuses one, so a local release never reads a deployed table by accident.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ allowAws?: boolean }} [options]
+ * @returns {{ env: NodeJS.ProcessEnv, note: string }} */
 export function localStoreEnv(env, { allowAws = false } = {}) {
   const table = env.TABLE_NAME || 'tradeshop';
   if (env.DYNAMODB_ENDPOINT === undefined) {

@@ -22,14 +22,14 @@ test('localStoreEnv: no DYNAMODB_ENDPOINT is the local store; a loopback one is 
   for (const endpoint of ['http://127.0.0.1:9000', 'http://localhost:8000', 'http://[::1]:8000']) {
     assert.equal(localStoreEnv({ DYNAMODB_ENDPOINT: endpoint }).env.DYNAMODB_ENDPOINT, endpoint);
   }
-  for (const [endpoint, why] of [
+  for (const [endpoint, why] of /** @type {[string, RegExp][]} */ ([
     ['', /from AWS DynamoDB \(table shop-x\): DYNAMODB_ENDPOINT is set but empty/],
     ['https://dynamodb.eu-west-2.amazonaws.com', /DYNAMODB_ENDPOINT https:\/\/dynamodb\.eu-west-2\.amazonaws\.com is not a loopback address/],
     ['http://localhost.evil.example:8000', /is not a loopback address/],
     ['127.0.0.1:8000', /DYNAMODB_ENDPOINT "127\.0\.0\.1:8000" is not a URL/],
-  ]) {
+  ])) {
     const env = { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'shop-x' };
-    assert.throws(() => localStoreEnv(env), (err) => why.test(err.message) && /pass --allow-aws/.test(err.message), endpoint);
+    assert.throws(() => localStoreEnv(env), (/** @type {any} */ err) => why.test(err.message) && /pass --allow-aws/.test(err.message), endpoint);
     assert.equal(localStoreEnv(env, { allowAws: true }).env.DYNAMODB_ENDPOINT, endpoint);
   }
 });
@@ -38,14 +38,15 @@ test('localStoreEnv: no DYNAMODB_ENDPOINT is the local store; a loopback one is 
  * stops there (nothing is built or published). */
 async function buildEnvOf(t, args, env) {
   const target = path.join(scratch(t), 'release');
-  let seen = null;
+  /** @type {NodeJS.ProcessEnv} */
+  let seen = {};
   const stop = new Error('stopped after the build was called');
   const build = async ({ env: e }) => {
     seen = e;
     throw stop;
   };
   try {
-    await main(['--target', `dir:${target}`, ...args], env, { shop: {}, build });
+    await main(['--target', `dir:${target}`, ...args], env, { shop: /** @type {any} */ ({}), build: /** @type {any} */ (build) });
   } catch (err) {
     if (err !== stop) throw err;
   }
@@ -73,5 +74,5 @@ test('a build for a dir target from a store that is not local is refused in one 
 });
 
 test('--allow-aws goes only with a dir target', async () => {
-  await assert.rejects(main(['--target', 'aws', '--allow-aws'], bareEnv, { shop: {}, build: async () => assert.fail('built') }), /--allow-aws only goes with a dir target/);
+  await assert.rejects(main(['--target', 'aws', '--allow-aws'], bareEnv, { shop: /** @type {any} */ ({}), build: async () => assert.fail('built') }), /--allow-aws only goes with a dir target/);
 });

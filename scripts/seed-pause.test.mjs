@@ -37,10 +37,11 @@ test('a seed rides out a store paused for longer than its per-call deadline and 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const port = await freePort();
   const store = await startDynamoDBLocal({ port, logFile: path.join(dir, 'dynamodb.log') });
+  const pid = /** @type {number} */ (store.child.pid);
   t.diagnostic(`DynamoDB Local answered after ${store.seconds.toFixed(1)} s`);
   let paused = false;
   t.after(async () => {
-    if (paused) process.kill(store.child.pid, 'SIGCONT');
+    if (paused) process.kill(pid, 'SIGCONT');
     await stopAll();
   });
   const seedBin = path.join(dir, 'seed');
@@ -59,16 +60,16 @@ test('a seed rides out a store paused for longer than its per-call deadline and 
   let stdout = '';
   let stderr = '';
   let pausedAt = '';
-  const resumed = new Promise((resolve) => {
+  const resumed = new Promise((/** @type {(v?: unknown) => void} */ resolve) => {
     seed.stdout.setEncoding('utf8').on('data', (d) => {
       stdout += d;
       // The first progress line: the load has begun and most of it is still to come.
       if (!pausedAt && /seed:\s+\d+% \(/.test(stdout)) {
-        pausedAt = stdout.trim().split('\n').at(-1);
-        process.kill(store.child.pid, 'SIGSTOP');
+        pausedAt = stdout.trim().split('\n').at(-1) ?? '';
+        process.kill(pid, 'SIGSTOP');
         paused = true;
         setTimeout(() => {
-          process.kill(store.child.pid, 'SIGCONT');
+          process.kill(pid, 'SIGCONT');
           paused = false;
           resolve();
         }, pauseMs);

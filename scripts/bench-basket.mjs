@@ -9,7 +9,8 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.
 export async function newClient(base, authHost, i) {
   const email = `bench-${Date.now()}-${i}@shop.test`;
   const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
   });
   const { idToken } = /** @type {{ idToken: string }} */ (await res.json());
@@ -34,14 +35,20 @@ export async function basketLatency(base, authHost, { clients = 50, rounds = 20 
   const users = await Promise.all(Array.from({ length: clients }, (_, i) => newClient(base, authHost, i)));
   const add = [];
   const cart = [];
-  await Promise.all(users.map(async (u, i) => {
-    const headers = { 'content-type': 'application/json', 'x-csrf-token': u.csrf, cookie: u.cookie };
-    for (let r = 0; r < rounds; r++) {
-      const p = products[(i + r) % products.length];
-      add.push(await timed(() => fetch(`${base}/api/basket/add`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken, sku: p.sku, quantity: p.pack_size }) })));
-      cart.push(await timed(() => fetch(`${base}/api/shoppingCartSmall`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken }) })));
-    }
-  }));
+  await Promise.all(
+    users.map(async (u, i) => {
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': u.csrf, cookie: u.cookie };
+      for (let r = 0; r < rounds; r++) {
+        const p = products[(i + r) % products.length];
+        add.push(
+          await timed(() =>
+            fetch(`${base}/api/basket/add`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken, sku: p.sku, quantity: p.pack_size }) }),
+          ),
+        );
+        cart.push(await timed(() => fetch(`${base}/api/shoppingCartSmall`, { method: 'POST', headers, body: JSON.stringify({ token: u.idToken }) })));
+      }
+    }),
+  );
   const sum = (xs) => {
     xs.sort((a, b) => a - b);
     return { p50: Number(pct(xs, 0.5).toFixed(1)), p99: Number(pct(xs, 0.99).toFixed(1)), n: xs.length };

@@ -112,10 +112,12 @@ export function serveStatic(dir) {
   });
   return new Promise((resolve, reject) => {
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve({
-      url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
-      close: () => new Promise((/** @type {(v?: void) => void} */ done) => server.close(() => done())),
-    }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+        close: () => new Promise((/** @type {(v?: void) => void} */ done) => server.close(() => done())),
+      }),
+    );
   });
 }
 

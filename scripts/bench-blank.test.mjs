@@ -54,11 +54,13 @@ test('the static server: gzip when asked, the shop headers, 404.html for the res
   // Node's fetch decodes gzip itself: ask with a raw request to see the encoding.
   const http = await import('node:http');
   const raw = await new Promise((resolve, reject) => {
-    http.get(`${s.url}/`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(`${s.url}/`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
   assert.equal(raw.encoding, 'gzip');
   assert.equal(gunzipSync(raw.body).toString(), '<h1>hello</h1>');

@@ -23,7 +23,6 @@ export const layoutsDir = path.join(root, 'scripts', 'bench-hugo', 'layouts');
 /** The help links of the header menu and the footer: the site's own list. */
 export const HELP_LINKS = JSON.parse(readFileSync(path.join(root, 'site', 'lib', 'help-links.json'), 'utf8'));
 
-
 /** The "No picture" placeholder's data: URL (site/lib/product-image.ts). */
 const noPictureSrc = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160"><rect width="160" height="160" fill="#f3f5f8"/><g fill="none" stroke="#9aa3b2" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"><path d="M48 62 80 46l32 16v40l-32 16-32-16z"/><path d="M48 62l32 16 32-16M80 78v40"/><path d="M64 54l32 16v12"/></g></svg>')}`;
 
@@ -56,30 +55,48 @@ export function contentName(pagePath) {
 }
 
 /** Writes the Hugo site for the snapshot into dir (emptied first); answers its page count. */
-export function writeHugoSite({ snapshotDir, dir, siteUrl, shop, cssFile = path.join(root, 'site', 'app', 'globals.css'), iconFile = path.join(root, 'site', 'app', 'icon.svg') }) {
+export function writeHugoSite({
+  snapshotDir,
+  dir,
+  siteUrl,
+  shop,
+  cssFile = path.join(root, 'site', 'app', 'globals.css'),
+  iconFile = path.join(root, 'site', 'app', 'icon.svg'),
+}) {
   rmSync(dir, { recursive: true, force: true });
   for (const sub of ['content', 'data', 'assets', 'static']) mkdirSync(path.join(dir, sub), { recursive: true });
   const catalogue = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8'));
-  writeFileSync(path.join(dir, 'hugo.toml'), [
-    `baseURL = ${JSON.stringify(`${siteUrl}/`)}`,
-    `title = ${JSON.stringify(shop.business.tradingName)}`,
-    'languageCode = "en-GB"',
-    // Only the pages the shop has: no lists, feeds, sitemap or 404 page of Hugo's own.
-    'disableKinds = ["section", "taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]',
-    '[params]',
-    `siteUrl = ${JSON.stringify(siteUrl)}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    path.join(dir, 'hugo.toml'),
+    [
+      `baseURL = ${JSON.stringify(`${siteUrl}/`)}`,
+      `title = ${JSON.stringify(shop.business.tradingName)}`,
+      'languageCode = "en-GB"',
+      // Only the pages the shop has: no lists, feeds, sitemap or 404 page of Hugo's own.
+      'disableKinds = ["section", "taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]',
+      '[params]',
+      `siteUrl = ${JSON.stringify(siteUrl)}`,
+      '',
+    ].join('\n'),
+  );
   const name = shop.business.tradingName;
   const cut = name.lastIndexOf(' ');
   writeFileSync(path.join(dir, 'data', 'menu.json'), JSON.stringify(catalogue.menu));
-  writeFileSync(path.join(dir, 'data', 'shop.json'), JSON.stringify({
-    business: shop.business, contact: shop.contact,
-    minimumOrderPence: shop.minimumOrderPence, freeDeliveryThresholdPence: shop.freeDeliveryThresholdPence,
-    logoName: cut > 0 ? name.slice(0, cut) : name, logoSub: cut > 0 ? name.slice(cut + 1) : '',
-    flakes: SNOW_FLAKES, helpLinks: HELP_LINKS, noPictureSrc,
-    feedbackUrl: 'https://survey.tradeshop.example/feedback',
-  }));
+  writeFileSync(
+    path.join(dir, 'data', 'shop.json'),
+    JSON.stringify({
+      business: shop.business,
+      contact: shop.contact,
+      minimumOrderPence: shop.minimumOrderPence,
+      freeDeliveryThresholdPence: shop.freeDeliveryThresholdPence,
+      logoName: cut > 0 ? name.slice(0, cut) : name,
+      logoSub: cut > 0 ? name.slice(cut + 1) : '',
+      flakes: SNOW_FLAKES,
+      helpLinks: HELP_LINKS,
+      noPictureSrc,
+      feedbackUrl: 'https://survey.tradeshop.example/feedback',
+    }),
+  );
   cpSync(cssFile, path.join(dir, 'assets', 'globals.css'));
   cpSync(iconFile, path.join(dir, 'static', 'icon.svg'));
   cpSync(layoutsDir, path.join(dir, 'layouts'), { recursive: true });
@@ -93,7 +110,11 @@ export function writeHugoSite({ snapshotDir, dir, siteUrl, shop, cssFile = path.
 /** Hugo's version line, installing Debian's `hugo` through apt-get where there is none;
  * null (having said why) when it cannot be had. */
 export async function ensureHugo() {
-  const version = () => capture('hugo', ['version']).then((v) => v.trim(), () => null);
+  const version = () =>
+    capture('hugo', ['version']).then(
+      (v) => v.trim(),
+      () => null,
+    );
   let v = await version();
   if (v) return v;
   try {
@@ -125,8 +146,13 @@ export async function timeHugo(dir, { runs = 3 } = {}) {
   let bytes = 0;
   for (const rel of rels) bytes += readFileSync(path.join(publicDir, rel)).length;
   return {
-    seconds, cpuSeconds, median: median(seconds), cpuMedian: cpuSeconds.length ? median(cpuSeconds) : null,
-    htmlFiles: rels.filter((r) => r.endsWith('.html')).length, files: rels.length, bytes,
+    seconds,
+    cpuSeconds,
+    median: median(seconds),
+    cpuMedian: cpuSeconds.length ? median(cpuSeconds) : null,
+    htmlFiles: rels.filter((r) => r.endsWith('.html')).length,
+    files: rels.length,
+    bytes,
   };
 }
 

@@ -12,9 +12,33 @@ import { SNOW_FLAKES } from '../site/lib/snow-flakes.mjs';
 import { readShopConfig } from './build.mjs';
 import { scratch } from './release-fixtures.mjs';
 
-const range = { url_text: 'wholesale_balloons', name: 'Balloons', description: 'Foil and latex balloons.', path: '/outlet/r/wholesale_balloons/', products: 50 };
-const category = { id: 601, slug: 'foil-balloons', name: 'Foil Balloons', group: 'Balloons', range_url_text: 'wholesale_balloons', path: '/outlet/section/foil-balloons/601/', products: 50 };
-const card = (i) => ({ sku: `BL601-${String(i).padStart(5, '0')}`, path: `/balloon-${i}/`, slug: `balloon-${i}`, name: `Balloon ${i}`, pack_size: 6, unit_price: 95 + i, vat_rate: 20, in_stock: true, small_img: i === 2 ? '' : `/media/products/bl601-${i}-s.svg` });
+const range = {
+  url_text: 'wholesale_balloons',
+  name: 'Balloons',
+  description: 'Foil and latex balloons.',
+  path: '/outlet/r/wholesale_balloons/',
+  products: 50,
+};
+const category = {
+  id: 601,
+  slug: 'foil-balloons',
+  name: 'Foil Balloons',
+  group: 'Balloons',
+  range_url_text: 'wholesale_balloons',
+  path: '/outlet/section/foil-balloons/601/',
+  products: 50,
+};
+const card = (i) => ({
+  sku: `BL601-${String(i).padStart(5, '0')}`,
+  path: `/balloon-${i}/`,
+  slug: `balloon-${i}`,
+  name: `Balloon ${i}`,
+  pack_size: 6,
+  unit_price: 95 + i,
+  vat_rate: 20,
+  in_stock: true,
+  small_img: i === 2 ? '' : `/media/products/bl601-${i}-s.svg`,
+});
 const cards = Array.from({ length: 50 }, (_, i) => card(i + 1));
 const product = { ...card(1), description: 'A <b>big</b> balloon.', large_img: '/media/products/bl601-1-l.svg', stock_state: 'low-stock' };
 const pages = {
@@ -25,10 +49,15 @@ const pages = {
 };
 
 function writeSnapshot(dir) {
-  writeFileSync(path.join(dir, 'catalogue.json'), JSON.stringify({
-    products: 50, pages: Object.keys(pages), product_paths: [product.path],
-    menu: { ranges: [range], groups: [{ name: 'Balloons', categories: [category] }] },
-  }));
+  writeFileSync(
+    path.join(dir, 'catalogue.json'),
+    JSON.stringify({
+      products: 50,
+      pages: Object.keys(pages),
+      product_paths: [product.path],
+      menu: { ranges: [range], groups: [{ name: 'Balloons', categories: [category] }] },
+    }),
+  );
   for (const [p, payload] of Object.entries(pages)) {
     mkdirSync(path.join(dir, 'pages', p), { recursive: true });
     writeFileSync(path.join(dir, 'pages', p, '_payload.json'), JSON.stringify(payload));
@@ -43,7 +72,11 @@ test('content file names from page paths', () => {
 });
 
 test('a content file is the payload as JSON front matter, keys in lower case, with the URL and template', () => {
-  assert.deepEqual(lowerKeys({ unitPrice: 1, related: [{ smallImg: 'x', packSize: 6 }], n: null }), { unitprice: 1, related: [{ smallimg: 'x', packsize: 6 }], n: null });
+  assert.deepEqual(lowerKeys({ unitPrice: 1, related: [{ smallImg: 'x', packSize: 6 }], n: null }), {
+    unitprice: 1,
+    related: [{ smallimg: 'x', packsize: 6 }],
+    n: null,
+  });
   const front = JSON.parse(contentFile(product.path, pages[product.path]));
   assert.equal(front.url, product.path);
   assert.equal(front.layout, 'product');
@@ -69,8 +102,18 @@ test('the Hugo site: one content file per page, the menu, the shop details, css 
   const dir = path.join(scratch(t), 'hugo');
   const n = writeHugoSite({ snapshotDir: snap, dir, siteUrl: 'https://shop.example', shop: readShopConfig() });
   assert.equal(n, 4);
-  for (const rel of ['hugo.toml', 'content/_index.md', 'content/outlet-r-wholesale_balloons.md', 'content/outlet-section-foil-balloons-601.md',
-    'content/balloon-1.md', 'data/menu.json', 'data/shop.json', 'assets/globals.css', 'static/icon.svg', 'layouts/_default/baseof.html']) {
+  for (const rel of [
+    'hugo.toml',
+    'content/_index.md',
+    'content/outlet-r-wholesale_balloons.md',
+    'content/outlet-section-foil-balloons-601.md',
+    'content/balloon-1.md',
+    'data/menu.json',
+    'data/shop.json',
+    'assets/globals.css',
+    'static/icon.svg',
+    'layouts/_default/baseof.html',
+  ]) {
     assert.ok(existsSync(path.join(dir, rel)), rel);
   }
   assert.match(readFileSync(path.join(dir, 'hugo.toml'), 'utf8'), /baseURL = "https:\/\/shop\.example\/"/);
@@ -99,13 +142,19 @@ test('hugo builds the pages with the shop markup', { skip: !hasHugo && 'no hugo 
   assert.match(cat, /<link rel="canonical" href="https:\/\/shop\.example\/outlet\/section\/foil-balloons\/601\/">/);
   assert.equal(cat.match(/<li class="card"/g)?.length, 48, 'the first 48 cards');
   assert.match(cat, /Showing 1 to 48 of 50 lines/);
-  assert.match(cat, /<span aria-current="page">1<\/span><\/li><li><a aria-label="Page 2" href="\/outlet\/section\/foil-balloons\/601\/\?page=2">2<\/a><\/li><li><a href="[^"]+\?page=2">Next<\/a>/);
+  assert.match(
+    cat,
+    /<span aria-current="page">1<\/span><\/li><li><a aria-label="Page 2" href="\/outlet\/section\/foil-balloons\/601\/\?page=2">2<\/a><\/li><li><a href="[^"]+\?page=2">Next<\/a>/,
+  );
   assert.match(cat, /<span class="price" data-pence="96">£0\.96 each \(96p\)<\/span>/);
   assert.match(cat, /data-pence="576">£5\.76<\/span> a pack/);
   assert.match(cat, /alt="No picture" class="no-picture"/, 'a product without a picture gets the placeholder');
   assert.match(cat, /aria-labelledby="menu-601">.*Foil Balloons/, 'the header menu');
   assert.match(cat, /company number 00000000/, 'the footer');
-  assert.deepEqual(lds(cat)[0].itemListElement.map((i) => i.item), ['https://shop.example/', range.path, category.path].map((p) => (p.startsWith('http') ? p : `https://shop.example${p}`)));
+  assert.deepEqual(
+    lds(cat)[0].itemListElement.map((i) => i.item),
+    ['https://shop.example/', range.path, category.path].map((p) => (p.startsWith('http') ? p : `https://shop.example${p}`)),
+  );
 
   const prod = read(product.path);
   assert.match(prod, /<h1>Balloon 1<\/h1>/);

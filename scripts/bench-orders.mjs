@@ -12,12 +12,14 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.
 /** Runs fn over items, at most limit at a time. */
 async function eachLimit(items, limit, fn) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
 }
 
 async function ok(res, what) {
@@ -28,14 +30,23 @@ async function ok(res, what) {
 /** Signs a buyer up, saves billing and fills a basket of `lines` distinct products. */
 async function readyBuyer(base, authHost, i, products, lines) {
   const email = `bench-orders-${Date.now()}-${i}@shop.test`;
-  const { idToken } = await ok(await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
-  }), 'sign up');
+  const { idToken } = await ok(
+    await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct-horse-1', returnSecureToken: true }),
+    }),
+    'sign up',
+  );
   const c = await fetch(`${base}/api/csrf`);
   const { token } = await ok(c, 'csrf');
   const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie: (c.headers.get('set-cookie') ?? '').split(';')[0] };
-  const billing = { company: `Bench Buyer ${i} Ltd`, contact: 'Pat Bench', payment_method: 'proforma', address: { line1: '1 High St', town: 'Exampleton', postcode: 'EX1 2AB' } };
+  const billing = {
+    company: `Bench Buyer ${i} Ltd`,
+    contact: 'Pat Bench',
+    payment_method: 'proforma',
+    address: { line1: '1 High St', town: 'Exampleton', postcode: 'EX1 2AB' },
+  };
   await ok(await fetch(`${base}/api/billing`, { method: 'POST', headers, body: JSON.stringify({ token: idToken, billing }) }), 'billing');
   // `lines` distinct products, spread over the bench products so buyers share some.
   const start = (i * 37) % products.skus.length;
@@ -51,9 +62,13 @@ async function readyBuyer(base, authHost, i, products, lines) {
 export async function ordersLoad(base, authHost, products, { concurrency = 50, orders = 500, lines = 20, seconds = 120 } = {}) {
   if (products.skus.length < lines) throw new Error(`need at least ${lines} bench products`);
   const buyers = [];
-  await eachLimit(Array.from({ length: orders }, (_, i) => i), concurrency, async (i) => {
-    buyers[i] = await readyBuyer(base, authHost, i, products, lines);
-  });
+  await eachLimit(
+    Array.from({ length: orders }, (_, i) => i),
+    concurrency,
+    async (i) => {
+      buyers[i] = await readyBuyer(base, authHost, i, products, lines);
+    },
+  );
   const lat = [];
   const statuses = {};
   const before = loadavg()[0];
@@ -63,7 +78,8 @@ export async function ordersLoad(base, authHost, products, { concurrency = 50, o
     if (performance.now() > stopAt) return; // bounded in time as well as in count
     const s = performance.now();
     const res = await fetch(`${base}/api/orders`, {
-      method: 'POST', headers: b.headers,
+      method: 'POST',
+      headers: b.headers,
       body: JSON.stringify({ token: b.idToken, idempotency_key: b.key, delivery_option: 'standard', same_as_billing: true }),
     });
     const body = /** @type {{ lines?: unknown[] }} */ (await res.json());
@@ -78,8 +94,15 @@ export async function ordersLoad(base, authHost, products, { concurrency = 50, o
   lat.sort((a, b) => a - b);
   const r = (x) => Number(x.toFixed(1));
   return {
-    orders: lat.length, seconds: r(wall), perSecond: r(lat.length / wall),
-    p50: r(pct(lat, 0.5) ?? 0), p99: r(pct(lat, 0.99) ?? 0), max: r(lat.at(-1) ?? 0),
-    statuses, concurrency, lines, load: { before: r(before), after: r(after) },
+    orders: lat.length,
+    seconds: r(wall),
+    perSecond: r(lat.length / wall),
+    p50: r(pct(lat, 0.5) ?? 0),
+    p99: r(pct(lat, 0.99) ?? 0),
+    max: r(lat.at(-1) ?? 0),
+    statuses,
+    concurrency,
+    lines,
+    load: { before: r(before), after: r(after) },
   };
 }

@@ -24,8 +24,7 @@ export function median(values) {
 
 /** Whether a folder holds a page (an index.html) at any depth. */
 function holdsPage(dir) {
-  return readdirSync(dir, { withFileTypes: true }).some((e) =>
-    e.isFile() ? e.name === 'index.html' : e.isDirectory() && holdsPage(path.join(dir, e.name)));
+  return readdirSync(dir, { withFileTypes: true }).some((e) => (e.isFile() ? e.name === 'index.html' : e.isDirectory() && holdsPage(path.join(dir, e.name))));
 }
 
 /** The files of the export that belong to the page at pagePath, relative to its folder:
@@ -110,9 +109,7 @@ export function tracePhases(text, { minSeconds = 0.3 } = {}) {
   const roots = spans.filter((s) => s.name === 'next-build' && s.parentId === undefined);
   const top = roots.at(-1);
   if (!top) return null;
-  const children = spans
-    .filter((s) => s.parentId === top.id && s.traceId === top.traceId)
-    .sort((a, b) => a.timestamp - b.timestamp);
+  const children = spans.filter((s) => s.parentId === top.id && s.traceId === top.traceId).sort((a, b) => a.timestamp - b.timestamp);
   const phases = [];
   let coveredTo = -Infinity;
   for (const s of children) {
@@ -145,5 +142,11 @@ export const MB = (n) => `${(n / 1e6).toFixed(1)} MB`;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dir = 'site/out', ...pages] = process.argv.slice(2);
   const list = pages.length ? pages : ['/outlet/section/female-birthday-cards/101/'];
-  console.log(JSON.stringify(list.map((p) => pageSizes(dir, p)), null, 1));
+  console.log(
+    JSON.stringify(
+      list.map((p) => pageSizes(dir, p)),
+      null,
+      1,
+    ),
+  );
 }

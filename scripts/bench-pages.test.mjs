@@ -54,11 +54,17 @@ test('page sizes: every file raw and gzip, the HTML, and the totals', (t) => {
   const s = pageSizes(dir, '/p/');
   assert.equal(s.path, '/p/');
   assert.equal(s.htmlBytes, Buffer.byteLength(html));
-  assert.deepEqual(s.files.map((f) => f.name), ['_payload.json', 'index.html', 'index.txt']);
+  assert.deepEqual(
+    s.files.map((f) => f.name),
+    ['_payload.json', 'index.html', 'index.txt'],
+  );
   assert.equal(s.rawBytes, Buffer.byteLength(html) + 11 + 7);
   const html9 = gzipSync(html, { level: 9 }).length;
   assert.equal(s.files.find((f) => f.name === 'index.html')?.gzipBytes, html9);
-  assert.equal(s.gzipBytes, s.files.reduce((n, f) => n + f.gzipBytes, 0));
+  assert.equal(
+    s.gzipBytes,
+    s.files.reduce((n, f) => n + f.gzipBytes, 0),
+  );
 });
 
 test('the release folder by kind of file', (t) => {
@@ -99,9 +105,15 @@ test("build phases from a next build trace: the last build's direct phases, nest
   const r = tracePhases(trace);
   assert.ok(r);
   assert.equal(r.seconds, 51);
-  assert.deepEqual(r.phases.map((p) => [p.name, p.seconds]), [
-    ['clean', 2.5], ['run-turbopack', 2], ['static-generation', 40], ['output-export-full-static-export', 3],
-  ]);
+  assert.deepEqual(
+    r.phases.map((p) => [p.name, p.seconds]),
+    [
+      ['clean', 2.5],
+      ['run-turbopack', 2],
+      ['static-generation', 40],
+      ['output-export-full-static-export', 3],
+    ],
+  );
   assert.ok(Math.abs(r.otherSeconds - 3.5) < 1e-9);
   assert.equal(tracePhases('[]\n'), null);
 });

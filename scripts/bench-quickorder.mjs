@@ -40,17 +40,26 @@ export async function quickOrderLatency(base, authHost, products, { lookupSKUs =
   // Three checks first, not counted: the store's and the edge's first requests (JIT, pools).
   for (let i = 0; i < 3; i++) await fetch(`${base}/api/skus`, { method: 'POST', headers: buyers[0].headers, body }).then((r) => r.arrayBuffer());
   for (let i = 0; i < lookups; i++) {
-    lookup.push(await timed(() => fetch(`${base}/api/skus`, { method: 'POST', headers: buyers[0].headers, body }), (b) => {
-      if (b.lines.length !== lookupSKUs || b.lines.some((l) => l.problem)) throw new Error('a bench SKU was refused');
-    }));
+    lookup.push(
+      await timed(
+        () => fetch(`${base}/api/skus`, { method: 'POST', headers: buyers[0].headers, body }),
+        (b) => {
+          if (b.lines.length !== lookupSKUs || b.lines.some((l) => l.problem)) throw new Error('a bench SKU was refused');
+        },
+      ),
+    );
   }
   const add = [];
   for (const b of buyers.slice(1)) {
-    add.push(await timed(() => fetch(`${base}/api/basket/addMany`, { method: 'POST', headers: b.headers, body: JSON.stringify({ token: b.idToken, lines: lines(addLines) }) }),
-      (added) => {
-        // The add answers what changed: the basket's line count and each line added to.
-        if (added.lines !== addLines || added.changed.length !== addLines) throw new Error(`the basket holds ${added.lines} lines, not ${addLines}`);
-      }));
+    add.push(
+      await timed(
+        () => fetch(`${base}/api/basket/addMany`, { method: 'POST', headers: b.headers, body: JSON.stringify({ token: b.idToken, lines: lines(addLines) }) }),
+        (added) => {
+          // The add answers what changed: the basket's line count and each line added to.
+          if (added.lines !== addLines || added.changed.length !== addLines) throw new Error(`the basket holds ${added.lines} lines, not ${addLines}`);
+        },
+      ),
+    );
   }
   return { lookup: summary(lookup), add: summary(add), lookupSKUs, addLines };
 }

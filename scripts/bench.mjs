@@ -48,15 +48,25 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator,
-  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+  binDir,
+  buildGoCommands,
+  capture,
+  ensureNpmPackages,
+  freePort,
+  root,
+  run,
+  say,
+  startAuthEmulator,
+  startService,
+  stopAll,
+  stopOnSignals,
+  waitForPort,
+  writeFirebaseConfig,
 } from './lib.mjs';
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSettings, buildSite, exportDir, readShopConfig, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
-import {
-  CATEGORY_HTML_TARGET, CATEGORY_PAGE_TARGET, MB, RELEASE_TARGET, childCpuSeconds, folderSummary, kB, pageSizes, tracePhases,
-} from './bench-pages.mjs';
+import { CATEGORY_HTML_TARGET, CATEGORY_PAGE_TARGET, MB, RELEASE_TARGET, childCpuSeconds, folderSummary, kB, pageSizes, tracePhases } from './bench-pages.mjs';
 import { ensureHugo, timeHugo, writeHugoSite } from './bench-hugo.mjs';
 import { buildBlankNext, serveStatic } from './bench-blank.mjs';
 import { basketLatency } from './bench-basket.mjs';
@@ -135,8 +145,12 @@ async function main() {
   });
   await waitForPort(edgePort, { child: edge });
   if (want('stack')) {
-    record('smoke stack start', secs(t0), 's',
-      `(DynamoDB Local ${store.seconds.toFixed(1)}s and Auth emulator ${tAuth}s side by side, seed ${tSeed}s, build ${first.seconds.toFixed(1)}s, edge up)`);
+    record(
+      'smoke stack start',
+      secs(t0),
+      's',
+      `(DynamoDB Local ${store.seconds.toFixed(1)}s and Auth emulator ${tAuth}s side by side, seed ${tSeed}s, build ${first.seconds.toFixed(1)}s, edge up)`,
+    );
   }
 
   if (want('calls')) await callsBench({ cwd: path.join(root, 'functions'), env });
@@ -148,27 +162,48 @@ async function main() {
   const blankExport = async () => (blank ??= await buildBlankNext());
 
   if (want('pages')) {
-    for (const [kind, pagePath] of [['category', categoryPath], ['product', productPath]]) {
+    for (const [kind, pagePath] of [
+      ['category', categoryPath],
+      ['product', productPath],
+    ]) {
       const p = pageSizes(exportDir, pagePath);
       say('bench', `${kind} page ${pagePath}: ${p.files.length} files`);
       for (const f of p.files) record(`  ${kind} ${f.name}`, Number((f.rawBytes / 1000).toFixed(1)), 'kB raw', `(${kB(f.gzipBytes)} gzip)`);
       const target = kind === 'category' ? `; target <= ${kB(CATEGORY_HTML_TARGET)}` : '';
       record(`${kind} page HTML`, Number((p.htmlBytes / 1000).toFixed(1)), 'kB raw', `(${pagePath}${target})`);
-      record(`${kind} page, all files`, Number((p.rawBytes / 1000).toFixed(1)), 'kB raw',
-        `(${kB(p.gzipBytes)} gzip in ${p.files.length} files${kind === 'category' ? `; target <= ${kB(CATEGORY_PAGE_TARGET)} raw` : ''})`);
+      record(
+        `${kind} page, all files`,
+        Number((p.rawBytes / 1000).toFixed(1)),
+        'kB raw',
+        `(${kB(p.gzipBytes)} gzip in ${p.files.length} files${kind === 'category' ? `; target <= ${kB(CATEGORY_PAGE_TARGET)} raw` : ''})`,
+      );
     }
     // The release folder is the export: a release publishes every file of site/out (the
     // bucket's site/ prefix, one object per file), nothing of builds/snapshot.
     const rel = folderSummary(exportDir);
-    const kinds = Object.entries(rel.kinds).sort((a, b) => b[1].bytes - a[1].bytes)
-      .map(([k, v]) => `${k} ${MB(v.bytes)} in ${v.files}`).join(', ');
-    record(`release folder (site/out), ${first.products} products`, Number((rel.bytes / 1e6).toFixed(1)), 'MB',
-      `(${rel.files} files: ${kinds}; target <= ${MB(RELEASE_TARGET)})`);
-    record(`build rate, ${first.products} products`, Number((first.htmlFiles / first.seconds).toFixed(1)), 'HTML pages/s',
-      `(${first.htmlFiles} HTML files in ${first.seconds.toFixed(1)} s of buildSite${firstCpu === null ? '' : `, ${firstCpu.toFixed(1)} s CPU of its processes`}; ${overExport ? 'over a previous export' : 'no previous export'})`);
+    const kinds = Object.entries(rel.kinds)
+      .sort((a, b) => b[1].bytes - a[1].bytes)
+      .map(([k, v]) => `${k} ${MB(v.bytes)} in ${v.files}`)
+      .join(', ');
+    record(
+      `release folder (site/out), ${first.products} products`,
+      Number((rel.bytes / 1e6).toFixed(1)),
+      'MB',
+      `(${rel.files} files: ${kinds}; target <= ${MB(RELEASE_TARGET)})`,
+    );
+    record(
+      `build rate, ${first.products} products`,
+      Number((first.htmlFiles / first.seconds).toFixed(1)),
+      'HTML pages/s',
+      `(${first.htmlFiles} HTML files in ${first.seconds.toFixed(1)} s of buildSite${firstCpu === null ? '' : `, ${firstCpu.toFixed(1)} s CPU of its processes`}; ${overExport ? 'over a previous export' : 'no previous export'})`,
+    );
     if (firstTrace) {
-      record('  build: outside next build', Number((first.seconds - firstTrace.seconds).toFixed(1)), 's',
-        '(snapshot from DynamoDB, npx start, _payload.json copies, sitemaps, meta: buildSite less the trace\'s next-build)');
+      record(
+        '  build: outside next build',
+        Number((first.seconds - firstTrace.seconds).toFixed(1)),
+        's',
+        "(snapshot from DynamoDB, npx start, _payload.json copies, sitemaps, meta: buildSite less the trace's next-build)",
+      );
       record('  build: next build', Number(firstTrace.seconds.toFixed(1)), 's', '(site/.next/trace next-build)');
       for (const ph of firstTrace.phases) record(`    next build: ${ph.name}`, Number(ph.seconds.toFixed(1)), 's');
       record('    next build: the rest', Number(firstTrace.otherSeconds.toFixed(1)), 's', '(shorter phases and gaps)');
@@ -179,14 +214,26 @@ async function main() {
 
   if (want('js')) {
     const js = firstLoadJS(exportDir, categoryPath);
-    record('first-load JS, category page', Number((js.gzipBytes / 1000).toFixed(1)), 'kB gzip',
-      `(${js.files} scripts, ${(js.rawBytes / 1000).toFixed(0)} kB raw; budget 110 kB)`);
+    record(
+      'first-load JS, category page',
+      Number((js.gzipBytes / 1000).toFixed(1)),
+      'kB gzip',
+      `(${js.files} scripts, ${(js.rawBytes / 1000).toFixed(0)} kB raw; budget 110 kB)`,
+    );
     const b = await blankExport();
     const bjs = firstLoadJS(b.outDir, '/');
-    record('first-load JS, blank Next export', Number((bjs.gzipBytes / 1000).toFixed(1)), 'kB gzip',
-      `(Next ${b.versions.next}, React ${b.versions.react}; one page <h1>hello</h1>; ${bjs.files} scripts, ${(bjs.rawBytes / 1000).toFixed(0)} kB raw)`);
-    record('first-load JS, category / blank', Number((js.gzipBytes / bjs.gzipBytes).toFixed(2)), 'x',
-      `(the shop adds ${kB(js.gzipBytes - bjs.gzipBytes)} gzip to the framework's ${kB(bjs.gzipBytes)})`);
+    record(
+      'first-load JS, blank Next export',
+      Number((bjs.gzipBytes / 1000).toFixed(1)),
+      'kB gzip',
+      `(Next ${b.versions.next}, React ${b.versions.react}; one page <h1>hello</h1>; ${bjs.files} scripts, ${(bjs.rawBytes / 1000).toFixed(0)} kB raw)`,
+    );
+    record(
+      'first-load JS, category / blank',
+      Number((js.gzipBytes / bjs.gzipBytes).toFixed(2)),
+      'x',
+      `(the shop adds ${kB(js.gzipBytes - bjs.gzipBytes)} gzip to the framework's ${kB(bjs.gzipBytes)})`,
+    );
   }
 
   if (want('hugo')) {
@@ -198,14 +245,26 @@ async function main() {
       const h = await timeHugo(dir, { runs: 3 });
       const rate = h.htmlFiles / h.median;
       const shopRate = first.htmlFiles / first.seconds;
-      record('Hugo build, same catalogue pages', Number(h.median.toFixed(2)), 's',
-        `(rm -rf public && hugo, median of ${h.seconds.length}: ${h.seconds.map((x) => x.toFixed(2)).join(' / ')} s; ${h.htmlFiles} HTML pages = ${rate.toFixed(0)} pages/s${h.cpuMedian === null ? '' : `; ${h.cpuMedian.toFixed(1)} s CPU`})`);
+      record(
+        'Hugo build, same catalogue pages',
+        Number(h.median.toFixed(2)),
+        's',
+        `(rm -rf public && hugo, median of ${h.seconds.length}: ${h.seconds.map((x) => x.toFixed(2)).join(' / ')} s; ${h.htmlFiles} HTML pages = ${rate.toFixed(0)} pages/s${h.cpuMedian === null ? '' : `; ${h.cpuMedian.toFixed(1)} s CPU`})`,
+      );
       const hCat = pageSizes(path.join(dir, 'public'), categoryPath);
       const hProd = pageSizes(path.join(dir, 'public'), productPath);
-      record('Hugo output', Number((h.bytes / 1e6).toFixed(1)), 'MB',
-        `(${h.files} files; category page ${kB(hCat.htmlBytes)} raw / ${kB(hCat.gzipBytes)} gzip, product page ${kB(hProd.htmlBytes)} raw / ${kB(hProd.gzipBytes)} gzip)`);
-      record('shop build / Hugo build, wall', Number((first.seconds / h.median).toFixed(1)), 'x',
-        `(the stack's build: ${first.seconds.toFixed(1)} s for ${first.htmlFiles} HTML pages = ${shopRate.toFixed(1)} pages/s, against ${h.median.toFixed(2)} s${firstCpu !== null && h.cpuMedian ? `; CPU ${(firstCpu / h.cpuMedian).toFixed(1)}x` : ''})`);
+      record(
+        'Hugo output',
+        Number((h.bytes / 1e6).toFixed(1)),
+        'MB',
+        `(${h.files} files; category page ${kB(hCat.htmlBytes)} raw / ${kB(hCat.gzipBytes)} gzip, product page ${kB(hProd.htmlBytes)} raw / ${kB(hProd.gzipBytes)} gzip)`,
+      );
+      record(
+        'shop build / Hugo build, wall',
+        Number((first.seconds / h.median).toFixed(1)),
+        'x',
+        `(the stack's build: ${first.seconds.toFixed(1)} s for ${first.htmlFiles} HTML pages = ${shopRate.toFixed(1)} pages/s, against ${h.median.toFixed(2)} s${firstCpu !== null && h.cpuMedian ? `; CPU ${(firstCpu / h.cpuMedian).toFixed(1)}x` : ''})`,
+      );
     }
   }
 
@@ -222,18 +281,29 @@ async function main() {
     }
     results.forEach((r, i) => {
       const page = i === 3 ? 'blank Next page (floor)' : new URL(r.url).pathname;
-      record(`lighthouse mobile ${page}`, r.performance, 'performance',
-        `(median of ${r.runs.length}: ${r.runs.map((x) => x.performance).join(' / ')}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms, CLS ${r.cls}; accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo})`);
+      record(
+        `lighthouse mobile ${page}`,
+        r.performance,
+        'performance',
+        `(median of ${r.runs.length}: ${r.runs.map((x) => x.performance).join(' / ')}; LCP ${r.lcpMs} ms, TBT ${r.tbtMs} ms, CLS ${r.cls}; accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo})`,
+      );
     });
     // The same three pages with one CPU hog beside them (a busy loop on one of the cores):
     // the issue's "at most 2x the quiet TBT" (BENCH_LIGHTHOUSE_HOG=0 leaves it out).
     if (process.env.BENCH_LIGHTHOUSE_HOG !== '0') {
       const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
       try {
-        const hogged = await lighthouseScores(results.slice(0, 3).map((r) => r.url), { runs });
+        const hogged = await lighthouseScores(
+          results.slice(0, 3).map((r) => r.url),
+          { runs },
+        );
         hogged.forEach((r, i) => {
-          record(`lighthouse mobile, CPU hog, ${new URL(r.url).pathname}`, r.tbtMs, 'ms TBT',
-            `(median of ${r.runs.length}; quiet ${results[i].tbtMs} ms = ${(r.tbtMs / Math.max(1, results[i].tbtMs)).toFixed(1)}x; performance ${r.performance}, LCP ${r.lcpMs} ms)`);
+          record(
+            `lighthouse mobile, CPU hog, ${new URL(r.url).pathname}`,
+            r.tbtMs,
+            'ms TBT',
+            `(median of ${r.runs.length}; quiet ${results[i].tbtMs} ms = ${(r.tbtMs / Math.max(1, results[i].tbtMs)).toFixed(1)}x; performance ${r.performance}, LCP ${r.lcpMs} ms)`,
+          );
         });
       } finally {
         hog.kill('SIGKILL');
@@ -248,11 +318,21 @@ async function main() {
   if (want('orders')) {
     const goEnv = { cwd: path.join(root, 'functions'), env };
     const products = JSON.parse(await capture('go', ['run', './cmd/benchorders', '-products', '1000'], goEnv));
-    const r = await ordersLoad(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, products,
-      { concurrency: 50, orders: Number(process.env.BENCH_ORDERS ?? 500), lines: 20, seconds: 120 });
-    const other = Object.entries(r.statuses).filter(([s]) => s !== '201').map(([s, n]) => `${n} answered ${s}`);
-    record(`orders placed/s, ${r.concurrency} buyers`, r.perSecond, 'orders/s',
-      `(${r.orders} orders of ${r.lines} lines in ${r.seconds} s${other.length ? '; ' + other.join(', ') : ''}; load average ${r.load.before} before, ${r.load.after} after)`);
+    const r = await ordersLoad(`http://127.0.0.1:${edgePort}`, `127.0.0.1:${authPort}`, products, {
+      concurrency: 50,
+      orders: Number(process.env.BENCH_ORDERS ?? 500),
+      lines: 20,
+      seconds: 120,
+    });
+    const other = Object.entries(r.statuses)
+      .filter(([s]) => s !== '201')
+      .map(([s, n]) => `${n} answered ${s}`);
+    record(
+      `orders placed/s, ${r.concurrency} buyers`,
+      r.perSecond,
+      'orders/s',
+      `(${r.orders} orders of ${r.lines} lines in ${r.seconds} s${other.length ? '; ' + other.join(', ') : ''}; load average ${r.load.before} before, ${r.load.after} after)`,
+    );
     record(`place order, ${r.concurrency} buyers`, r.p99, 'ms p99', `(p50 ${r.p50} ms, max ${r.max} ms over ${r.orders} orders)`);
     const out = await capture('go', ['run', './cmd/benchorders', '-calls', '1,20,94,200'], goEnv);
     for (const line of out.trim().split('\n')) {
@@ -273,36 +353,55 @@ async function main() {
     }
   }
   if (want('search')) {
-    const out = await capture('go', ['run', './cmd/benchsearch', '-products', `3000,${largeProducts}`, '-queries', '1000'], { cwd: path.join(root, 'functions') });
+    const out = await capture('go', ['run', './cmd/benchsearch', '-products', `3000,${largeProducts}`, '-queries', '1000'], {
+      cwd: path.join(root, 'functions'),
+    });
     for (const line of out.trim().split('\n')) {
       const m = line.match(/search (\d+) products: index build ([\d.]+)s; (\d+) queries p50 ([\d.]+)ms p99 ([\d.]+)ms max ([\d.]+)ms/);
-      if (m) record(`search p99, ${m[1]} products`, Number(m[5]), 'ms', `(p50 ${m[4]} ms, max ${m[6]} ms over ${m[3]} queries; index built in ${m[2]} s; budget p99 < 10 ms at 50,000)`);
+      if (m)
+        record(
+          `search p99, ${m[1]} products`,
+          Number(m[5]),
+          'ms',
+          `(p50 ${m[4]} ms, max ${m[6]} ms over ${m[3]} queries; index built in ${m[2]} s; budget p99 < 10 ms at 50,000)`,
+        );
       const b = line.match(/search (\d+) products, buyer phrases: (\d+) queries p50 ([\d.]+)ms p99 ([\d.]+)ms max ([\d.]+)ms/);
       if (b) record(`search p99, buyer phrases, ${b[1]}`, Number(b[4]), 'ms', `(p50 ${b[3]} ms, max ${b[5]} ms over ${b[2]} queries)`);
     }
   }
 
   if (want('import')) {
-    const out = await capture('go', ['run', './cmd/benchimport', '-products', String(largeProducts)],
-      { cwd: path.join(root, 'functions'), env: { ...env, TABLE_NAME: 'bench-import' } });
+    const out = await capture('go', ['run', './cmd/benchimport', '-products', String(largeProducts)], {
+      cwd: path.join(root, 'functions'),
+      env: { ...env, TABLE_NAME: 'bench-import' },
+    });
     for (const line of out.trim().split('\n')) {
       const m = line.match(/import (\d+) rows, ([\w ]+): check ([\d.]+)s apply ([\d.]+)s \(([^)]+)\)/);
-      if (m) record(`catalogue import, ${m[1]} rows, ${m[2]}`, Number((Number(m[3]) + Number(m[4])).toFixed(1)), 's', `(check ${m[3]} s, apply ${m[4]} s; ${m[5]})`);
+      if (m)
+        record(`catalogue import, ${m[1]} rows, ${m[2]}`, Number((Number(m[3]) + Number(m[4])).toFixed(1)), 's', `(check ${m[3]} s, apply ${m[4]} s; ${m[5]})`);
     }
   }
 
   if (want('build')) {
     const again = await buildSite({ env });
-    record(`full build, ${again.products} products`, Number(again.seconds.toFixed(1)), 's',
-      `(${again.pages} prerendered pages with payloads, ${again.htmlFiles} HTML files)`);
+    record(
+      `full build, ${again.products} products`,
+      Number(again.seconds.toFixed(1)),
+      's',
+      `(${again.pages} prerendered pages with payloads, ${again.htmlFiles} HTML files)`,
+    );
 
     const bigEnv = { ...env, TABLE_NAME: 'bench-large' };
     const ts = performance.now();
     await run(path.join(binDir, 'seed'), ['-products', String(largeProducts), '-media', media], { env: bigEnv });
     record(`seed load, ${largeProducts} products`, secs(ts), 's');
     const big = await buildSite({ env: bigEnv });
-    record(`full build, ${big.products} products`, Number(big.seconds.toFixed(1)), 's',
-      `(${big.pages} prerendered pages with payloads, ${big.htmlFiles} HTML files)`);
+    record(
+      `full build, ${big.products} products`,
+      Number(big.seconds.toFixed(1)),
+      's',
+      `(${big.pages} prerendered pages with payloads, ${big.htmlFiles} HTML files)`,
+    );
   }
 
   await finish(scratch);

@@ -35,8 +35,7 @@ export async function buildLambdas(outDir = defaultLambdaDir) {
   say('lambda', `building ${names.length} binaries for linux/arm64 (provided.al2023, -tags lambda.norpc)`);
   try {
     // One go build for all of them, so compiling and linking run in parallel.
-    await run('go', ['build', '-tags', 'lambda.norpc', '-trimpath', '-ldflags=-s -w', '-o', staging + '/',
-      ...names.map((n) => `./cmd/${n}`)], {
+    await run('go', ['build', '-tags', 'lambda.norpc', '-trimpath', '-ldflags=-s -w', '-o', staging + '/', ...names.map((n) => `./cmd/${n}`)], {
       cwd: fnDir,
       env: { ...process.env, GOOS: 'linux', GOARCH: 'arm64', CGO_ENABLED: '0' },
     });

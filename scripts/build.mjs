@@ -17,7 +17,10 @@ export const exportDir = path.join(root, 'site', 'out');
 
 /** A build id that sorts by time and never repeats: 20261121T044512Z-3f9a1c. */
 export function newBuildId(now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -51,7 +54,9 @@ export function codeVersion(env = process.env, siteDir = path.join(root, 'site')
   for (const file of [...siteSources(siteDir), ...inputs]) {
     h.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  const settings = Object.keys(env).filter((k) => k.startsWith('NEXT_PUBLIC_') || k === 'SITE_VERSION').sort();
+  const settings = Object.keys(env)
+    .filter((k) => k.startsWith('NEXT_PUBLIC_') || k === 'SITE_VERSION')
+    .sort();
   for (const k of settings) h.update(`${k}=${env[k]}\0`);
   return `code-${h.digest('hex').slice(0, 16)}`;
 }
@@ -77,12 +82,18 @@ export function writeSitemaps(outDir, siteUrl, pagePaths, lastmod, shardSize = S
   mkdirSync(path.join(outDir, 'sitemaps'), { recursive: true });
   shards.forEach((paths, i) => {
     const urls = paths.map((p) => `<url><loc>${xmlEscape(siteUrl + p)}</loc><lastmod>${lastmod}</lastmod></url>`).join('\n');
-    writeFileSync(path.join(outDir, 'sitemaps', `sitemap-${i + 1}.xml`),
-      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+    writeFileSync(
+      path.join(outDir, 'sitemaps', `sitemap-${i + 1}.xml`),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+    );
   });
-  const entries = shards.map((_, i) => `<sitemap><loc>${xmlEscape(`${siteUrl}/sitemaps/sitemap-${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`).join('\n');
-  writeFileSync(path.join(outDir, 'sitemap.xml'),
-    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`);
+  const entries = shards
+    .map((_, i) => `<sitemap><loc>${xmlEscape(`${siteUrl}/sitemaps/sitemap-${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`)
+    .join('\n');
+  writeFileSync(
+    path.join(outDir, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`,
+  );
   return shards.length;
 }
 
@@ -149,7 +160,8 @@ export const shopSchemaPath = path.join(root, 'functions', 'config', 'shop-schem
 
 /** functions/config/shop.json, checked against its schema.
  * @returns {ShopConfig} */
-export const readShopConfig = () => /** @type {ShopConfig} */ (parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8'))));
+export const readShopConfig = () =>
+  /** @type {ShopConfig} */ (parseShop(readFileSync(shopConfigPath, 'utf8'), JSON.parse(readFileSync(shopSchemaPath, 'utf8'))));
 
 /** Site versions buyers see: their builds must carry the shop's real details. */
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);
@@ -187,7 +199,9 @@ export function checkPublishable(shop, siteVersion = 'local') {
   if (!PUBLIC_VERSIONS.has(siteVersion)) return;
   const problems = placeholderProblems(shop);
   if (problems.length) {
-    throw new Error(`refusing a ${siteVersion} build: functions/config/shop.json still holds placeholders that buyers would read as the shop's own details:\n  ${problems.join('\n  ')}\nPut the real details in functions/config/shop.json (docs/build-and-release.md), or build with SITE_VERSION=local.`);
+    throw new Error(
+      `refusing a ${siteVersion} build: functions/config/shop.json still holds placeholders that buyers would read as the shop's own details:\n  ${problems.join('\n  ')}\nPut the real details in functions/config/shop.json (docs/build-and-release.md), or build with SITE_VERSION=local.`,
+    );
   }
 }
 
@@ -211,15 +225,17 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   say('build', `snapshot of the catalogue (build ${id})`);
   await run(path.join(binDir, 'snapshot'), ['-out', snapshotDir], { env });
   const catalogue = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8'));
-  const redirects = validateRedirects(
-    JSON.parse(readFileSync(path.join(root, 'builds', 'redirects.json'), 'utf8')),
-    new Set(catalogue.pages),
-  );
+  const redirects = validateRedirects(JSON.parse(readFileSync(path.join(root, 'builds', 'redirects.json'), 'utf8')), new Set(catalogue.pages));
 
   say('build', `next build of ${catalogue.pages.length} catalogue pages`);
-  const nextEnv = { ...env, CATALOGUE_SNAPSHOT_DIR: snapshotDir, NEXT_PUBLIC_SITE_URL: siteUrl,
+  const nextEnv = {
+    ...env,
+    CATALOGUE_SNAPSHOT_DIR: snapshotDir,
+    NEXT_PUBLIC_SITE_URL: siteUrl,
     NEXT_PUBLIC_FIREBASE_PROJECT_ID: firebaseProjectId,
-    NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '', NEXT_TELEMETRY_DISABLED: '1' };
+    NEXT_PUBLIC_AUTH_EMULATOR_URL: env.AUTH_EMULATOR_URL ?? '',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
   const code = codeVersion(nextEnv);
   say('build', `site code version ${code}`);
   await run('npx', ['next', 'build'], { cwd: path.join(root, 'site'), env: { ...nextEnv, CODE_VERSION: code } });
@@ -255,7 +271,10 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
 
   const htmlFiles = listRelative(exportDir).filter((f) => f.endsWith('.html')).length;
   const seconds = (performance.now() - started) / 1000;
-  say('build', `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`);
+  say(
+    'build',
+    `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`,
+  );
   return { id, code, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };
 }
 

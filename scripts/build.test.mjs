@@ -10,12 +10,24 @@ import { buildSite, checkPublishable, codeVersion, placeholderProblems, pruneRsc
 
 const shop = readShopConfig();
 const placeholders = {
-  business: { tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited', registeredAddress: 'Unit 4, Meadow Lane, Exampleton, EX1 2AB', companyNumber: '00000000', vatNumber: 'GB000000000' },
+  business: {
+    tradingName: 'TradeShop Wholesale',
+    legalName: 'TradeShop Wholesale Limited',
+    registeredAddress: 'Unit 4, Meadow Lane, Exampleton, EX1 2AB',
+    companyNumber: '00000000',
+    vatNumber: 'GB000000000',
+  },
   bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
   contact: { phone: '01632 960 123', email: 'trade@tradeshop.example', address: 'Unit 4, Exampleton', hours: '9 to 5' },
 };
 const real = {
-  business: { tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited', registeredAddress: 'Unit 4, Marsh Barton, Exeter, EX2 8LP', companyNumber: '09876543', vatNumber: 'GB123456789' },
+  business: {
+    tradingName: 'TradeShop Wholesale',
+    legalName: 'TradeShop Wholesale Limited',
+    registeredAddress: 'Unit 4, Marsh Barton, Exeter, EX2 8LP',
+    companyNumber: '09876543',
+    vatNumber: 'GB123456789',
+  },
   bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
   contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Exeter', hours: '9 to 5' },
 };
@@ -31,19 +43,26 @@ test('every placeholder is named', () => {
     'contact.phone "01632 960 123" is a number kept for drama',
     'contact.address "Unit 4, Exampleton" is an example address',
   ]);
-  assert.deepEqual(placeholderProblems({}), ['business.companyNumber "" is a placeholder', 'business.vatNumber "" is a placeholder',
-    'bankTransfer.sortCode "" is a placeholder', 'bankTransfer.accountNumber "" is a placeholder']);
+  assert.deepEqual(placeholderProblems({}), [
+    'business.companyNumber "" is a placeholder',
+    'business.vatNumber "" is a placeholder',
+    'bankTransfer.sortCode "" is a placeholder',
+    'bankTransfer.accountNumber "" is a placeholder',
+  ]);
   assert.deepEqual(placeholderProblems(real), []);
 });
 
 test('staging and production builds refuse placeholders; local builds and real details pass', () => {
   for (const version of ['staging', 'production']) {
-    assert.throws(() => checkPublishable(placeholders, version), (/** @type {Error} */ err) => {
-      assert.match(err.message, new RegExp(`^refusing a ${version} build: functions/config/shop.json still holds placeholders`));
-      assert.match(err.message, /bankTransfer\.sortCode "00-00-00" is a placeholder/);
-      assert.match(err.message, /business\.vatNumber "GB000000000" is a placeholder/);
-      return true;
-    });
+    assert.throws(
+      () => checkPublishable(placeholders, version),
+      (/** @type {Error} */ err) => {
+        assert.match(err.message, new RegExp(`^refusing a ${version} build: functions/config/shop.json still holds placeholders`));
+        assert.match(err.message, /bankTransfer\.sortCode "00-00-00" is a placeholder/);
+        assert.match(err.message, /business\.vatNumber "GB000000000" is a placeholder/);
+        return true;
+      },
+    );
     assert.doesNotThrow(() => checkPublishable(real, version));
   }
   for (const version of [undefined, 'local']) assert.doesNotThrow(() => checkPublishable(placeholders, version));
@@ -55,17 +74,28 @@ test('buildSite refuses before it builds anything', async () => {
 
 test('the repo shop.json is read through the shared check, and its example identity is refused for buyers', () => {
   assert.equal(typeof shop.business.tradingName, 'string');
-  assert.deepEqual(placeholderProblems(shop).filter((p) => p.startsWith('business.')), [
-    `business.companyNumber "${shop.business.companyNumber}" is a placeholder`,
-    `business.vatNumber "${shop.business.vatNumber}" is a placeholder`,
-    `business.registeredAddress "${shop.business.registeredAddress}" is an example address`,
-  ]);
+  assert.deepEqual(
+    placeholderProblems(shop).filter((p) => p.startsWith('business.')),
+    [
+      `business.companyNumber "${shop.business.companyNumber}" is a placeholder`,
+      `business.vatNumber "${shop.business.vatNumber}" is a placeholder`,
+      `business.registeredAddress "${shop.business.registeredAddress}" is an example address`,
+    ],
+  );
 });
 
 test('pruneRscFiles removes the segment and _full RSC files and keeps index.txt, HTML and payloads', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'prune-'));
   const keep = ['index.html', 'index.txt', 'robots.txt', 'a/index.html', 'a/index.txt', 'a/_payload.json', 'a/b/index.txt', 'a/b/notes.txt'];
-  const gone = ['__next._full.txt', '__next._tree.txt', 'a/__next._full.txt', 'a/__next._index.txt', 'a/__next._tree.txt', 'a/b/__next.$c$slug.__PAGE__.txt', 'a/b/__next.outlet.section.$d$urltext.$d$pageID.__PAGE__.txt'];
+  const gone = [
+    '__next._full.txt',
+    '__next._tree.txt',
+    'a/__next._full.txt',
+    'a/__next._index.txt',
+    'a/__next._tree.txt',
+    'a/b/__next.$c$slug.__PAGE__.txt',
+    'a/b/__next.outlet.section.$d$urltext.$d$pageID.__PAGE__.txt',
+  ];
   for (const rel of [...keep, ...gone]) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), rel);
@@ -100,7 +130,11 @@ test('codeVersion changes with the site code, its inputs and NEXT_PUBLIC setting
     put('node_modules/x/index.js', 'x');
     put('lib/a.test.ts', 'x');
     put('e2e/b.test.ts', 'x');
-    assert.equal(codeVersion({ ...env, PATH: '/usr/bin', CATALOGUE_SNAPSHOT_DIR: '/tmp/s' }, site, [lock]), v, 'outputs, tests and other settings do not count');
+    assert.equal(
+      codeVersion({ ...env, PATH: '/usr/bin', CATALOGUE_SNAPSHOT_DIR: '/tmp/s' }, site, [lock]),
+      v,
+      'outputs, tests and other settings do not count',
+    );
     assert.notEqual(codeVersion({ ...env, NEXT_PUBLIC_SITE_URL: 'https://shop.example' }, site, [lock]), v);
     assert.notEqual(codeVersion({ ...env, SITE_VERSION: 'staging' }, site, [lock]), v);
     writeFileSync(lock, '{"v":2}');

@@ -7,10 +7,7 @@
 // whatever the credentials and region (-sharedDb), sends no telemetry, and keeps its tables
 // on disk (-dbPath) or in memory (-inMemory).
 import { createHash } from 'node:crypto';
-import {
-  accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { aptInstall, binDir, root, run, runAsRoot, say, startFailure, startService } from './lib.mjs';
@@ -79,12 +76,13 @@ async function compileLauncher(java, files) {
   mkdirSync(tmp, { recursive: true });
   try {
     // A JRE has no javac command, but Debian's carries the compiler as the jdk.compiler module.
-    await run(java, ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '--release', '17', '-nowarn',
-      '-cp', files.jar, '-d', tmp, launcherSource]);
+    await run(java, ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '--release', '17', '-nowarn', '-cp', files.jar, '-d', tmp, launcherSource]);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`${java} could not compile scripts/DynamoDBLocalLoopback.java (${err.message}): ` +
-      `DynamoDB Local needs Java 17 or newer with its jdk.compiler module, as Debian's ${javaPackage} has`);
+    throw new Error(
+      `${java} could not compile scripts/DynamoDBLocalLoopback.java (${err.message}): ` +
+        `DynamoDB Local needs Java 17 or newer with its jdk.compiler module, as Debian's ${javaPackage} has`,
+    );
   }
   writeFileSync(path.join(tmp, 'stamp'), stamp);
   rmSync(dir, { recursive: true, force: true });
@@ -107,38 +105,42 @@ async function compileLauncher(java, files) {
 export function dynamoRequest(port, operation, payload = {}, { timeoutMs = 5000 } = {}) {
   const body = JSON.stringify(payload);
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/',
-      timeout: timeoutMs,
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'content-length': Buffer.byteLength(body),
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
-        // DynamoDB Local refuses a request without a SigV4-shaped Authorization header
-        // (MissingAuthenticationToken) but checks no signature: any key id of letters and
-        // digits will do, as with the Go functions' fixed local credentials.
-        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/eu-west-2/dynamodb/aws4_request, ' +
-          `SignedHeaders=content-type;host;x-amz-target, Signature=${'0'.repeat(64)}`,
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        timeout: timeoutMs,
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'content-length': Buffer.byteLength(body),
+          'x-amz-target': `DynamoDB_20120810.${operation}`,
+          // DynamoDB Local refuses a request without a SigV4-shaped Authorization header
+          // (MissingAuthenticationToken) but checks no signature: any key id of letters and
+          // digits will do, as with the Go functions' fixed local credentials.
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=local/20260101/eu-west-2/dynamodb/aws4_request, ' +
+            `SignedHeaders=content-type;host;x-amz-target, Signature=${'0'.repeat(64)}`,
+        },
       },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('error', reject);
-      res.on('end', () => {
-        let json = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          /* not JSON: reported below */
-        }
-        if (res.statusCode === 200 && json) resolve(json);
-        else reject(new Error(`${operation} answered ${res.statusCode}: ${text.slice(0, 300)}`));
-      });
-    });
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('error', reject);
+        res.on('end', () => {
+          let json = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON: reported below */
+          }
+          if (res.statusCode === 200 && json) resolve(json);
+          else reject(new Error(`${operation} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${operation} had no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -185,8 +187,13 @@ export async function startDynamoDBLocal({ port, dataDir, logFile, timeoutMs = 1
   const classDir = await compileLauncher(java, files);
   const args = [
     `-Djava.library.path=${files.libDir}`,
-    '-cp', [files.jar, classDir].join(path.delimiter), 'DynamoDBLocalLoopback',
-    '-sharedDb', '-disableTelemetry', '-port', String(port),
+    '-cp',
+    [files.jar, classDir].join(path.delimiter),
+    'DynamoDBLocalLoopback',
+    '-sharedDb',
+    '-disableTelemetry',
+    '-port',
+    String(port),
   ];
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });

@@ -12,7 +12,13 @@ import path from 'node:path';
 import test from 'node:test';
 import { freePort, stopAll } from './lib.mjs';
 import {
-  dynamoRequest, ensureJava, findJava, holdsDynaliteData, javaPackage, listTables, moveDynaliteDataAside,
+  dynamoRequest,
+  ensureJava,
+  findJava,
+  holdsDynaliteData,
+  javaPackage,
+  listTables,
+  moveDynaliteDataAside,
   startDynamoDBLocal,
 } from './dynamodb-local.mjs';
 

@@ -201,6 +201,14 @@ export async function readExport(dir, { inspect } = {}) {
     bytes += body.length;
   });
   const sorted = Object.fromEntries(rels.map((r) => [r, files[r]]));
-  return { dir: abs, id: latest.id, timestamp: latest.timestamp, redirects: meta.redirects,
-    site: { siteUrl: meta.siteUrl, firebaseProjectId: meta.firebaseProjectId }, files: sorted, count: rels.length, bytes };
+  return {
+    dir: abs,
+    id: latest.id,
+    timestamp: latest.timestamp,
+    redirects: meta.redirects,
+    site: { siteUrl: meta.siteUrl, firebaseProjectId: meta.firebaseProjectId },
+    files: sorted,
+    count: rels.length,
+    bytes,
+  };
 }

@@ -16,7 +16,7 @@ const fileOf = (/** @type {string} */ urlPath) => {
   return rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
 };
 
-test('Cache-Control equals the shared edge test vectors\' cacheHeaders', () => {
+test("Cache-Control equals the shared edge test vectors' cacheHeaders", () => {
   /** @type {{ cacheHeaders: { path: string, cacheControl: string }[] }} */
   const vectors = JSON.parse(readFileSync(path.join(root, 'builds', 'edge-test-vectors.json'), 'utf8'));
   assert.ok(vectors.cacheHeaders?.length >= 3, 'edge-test-vectors.json lists cacheHeaders');
@@ -28,7 +28,17 @@ test('Cache-Control equals the shared edge test vectors\' cacheHeaders', () => {
 test('Cache-Control by kind of file', () => {
   assert.equal(cacheControlFor('_next/static/chunks/app-4f3a.js'), 'public, max-age=31536000, immutable');
   assert.equal(cacheControlFor('builds/latest.json'), 'no-store');
-  for (const rel of ['index.html', 'outlet/r/x/_payload.json', 'builds/meta/b1.json', 'outlet/r/x/index.txt', 'sitemap.xml', 'sitemaps/sitemap-1.xml', 'robots.txt', 'icon.svg', 'favicon.ico']) {
+  for (const rel of [
+    'index.html',
+    'outlet/r/x/_payload.json',
+    'builds/meta/b1.json',
+    'outlet/r/x/index.txt',
+    'sitemap.xml',
+    'sitemaps/sitemap-1.xml',
+    'robots.txt',
+    'icon.svg',
+    'favicon.ico',
+  ]) {
     assert.equal(cacheControlFor(rel), 'public, max-age=0, s-maxage=60', rel);
   }
   // A path merely containing the prefix is not a hashed asset.
@@ -52,7 +62,7 @@ test('Content-Type by extension, utf-8 on text', () => {
     '_next/static/media/f.woff2': 'font/woff2',
     'manifest.webmanifest': 'application/manifest+json; charset=utf-8',
     '_next/static/chunks/x.js.map': 'application/json; charset=utf-8',
-    'LICENSE': 'application/octet-stream',
+    LICENSE: 'application/octet-stream',
     'a.bin': 'application/octet-stream',
   };
   for (const [rel, type] of Object.entries(expected)) assert.equal(contentTypeFor(rel), type, rel);
@@ -65,7 +75,9 @@ test('the manifest hashes every file', async (t) => {
   assert.deepEqual(exp.redirects, buildA.redirects);
   assert.deepEqual(exp.files['robots.txt'], {
     sha256: createHash('sha256').update('User-agent: *').digest('hex'),
-    size: 13, cacheControl: CACHE_SHORT, contentType: 'text/plain; charset=utf-8',
+    size: 13,
+    cacheControl: CACHE_SHORT,
+    contentType: 'text/plain; charset=utf-8',
   });
   assert.equal(exp.files['builds/latest.json'].cacheControl, CACHE_NEVER);
 });

@@ -139,7 +139,10 @@ async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
   const t0 = performance.now();
   try {
     const res = await fetch(shop + p, {
-      method, headers, body: body === undefined || raw ? body : JSON.stringify(body), signal: AbortSignal.timeout(limitMs),
+      method,
+      headers,
+      body: body === undefined || raw ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(limitMs),
     });
     const text = await res.text();
     let json = null;
@@ -160,11 +163,20 @@ async function csrfFor(buyer) {
   const res = await fetch(shop + '/api/csrf', { headers: { 'sec-fetch-site': 'same-origin' } });
   if (!res.ok) throw new Error(`GET /api/csrf answered ${res.status}`);
   const b = /** @type {{ token: string, header: string }} */ (await res.json());
-  buyer.csrf = { token: b.token, header: b.header, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  buyer.csrf = {
+    token: b.token,
+    header: b.header,
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
 }
 
 const billing = {
-  company: 'Fault Test Ltd', contact: 'Pat Doe', payment_method: 'proforma',
+  company: 'Fault Test Ltd',
+  contact: 'Pat Doe',
+  payment_method: 'proforma',
   address: { line1: '1 High St', town: 'Exampleton', postcode: 'EX1 2AB' },
 };
 
@@ -273,12 +285,20 @@ function requests(buyer, sku, staff, products) {
     'GET /api/admin/export': { as: staff, path: '/api/admin/export?from=2026-01-01&to=2026-01-31' },
     'GET /api/admin/accounts': { as: staff },
     'GET /api/admin/accounts/{uid}': { as: staff, path: `/api/admin/accounts/${buyer.uid}` },
-    'POST /api/admin/accounts/{uid}': { as: staff, path: `/api/admin/accounts/${buyer.uid}`, body: { token: s, version: 1, approved_for_credit: false, dsc: '' } },
+    'POST /api/admin/accounts/{uid}': {
+      as: staff,
+      path: `/api/admin/accounts/${buyer.uid}`,
+      body: { token: s, version: 1, approved_for_credit: false, dsc: '' },
+    },
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
     'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },
     'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
-    'POST /api/admin/products/{sku}/stock': { as: staff, path: `/api/admin/products/${sku.sku}/stock`, body: { token: s, mode: 'adjust', quantity: 1, reason: 'Fault suite' } },
+    'POST /api/admin/products/{sku}/stock': {
+      as: staff,
+      path: `/api/admin/products/${sku.sku}/stock`,
+      body: { token: s, mode: 'adjust', quantity: 1, reason: 'Fault suite' },
+    },
     // This edge has no PUBLISH_DIR, as the cloud's Lambda: 501 with the sentence, at once.
     'GET /api/admin/catalogue/publish': { as: staff, expect: 501 },
     'POST /api/admin/catalogue/publish': { as: staff, body: { token: s }, expect: 501 },
@@ -336,9 +356,17 @@ async function storePaused(product) {
 
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   const shots = path.join(root, 'test-results');
   mkdirSync(shots, { recursive: true });
@@ -365,12 +393,16 @@ async function storePaused(product) {
       const routes = endpoints.flatMap((e) => e.routes.map((r) => ({ route: r, name: e.name, usesStore: e.access.length > 0 })));
       const missing = routes.filter((r) => !reqs[r.route]);
       check('every route of endpoints.json has a request in the suite', missing.length === 0, missing.map((r) => r.route).join(', '));
-      const answers = await Promise.all(routes.filter((r) => reqs[r.route]).map(async (r) => {
-        const [method, pattern] = r.route.split(' ');
-        const q = reqs[r.route];
-        const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
-        return { ...r, method, res };
-      }));
+      const answers = await Promise.all(
+        routes
+          .filter((r) => reqs[r.route])
+          .map(async (r) => {
+            const [method, pattern] = r.route.split(' ');
+            const q = reqs[r.route];
+            const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
+            return { ...r, method, res };
+          }),
+      );
       for (const a of answers) {
         const { res } = a;
         const inTime = res.status !== 0 && res.ms <= timeoutMs + 1000;
@@ -380,11 +412,17 @@ async function storePaused(product) {
           check(`${a.route} (no store) answers at once${expect ? ` (${expect})` : ''}`, inTime && (expect ? res.status === expect : res.status < 300), shown);
         } else if (a.name === 'search') {
           // Search answers from its in-memory index (built above): 200 from memory, or 503.
-          check(`${a.route} answers within ${timeoutMs + 1000} ms (200 from its index, or 503)`,
-            inTime && (res.status === 200 || (res.status === 503 && res.body?.error === unavailable)), shown);
+          check(
+            `${a.route} answers within ${timeoutMs + 1000} ms (200 from its index, or 503)`,
+            inTime && (res.status === 200 || (res.status === 503 && res.body?.error === unavailable)),
+            shown,
+          );
         } else {
-          check(`${a.route} answers 503 with the sentence within ${timeoutMs + 1000} ms`,
-            inTime && res.status === 503 && res.body?.error === unavailable, `${shown}${res.status && res.status !== 503 ? ` ${JSON.stringify(res.body).slice(0, 120)}` : ''}`);
+          check(
+            `${a.route} answers 503 with the sentence within ${timeoutMs + 1000} ms`,
+            inTime && res.status === 503 && res.body?.error === unavailable,
+            `${shown}${res.status && res.status !== 503 ? ` ${JSON.stringify(res.body).slice(0, 120)}` : ''}`,
+          );
         }
       }
 
@@ -399,8 +437,11 @@ async function storePaused(product) {
         shownError = false;
       }
       await page.screenshot({ path: path.join(shots, 'faults-basket-store-paused.png') });
-      check('the basket page, store paused, shows an error with Try again', shownError,
-        shownError ? JSON.stringify((await alert.first().textContent())?.trim().slice(0, 120)) : 'no Try again button');
+      check(
+        'the basket page, store paused, shows an error with Try again',
+        shownError,
+        shownError ? JSON.stringify((await alert.first().textContent())?.trim().slice(0, 120)) : 'no Try again button',
+      );
     } finally {
       process.kill(store.child.pid, 'SIGCONT');
       say('faults', 'A. SIGCONT of the store');
@@ -410,8 +451,11 @@ async function storePaused(product) {
     // import for the lock's minute. Sent again, the same job takes the lock over, finds
     // nothing to change (the file is the product as it is) and gives the lock up.
     const again = await persist(() => api(staff, 'POST', '/api/admin/catalogue/apply', applyBody));
-    check('A. the catalogue apply sent while the store was paused, sent again, finishes with nothing to change and frees the import lock',
-      again.status === 200 && again.body?.plan?.unchanged === 1 && again.body?.plan?.changed === 0, `${again.status} ${JSON.stringify(again.body).slice(0, 160)}`);
+    check(
+      'A. the catalogue apply sent while the store was paused, sent again, finishes with nothing to change and frees the import lock',
+      again.status === 200 && again.body?.plan?.unchanged === 1 && again.body?.plan?.changed === 0,
+      `${again.status} ${JSON.stringify(again.body).slice(0, 160)}`,
+    );
     const retry = page.locator('main [role="alert"]').getByRole('button', { name: 'Try again' });
     if (await retry.count()) await retry.first().click();
     // The writes sent while the store was paused answered 503, but the store may still
@@ -424,7 +468,20 @@ async function storePaused(product) {
     } catch {
       loaded = false;
     }
-    check('after SIGCONT, Try again loads the basket', loaded, loaded ? '' : ((await page.locator('main').textContent().catch(() => '')) ?? '').trim().slice(0, 200));
+    check(
+      'after SIGCONT, Try again loads the basket',
+      loaded,
+      loaded
+        ? ''
+        : (
+            (await page
+              .locator('main')
+              .textContent()
+              .catch(() => '')) ?? ''
+          )
+            .trim()
+            .slice(0, 200),
+    );
     await page.goto(shop + product.path);
     // The product's own form (related products below have forms too).
     const form = page.locator(`form.add-to-basket[data-sku="${product.sku}"]`);
@@ -432,7 +489,11 @@ async function storePaused(product) {
     await form.locator('button[type="submit"]').click();
     let added = '';
     for (let i = 0; i < 50 && !/Added/.test(added); i++) {
-      added = (await form.locator('[role="status"]').textContent({ timeout: 200 }).catch(() => '')) ?? '';
+      added =
+        (await form
+          .locator('[role="status"]')
+          .textContent({ timeout: 200 })
+          .catch(() => '')) ?? '';
       await sleep(200);
     }
     await page.screenshot({ path: path.join(shots, 'faults-add-after-sigcont.png') });
@@ -456,7 +517,9 @@ async function buyerRun(buyer, products, tally, chaosDone) {
       continue;
     }
     const key = `faults-${randomUUID()}`;
-    const r = await persist(() => api(buyer, 'POST', '/api/orders', { token: buyer.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }));
+    const r = await persist(() =>
+      api(buyer, 'POST', '/api/orders', { token: buyer.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }),
+    );
     if (r.status >= 200 && r.status < 300 && r.body?.id) {
       tally.acked.push({ uid: buyer.uid, id: r.body.id });
     } else {
@@ -473,11 +536,15 @@ async function staffUser() {
   const u = await emulatorUser('staff');
   const headers = { 'content-type': 'application/json', authorization: 'Bearer owner' };
   const upd = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:update?key=local`, {
-    method: 'POST', headers, body: JSON.stringify({ localId: u.uid, customAttributes: '{"staff":true}' }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ localId: u.uid, customAttributes: '{"staff":true}' }),
   });
   if (!upd.ok) throw new Error(`emulator accounts:update answered ${upd.status}`);
   const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: u.email, password: u.password, returnSecureToken: true }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: u.email, password: u.password, returnSecureToken: true }),
   });
   if (!res.ok) throw new Error(`emulator sign-in answered ${res.status}`);
   return { ...u, token: /** @type {{ idToken: string }} */ (await res.json()).idToken };
@@ -549,15 +616,20 @@ async function inStockLines(n) {
 }
 
 async function killNine(products, coupon) {
-  say('faults', `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 12 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`);
+  say(
+    'faults',
+    `B. ${BUYERS} buyers × ${ORDERS_EACH} orders of ${products.length} products (stock for 12 orders each), coupon ${coupon.id} (limit ${coupon.limit}) active on 5 accounts`,
+  );
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
   const staff = await staffUser();
   await csrfFor(staff);
-  await Promise.all(buyers.map(async (b, i) => {
-    await csrfFor(b);
-    await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
-    if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
-  }));
+  await Promise.all(
+    buyers.map(async (b, i) => {
+      await csrfFor(b);
+      await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
+      if (i < 5) await must('updateCoupon', await api(b, 'POST', '/api/updateCoupon', { token: b.token, active_coupon_id: coupon.id }));
+    }),
+  );
   const quick = await emulatorUser('quick');
   await csrfFor(quick);
   const quickLines = await inStockLines(QUICK_LINES + 30);
@@ -573,8 +645,11 @@ async function killNine(products, coupon) {
     staffRun(staff, tally, () => chaosDone),
     quickBuyerRun(quick, quickLines, quickTally, () => chaosDone),
   ]);
-  say('faults', `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
-    `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`);
+  say(
+    'faults',
+    `B. buyers done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.acked.length} orders acknowledged, ` +
+      `${tally.refused.length} refused (409), ${tally.other.length} other; kills: ${kills.join(', ') || 'none (the buyers finished first)'}`,
+  );
   for (const m of new Set(tally.refused)) say('faults', `   409: ${m}`);
   for (const m of tally.other.slice(0, 5)) say('faults', `   other: ${m}`);
   const cancelAnswers = {};
@@ -597,8 +672,18 @@ async function killNine(products, coupon) {
     const h = held.get(l.sku) ?? 0;
     return h < (acked.get(l.sku) ?? 0) || h > (acked.get(l.sku) ?? 0) + (maybe.get(l.sku) ?? 0);
   });
-  check(`quick order: each basket line holds the adds of ${QUICK_LINES} lines acknowledged, and no more than those sent`, wrong.length === 0 && quickTally.acked.length > 0,
-    `${quickTally.acked.length} adds acknowledged, ${quickTally.refused.length} refused, ${quickTally.unknown.length} answer lost${wrong.length ? `; wrong: ${wrong.slice(0, 3).map((l) => `${l.sku} holds ${held.get(l.sku) ?? 0}, acknowledged ${acked.get(l.sku) ?? 0}`).join(', ')}` : ''}`);
+  check(
+    `quick order: each basket line holds the adds of ${QUICK_LINES} lines acknowledged, and no more than those sent`,
+    wrong.length === 0 && quickTally.acked.length > 0,
+    `${quickTally.acked.length} adds acknowledged, ${quickTally.refused.length} refused, ${quickTally.unknown.length} answer lost${
+      wrong.length
+        ? `; wrong: ${wrong
+            .slice(0, 3)
+            .map((l) => `${l.sku} holds ${held.get(l.sku) ?? 0}, acknowledged ${acked.get(l.sku) ?? 0}`)
+            .join(', ')}`
+        : ''
+    }`,
+  );
 
   if (existsSync(path.join(binDir, 'recover'))) {
     // Every order is settled by now, so every missing invoice is issued, however new.
@@ -608,12 +693,20 @@ async function killNine(products, coupon) {
     check('the recovery command ran', false, 'there is no functions/cmd/recover');
   }
 
-  const out = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['check', '-uids', buyers.map((b) => b.uid).join(','),
-    '-skus', products.map((p) => p.sku).join(','), '-coupon', coupon.id], { env: toolEnv }));
+  const out = JSON.parse(
+    await capture(
+      path.join(binDir, 'ordercheck'),
+      ['check', '-uids', buyers.map((b) => b.uid).join(','), '-skus', products.map((p) => p.sku).join(','), '-coupon', coupon.id],
+      { env: toolEnv },
+    ),
+  );
   const ids = new Set(out.orders.map((o) => `${o.uid} ${o.id}`));
   const lost = tally.acked.filter((a) => !ids.has(`${a.uid} ${a.id}`));
-  check('every acknowledged order exists', lost.length === 0,
-    `${tally.acked.length} acknowledged, ${out.orders.length} in the table${lost.length ? `; missing ${lost.map((a) => a.id).join(', ')}` : ''}`);
+  check(
+    'every acknowledged order exists',
+    lost.length === 0,
+    `${tally.acked.length} acknowledged, ${out.orders.length} in the table${lost.length ? `; missing ${lost.map((a) => a.id).join(', ')}` : ''}`,
+  );
   const statuses = {};
   for (const o of out.orders) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
   say('faults', `B. orders in the table by status: ${JSON.stringify(statuses)}`);
@@ -623,56 +716,93 @@ async function killNine(products, coupon) {
   check('no cancellation is left half done after recovery', cancelling.length === 0, cancelling.map((o) => o.id).join(', '));
   const byId = new Map(out.orders.map((o) => [o.id, o]));
   const notCancelled = [...tally.cancels].filter(([id, answer]) => answer === 200 && byId.get(id)?.status !== 'cancelled');
-  check('every cancellation answered 200 is cancelled', notCancelled.length === 0,
-    `${[...tally.cancels.values()].filter((a) => a === 200).length} answered 200${notCancelled.length ? `; not cancelled: ${notCancelled.map(([id]) => id).join(', ')}` : ''}`);
+  check(
+    'every cancellation answered 200 is cancelled',
+    notCancelled.length === 0,
+    `${[...tally.cancels.values()].filter((a) => a === 200).length} answered 200${notCancelled.length ? `; not cancelled: ${notCancelled.map(([id]) => id).join(', ')}` : ''}`,
+  );
   const live = out.orders.filter((o) => o.status !== 'cancelled');
   for (const p of products) {
-    const ordered = live.flatMap((o) => o.lines).filter((l) => l.sku === p.sku).reduce((n, l) => n + l.quantity, 0);
+    const ordered = live
+      .flatMap((o) => o.lines)
+      .filter((l) => l.sku === p.sku)
+      .reduce((n, l) => n + l.quantity, 0);
     const now = out.stock[p.sku];
-    check(`${p.sku}: stock + units on orders not cancelled = initial stock`, now + ordered === p.stock && now >= 0,
-      `${now} + ${ordered} = ${now + ordered}, initial ${p.stock}`);
+    check(
+      `${p.sku}: stock + units on orders not cancelled = initial stock`,
+      now + ordered === p.stock && now >= 0,
+      `${now} + ${ordered} = ${now + ordered}, initial ${p.stock}`,
+    );
   }
   const carrying = live.filter((o) => o.coupon_id === coupon.id).length;
-  check(`coupon ${coupon.id}: used count = orders not cancelled carrying it, within its limit`, out.coupon.used === carrying && carrying <= coupon.limit,
-    `used ${out.coupon.used}, ${carrying} orders carry it, limit ${out.coupon.limit}`);
+  check(
+    `coupon ${coupon.id}: used count = orders not cancelled carrying it, within its limit`,
+    out.coupon.used === carrying && carrying <= coupon.limit,
+    `used ${out.coupon.used}, ${carrying} orders carry it, limit ${out.coupon.limit}`,
+  );
   // The invoice invariant (docs/invoices.md): after recovery every order has its invoice,
   // and the numbers issued are 1 to the counter, none missing or repeated, each on its order.
   const uninvoiced = out.orders.filter((o) => !o.invoice);
-  check('every order has its VAT invoice after recovery', uninvoiced.length === 0,
-    `${out.orders.length} orders${uninvoiced.length ? `; without an invoice: ${uninvoiced.map((o) => o.id).join(', ')}` : ''}`);
+  check(
+    'every order has its VAT invoice after recovery',
+    uninvoiced.length === 0,
+    `${out.orders.length} orders${uninvoiced.length ? `; without an invoice: ${uninvoiced.map((o) => o.id).join(', ')}` : ''}`,
+  );
   const { numbers, counter } = out.invoices;
   const byOrder = new Map(out.orders.map((o) => [`${o.uid} ${o.id}`, o.invoice]));
   const misplaced = numbers.filter((n, i) => n.number !== i + 1 || byOrder.get(`${n.uid} ${n.order_id}`) !== n.number);
-  check('invoice numbers run 1 to N with no gap or repeat, each on its order', numbers.length === counter && misplaced.length === 0
-    && numbers.length === out.orders.length,
-    `${numbers.length} numbers, counter ${counter}, ${out.orders.length} orders${misplaced.length ? `; out of place: ${misplaced.slice(0, 5).map((n) => n.number).join(', ')}` : ''}`);
+  check(
+    'invoice numbers run 1 to N with no gap or repeat, each on its order',
+    numbers.length === counter && misplaced.length === 0 && numbers.length === out.orders.length,
+    `${numbers.length} numbers, counter ${counter}, ${out.orders.length} orders${
+      misplaced.length
+        ? `; out of place: ${misplaced
+            .slice(0, 5)
+            .map((n) => n.number)
+            .join(', ')}`
+        : ''
+    }`,
+  );
 }
 
 // ---------------------------------------------------------------- C. mail server stopped
 
 /** The emails in the inbox that are order id's confirmation: its outbox id, sent to buyer. */
 function confirmationsOf(emails, id, buyer) {
-  return emails.filter((e) => e.headers?.['x-outbox-id'] === `${id}/confirmation`
-    && e.to?.some((a) => a.address === buyer.email) && String(e.subject).includes(id));
+  return emails.filter(
+    (e) => e.headers?.['x-outbox-id'] === `${id}/confirmation` && e.to?.some((a) => a.address === buyer.email) && String(e.subject).includes(id),
+  );
 }
 
 async function mailDown(product) {
   say('faults', `C. ${MAIL_BUYERS} buyers; maildev killed (SIGKILL) before they order`);
   const buyers = await Promise.all(Array.from({ length: MAIL_BUYERS }, (_, i) => emulatorUser(`mail-${i}`)));
-  await Promise.all(buyers.map(async (b) => {
-    await csrfFor(b);
-    await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
-    await must('basket/set', await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: product.packs_per_order * product.pack_size }));
-  }));
+  await Promise.all(
+    buyers.map(async (b) => {
+      await csrfFor(b);
+      await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
+      await must(
+        'basket/set',
+        await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: product.packs_per_order * product.pack_size }),
+      );
+    }),
+  );
   await kill9(mail.child);
-  const placed = await Promise.all(buyers.map(async (b) => {
-    const key = `faults-mail-${randomUUID()}`;
-    const r = await persist(() => api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }));
-    return { buyer: b, status: r.status, id: r.body?.id, error: r.body?.error ?? r.error };
-  }));
+  const placed = await Promise.all(
+    buyers.map(async (b) => {
+      const key = `faults-mail-${randomUUID()}`;
+      const r = await persist(() =>
+        api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }),
+      );
+      return { buyer: b, status: r.status, id: r.body?.id, error: r.body?.error ?? r.error };
+    }),
+  );
   const acked = placed.filter((p) => p.status >= 200 && p.status < 300 && p.id);
-  check('C. orders placed with the mail server down succeed', acked.length === MAIL_BUYERS,
-    placed.map((p) => `${p.id ?? '-'} ${p.status || p.error}${p.status >= 300 ? ` ${p.error}` : ''}`).join(', '));
+  check(
+    'C. orders placed with the mail server down succeed',
+    acked.length === MAIL_BUYERS,
+    placed.map((p) => `${p.id ?? '-'} ${p.status || p.error}${p.status >= 300 ? ` ${p.error}` : ''}`).join(', '),
+  );
   // The edge tries to send meanwhile (every 2 s) and backs off.
   await sleep(5000);
   say('faults', `C. ${acked.map((p) => p.id).join(', ')} placed; maildev started again on the same ports`);
@@ -689,14 +819,20 @@ async function mailDown(product) {
   }
   const waited = ((performance.now() - t0) / 1000).toFixed(1);
   const missing = got.filter((c) => c.n === 0).map((c) => c.id);
-  check(`C. each order's confirmation arrives once maildev is back (within ${MAIL_WAIT_MS / 1000} s)`, acked.length > 0 && missing.length === 0,
-    missing.length ? `none yet for ${missing.join(', ')} after ${waited} s` : `all within ${waited} s`);
+  check(
+    `C. each order's confirmation arrives once maildev is back (within ${MAIL_WAIT_MS / 1000} s)`,
+    acked.length > 0 && missing.length === 0,
+    missing.length ? `none yet for ${missing.join(', ')} after ${waited} s` : `all within ${waited} s`,
+  );
   // A few more of the edge's sends: nothing is sent a second time.
   await sleep(6000);
   got = await counts();
   const twice = got.filter((c) => c.n > 1);
-  check('C. each order\'s confirmation arrives exactly once', acked.length > 0 && twice.length === 0 && got.every((c) => c.n === 1),
-    got.map((c) => `${c.id}: ${c.n}`).join(', '));
+  check(
+    "C. each order's confirmation arrives exactly once",
+    acked.length > 0 && twice.length === 0 && got.every((c) => c.n === 1),
+    got.map((c) => `${c.id}: ${c.n}`).join(', '),
+  );
 }
 
 // ---------------------------------------------------------------- D. catalogue import killed
@@ -709,8 +845,14 @@ function csvCells(line) {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
-    if (quoted && c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) { out.push(cell); cell = ''; } else cell += c;
+    if (quoted && c === '"' && line[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) {
+      out.push(cell);
+      cell = '';
+    } else cell += c;
   }
   out.push(cell);
   return out;
@@ -751,29 +893,46 @@ async function importKilled(skip) {
   const file = path.join(scratch, 'import.csv');
   writeFileSync(file, [before.header.join(','), ...rows.map((r) => csvRow(before.header.map((h) => String(r[h] ?? ''))))].join('\n') + '\n');
   const want = new Map(rows.map((r) => [r.sku, r]));
-  say('faults', `D. ${IMPORT_BUYERS} buyers ordering ${p.sku} (${orderUnits} units an order) while an import of ${rows.length} rows (${IMPORT_NEW} new) is killed part-way, then run again`);
+  say(
+    'faults',
+    `D. ${IMPORT_BUYERS} buyers ordering ${p.sku} (${orderUnits} units an order) while an import of ${rows.length} rows (${IMPORT_NEW} new) is killed part-way, then run again`,
+  );
 
   const buyers = await Promise.all(Array.from({ length: IMPORT_BUYERS }, (_, i) => emulatorUser(`import-${i}`)));
-  await Promise.all(buyers.map(async (b) => {
-    await csrfFor(b);
-    await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
-  }));
+  await Promise.all(
+    buyers.map(async (b) => {
+      await csrfFor(b);
+      await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing }));
+    }),
+  );
   const orders = [];
   const refusals = [];
   let stop = false;
-  const buying = Promise.all(buyers.map(async (b) => {
-    while (!stop) {
-      const set = await api(b, 'POST', '/api/basket/set', { token: b.token, sku: p.sku, quantity: orderUnits });
-      if (set.status !== 200) { await sleep(50); continue; }
-      const sent = performance.now();
-      const r = await persist(() => api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: `faults-import-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true }));
-      if (r.status >= 200 && r.status < 300 && r.body?.id) orders.push({ sent, acked: performance.now(), units: orderUnits });
-      else {
-        refusals.push(`${r.status || r.error} ${JSON.stringify(r.body?.error ?? '').slice(0, 80)}`);
-        await api(b, 'POST', '/api/basket/remove', { token: b.token, sku: p.sku });
+  const buying = Promise.all(
+    buyers.map(async (b) => {
+      while (!stop) {
+        const set = await api(b, 'POST', '/api/basket/set', { token: b.token, sku: p.sku, quantity: orderUnits });
+        if (set.status !== 200) {
+          await sleep(50);
+          continue;
+        }
+        const sent = performance.now();
+        const r = await persist(() =>
+          api(b, 'POST', '/api/orders', {
+            token: b.token,
+            idempotency_key: `faults-import-${randomUUID()}`,
+            delivery_option: 'standard',
+            same_as_billing: true,
+          }),
+        );
+        if (r.status >= 200 && r.status < 300 && r.body?.id) orders.push({ sent, acked: performance.now(), units: orderUnits });
+        else {
+          refusals.push(`${r.status || r.error} ${JSON.stringify(r.body?.error ?? '').slice(0, 80)}`);
+          await api(b, 'POST', '/api/basket/remove', { token: b.token, sku: p.sku });
+        }
       }
-    }
-  }));
+    }),
+  );
   await sleep(1500); // orders before the import
 
   const env = { ...toolEnv, MEDIA_DIR: path.join(scratch, 'media') };
@@ -787,7 +946,11 @@ async function importKilled(skip) {
     const m = [...text.matchAll(/writing \d+ of \d+ products \((\d+)%\)/g)].pop();
     if (m && Number(m[1]) >= 80 && !killedAt) {
       killedAt = performance.now();
-      try { if (first.pid) process.kill(first.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        if (first.pid) process.kill(first.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
   });
   const code = await first.exited;
@@ -804,22 +967,38 @@ async function importKilled(skip) {
   const seen = new Map();
   for (const r of after.rows) seen.set(r.sku, (seen.get(r.sku) ?? 0) + 1);
   const doubled = [...seen].filter(([, n]) => n > 1).map(([sku]) => sku);
-  check('D. no product is doubled and none is missing', doubled.length === 0 && after.rows.length === before.rows.length + IMPORT_NEW,
-    `${after.rows.length} products, want ${before.rows.length + IMPORT_NEW}; doubled: ${doubled.slice(0, 5).join(', ')}`);
+  check(
+    'D. no product is doubled and none is missing',
+    doubled.length === 0 && after.rows.length === before.rows.length + IMPORT_NEW,
+    `${after.rows.length} products, want ${before.rows.length + IMPORT_NEW}; doubled: ${doubled.slice(0, 5).join(', ')}`,
+  );
   const wrong = after.rows.filter((r) => {
     const w = want.get(r.sku);
     return w !== undefined && (r.unit_price !== w.unit_price || r.name !== w.name || (r.sku !== p.sku && r.stock !== w.stock));
   });
-  check('D. every row reads as the file says', wrong.length === 0, wrong.slice(0, 3).map((r) => `${r.sku} ${r.unit_price} ${r.stock}`).join('; '));
+  check(
+    'D. every row reads as the file says',
+    wrong.length === 0,
+    wrong
+      .slice(0, 3)
+      .map((r) => `${r.sku} ${r.unit_price} ${r.stock}`)
+      .join('; '),
+  );
   const units = (keep) => orders.filter(keep).reduce((n, o) => n + o.units, 0);
   const stock = Number(after.rows.find((r) => r.sku === p.sku)?.stock);
   const low = IMPORT_STOCK - units((o) => o.acked > started);
   const high = IMPORT_STOCK - units((o) => o.sent > killedAt);
   const between = orders.filter((o) => o.sent > killedAt).length;
-  check(`D. buyers ordered ${p.sku} before, during and after the import`, orders.length > 0 && between > 0,
-    `${orders.length} orders, ${between} sent after the kill; refused: ${[...new Set(refusals)].slice(0, 3).join('; ')}`);
-  check(`D. ${p.sku}'s stock is ${IMPORT_STOCK} less the units ordered after the import read it (applied once, no order given back)`,
-    stock >= low && stock <= high && stock >= 0, `stock ${stock}, bounds ${low}..${high}, ${orders.length} orders of ${orderUnits} units`);
+  check(
+    `D. buyers ordered ${p.sku} before, during and after the import`,
+    orders.length > 0 && between > 0,
+    `${orders.length} orders, ${between} sent after the kill; refused: ${[...new Set(refusals)].slice(0, 3).join('; ')}`,
+  );
+  check(
+    `D. ${p.sku}'s stock is ${IMPORT_STOCK} less the units ordered after the import read it (applied once, no order given back)`,
+    stock >= low && stock <= high && stock >= 0,
+    `stock ${stock}, bounds ${low}..${high}, ${orders.length} orders of ${orderUnits} units`,
+  );
 }
 
 // ---------------------------------------------------------------- main
@@ -837,11 +1016,17 @@ async function main() {
   [storePort, edgePort, ...mailPorts] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   shop = `http://127.0.0.1:${edgePort}`;
   storeEnv = {
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`, TABLE_NAME: 'tradeshop', AWS_REGION: 'eu-west-2',
-    FIREBASE_PROJECT_ID: projectId, FIREBASE_AUTH_EMULATOR_HOST: authHost, STAGE: 'local',
-    STORE_TIMEOUT_MS: String(timeoutMs), CSRF_SECRET: randomBytes(32).toString('hex'),
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`,
+    TABLE_NAME: 'tradeshop',
+    AWS_REGION: 'eu-west-2',
+    FIREBASE_PROJECT_ID: projectId,
+    FIREBASE_AUTH_EMULATOR_HOST: authHost,
+    STAGE: 'local',
+    STORE_TIMEOUT_MS: String(timeoutMs),
+    CSRF_SECRET: randomBytes(32).toString('hex'),
     API_RATE_LIMIT: '0', // every buyer of the suite is 127.0.0.1: no per-address limit
-    SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mailPorts[0]), // the suite's own maildev
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(mailPorts[0]), // the suite's own maildev
   };
   // The commands the suite runs itself (seed, ordercheck, recover) are no buyer's request:
   // they get a long deadline; the edge gets the short one under test.
@@ -855,9 +1040,11 @@ async function main() {
   // so every product in this table has its page in the release; writing 3000 to an on-disk
   // store would take minutes.
   await run(path.join(binDir, 'seed'), ['-products', String(SEED_PRODUCTS), '-media', path.join(scratch, 'media')], { env: toolEnv });
-  const setup = JSON.parse(await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '12', '-coupon', COUPON], {
-    env: toolEnv,
-  }));
+  const setup = JSON.parse(
+    await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '12', '-coupon', COUPON], {
+      env: toolEnv,
+    }),
+  );
   await startEdge();
   say('faults', `edge on ${shop} serving ${siteDir}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

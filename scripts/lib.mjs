@@ -80,12 +80,14 @@ export const TAIL_LINES = 20;
  * @returns {Service} */
 export function startService(name, cmd, args, opts = {}) {
   const { logFile, env, cwd } = opts;
-  const child = /** @type {Service} */ (spawn(cmd, args, {
-    cwd: cwd ?? root,
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = /** @type {Service} */ (
+    spawn(cmd, args, {
+      cwd: cwd ?? root,
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  );
   child.serviceName = name;
   child.logFile = logFile ?? null;
   children.add(child);
@@ -116,10 +118,12 @@ export function startService(name, cmd, args, opts = {}) {
   child.outputTail = () => tail.filter((l) => l.trim());
   // 'close' comes once both pipes are drained (after 'exit', which can come first).
   child.closed = new Promise((resolve) => child.on('close', () => resolve()));
-  child.exited = new Promise((resolve) => child.on('exit', (code, signal) => {
-    children.delete(child);
-    resolve(code ?? signal);
-  }));
+  child.exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
   return child;
 }
 
@@ -283,15 +287,19 @@ export function writeFirebaseConfig(dir, { authPort, hubPort, loggingPort }) {
   const file = path.join(dir, 'firebase.json');
   writeFileSync(
     file,
-    JSON.stringify({
-      emulators: {
-        auth: { host: '127.0.0.1', port: authPort },
-        hub: { host: '127.0.0.1', port: hubPort },
-        logging: { host: '127.0.0.1', port: loggingPort },
-        ui: { enabled: false },
-        singleProjectMode: true,
+    JSON.stringify(
+      {
+        emulators: {
+          auth: { host: '127.0.0.1', port: authPort },
+          hub: { host: '127.0.0.1', port: hubPort },
+          logging: { host: '127.0.0.1', port: loggingPort },
+          ui: { enabled: false },
+          singleProjectMode: true,
+        },
       },
-    }, null, 2),
+      null,
+      2,
+    ),
   );
   return file;
 }

@@ -24,27 +24,38 @@ async function occupy(t, host = '127.0.0.1') {
 }
 
 test('free ports pass', async () => {
-  await ensurePortsFree([{ variable: 'PORT', port: await freePort() }, { variable: 'DYNAMODB_PORT', port: await freePort() }]);
+  await ensurePortsFree([
+    { variable: 'PORT', port: await freePort() },
+    { variable: 'DYNAMODB_PORT', port: await freePort() },
+  ]);
 });
 
 test('a port something listens on is refused, naming the variable that moves it', async (t) => {
   const busy = await occupy(t);
   await assert.rejects(
-    ensurePortsFree([{ variable: 'PORT', port: await freePort() }, { variable: 'DYNAMODB_PORT', port: busy }]),
+    ensurePortsFree([
+      { variable: 'PORT', port: await freePort() },
+      { variable: 'DYNAMODB_PORT', port: busy },
+    ]),
     { message: `port ${busy} is in use: set DYNAMODB_PORT to another port` },
   );
 });
 
 test('a port taken on every interface is busy on loopback too', async (t) => {
   const busy = await occupy(t, '0.0.0.0');
-  await assert.rejects(ensurePortsFree([{ variable: 'AUTH_EMULATOR_PORT', port: busy }]),
-    { message: `port ${busy} is in use: set AUTH_EMULATOR_PORT to another port` });
+  await assert.rejects(ensurePortsFree([{ variable: 'AUTH_EMULATOR_PORT', port: busy }]), {
+    message: `port ${busy} is in use: set AUTH_EMULATOR_PORT to another port`,
+  });
 });
 
 test('two variables on one port, and a port that is not a number, are refused in one message', async () => {
   const p = await freePort();
   await assert.rejects(
-    ensurePortsFree([{ variable: 'PORT', port: p }, { variable: 'DYNAMODB_PORT', port: p }, { variable: 'EMULATOR_HUB_PORT', port: Number('x') }]),
+    ensurePortsFree([
+      { variable: 'PORT', port: p },
+      { variable: 'DYNAMODB_PORT', port: p },
+      { variable: 'EMULATOR_HUB_PORT', port: Number('x') },
+    ]),
     { message: `PORT and DYNAMODB_PORT are both ${p}: set DYNAMODB_PORT to another port; EMULATOR_HUB_PORT must be a port number from 1 to 65535` },
   );
 });
@@ -58,7 +69,7 @@ test('two variables on one port, and a port that is not a number, are refused in
 async function runCommand(ports, { wrapper = false, args = [] } = {}) {
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env };
-  for (const variable of portVariables) env[variable] = String(ports[variable] ?? await freePort());
+  for (const variable of portVariables) env[variable] = String(ports[variable] ?? (await freePort()));
   const t0 = performance.now();
   const child = wrapper
     ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -119,14 +130,20 @@ test('a service that exits before it listens is reported with the last lines of 
   assert.ok(err instanceof Error, 'waitForPort rejects');
   const [first, ...shown] = err.message.split('\n');
   assert.match(first, /^dying exited with 3 before listening on \d+; the last 20 lines of its output \(.*dying\.log\):$/);
-  assert.deepEqual(shown, Array.from({ length: TAIL_LINES }, (_, i) => `  | line ${30 - TAIL_LINES + 1 + i}`));
+  assert.deepEqual(
+    shown,
+    Array.from({ length: TAIL_LINES }, (_, i) => `  | line ${30 - TAIL_LINES + 1 + i}`),
+  );
   assert.equal(readFileSync(logFile, 'utf8').trim().split('\n').length, 30, 'the log file holds every line');
 });
 
 test('without a log file the error shows the captured output, stderr too, and a silent service says so', async () => {
   // The two pipes are read as their data comes: which of the two lines comes first varies.
   const err = await waitForPort(await freePort(), { child: dyingService(2, { mixed: true }), timeoutMs: 20000 }).catch((e) => e);
-  assert.match(err.message, /^dying exited with 3 before listening on \d+; the last 2 lines of its output:\n {2}\| (line 1\n {2}\| line 2|line 2\n {2}\| line 1)$/);
+  assert.match(
+    err.message,
+    /^dying exited with 3 before listening on \d+; the last 2 lines of its output:\n {2}\| (line 1\n {2}\| line 2|line 2\n {2}\| line 1)$/,
+  );
   const silent = await waitForPort(await freePort(), { child: dyingService(0), timeoutMs: 20000 }).catch((e) => e);
   assert.match(silent.message, /^dying exited with 3 before listening on \d+, printing nothing$/);
 });

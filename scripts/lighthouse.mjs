@@ -8,20 +8,37 @@
 //   node scripts/lighthouse.mjs [--runs N] URL ...
 import { median } from './bench-pages.mjs';
 
-const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const flags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** The figures of one Lighthouse result (lhr). */
 export function figuresOf(url, lhr) {
   const c = lhr.categories;
   const score = (k) => Math.round((c[k]?.score ?? 0) * 100);
   const failed = Object.entries(lhr.audits)
-    .filter(([, a]) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
+    .filter(
+      ([, a]) =>
+        a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable',
+    )
     .map(([id]) => id);
   const metric = (id) => lhr.audits[id]?.numericValue ?? 0;
   return {
-    url, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), seo: score('seo'), failed,
-    lcpMs: Math.round(metric('largest-contentful-paint')), tbtMs: Math.round(metric('total-blocking-time')),
+    url,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    failed,
+    lcpMs: Math.round(metric('largest-contentful-paint')),
+    tbtMs: Math.round(metric('total-blocking-time')),
     cls: Number(metric('cumulative-layout-shift').toFixed(3)),
   };
 }

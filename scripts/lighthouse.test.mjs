@@ -20,9 +20,15 @@ const lhr = (perf, lcp, tbt, cls, failing = []) => ({
 test('the figures of one Lighthouse result', () => {
   const f = figuresOf('http://x/', lhr(81, 2412.6, 686.4, 0.0071));
   assert.deepEqual(f, {
-    url: 'http://x/', performance: 81, accessibility: 100, bestPractices: 96, seo: 100,
+    url: 'http://x/',
+    performance: 81,
+    accessibility: 100,
+    bestPractices: 96,
+    seo: 100,
     failed: ['largest-contentful-paint', 'total-blocking-time', 'unused-javascript'],
-    lcpMs: 2413, tbtMs: 686, cls: 0.007,
+    lcpMs: 2413,
+    tbtMs: 686,
+    cls: 0.007,
   });
 });
 
@@ -39,7 +45,10 @@ test('the median of runs, figure by figure, and the failed audits of the median 
   assert.equal(m.tbtMs, 577);
   assert.equal(m.cls, 0.007);
   assert.ok(m.failed.includes('c'), 'the run whose performance is the median (81)');
-  assert.deepEqual(m.runs.map((r) => r.performance), [77, 93, 81]);
+  assert.deepEqual(
+    m.runs.map((r) => r.performance),
+    [77, 93, 81],
+  );
   assert.equal(medianFigures(runs.slice(0, 1)).performance, 77, 'one run is its own median');
   assert.throws(() => medianFigures([]), /no Lighthouse runs/);
 });

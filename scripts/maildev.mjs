@@ -15,12 +15,37 @@ const bin = path.join(root, 'node_modules', 'maildev', 'dist', 'bin', 'maildev.j
 /** maildev's own environment variables (its config/env.js): unset for the child, so the
  * settings below are the only ones. */
 const MAILDEV_VARIABLES = [
-  'MAILDEV_SMTP_PORT', 'MAILDEV_IP', 'MAILDEV_INCOMING_USER', 'MAILDEV_INCOMING_PASS', 'MAILDEV_INCOMING_SECURE',
-  'MAILDEV_INCOMING_CERT', 'MAILDEV_INCOMING_KEY', 'MAILDEV_MAX_MESSAGE_SIZE', 'MAILDEV_WEB_PORT', 'MAILDEV_WEB_IP',
-  'MAILDEV_WEB_USER', 'MAILDEV_WEB_PASS', 'MAILDEV_BASE_PATHNAME', 'MAILDEV_HTTPS', 'MAILDEV_HTTPS_CERT', 'MAILDEV_HTTPS_KEY',
-  'MAILDEV_OUTGOING_HOST', 'MAILDEV_OUTGOING_PORT', 'MAILDEV_OUTGOING_USER', 'MAILDEV_OUTGOING_PASS', 'MAILDEV_OUTGOING_SECURE',
-  'MAILDEV_AUTO_RELAY', 'MAILDEV_AUTO_RELAY_RULES', 'MAILDEV_MAIL_DIRECTORY', 'MAILDEV_MAX_EMAILS', 'MAILDEV_API_URL',
-  'MAILDEV_DISABLE_WEB', 'MAILDEV_MCP', 'MAILDEV_VERBOSE', 'MAILDEV_SILENT', 'MAILDEV_HIDE_EXTENSIONS',
+  'MAILDEV_SMTP_PORT',
+  'MAILDEV_IP',
+  'MAILDEV_INCOMING_USER',
+  'MAILDEV_INCOMING_PASS',
+  'MAILDEV_INCOMING_SECURE',
+  'MAILDEV_INCOMING_CERT',
+  'MAILDEV_INCOMING_KEY',
+  'MAILDEV_MAX_MESSAGE_SIZE',
+  'MAILDEV_WEB_PORT',
+  'MAILDEV_WEB_IP',
+  'MAILDEV_WEB_USER',
+  'MAILDEV_WEB_PASS',
+  'MAILDEV_BASE_PATHNAME',
+  'MAILDEV_HTTPS',
+  'MAILDEV_HTTPS_CERT',
+  'MAILDEV_HTTPS_KEY',
+  'MAILDEV_OUTGOING_HOST',
+  'MAILDEV_OUTGOING_PORT',
+  'MAILDEV_OUTGOING_USER',
+  'MAILDEV_OUTGOING_PASS',
+  'MAILDEV_OUTGOING_SECURE',
+  'MAILDEV_AUTO_RELAY',
+  'MAILDEV_AUTO_RELAY_RULES',
+  'MAILDEV_MAIL_DIRECTORY',
+  'MAILDEV_MAX_EMAILS',
+  'MAILDEV_API_URL',
+  'MAILDEV_DISABLE_WEB',
+  'MAILDEV_MCP',
+  'MAILDEV_VERBOSE',
+  'MAILDEV_SILENT',
+  'MAILDEV_HIDE_EXTENSIONS',
 ];
 
 /** The arguments maildev runs with: SMTP and the web inbox on 127.0.0.1 at the given
@@ -28,8 +53,20 @@ const MAILDEV_VARIABLES = [
  * configFile only.
  * @param {{ smtpPort: number, webPort: number, mailDir: string, configFile: string }} options */
 export function maildevArgs({ smtpPort, webPort, mailDir, configFile }) {
-  return ['--config', configFile, '--smtp', String(smtpPort), '--ip', '127.0.0.1', '--web', String(webPort), '--web-ip', '127.0.0.1',
-    '--mail-directory', mailDir];
+  return [
+    '--config',
+    configFile,
+    '--smtp',
+    String(smtpPort),
+    '--ip',
+    '127.0.0.1',
+    '--web',
+    String(webPort),
+    '--web-ip',
+    '127.0.0.1',
+    '--mail-directory',
+    mailDir,
+  ];
 }
 
 /** Starts maildev (see above) and waits until both ports answer; answers { child, url,

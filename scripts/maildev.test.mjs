@@ -19,8 +19,14 @@ import { maildevEmails, startMaildev } from './maildev.mjs';
 function smtpSend(port, { from, to, subject, body }) {
   return new Promise((resolve, reject) => {
     const sock = connect({ host: '127.0.0.1', port });
-    const script = [`EHLO test.local`, `MAIL FROM:<${from}>`, `RCPT TO:<${to}>`, 'DATA',
-      `From: <${from}>\r\nTo: <${to}>\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@test.local>\r\n\r\n${body}\r\n.`, 'QUIT'];
+    const script = [
+      `EHLO test.local`,
+      `MAIL FROM:<${from}>`,
+      `RCPT TO:<${to}>`,
+      'DATA',
+      `From: <${from}>\r\nTo: <${to}>\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@test.local>\r\n\r\n${body}\r\n.`,
+      'QUIT',
+    ];
     let buf = '';
     sock.setEncoding('utf8');
     sock.setTimeout(10000, () => sock.destroy(new Error('SMTP timed out')));

@@ -65,7 +65,10 @@ function goVersion(env) {
     return childProcess.execFileSync('go', ['version'], { cwd: root, env: env || process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (err) {
     if (err.code === 'ENOENT') return 'none on PATH';
-    var said = String(err.stderr || err.message).trim().split('\n').pop();
+    var said = String(err.stderr || err.message)
+      .trim()
+      .split('\n')
+      .pop();
     return '`go version` failed: ' + said;
   }
 }
@@ -78,7 +81,10 @@ function goVersion(env) {
 function toolchainProblems(found, needed) {
   var problems = [];
   /** @type {['Node' | 'Go', string, string][]} */
-  var tools = [['Node', found.node, needed.node], ['Go', found.go, needed.go]];
+  var tools = [
+    ['Node', found.node, needed.node],
+    ['Go', found.go, needed.go],
+  ];
   for (var i = 0; i < tools.length; i++) {
     var name = tools[i][0];
     var have = tools[i][1];

@@ -90,10 +90,12 @@ function runToEnd(cmd, args, env) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
-  return new Promise((resolve) => child.on('exit', (code) => {
-    clearTimeout(timer);
-    resolve({ code, out, err, ms: performance.now() - t0 });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err, ms: performance.now() - t0 });
+    }),
+  );
 }
 
 for (const command of ['run', 'test']) {
@@ -103,7 +105,10 @@ for (const command of ['run', 'test']) {
     // would stop at its arguments (exit 2) instead of starting the shop or every suite.
     const r = await runToEnd(path.join(root, 'scripts', command), ['--no-such-option'], env);
     assert.equal(r.code, 1, r.out + r.err);
-    assert.equal(r.err.trim(), `${command}: Go ${neededVersions().go} or newer is needed (found go1.22.1): install it from https://go.dev/dl/ (Debian's golang-go is older)`);
+    assert.equal(
+      r.err.trim(),
+      `${command}: Go ${neededVersions().go} or newer is needed (found go1.22.1): install it from https://go.dev/dl/ (Debian's golang-go is older)`,
+    );
     assert.equal(r.out, '', 'nothing was set up or started');
     assert.ok(r.ms < 5000, `refused in ${r.ms.toFixed(0)} ms`);
   });

@@ -204,15 +204,20 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
   const all = Object.keys(files);
   const out = [];
   const verb = plan.kind === 'rollback' ? 'restore' : 'upload';
-  out.push(plan.kind === 'rollback'
-    ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`
-    : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`);
+  out.push(
+    plan.kind === 'rollback'
+      ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`
+      : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`,
+  );
   out.push(`  target: ${target}`);
   out.push(`  current build at the target: ${plan.previousId ?? 'none'}`);
   for (const note of plan.notes) out.push(`  note: ${note}`);
   out.push('');
   let n = 1;
-  if (plan.kind === 'release') out.push(`${n++}. validate the export: index.html, 404.html, builds/latest.json, builds/meta/${build.id}.json present; ${count(all.length, 'file')} hashed`);
+  if (plan.kind === 'release')
+    out.push(
+      `${n++}. validate the export: index.html, 404.html, builds/latest.json, builds/meta/${build.id}.json present; ${count(all.length, 'file')} hashed`,
+    );
   const onlyEdge = edge === true ? '' : edge === false ? ' (skipped: this target has no CDN)' : ' (aws target only)';
   for (const ph of plan.phases) {
     const head = `${n++}. ${ph.name}:`;
@@ -223,16 +228,18 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
     } else if (ph.name === PHASE.edge) {
       const local = edge === false ? ' (skipped: the local edge reads builds/meta itself)' : onlyEdge;
       out.push(`${head} put ${count(ph.rules.length, 'route rule')} as r:${build.id}:{source}, then build = ${build.id}${local}`);
-      for (const r of (list ? ph.rules : ph.rules.slice(0, 5))) out.push(`       ${r.key} = ${r.value}`);
+      for (const r of list ? ph.rules : ph.rules.slice(0, 5)) out.push(`       ${r.key} = ${r.value}`);
       if (!list && ph.rules.length > 5) out.push(`       … and ${nf.format(ph.rules.length - 5)} more`);
     } else if (ph.name === PHASE.invalidate) {
       out.push(`${head} invalidate ${ph.paths.join(' ')} and wait until it completes${onlyEdge}`);
     } else if (ph.name === PHASE.save) {
       out.push(`${head} releases/${build.id}.json (the record a rollback restores from)`);
     } else if (ph.name === PHASE.cleanup) {
-      out.push(plan.previousId || ph.deletes.length
-        ? `${head} delete ${count(ph.deletes.length, 'file')} of build ${plan.previousId ?? '(unfinished)'} that ${build.id} no longer has (_next/static/** and builds/meta/** are kept)`
-        : `${head} no previous build, so no files to delete`);
+      out.push(
+        plan.previousId || ph.deletes.length
+          ? `${head} delete ${count(ph.deletes.length, 'file')} of build ${plan.previousId ?? '(unfinished)'} that ${build.id} no longer has (_next/static/** and builds/meta/** are kept)`
+          : `${head} no previous build, so no files to delete`,
+      );
       out.push(...describeList(ph.deletes, list));
       out.push(`     KVS: delete route rules of builds other than ${ph.keepEdgeRulesOf.join(', ')}${onlyEdge}`);
     }
@@ -295,24 +302,31 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
     const took = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
     if ('files' in ph) {
       let lastReport = performance.now();
-      await mapLimit(ph.files, CONCURRENCY, async (p) => {
-        const entry = build.files[p];
-        const body = await source(p);
-        if (body === null) {
-          await target.restore(p, entry);
-        } else {
-          const versionId = await target.put(p, body, entry);
-          if (versionId) record.files[p].versionId = versionId;
-        }
-      }, (done) => {
-        if (performance.now() - lastReport > 5000) {
-          lastReport = performance.now();
-          log(`${tag(i, ph)}: ${nf.format(done)}/${nf.format(ph.files.length)}`);
-        }
-      });
+      await mapLimit(
+        ph.files,
+        CONCURRENCY,
+        async (p) => {
+          const entry = build.files[p];
+          const body = await source(p);
+          if (body === null) {
+            await target.restore(p, entry);
+          } else {
+            const versionId = await target.put(p, body, entry);
+            if (versionId) record.files[p].versionId = versionId;
+          }
+        },
+        (done) => {
+          if (performance.now() - lastReport > 5000) {
+            lastReport = performance.now();
+            log(`${tag(i, ph)}: ${nf.format(done)}/${nf.format(ph.files.length)}`);
+          }
+        },
+      );
       const bytes = sizeOf(build.files, ph.files);
       const skipped = ph.skipped ? `, ${nf.format(ph.skipped)} ${ph.name === PHASE.hashed ? 'already there' : 'unchanged'}` : '';
-      log(`${tag(i, ph)}: ${count(ph.files.length, 'file')}, ${formatBytes(bytes)} ${plan.kind === 'rollback' ? 'restored' : 'uploaded'}${skipped} (${took()})`);
+      log(
+        `${tag(i, ph)}: ${count(ph.files.length, 'file')}, ${formatBytes(bytes)} ${plan.kind === 'rollback' ? 'restored' : 'uploaded'}${skipped} (${took()})`,
+      );
     } else if (ph.name === PHASE.edge) {
       if (!target.edge) log(`${tag(i, ph)}: skipped (${target.name} has no CDN; its edge reads builds/meta itself)`);
       else {
@@ -333,7 +347,9 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
       const rules = target.edge ? await target.edge.prune(ph.keepEdgeRulesOf) : 0;
       const pruned = await target.prune(build.id);
       await target.clearStarted([...new Set([...ph.clearStarted, build.id])]);
-      log(`${tag(i, ph)}: ${count(ph.deletes.length, 'file')} of the previous build deleted${target.edge ? `, ${count(rules, 'old route rule')} removed` : ''}${pruned ? `, ${pruned}` : ''}`);
+      log(
+        `${tag(i, ph)}: ${count(ph.deletes.length, 'file')} of the previous build deleted${target.edge ? `, ${count(rules, 'old route rule')} removed` : ''}${pruned ? `, ${pruned}` : ''}`,
+      );
     }
   }
   return record;
@@ -419,10 +435,14 @@ export async function planRollback(target, id) {
   const latest = latestBody(build);
   build.files[latestPath] = { ...build.files[latestPath], ...manifestEntry(latestPath, latest) };
   const plan = planRelease(build, state, { kind: 'rollback' });
-  const restores = plannedWrites(plan).filter((p) => p !== latestPath).map((p) => /** @type {[string, ReleaseRecord['files'][string]]} */ ([p, build.files[p]]));
+  const restores = plannedWrites(plan)
+    .filter((p) => p !== latestPath)
+    .map((p) => /** @type {[string, ReleaseRecord['files'][string]]} */ ([p, build.files[p]]));
   const missing = await target.missingHistory(restores);
   if (missing.length) {
-    throw new Error(`cannot roll back to ${id}: ${target.name} no longer holds ${count(missing.length, 'file')} of it (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`);
+    throw new Error(
+      `cannot roll back to ${id}: ${target.name} no longer holds ${count(missing.length, 'file')} of it (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`,
+    );
   }
   return plan;
 }

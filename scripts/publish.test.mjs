@@ -40,7 +40,15 @@ test('publishing to a dir target copies every file and records its manifest', as
   assert.deepEqual(Object.keys(saved.files).sort(), Object.keys(exp.files).sort());
   assert.equal(saved.files['_next/static/chunks/a1b2c3.js'].cacheControl, CACHE_IMMUTABLE);
   assert.equal(saved.files['builds/latest.json'].cacheControl, CACHE_NEVER);
-  for (const rel of ['index.html', 'outlet/r/balloons/_payload.json', 'outlet/r/balloons/index.txt', `builds/meta/${buildA.id}.json`, 'sitemap.xml', 'robots.txt', 'icon.svg']) {
+  for (const rel of [
+    'index.html',
+    'outlet/r/balloons/_payload.json',
+    'outlet/r/balloons/index.txt',
+    `builds/meta/${buildA.id}.json`,
+    'sitemap.xml',
+    'robots.txt',
+    'icon.svg',
+  ]) {
     assert.equal(saved.files[rel].cacheControl, CACHE_SHORT, rel);
   }
   assert.equal(saved.files['outlet/r/balloons/index.html'].contentType, 'text/html; charset=utf-8');
@@ -77,37 +85,47 @@ test('writes happen in the release order: hashed assets, pages, meta, latest, ma
   assert.ok(at(events, `start save ${buildB.id}`) > endOf(latest), 'the manifest is saved after latest.json');
   const deleted = at(events, (e) => e.startsWith('delete '));
   assert.ok(deleted > endOf(latest), 'a removed page is deleted only after latest.json');
-  assert.equal(endOf(latest), lastAt(events, (e) => e.startsWith('end put ')), 'latest.json is the last file written');
+  assert.equal(
+    endOf(latest),
+    lastAt(events, (e) => e.startsWith('end put ')),
+    'latest.json is the last file written',
+  );
 });
 
-test('a second build keeps the first build\'s hashed assets, skips unchanged pages and deletes removed ones', async (t) => {
+test("a second build keeps the first build's hashed assets, skips unchanged pages and deletes removed ones", async (t) => {
   const dir = scratch(t);
   const root = path.join(dir, 'release');
   await publish(root, writeExport(path.join(dir, 'a'), buildA).dir);
   const { events } = await publish(root, writeExport(path.join(dir, 'b'), buildB).dir);
   const puts = events.filter((e) => e.startsWith('end put ')).map((e) => e.slice(8));
 
-  assert.equal(read(site(root), '_next/static/chunks/a1b2c3.js'), buildA.files['_next/static/chunks/a1b2c3.js'], 'an open tab of build A still loads its chunk');
+  assert.equal(
+    read(site(root), '_next/static/chunks/a1b2c3.js'),
+    buildA.files['_next/static/chunks/a1b2c3.js'],
+    'an open tab of build A still loads its chunk',
+  );
   assert.ok(!puts.includes('_next/static/css/a1b2c3.css'), 'a hashed asset already there is not uploaded again');
   assert.ok(puts.includes('_next/static/chunks/d4e5f6.js'));
   assert.ok(!puts.includes('blog/index.html') && !puts.includes('outlet/r/balloons/_payload.json'), 'unchanged pages are skipped');
   assert.ok(puts.includes('outlet/r/balloons/index.html') && puts.includes('outlet/r/new-range/index.html'));
   assert.deepEqual(events.filter((e) => e.startsWith('delete ')).sort(), ['delete outlet/r/retired/_payload.json', 'delete outlet/r/retired/index.html']);
-  assert.ok(!existsSync(path.join(site(root), 'outlet/r/retired')), 'the removed page\'s folder goes too');
+  assert.ok(!existsSync(path.join(site(root), 'outlet/r/retired')), "the removed page's folder goes too");
   assert.ok(existsSync(path.join(site(root), `builds/meta/${buildA.id}.json`)), 'meta files of earlier builds are kept');
   assert.equal(read(site(root), 'outlet/r/balloons/index.html'), '<h1>balloons v2</h1>');
   assert.deepEqual(JSON.parse(read(site(root), 'builds/latest.json')), { id: buildB.id, timestamp: buildB.timestamp });
 });
 
-test('rollback restores the first build\'s pages and latest.json, and refuses an unknown id', async (t) => {
+test("rollback restores the first build's pages and latest.json, and refuses an unknown id", async (t) => {
   const dir = scratch(t);
   const root = path.join(dir, 'release');
   const a = writeExport(path.join(dir, 'a'), buildA);
   await publish(root, a.dir);
   await publish(root, writeExport(path.join(dir, 'b'), buildB).dir);
 
-  await assert.rejects(rollback({ target: createDirTarget(root), id: '20250101T000000Z-ffffff', log: quiet }),
-    new RegExp(`never published .*known builds: .*${buildA.id}.*${buildB.id}|never published .*known builds: .*${buildB.id}.*${buildA.id}`));
+  await assert.rejects(
+    rollback({ target: createDirTarget(root), id: '20250101T000000Z-ffffff', log: quiet }),
+    new RegExp(`never published .*known builds: .*${buildA.id}.*${buildB.id}|never published .*known builds: .*${buildB.id}.*${buildA.id}`),
+  );
 
   const rec = recording(createDirTarget(root));
   await rollback({ target: rec.target, id: buildA.id, log: quiet });
@@ -115,7 +133,7 @@ test('rollback restores the first build\'s pages and latest.json, and refuses an
   assert.deepEqual(JSON.parse(read(site(root), 'builds/latest.json')), { id: buildA.id, timestamp: buildA.timestamp });
   assert.equal(read(site(root), 'builds/latest.json'), a.files['builds/latest.json'], 'byte for byte as the build wrote it');
   assert.ok(!existsSync(path.join(site(root), 'outlet/r/new-range/index.html')), 'a page only build B had is gone');
-  assert.ok(existsSync(path.join(site(root), '_next/static/chunks/d4e5f6.js')), 'build B\'s hashed assets stay for its open tabs');
+  assert.ok(existsSync(path.join(site(root), '_next/static/chunks/d4e5f6.js')), "build B's hashed assets stay for its open tabs");
   const restored = rec.events.filter((e) => e.startsWith('end restore ')).map((e) => e.slice(12));
   assert.ok(restored.includes('outlet/r/retired/index.html') && restored.includes('outlet/r/balloons/index.html'));
   assert.ok(!restored.includes('blog/index.html'), 'files already right are left alone');
@@ -148,7 +166,10 @@ test('a release that stopped half-way is repaired by the next one', async (t) =>
 
   const state = await createDirTarget(root).state();
   assert.equal(state.current?.id, buildA.id);
-  assert.deepEqual(state.unfinished.map((u) => u.id), [buildB.id]);
+  assert.deepEqual(
+    state.unfinished.map((u) => u.id),
+    [buildB.id],
+  );
   // Publishing build A again must put back what B's run overwrote, though A's manifest
   // says those files are already current, and delete what B's run added.
   await publish(root, a.dir);
@@ -205,8 +226,14 @@ test('the plan lists the phases in order, grouped by Cache-Control and Content-T
   const text = describePlan(planRelease(exp, emptyState('nothing there')), { target: 'none' });
   const order = [PHASE.hashed, PHASE.pages, PHASE.meta, PHASE.edge, PHASE.invalidate, PHASE.latest, PHASE.save, PHASE.cleanup];
   const positions = order.map((name) => text.indexOf(`. ${name}:`));
-  assert.ok(positions.every((p) => p > 0), text);
-  assert.deepEqual([...positions].sort((x, y) => x - y), positions);
+  assert.ok(
+    positions.every((p) => p > 0),
+    text,
+  );
+  assert.deepEqual(
+    [...positions].sort((x, y) => x - y),
+    positions,
+  );
   assert.match(text, /2\. hashed assets: upload 2 files/);
   assert.match(text, /1 file .*public, max-age=31536000, immutable \| text\/css; charset=utf-8/);
   assert.match(text, /note: nothing there/);

@@ -30,7 +30,10 @@ export function localStoreEnv(env, { allowAws = false } = {}) {
   const table = env.TABLE_NAME || 'tradeshop';
   if (env.DYNAMODB_ENDPOINT === undefined) {
     const endpoint = `http://127.0.0.1:${env.DYNAMODB_PORT || 8000}`;
-    return { env: { ...env, DYNAMODB_ENDPOINT: endpoint }, note: `the catalogue comes from the local store ${endpoint} (table ${table}), as DYNAMODB_ENDPOINT is not set` };
+    return {
+      env: { ...env, DYNAMODB_ENDPOINT: endpoint },
+      note: `the catalogue comes from the local store ${endpoint} (table ${table}), as DYNAMODB_ENDPOINT is not set`,
+    };
   }
   const endpoint = env.DYNAMODB_ENDPOINT;
   let host = null;
@@ -42,8 +45,15 @@ export function localStoreEnv(env, { allowAws = false } = {}) {
   const where = endpoint === '' ? `AWS DynamoDB (table ${table})` : `the store at ${endpoint} (table ${table})`;
   if (allowAws) return { env, note: `the catalogue comes from ${where}, as --allow-aws says` };
   if (host && isLoopbackHost(host)) return { env, note: `the catalogue comes from the local store ${endpoint} (table ${table})` };
-  const why = endpoint === '' ? 'DYNAMODB_ENDPOINT is set but empty' : host ? `DYNAMODB_ENDPOINT ${endpoint} is not a loopback address` : `DYNAMODB_ENDPOINT "${endpoint}" is not a URL such as http://127.0.0.1:8000`;
-  throw new Error(`refusing to build a local release from ${where}: ${why}; unset DYNAMODB_ENDPOINT to read scripts/run's local store, or pass --allow-aws to read that table on purpose`);
+  const why =
+    endpoint === ''
+      ? 'DYNAMODB_ENDPOINT is set but empty'
+      : host
+        ? `DYNAMODB_ENDPOINT ${endpoint} is not a loopback address`
+        : `DYNAMODB_ENDPOINT "${endpoint}" is not a URL such as http://127.0.0.1:8000`;
+  throw new Error(
+    `refusing to build a local release from ${where}: ${why}; unset DYNAMODB_ENDPOINT to read scripts/run's local store, or pass --allow-aws to read that table on purpose`,
+  );
 }
 
 /** A loopback host with a port, as an emulator address is written (127.0.0.1:9099,
@@ -70,11 +80,16 @@ export function siteProblems({ siteUrl, firebaseProjectId }, where = 'the export
     } catch {
       problems.push(`SITE_URL "${siteUrl}" of ${where} is not a URL`);
     }
-    if (url && url.protocol !== 'https:') problems.push(`SITE_URL "${siteUrl}" of ${where} is not an https address: buyers and crawlers would be sent to it (canonical links, sitemap)`);
-    if (url && isLoopbackHost(url.hostname)) problems.push(`SITE_URL "${siteUrl}" of ${where} is a loopback address: build with SITE_URL set to the shop's public address`);
+    if (url && url.protocol !== 'https:')
+      problems.push(`SITE_URL "${siteUrl}" of ${where} is not an https address: buyers and crawlers would be sent to it (canonical links, sitemap)`);
+    if (url && isLoopbackHost(url.hostname))
+      problems.push(`SITE_URL "${siteUrl}" of ${where} is a loopback address: build with SITE_URL set to the shop's public address`);
   }
   if (!firebaseProjectId) problems.push(`${where} does not record its Firebase project: build it again`);
-  else if (/^demo-/i.test(firebaseProjectId)) problems.push(`the Firebase project "${firebaseProjectId}" of ${where} is a demo project (the emulator's; no real sign-in): build with NEXT_PUBLIC_FIREBASE_PROJECT_ID set to the stage's project`);
+  else if (/^demo-/i.test(firebaseProjectId))
+    problems.push(
+      `the Firebase project "${firebaseProjectId}" of ${where} is a demo project (the emulator's; no real sign-in): build with NEXT_PUBLIC_FIREBASE_PROJECT_ID set to the stage's project`,
+    );
   return problems;
 }
 
@@ -118,11 +133,16 @@ export function exportScan(shop) {
       let siteHost = null;
       try {
         siteHost = new URL(exp.site?.siteUrl ?? '').host.toLowerCase();
-      } catch { /* reported above */ }
-      const files = (/** @type {string[]} */ list) => `${list.slice().sort()[0]}${list.length > 1 ? ` and ${list.length - 1} other file${list.length > 2 ? 's' : ''}` : ''}`;
+      } catch {
+        /* reported above */
+      }
+      const files = (/** @type {string[]} */ list) =>
+        `${list.slice().sort()[0]}${list.length > 1 ? ` and ${list.length - 1} other file${list.length > 2 ? 's' : ''}` : ''}`;
       for (const [address, list] of [...addresses].sort()) {
         if (address === siteHost) continue; // the loopback SITE_URL, named above
-        problems.push(`the export holds the local address ${address} (the Auth emulator's, or another local service's) in ${files(list)}: build with SITE_URL the shop's public address and without AUTH_EMULATOR_URL`);
+        problems.push(
+          `the export holds the local address ${address} (the Auth emulator's, or another local service's) in ${files(list)}: build with SITE_URL the shop's public address and without AUTH_EMULATOR_URL`,
+        );
       }
       if (variableIn.length) problems.push(`the export names FIREBASE_AUTH_EMULATOR_HOST in ${files(variableIn)}`);
       return [...problems, ...shopProblems(shop)];

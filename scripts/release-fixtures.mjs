@@ -100,21 +100,28 @@ export function recording(target) {
    * @param {F} fn
    * @param {(args: Parameters<F>) => string} [name] what the call is on, from its arguments
    * @returns {F} */
-  const wrap = (verb, fn, name = (a) => a[0]) => /** @type {F} */ (async (...args) => {
-    const label = `${verb} ${name(/** @type {Parameters<F>} */ (args))}`;
-    events.push(`start ${label}`);
-    const r = await fn(...args);
-    events.push(`end ${label}`);
-    return r;
-  });
+  const wrap = (verb, fn, name = (a) => a[0]) =>
+    /** @type {F} */ (
+      async (...args) => {
+        const label = `${verb} ${name(/** @type {Parameters<F>} */ (args))}`;
+        events.push(`start ${label}`);
+        const r = await fn(...args);
+        events.push(`end ${label}`);
+        return r;
+      }
+    );
   const rec = {
     ...target,
     put: wrap('put', target.put),
     restore: wrap('restore', target.restore),
-    remove: wrap('remove', async (/** @type {string[]} */ paths) => {
-      for (const p of paths) events.push(`delete ${p}`);
-      return target.remove(paths);
-    }, () => ''),
+    remove: wrap(
+      'remove',
+      async (/** @type {string[]} */ paths) => {
+        for (const p of paths) events.push(`delete ${p}`);
+        return target.remove(paths);
+      },
+      () => '',
+    ),
     saveRelease: wrap('save', target.saveRelease, (a) => a[0].id),
   };
   if (target.edge) {
@@ -142,10 +149,12 @@ export const lastAt = (events, pred) => events.findLastIndex(pred);
  * @returns {string[] | null} */
 export function snapshotTree(dir) {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((rel) => {
-      const st = statSync(path.join(dir, rel));
-      return `${rel} ${st.size} ${st.mtimeMs}`;
-    });
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .sort()
+      .map((rel) => {
+        const st = statSync(path.join(dir, rel));
+        return `${rel} ${st.size} ${st.mtimeMs}`;
+      });
   } catch (err) {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -160,8 +169,11 @@ export const read = (dir, rel) => readFileSync(path.join(dir, rel), 'utf8');
 export const realSite = { siteUrl: 'https://trade.tradeshop.co.uk', firebaseProjectId: 'tradeshop-production' };
 export const realShop = {
   business: {
-    tradingName: 'TradeShop Wholesale', legalName: 'TradeShop Wholesale Limited',
-    registeredAddress: 'Unit 4, Marsh Barton Trading Estate, Exeter, EX2 8LP', companyNumber: '09876543', vatNumber: 'GB123456789',
+    tradingName: 'TradeShop Wholesale',
+    legalName: 'TradeShop Wholesale Limited',
+    registeredAddress: 'Unit 4, Marsh Barton Trading Estate, Exeter, EX2 8LP',
+    companyNumber: '09876543',
+    vatNumber: 'GB123456789',
   },
   bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
   contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Marsh Barton Trading Estate, Exeter, EX2 8LP', hours: '9 to 5' },

@@ -12,8 +12,11 @@ import { localStoreEnv } from './release-checks.mjs';
 import { main } from './release.mjs';
 
 /** The environment without any store, release or AWS configuration of the machine running the tests. */
-const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-  !k.startsWith('RELEASE_') && !k.startsWith('AWS_') && !['DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'TABLE_NAME'].includes(k)));
+const bareEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_') && !['DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'TABLE_NAME'].includes(k),
+  ),
+);
 
 test('localStoreEnv: no DYNAMODB_ENDPOINT is the local store; a loopback one is kept; any other is refused without allowAws', () => {
   assert.equal(localStoreEnv({}).env.DYNAMODB_ENDPOINT, 'http://127.0.0.1:8000');
@@ -29,7 +32,11 @@ test('localStoreEnv: no DYNAMODB_ENDPOINT is the local store; a loopback one is 
     ['127.0.0.1:8000', /DYNAMODB_ENDPOINT "127\.0\.0\.1:8000" is not a URL/],
   ])) {
     const env = { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'shop-x' };
-    assert.throws(() => localStoreEnv(env), (/** @type {any} */ err) => why.test(err.message) && /pass --allow-aws/.test(err.message), endpoint);
+    assert.throws(
+      () => localStoreEnv(env),
+      (/** @type {any} */ err) => why.test(err.message) && /pass --allow-aws/.test(err.message),
+      endpoint,
+    );
     assert.equal(localStoreEnv(env, { allowAws: true }).env.DYNAMODB_ENDPOINT, endpoint);
   }
 });
@@ -64,15 +71,23 @@ test('a build for a dir target reads the local store when DYNAMODB_ENDPOINT is n
 test('a build for a dir target from a store that is not local is refused in one line before anything is built', async (t) => {
   await assert.rejects(buildEnvOf(t, [], { ...bareEnv, DYNAMODB_ENDPOINT: '' }), /refusing to build a local release from AWS DynamoDB/);
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'release.mjs'), '--target', `dir:${path.join(scratch(t), 'release')}`], {
-    cwd: root, env: { ...bareEnv, DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-2.amazonaws.com' }, encoding: 'utf8',
+    cwd: root,
+    env: { ...bareEnv, DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-2.amazonaws.com' },
+    encoding: 'utf8',
   });
   assert.equal(r.status, 1, r.stdout + r.stderr);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
-  assert.match(lines[0], /^release: refusing to build a local release from the store at https:\/\/dynamodb\.eu-west-2\.amazonaws\.com \(table tradeshop\): .* pass --allow-aws/);
+  assert.match(
+    lines[0],
+    /^release: refusing to build a local release from the store at https:\/\/dynamodb\.eu-west-2\.amazonaws\.com \(table tradeshop\): .* pass --allow-aws/,
+  );
   assert.doesNotMatch(r.stdout, /snapshot of the catalogue/);
 });
 
 test('--allow-aws goes only with a dir target', async () => {
-  await assert.rejects(main(['--target', 'aws', '--allow-aws'], bareEnv, { shop: /** @type {any} */ ({}), build: async () => assert.fail('built') }), /--allow-aws only goes with a dir target/);
+  await assert.rejects(
+    main(['--target', 'aws', '--allow-aws'], bareEnv, { shop: /** @type {any} */ ({}), build: async () => assert.fail('built') }),
+    /--allow-aws only goes with a dir target/,
+  );
 });

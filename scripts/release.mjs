@@ -34,9 +34,7 @@ import { say } from './lib.mjs';
 import { buildSite, exportDir as defaultExportDir, readShopConfig } from './build.mjs';
 import { buildEnvProblems, exportScan, localStoreEnv, refuseIf } from './release-checks.mjs';
 import { readExport } from './export-manifest.mjs';
-import {
-  awsConfig, count, describePlan, emptyState, openTarget, planRelease, planRollback, publishExport, rollback,
-} from './publish.mjs';
+import { awsConfig, count, describePlan, emptyState, openTarget, planRelease, planRollback, publishExport, rollback } from './publish.mjs';
 
 const usage = `usage:
   scripts/release --target dir:PATH|aws [--export DIR]      build (unless --export) and publish
@@ -107,7 +105,8 @@ export async function main(argv, env = process.env, { shop = readShopConfig(), b
   if (opt.list && !dryRun) throw new Error('--list only goes with --dry-run');
   if (!opt.target && !dryRun) throw new Error('--target dir:PATH or --target aws is needed (or --dry-run to only see the plan)');
   if (opt.rollback !== undefined && opt['list-builds']) throw new Error('--rollback and --list-builds do not go together');
-  if ((opt.rollback !== undefined || opt['list-builds']) && opt.export) throw new Error('--export only goes with a release, not with --rollback or --list-builds');
+  if ((opt.rollback !== undefined || opt['list-builds']) && opt.export)
+    throw new Error('--export only goes with a release, not with --rollback or --list-builds');
   if (opt['allow-aws'] && !opt.target?.startsWith('dir:')) throw new Error('--allow-aws only goes with a dir target (a build for aws reads AWS anyway)');
 
   if (opt['list-builds'] || opt.rollback !== undefined) {

@@ -36,8 +36,14 @@ const phasesInOrder = ['hashed assets', 'pages and payloads', 'route rules manif
 /** Asserts that text names every phase of a release plan, in order. @param {string} text */
 function assertPhasesInOrder(text) {
   const at = phasesInOrder.map((p) => text.search(new RegExp(`^\\d+\\. ${p}:`, 'm')));
-  assert.ok(at.every((i) => i >= 0), text);
-  assert.deepEqual([...at].sort((a, b) => a - b), at);
+  assert.ok(
+    at.every((i) => i >= 0),
+    text,
+  );
+  assert.deepEqual(
+    [...at].sort((a, b) => a - b),
+    at,
+  );
 }
 
 test('a dry-run against a dir target writes nothing and plans against what the folder holds', (t) => {
@@ -69,7 +75,6 @@ test('a dry-run works offline: no target, or aws with no configuration, plans ag
   assert.equal(none.code, 0, none.err);
   assert.match(none.out, /no --target: planning against an empty bucket/);
   assertPhasesInOrder(none.out);
-
 });
 
 /** Runs the release in this process with the shop.json given (the CLI reads the
@@ -103,25 +108,54 @@ test('a dry-run to aws of a safe export, with real shop details, prints the plan
 
 test('a release to aws (dry-run or not) refuses an unsafe export, naming every problem, before anything is read from AWS', async (t) => {
   const dir = scratch(t);
-  const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:aws:cloudfront::1:key-value-store/x', AWS_REGION: 'eu-west-2' };
+  const awsEnv = {
+    ...bareEnv,
+    RELEASE_BUCKET: 'b',
+    RELEASE_DISTRIBUTION_ID: 'E123',
+    RELEASE_KVS_ARN: 'arn:aws:cloudfront::1:key-value-store/x',
+    AWS_REGION: 'eu-west-2',
+  };
   /** @type {Record<string, [Partial<import('./release-fixtures.mjs').TestBuild>, typeof realShop, RegExp[]]>} */
   const cases = {
-    'loopback SITE_URL': [{ site: { ...realSite, siteUrl: 'http://127.0.0.1:8080' } }, realShop,
-      [/SITE_URL "http:\/\/127\.0\.0\.1:8080" of build .* is not an https address/, /SITE_URL "http:\/\/127\.0\.0\.1:8080" .* is a loopback address/]],
-    'https on localhost': [{ site: { ...realSite, siteUrl: 'https://localhost:8443' } }, realShop, [/SITE_URL "https:\/\/localhost:8443" .* is a loopback address/]],
-    'demo Firebase project': [{ site: { ...realSite, firebaseProjectId: 'demo-tradeshop' } }, realShop, [/the Firebase project "demo-tradeshop" of build .* is a demo project/]],
-    'Auth emulator address in a chunk': [{ site: realSite, files: { '_next/static/chunks/auth.js': 'r.connectAuthEmulator(a,"http://127.0.0.1:9099",{})' } }, realShop,
-      [/the export holds the local address 127\.0\.0\.1:9099 .* in _next\/static\/chunks\/auth\.js/]],
-    'emulator on localhost in two pages': [{ site: realSite, files: { 'a/index.html': 'localhost:9099', 'b/index.html': 'see localhost:9099.' } }, realShop,
-      [/local address localhost:9099 .* in a\/index\.html and 1 other file/]],
+    'loopback SITE_URL': [
+      { site: { ...realSite, siteUrl: 'http://127.0.0.1:8080' } },
+      realShop,
+      [/SITE_URL "http:\/\/127\.0\.0\.1:8080" of build .* is not an https address/, /SITE_URL "http:\/\/127\.0\.0\.1:8080" .* is a loopback address/],
+    ],
+    'https on localhost': [
+      { site: { ...realSite, siteUrl: 'https://localhost:8443' } },
+      realShop,
+      [/SITE_URL "https:\/\/localhost:8443" .* is a loopback address/],
+    ],
+    'demo Firebase project': [
+      { site: { ...realSite, firebaseProjectId: 'demo-tradeshop' } },
+      realShop,
+      [/the Firebase project "demo-tradeshop" of build .* is a demo project/],
+    ],
+    'Auth emulator address in a chunk': [
+      { site: realSite, files: { '_next/static/chunks/auth.js': 'r.connectAuthEmulator(a,"http://127.0.0.1:9099",{})' } },
+      realShop,
+      [/the export holds the local address 127\.0\.0\.1:9099 .* in _next\/static\/chunks\/auth\.js/],
+    ],
+    'emulator on localhost in two pages': [
+      { site: realSite, files: { 'a/index.html': 'localhost:9099', 'b/index.html': 'see localhost:9099.' } },
+      realShop,
+      [/local address localhost:9099 .* in a\/index\.html and 1 other file/],
+    ],
     'emulator variable': [{ site: realSite, files: { 'x.js': 'FIREBASE_AUTH_EMULATOR_HOST' } }, realShop, [/names FIREBASE_AUTH_EMULATOR_HOST in x\.js/]],
     'no recorded settings': [{}, realShop, [/does not record its SITE_URL/, /does not record its Firebase project/]],
-    'placeholder identity': [{ site: realSite }, { ...realShop, business: { ...realShop.business, vatNumber: 'GB000000000' }, bankTransfer: { ...realShop.bankTransfer, sortCode: '00-00-00' } },
-      [/functions\/config\/shop\.json: business\.vatNumber "GB000000000" is a placeholder/, /bankTransfer\.sortCode "00-00-00" is a placeholder/]],
+    'placeholder identity': [
+      { site: realSite },
+      { ...realShop, business: { ...realShop.business, vatNumber: 'GB000000000' }, bankTransfer: { ...realShop.bankTransfer, sortCode: '00-00-00' } },
+      [/functions\/config\/shop\.json: business\.vatNumber "GB000000000" is a placeholder/, /bankTransfer\.sortCode "00-00-00" is a placeholder/],
+    ],
   };
   for (const [name, [spoil, shop, expected]] of Object.entries(cases)) {
     const exp = writeExport(path.join(dir, name.replace(/\W+/g, '-')), { ...buildA, ...spoil, files: { ...buildA.files, ...spoil.files } });
-    for (const args of [['--dry-run', '--target', 'aws', '--export', exp.dir], ['--target', 'aws', '--export', exp.dir]]) {
+    for (const args of [
+      ['--dry-run', '--target', 'aws', '--export', exp.dir],
+      ['--target', 'aws', '--export', exp.dir],
+    ]) {
       const r = await releaseWith(args, shop, awsEnv);
       assertRefused(r, /^release: refusing to publish .* to aws(:s3:\/\/b)?: /);
       for (const re of expected) assert.match(r.err, re, `${name}: ${args.join(' ')}`);
@@ -130,10 +164,19 @@ test('a release to aws (dry-run or not) refuses an unsafe export, naming every p
   }
 
   // Everything at once: each problem named, not only the first.
-  const all = writeExport(path.join(dir, 'all'), { ...buildA, site: { siteUrl: 'http://127.0.0.1:8080', firebaseProjectId: 'demo-tradeshop' },
-    files: { ...buildA.files, 'index.html': '<a href="http://127.0.0.1:8080/">home</a>', '_next/static/chunks/auth.js': '"http://127.0.0.1:9099"' } });
-  const r = await releaseWith(['--dry-run', '--target', 'aws', '--export', all.dir], { ...realShop, contact: { ...realShop.contact, email: 'trade@tradeshop.example' } });
-  assertRefused(r, /not an https address.*is a loopback address.*is a demo project.*local address 127\.0\.0\.1:9099.*contact\.email "trade@tradeshop\.example" is an example address/);
+  const all = writeExport(path.join(dir, 'all'), {
+    ...buildA,
+    site: { siteUrl: 'http://127.0.0.1:8080', firebaseProjectId: 'demo-tradeshop' },
+    files: { ...buildA.files, 'index.html': '<a href="http://127.0.0.1:8080/">home</a>', '_next/static/chunks/auth.js': '"http://127.0.0.1:9099"' },
+  });
+  const r = await releaseWith(['--dry-run', '--target', 'aws', '--export', all.dir], {
+    ...realShop,
+    contact: { ...realShop.contact, email: 'trade@tradeshop.example' },
+  });
+  assertRefused(
+    r,
+    /not an https address.*is a loopback address.*is a demo project.*local address 127\.0\.0\.1:9099.*contact\.email "trade@tradeshop\.example" is an example address/,
+  );
   assert.doesNotMatch(r.err, /local address 127\.0\.0\.1:8080/, 'the loopback SITE_URL is named once, as SITE_URL');
 
   // The CLI itself, with the repository's shop.json: exit 1, one line.
@@ -145,7 +188,10 @@ test('a release to aws (dry-run or not) refuses an unsafe export, naming every p
 test('a build for aws is refused before it starts when its settings are unsafe', async () => {
   const awsEnv = { ...bareEnv, RELEASE_BUCKET: 'b', RELEASE_DISTRIBUTION_ID: 'E123', RELEASE_KVS_ARN: 'arn:x', AWS_REGION: 'eu-west-2' };
   const r = await releaseWith(['--target', 'aws'], realShop, { ...awsEnv, SITE_URL: 'http://127.0.0.1:8080', AUTH_EMULATOR_URL: 'http://127.0.0.1:9099' });
-  assertRefused(r, /^release: refusing to build a release for aws: SITE_URL "http:\/\/127\.0\.0\.1:8080" of this build is not an https address.*loopback.*Firebase project "demo-tradeshop" of this build is a demo project.*AUTH_EMULATOR_URL is set/);
+  assertRefused(
+    r,
+    /^release: refusing to build a release for aws: SITE_URL "http:\/\/127\.0\.0\.1:8080" of this build is not an https address.*loopback.*Firebase project "demo-tradeshop" of this build is a demo project.*AUTH_EMULATOR_URL is set/,
+  );
   assert.equal(r.out, '', 'nothing was built');
 });
 
@@ -161,7 +207,10 @@ test('a broken export is refused before anything is written', (t) => {
 test('--target aws without its configuration names every missing variable before building', (t) => {
   const exp = writeExport(path.join(scratch(t), 'a'), buildA);
   const r = release(['--target', 'aws', '--export', exp.dir]);
-  assertRefused(r, /RELEASE_BUCKET \(stack output SiteBucketName\), RELEASE_DISTRIBUTION_ID \(stack output DistributionId\), RELEASE_KVS_ARN \(stack output RouteRulesStoreArn\), AWS_REGION/);
+  assertRefused(
+    r,
+    /RELEASE_BUCKET \(stack output SiteBucketName\), RELEASE_DISTRIBUTION_ID \(stack output DistributionId\), RELEASE_KVS_ARN \(stack output RouteRulesStoreArn\), AWS_REGION/,
+  );
   assert.equal(r.out, '', 'nothing was built or published');
   const partial = release(['--target', 'aws'], { ...bareEnv, RELEASE_BUCKET: 'b', AWS_REGION: 'eu-west-2' });
   assertRefused(partial, /needs RELEASE_DISTRIBUTION_ID .*, RELEASE_KVS_ARN [^,]*$/);

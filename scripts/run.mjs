@@ -17,8 +17,20 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  binDir, buildGoCommands, ensureNpmPackages, ensurePortsFree, isStopping, localDir, run, say, startAuthEmulator,
-  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+  binDir,
+  buildGoCommands,
+  ensureNpmPackages,
+  ensurePortsFree,
+  isStopping,
+  localDir,
+  run,
+  say,
+  startAuthEmulator,
+  startService,
+  stopAll,
+  stopOnSignals,
+  waitForPort,
+  writeFirebaseConfig,
 } from './lib.mjs';
 import { ensureJava, moveDynaliteDataAside, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
@@ -81,7 +93,9 @@ const serviceEnv = {
 function parseArguments(/** @type {string[]} */ argv) {
   let help;
   try {
-    ({ values: { help } } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }));
+    ({
+      values: { help },
+    } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
     console.error(`run: ${err.message.split('. ')[0]}\n${usage}`);
     process.exit(2);
@@ -100,14 +114,20 @@ async function main() {
   const dataDir = path.join(localDir, 'dynamodb');
   const movedTo = moveDynaliteDataAside(dataDir);
   if (movedTo) {
-    say('run', `.local/dynamodb held dynalite's tables, which DynamoDB Local cannot read: moved them to ` +
-      `${path.relative(process.cwd(), movedTo)} and starting a fresh store (the seed catalogue loads again; ` +
-      `baskets, profiles and orders of the old store are not carried over; delete the old folder when you no longer want it)`);
+    say(
+      'run',
+      `.local/dynamodb held dynalite's tables, which DynamoDB Local cannot read: moved them to ` +
+        `${path.relative(process.cwd(), movedTo)} and starting a fresh store (the seed catalogue loads again; ` +
+        `baskets, profiles and orders of the old store are not carried over; delete the old folder when you no longer want it)`,
+    );
   }
 
   // The Go build, the store (a JVM) and the Auth emulator start side by side: each of
   // the two services takes seconds to come up.
-  say('run', `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb), the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId}) and maildev (SMTP on 127.0.0.1:${cfg.mailSmtpPort})`);
+  say(
+    'run',
+    `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb), the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId}) and maildev (SMTP on 127.0.0.1:${cfg.mailSmtpPort})`,
+  );
   const authDir = path.join(localDir, 'auth');
   const [, store, , mail] = await Promise.all([
     buildGoCommands(),
@@ -120,7 +140,12 @@ async function main() {
       exportDir: authDir,
       logFile: path.join(localDir, 'logs', 'auth-emulator.log'),
     }),
-    startMaildev({ smtpPort: cfg.mailSmtpPort, webPort: cfg.mailWebPort, dir: path.join(localDir, 'maildev'), logFile: path.join(localDir, 'logs', 'maildev.log') }),
+    startMaildev({
+      smtpPort: cfg.mailSmtpPort,
+      webPort: cfg.mailWebPort,
+      dir: path.join(localDir, 'maildev'),
+      logFile: path.join(localDir, 'logs', 'maildev.log'),
+    }),
   ]);
   say('run', `DynamoDB Local ${store.version} answers on 127.0.0.1:${cfg.dynamoPort} (up in ${store.seconds.toFixed(1)} s; log: .local/logs/dynamodb.log)`);
   store.child.exited.then((code) => {
@@ -150,15 +175,24 @@ async function main() {
 
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: {
-      ...serviceEnv, PORT: String(cfg.port), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: path.join(localDir, 'media'),
+      ...serviceEnv,
+      PORT: String(cfg.port),
+      SITE_DIR: path.join(releaseDir, 'site'),
+      MEDIA_DIR: path.join(localDir, 'media'),
       // The back office's Publish catalogue runs scripts/release into this folder, built as above.
-      PUBLISH_DIR: releaseDir, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`, AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}`,
-      SMTP_HOST: '127.0.0.1', SMTP_PORT: String(cfg.mailSmtpPort),
+      PUBLISH_DIR: releaseDir,
+      SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`,
+      AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}`,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(cfg.mailSmtpPort),
     },
     logFile: path.join(localDir, 'logs', 'edge.log'),
   });
   await waitForPort(cfg.port, { child: edge });
-  say('run', `the shop is running at http://127.0.0.1:${cfg.port}/ and its emails arrive at ${mail.url}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`);
+  say(
+    'run',
+    `the shop is running at http://127.0.0.1:${cfg.port}/ and its emails arrive at ${mail.url}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`,
+  );
   const code = await edge.exited;
   if (isStopping()) return; // Ctrl-C: the signal handler stops the rest and exits
   say('run', `the edge stopped (${code}); stopping the rest`);

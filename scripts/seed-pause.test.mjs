@@ -24,7 +24,9 @@ async function scanKeys(port) {
   let start;
   do {
     const out = await dynamoRequest(port, 'Scan', {
-      TableName: table, ProjectionExpression: 'pk, sk, gsi2pk', ...(start ? { ExclusiveStartKey: start } : {}),
+      TableName: table,
+      ProjectionExpression: 'pk, sk, gsi2pk',
+      ...(start ? { ExclusiveStartKey: start } : {}),
     });
     items.push(...out.Items);
     start = out.LastEvaluatedKey;
@@ -52,8 +54,12 @@ test('a seed rides out a store paused for longer than its per-call deadline and 
 
   const seed = spawn(seedBin, ['-products', String(products), '-media', path.join(dir, 'media')], {
     env: {
-      ...process.env, DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`, TABLE_NAME: table, AWS_REGION: 'eu-west-2',
-      STORE_TIMEOUT_MS: String(timeoutMs), STORE_BATCH_BUDGET_MS: '60000',
+      ...process.env,
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
+      TABLE_NAME: table,
+      AWS_REGION: 'eu-west-2',
+      STORE_TIMEOUT_MS: String(timeoutMs),
+      STORE_BATCH_BUDGET_MS: '60000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

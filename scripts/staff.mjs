@@ -84,7 +84,9 @@ export function target(env = process.env) {
   if (!keyFile) {
     const host = `127.0.0.1:${env.AUTH_EMULATOR_PORT || '9099'}`;
     return {
-      kind: 'emulator', host, projectId,
+      kind: 'emulator',
+      host,
+      projectId,
       note: `neither FIREBASE_AUTH_EMULATOR_HOST nor GOOGLE_APPLICATION_CREDENTIALS is set: using the local Auth emulator at ${host} (scripts/run's)`,
     };
   }
@@ -95,13 +97,19 @@ export function target(env = process.env) {
     throw new Error(`GOOGLE_APPLICATION_CREDENTIALS is ${keyFile}, which cannot be read as a service account key (${err.code ?? err.message})`);
   }
   if (key?.type !== 'service_account' || !key.client_email || !key.private_key) {
-    throw new Error(`GOOGLE_APPLICATION_CREDENTIALS is ${keyFile}, which is not a service account key (a JSON key file from the Google Cloud console, "type": "service_account")`);
+    throw new Error(
+      `GOOGLE_APPLICATION_CREDENTIALS is ${keyFile}, which is not a service account key (a JSON key file from the Google Cloud console, "type": "service_account")`,
+    );
   }
   if (!env.FIREBASE_PROJECT_ID) {
-    throw new Error(`FIREBASE_PROJECT_ID is not set: set it to the Firebase project to change (the key at ${keyFile} is for ${key.project_id ?? 'an unnamed project'})`);
+    throw new Error(
+      `FIREBASE_PROJECT_ID is not set: set it to the Firebase project to change (the key at ${keyFile} is for ${key.project_id ?? 'an unnamed project'})`,
+    );
   }
   if (projectId.startsWith('demo-')) {
-    throw new Error(`FIREBASE_PROJECT_ID is ${projectId}, a demo project that exists only in the emulator: set it to the real project, or set FIREBASE_AUTH_EMULATOR_HOST to work on the emulator`);
+    throw new Error(
+      `FIREBASE_PROJECT_ID is ${projectId}, a demo project that exists only in the emulator: set it to the real project, or set FIREBASE_AUTH_EMULATOR_HOST to work on the emulator`,
+    );
   }
   if (key.project_id && key.project_id !== projectId) {
     throw new Error(`the key at ${keyFile} is for project ${key.project_id}, not FIREBASE_PROJECT_ID ${projectId}: use that project's key`);
@@ -115,9 +123,7 @@ export function target(env = process.env) {
 /** Says where, in words.
  * @param {Target} t */
 export function describe(t) {
-  return t.kind === 'emulator'
-    ? `the Auth emulator at ${t.host} (project ${t.projectId})`
-    : `Firebase project ${t.projectId}`;
+  return t.kind === 'emulator' ? `the Auth emulator at ${t.host} (project ${t.projectId})` : `Firebase project ${t.projectId}`;
 }
 
 /** Throws a sentence when nothing answers HTTP at the emulator's host within 3 s.
@@ -127,14 +133,18 @@ async function checkEmulator(t) {
     await fetch(`http://${t.host}/`, { signal: AbortSignal.timeout(3000) });
   } catch (err) {
     const why = err.cause?.code ?? (err.name === 'TimeoutError' ? 'no answer in 3 s' : err.message);
-    throw new Error(`the Auth emulator does not answer at ${t.host} (${why}): start the shop with scripts/run, ` +
-      'or set FIREBASE_AUTH_EMULATOR_HOST to where the emulator runs');
+    throw new Error(
+      `the Auth emulator does not answer at ${t.host} (${why}): start the shop with scripts/run, ` +
+        'or set FIREBASE_AUTH_EMULATOR_HOST to where the emulator runs',
+    );
   }
 }
 
-const GRANTED = 'They pick it up with their next ID token: on the next token refresh (within the hour; ' +
+const GRANTED =
+  'They pick it up with their next ID token: on the next token refresh (within the hour; ' +
   'the admin pages force one when they open) or when they sign in again.';
-const REVOKED = 'They lose it with their next ID token (the next token refresh or sign-in); an ID token ' +
+const REVOKED =
+  'They lose it with their next ID token (the next token refresh or sign-in); an ID token ' +
   'issued before now still carries staff: true, and the API accepts it, until it expires (at most an hour).';
 
 /** The Firebase Auth client for the target (firebase-admin is loaded only here, so --help
@@ -212,8 +222,10 @@ async function list(auth, where) {
   console.log(staff.length ? `Staff on ${where}: ${staff.length}` : `No staff on ${where}`);
   for (const u of staff) console.log(`  ${u.email ?? '(no email)'}  uid ${u.uid}${u.disabled ? '  (disabled)' : ''}`);
   for (const [u, v] of odd) {
-    console.log(`  not staff: ${u.email ?? '(no email)'} (uid ${u.uid}) has staff: ${JSON.stringify(v)}; only true counts ` +
-      '(scripts/staff grant sets it, revoke removes it)');
+    console.log(
+      `  not staff: ${u.email ?? '(no email)'} (uid ${u.uid}) has staff: ${JSON.stringify(v)}; only true counts ` +
+        '(scripts/staff grant sets it, revoke removes it)',
+    );
   }
 }
 

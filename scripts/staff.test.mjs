@@ -71,13 +71,17 @@ test('scripts/staff against the Auth emulator', { timeout: 180000 }, async (t) =
     return json;
   };
   /** The claims of a freshly minted ID token: a new password sign-in. */
-  const claimsOf = async (/** @type {string} */ email) => payload((await post(identity('signInWithPassword'), { email, password, returnSecureToken: true })).idToken);
+  const claimsOf = async (/** @type {string} */ email) =>
+    payload((await post(identity('signInWithPassword'), { email, password, returnSecureToken: true })).idToken);
 
   const email = `staff-${Date.now()}@shop.test`;
   const { localId: uid } = await post(identity('signUp'), { email, password, returnSecureToken: true });
   // Another custom claim the user already has, which grant and revoke must keep.
-  await post(`http://${host}/identitytoolkit.googleapis.com/v1/projects/${project}/accounts:update`,
-    { localId: uid, customAttributes: JSON.stringify({ tier: 'gold' }) }, { authorization: 'Bearer owner' });
+  await post(
+    `http://${host}/identitytoolkit.googleapis.com/v1/projects/${project}/accounts:update`,
+    { localId: uid, customAttributes: JSON.stringify({ tier: 'gold' }) },
+    { authorization: 'Bearer owner' },
+  );
   const before = await claimsOf(email);
   assert.equal(before.tier, 'gold');
   assert.equal(before.staff, undefined);
@@ -130,7 +134,10 @@ test('scripts/staff against the Auth emulator', { timeout: 180000 }, async (t) =
   await t.test('with neither emulator nor key set it uses the local emulator (AUTH_EMULATOR_PORT) and says so', async () => {
     const r = await staff(['list'], cleanEnv({ AUTH_EMULATOR_PORT: String(authPort) }));
     assert.equal(r.code, 0, r.out + r.err);
-    assert.match(r.out, new RegExp(`^staff: neither FIREBASE_AUTH_EMULATOR_HOST nor GOOGLE_APPLICATION_CREDENTIALS is set: using the local Auth emulator at ${host}`));
+    assert.match(
+      r.out,
+      new RegExp(`^staff: neither FIREBASE_AUTH_EMULATOR_HOST nor GOOGLE_APPLICATION_CREDENTIALS is set: using the local Auth emulator at ${host}`),
+    );
     assert.match(r.out, /No staff on the Auth emulator/);
   });
 });
@@ -139,7 +146,10 @@ test('an emulator that does not answer is named, exit 1', async () => {
   const port = await freePort();
   const r = await staff(['grant', 'a@shop.test'], cleanEnv({ FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${port}` }));
   assert.equal(r.code, 1);
-  assert.equal(r.err, `staff: the Auth emulator does not answer at 127.0.0.1:${port} (ECONNREFUSED): start the shop with scripts/run, or set FIREBASE_AUTH_EMULATOR_HOST to where the emulator runs\n`);
+  assert.equal(
+    r.err,
+    `staff: the Auth emulator does not answer at 127.0.0.1:${port} (ECONNREFUSED): start the shop with scripts/run, or set FIREBASE_AUTH_EMULATOR_HOST to where the emulator runs\n`,
+  );
 });
 
 test('bad usage exits 2 with the usage; --help exits 0', async () => {
@@ -166,12 +176,18 @@ test('where it works: emulator first, then a service account key for a real proj
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-staff-key-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const keyFile = path.join(dir, 'key.json');
-  writeFileSync(keyFile, JSON.stringify({ type: 'service_account', project_id: 'tradeshop-prod', client_email: 'x@tradeshop-prod.iam.gserviceaccount.com', private_key: 'k' }));
+  writeFileSync(
+    keyFile,
+    JSON.stringify({ type: 'service_account', project_id: 'tradeshop-prod', client_email: 'x@tradeshop-prod.iam.gserviceaccount.com', private_key: 'k' }),
+  );
   const notKey = path.join(dir, 'other.json');
   writeFileSync(notKey, JSON.stringify({ type: 'authorized_user' }));
 
   assert.deepEqual(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1' }), { kind: 'emulator', host: '127.0.0.1:1', projectId: project, note: undefined });
-  assert.match(target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note ?? '', /GOOGLE_APPLICATION_CREDENTIALS is ignored/);
+  assert.match(
+    target({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', GOOGLE_APPLICATION_CREDENTIALS: keyFile }).note ?? '',
+    /GOOGLE_APPLICATION_CREDENTIALS is ignored/,
+  );
   const local = target({});
   assert.ok(local.kind === 'emulator');
   assert.equal(local.host, '127.0.0.1:9099');
@@ -181,13 +197,19 @@ test('where it works: emulator first, then a service account key for a real proj
   assert.equal(cloud.kind, 'cloud');
   assert.equal(cloud.projectId, 'tradeshop-prod');
   assert.throws(() => target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile }), /^Error: FIREBASE_PROJECT_ID is not set: .* is for tradeshop-prod\)$/);
-  assert.throws(() => target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'demo-tradeshop' }),
-    /FIREBASE_PROJECT_ID is demo-tradeshop, a demo project that exists only in the emulator/);
-  assert.throws(() => target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'tradeshop-staging' }),
-    /is for project tradeshop-prod, not FIREBASE_PROJECT_ID tradeshop-staging/);
+  assert.throws(
+    () => target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'demo-tradeshop' }),
+    /FIREBASE_PROJECT_ID is demo-tradeshop, a demo project that exists only in the emulator/,
+  );
+  assert.throws(
+    () => target({ GOOGLE_APPLICATION_CREDENTIALS: keyFile, FIREBASE_PROJECT_ID: 'tradeshop-staging' }),
+    /is for project tradeshop-prod, not FIREBASE_PROJECT_ID tradeshop-staging/,
+  );
   assert.throws(() => target({ GOOGLE_APPLICATION_CREDENTIALS: notKey, FIREBASE_PROJECT_ID: 'tradeshop-prod' }), /is not a service account key/);
-  assert.throws(() => target({ GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'missing.json'), FIREBASE_PROJECT_ID: 'tradeshop-prod' }),
-    /cannot be read as a service account key \(ENOENT\)/);
+  assert.throws(
+    () => target({ GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'missing.json'), FIREBASE_PROJECT_ID: 'tradeshop-prod' }),
+    /cannot be read as a service account key \(ENOENT\)/,
+  );
 });
 
 test('a demo project with a key is refused by the command before anything is sent, exit 1', async (t) => {

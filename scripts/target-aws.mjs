@@ -86,11 +86,16 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
 
   /** @param {string} key @param {ReleaseRecord} record */
   async function putJson(key, record) {
-    await s3.send(new s3sdk.PutObjectCommand({
-      Bucket: bucket, Key: key, Body: JSON.stringify(record), ContentType: 'application/json; charset=utf-8',
-      // Summary for --list-builds without downloading every manifest.
-      Metadata: { 'build-timestamp': String(record.timestamp), files: String(Object.keys(record.files).length) },
-    }));
+    await s3.send(
+      new s3sdk.PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: JSON.stringify(record),
+        ContentType: 'application/json; charset=utf-8',
+        // Summary for --list-builds without downloading every manifest.
+        Metadata: { 'build-timestamp': String(record.timestamp), files: String(Object.keys(record.files).length) },
+      }),
+    );
   }
 
   /** @param {string[]} keys */
@@ -133,12 +138,16 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
         await updateKvs([{ key: 'build', value: id }], [], etag); // last, in its own call
       },
       async invalidate(paths) {
-        const res = await cloudfront.send(new cfsdk.CreateInvalidationCommand({
-          DistributionId: distributionId,
-          InvalidationBatch: { CallerReference: `release-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
-        }));
-        await cfsdk.waitUntilInvalidationCompleted({ client: cloudfront, maxWaitTime: INVALIDATION_WAIT_S },
-          { DistributionId: distributionId, Id: res.Invalidation?.Id });
+        const res = await cloudfront.send(
+          new cfsdk.CreateInvalidationCommand({
+            DistributionId: distributionId,
+            InvalidationBatch: { CallerReference: `release-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
+          }),
+        );
+        await cfsdk.waitUntilInvalidationCompleted(
+          { client: cloudfront, maxWaitTime: INVALIDATION_WAIT_S },
+          { DistributionId: distributionId, Id: res.Invalidation?.Id },
+        );
       },
       async prune(keepIds) {
         const keep = new Set(keepIds);
@@ -158,10 +167,16 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     async state() {
       const latest = await getJson(sitePrefix + latestPath);
       const releaseKeys = (await listKeys('releases/', '/')).filter((k) => k.endsWith('.json'));
-      const releases = (await mapLimit(releaseKeys, CONCURRENCY, async (Key) => {
-        const head = await s3.send(new s3sdk.HeadObjectCommand({ Bucket: bucket, Key }));
-        return { id: Key.slice('releases/'.length, -'.json'.length), timestamp: Number(head.Metadata?.['build-timestamp']), files: Number(head.Metadata?.files) };
-      })).sort((a, b) => b.timestamp - a.timestamp);
+      const releases = (
+        await mapLimit(releaseKeys, CONCURRENCY, async (Key) => {
+          const head = await s3.send(new s3sdk.HeadObjectCommand({ Bucket: bucket, Key }));
+          return {
+            id: Key.slice('releases/'.length, -'.json'.length),
+            timestamp: Number(head.Metadata?.['build-timestamp']),
+            files: Number(head.Metadata?.files),
+          };
+        })
+      ).sort((a, b) => b.timestamp - a.timestamp);
       return targetState({
         latestId: latest?.id,
         saved: latest?.id ? await getJson(`releases/${latest.id}.json`) : null,
@@ -179,19 +194,31 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     },
 
     async put(rel, body, entry) {
-      const res = await s3.send(new s3sdk.PutObjectCommand({
-        Bucket: bucket, Key: sitePrefix + rel, Body: body, CacheControl: entry.cacheControl, ContentType: entry.contentType,
-        ChecksumSHA256: hexToBase64(entry.sha256), // S3 refuses the upload if the bytes arrive changed
-      }));
+      const res = await s3.send(
+        new s3sdk.PutObjectCommand({
+          Bucket: bucket,
+          Key: sitePrefix + rel,
+          Body: body,
+          CacheControl: entry.cacheControl,
+          ContentType: entry.contentType,
+          ChecksumSHA256: hexToBase64(entry.sha256), // S3 refuses the upload if the bytes arrive changed
+        }),
+      );
       return res.VersionId;
     },
 
     async restore(rel, entry) {
       if (!entry.versionId) throw new Error(`${rel} has no S3 version recorded to restore`);
-      await s3.send(new s3sdk.CopyObjectCommand({
-        Bucket: bucket, Key: sitePrefix + rel, CopySource: copySource(bucket, sitePrefix + rel, entry.versionId),
-        MetadataDirective: 'REPLACE', CacheControl: entry.cacheControl, ContentType: entry.contentType,
-      }));
+      await s3.send(
+        new s3sdk.CopyObjectCommand({
+          Bucket: bucket,
+          Key: sitePrefix + rel,
+          CopySource: copySource(bucket, sitePrefix + rel, entry.versionId),
+          MetadataDirective: 'REPLACE',
+          CacheControl: entry.cacheControl,
+          ContentType: entry.contentType,
+        }),
+      );
     },
 
     async missingHistory(entries) {

@@ -62,7 +62,8 @@ function fakeAws() {
         return { Metadata: o.metadata };
       }
       case 'ListObjectsV2Command': {
-        const keys = [...objects.keys()].filter((k) => current(k) && k.startsWith(input.Prefix))
+        const keys = [...objects.keys()]
+          .filter((k) => current(k) && k.startsWith(input.Prefix))
           .filter((k) => !input.Delimiter || !k.slice(input.Prefix.length).includes(input.Delimiter));
         return { Contents: keys.sort().map((Key) => ({ Key })) };
       }
@@ -147,7 +148,13 @@ test('the aws target publishes under site/ with headers, checksums, version ids 
   // KVS: 60 rules in batches of at most 50, then `build` alone; then the invalidation, then latest.json.
   assert.equal(aws.kvsItems.get('build'), manyRules.id);
   assert.equal(aws.kvsItems.get(`r:${manyRules.id}:/old-7/`), '{"target":"/outlet/r/balloons/","status":301}');
-  const names = aws.calls.map(([n, input]) => (n === 'PutObjectCommand' ? `put ${input.Key}` : n === 'UpdateKeysCommand' && input.Puts?.some((/** @type {{ Key: string }} */ p) => p.Key === 'build') ? 'switch build' : n));
+  const names = aws.calls.map(([n, input]) =>
+    n === 'PutObjectCommand'
+      ? `put ${input.Key}`
+      : n === 'UpdateKeysCommand' && input.Puts?.some((/** @type {{ Key: string }} */ p) => p.Key === 'build')
+        ? 'switch build'
+        : n,
+  );
   const updates = aws.calls.filter(([n]) => n === 'UpdateKeysCommand').map(([, i]) => i.Puts.length);
   assert.deepEqual(updates, [50, 10, 1]);
   const at = (/** @type {string} */ name) => names.indexOf(name);
@@ -155,7 +162,11 @@ test('the aws target publishes under site/ with headers, checksums, version ids 
   assert.ok(at('switch build') < at('CreateInvalidationCommand'));
   assert.ok(at('GetInvalidationCommand') < at('put site/builds/latest.json'), 'latest.json waits for the invalidation to complete');
   assert.ok(at('put site/builds/latest.json') < at(`put releases/${manyRules.id}.json`));
-  assert.equal(aws.calls.filter(([n, i]) => n === 'ListObjectsV2Command' && i.Prefix === 'site/_next/static/').length, 1, 'hashed assets are listed once, not asked for one by one');
+  assert.equal(
+    aws.calls.filter(([n, i]) => n === 'ListObjectsV2Command' && i.Prefix === 'site/_next/static/').length,
+    1,
+    'hashed assets are listed once, not asked for one by one',
+  );
   assert.equal(aws.calls.filter(([n]) => n === 'HeadObjectCommand').length, 0);
 });
 
@@ -173,7 +184,7 @@ test('the aws target diffs a second build, cleans up, drops old rules, and rolls
   assert.ok(!putKeys.includes('site/blog/index.html'), 'an unchanged page is not uploaded');
   assert.ok(!putKeys.includes('site/_next/static/css/a1b2c3.css'), 'a hashed asset already there is not uploaded');
   assert.equal(aws.current('site/outlet/r/retired/index.html'), null, 'a page build B dropped is deleted');
-  assert.ok(aws.current('site/_next/static/chunks/a1b2c3.js'), 'build A\'s chunks stay');
+  assert.ok(aws.current('site/_next/static/chunks/a1b2c3.js'), "build A's chunks stay");
   assert.ok(!aws.kvsItems.has('r:19990101T000000Z-000000:/gone/'), 'rules of builds not among the newest are removed');
   assert.ok(aws.kvsItems.has(`r:${buildA.id}:/christmas/`), 'rules of recent builds stay for a rollback');
   assert.equal(aws.current('releases/pending/20260102T000000Z-bbbbbb.json'), null, 'the started marker is removed at the end');
@@ -182,7 +193,13 @@ test('the aws target diffs a second build, cleans up, drops old rules, and rolls
 
   // The listing reads the summary from object metadata, not whole manifests.
   const state = await target.state();
-  assert.deepEqual(state.releases.map((r) => [r.id, r.files]), [[buildB.id, Object.keys(saved.files).length], [buildA.id, Object.keys(a.files).length]]);
+  assert.deepEqual(
+    state.releases.map((r) => [r.id, r.files]),
+    [
+      [buildB.id, Object.keys(saved.files).length],
+      [buildA.id, Object.keys(a.files).length],
+    ],
+  );
 
   aws.calls.length = 0;
   await rollback({ target, id: buildA.id, log: quiet });

@@ -122,7 +122,9 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
         pending: await readPending(),
         releases: releases.map((r) => ({ id: r.id, timestamp: r.timestamp, files: Object.keys(r.files).length })),
         hashed: new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p}`)),
-        noLatestNote: existsSync(siteDir) ? `${root} has no ${latestPath}: every file is uploaded` : `${root} holds nothing yet: planning against an empty folder`,
+        noLatestNote: existsSync(siteDir)
+          ? `${root} has no ${latestPath}: every file is uploaded`
+          : `${root} holds nothing yet: planning against an empty folder`,
       });
     },
 

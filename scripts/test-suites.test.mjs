@@ -19,10 +19,19 @@ test('no suite named runs every suite', () => {
 test('the suites named run, and release, e2e and faults bring the build along', () => {
   const cases = [
     [['go'], ['go']],
-    [['static', 'scripts'], ['static', 'scripts']],
+    [
+      ['static', 'scripts'],
+      ['static', 'scripts'],
+    ],
     [['e2e'], ['e2e', 'build']],
-    [['go', 'faults'], ['go', 'faults', 'build']],
-    [['release', 'build'], ['release', 'build']],
+    [
+      ['go', 'faults'],
+      ['go', 'faults', 'build'],
+    ],
+    [
+      ['release', 'build'],
+      ['release', 'build'],
+    ],
   ];
   for (const [args, want] of cases) assert.deepEqual([...selectSuites(args)].sort(), [...want].sort(), args.join(' '));
 });

@@ -27,8 +27,21 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  aptInstall, binDir, buildGoCommands, capture, ensureNpmPackages, freePort, root, run, say, startAuthEmulator,
-  startService, stopAll, stopOnSignals, waitForPort, writeFirebaseConfig,
+  aptInstall,
+  binDir,
+  buildGoCommands,
+  capture,
+  ensureNpmPackages,
+  freePort,
+  root,
+  run,
+  say,
+  startAuthEmulator,
+  startService,
+  stopAll,
+  stopOnSignals,
+  waitForPort,
+  writeFirebaseConfig,
 } from './lib.mjs';
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
@@ -38,7 +51,10 @@ import { buildLambdas } from './build-lambdas.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
-  ['static', 'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)'],
+  [
+    'static',
+    'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)',
+  ],
   ['vet', 'go vet'],
   ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
@@ -111,7 +127,12 @@ function failedVitestTests(reportFile) {
   } catch {
     return [];
   }
-  const firstLine = (/** @type {unknown} */ m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+  const firstLine = (/** @type {unknown} */ m) =>
+    String(m ?? '')
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? '';
   const out = [];
   for (const file of report.testResults ?? []) {
     const name = path.relative(root, file.name);
@@ -148,17 +169,17 @@ function goTest(args, opts) {
     const failed = [];
     let rest = '';
     /** @param {import('node:stream').Readable} stream @param {NodeJS.WriteStream} sink */
-    const watch = (stream, sink) => stream.on('data', (/** @type {Buffer} */ d) => {
-      sink.write(d);
-      const lines = (rest + d).split('\n');
-      rest = lines.pop() ?? '';
-      for (const l of lines) if (/^\s*--- FAIL: |^FAIL\s/.test(l)) failed.push(l.trim());
-    });
+    const watch = (stream, sink) =>
+      stream.on('data', (/** @type {Buffer} */ d) => {
+        sink.write(d);
+        const lines = (rest + d).split('\n');
+        rest = lines.pop() ?? '';
+        for (const l of lines) if (/^\s*--- FAIL: |^FAIL\s/.test(l)) failed.push(l.trim());
+      });
     watch(child.stdout, process.stdout);
     watch(child.stderr, process.stderr);
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve()
-      : reject(withDetails(new Error(`go test exited with ${code ?? signal}`), failed))));
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(withDetails(new Error(`go test exited with ${code ?? signal}`), failed))));
   });
 }
 
@@ -196,15 +217,27 @@ function runChecker(name, cmd, args, opts) {
     const child = spawn(cmd, args, { cwd: root, ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     /** @param {import('node:stream').Readable} stream @param {NodeJS.WriteStream} sink */
-    const tee = (stream, sink) => stream.on('data', (/** @type {Buffer} */ d) => {
-      sink.write(d);
-      if (out.length < 20000) out += d;
-    });
+    const tee = (stream, sink) =>
+      stream.on('data', (/** @type {Buffer} */ d) => {
+        sink.write(d);
+        if (out.length < 20000) out += d;
+      });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve()
-      : reject(withDetails(new Error(`${name} exited with ${code ?? signal}`), out.split('\n').filter((l) => l.trim()).slice(0, 6)))));
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(
+            withDetails(
+              new Error(`${name} exited with ${code ?? signal}`),
+              out
+                .split('\n')
+                .filter((l) => l.trim())
+                .slice(0, 6),
+            ),
+          ),
+    );
   });
 }
 
@@ -221,14 +254,21 @@ async function staticChecks() {
     // also with no implicit any (scripts/tsconfig.strict.json).
     ['tsc scripts', tscOf('.'), ['--noEmit', '-p', 'scripts']],
     ['tsc scripts (strict)', tscOf('.'), ['--noEmit', '-p', 'scripts/tsconfig.strict.json']],
-    ['eslint site', path.join(root, 'node_modules', '.bin', 'eslint'),
-      ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'], { cwd: path.join(root, 'site') }],
+    [
+      'eslint site',
+      path.join(root, 'node_modules', '.bin', 'eslint'),
+      ['--max-warnings=0', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'],
+      { cwd: path.join(root, 'site') },
+    ],
     ['staticcheck', 'go', ['tool', 'staticcheck', './...'], { cwd: path.join(root, 'functions') }],
     ['tracked sizes', process.execPath, [path.join(root, 'scripts', 'tracked-size.mjs')]],
     // The formatting of site/, infra/ and scripts/ (.prettierrc.json; .prettierignore leaves
     // out build outputs, generated files and Markdown). Fix with the command in the README.
-    ['prettier', path.join(root, 'node_modules', '.bin', 'prettier'),
-      ['--check', '--cache', '--cache-strategy', 'content', '--log-level', 'warn', 'site', 'infra', 'scripts']],
+    [
+      'prettier',
+      path.join(root, 'node_modules', '.bin', 'prettier'),
+      ['--check', '--cache', '--cache-strategy', 'content', '--log-level', 'warn', 'site', 'infra', 'scripts'],
+    ],
     // The site's API types are generated from the Go answer types: fails, saying the
     // command to run, when site/lib/api-types.ts is not what they make now.
     ['api types current', 'go', ['run', './cmd/apitypes', '-check', '../site/lib/api-types.ts'], { cwd: path.join(root, 'functions') }],
@@ -277,9 +317,7 @@ async function main(argv) {
   await ensureNpmPackages();
   if (needsStore || has('scripts', 'faults')) await ensureJava();
 
-  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, mailSmtpPort, mailWebPort] = await Promise.all(
-    Array.from({ length: 7 }, freePort),
-  );
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, mailSmtpPort, mailWebPort] = await Promise.all(Array.from({ length: 7 }, freePort));
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-test-'));
   scratchDir = scratch;
   const projectId = 'demo-tradeshop';
@@ -309,12 +347,13 @@ async function main(argv) {
     has('static') && step('static', 'tsc, ESLint, staticcheck, Prettier', staticChecks),
     has('build') && buildGoCommands(),
     needsStore && startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
-    needsAuth && startAuthEmulator({
-      projectId,
-      configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
-      authPort,
-      logFile: path.join(scratch, 'auth-emulator.log'),
-    }),
+    needsAuth &&
+      startAuthEmulator({
+        projectId,
+        configFile: writeFirebaseConfig(scratch, { authPort, hubPort, loggingPort }),
+        authPort,
+        logFile: path.join(scratch, 'auth-emulator.log'),
+      }),
     needsMail && startMaildev({ smtpPort: mailSmtpPort, webPort: mailWebPort, dir: path.join(scratch, 'maildev'), logFile: path.join(scratch, 'maildev.log') }),
   ]);
   if (store) say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
@@ -323,7 +362,8 @@ async function main(argv) {
   if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
   if (has('go')) {
     await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator and maildev)', () =>
-      goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }));
+      goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: stackEnv }),
+    );
   }
   const lambdaDir = path.join(scratch, 'lambda');
   if (has('lambdas')) {
@@ -335,8 +375,14 @@ async function main(argv) {
   // The files by name, not `node --test scripts/`: Node would take this file
   // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
   if (has('scripts')) {
-    await step('scripts', 'script tests (node --test scripts/*.test.mjs)', () => run('node', ['--test',
-      ...readdirSync(path.join(root, 'scripts')).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join('scripts', f))]));
+    await step('scripts', 'script tests (node --test scripts/*.test.mjs)', () =>
+      run('node', [
+        '--test',
+        ...readdirSync(path.join(root, 'scripts'))
+          .filter((f) => f.endsWith('.test.mjs'))
+          .map((f) => path.join('scripts', f)),
+      ]),
+    );
   }
   if (has('infra')) await step('infra', 'infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
   // The first deploy's dry-run: its offline checks, `cdk synth` of both stacks with the
@@ -344,16 +390,19 @@ async function main(argv) {
   // Lambdas itself when the lambdas suite did not.
   for (const stage of has('deploy') ? ['staging', 'production'] : []) {
     await step('deploy', `deploy dry-run: checks and cdk synth offline (${stage})`, () =>
-      run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]));
+      run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]),
+    );
   }
 
   const media = path.join(scratch, 'media');
   const releaseDir = path.join(scratch, 'release');
-  const built = has('build') && await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
-    await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
-    await buildSite({ env: stackEnv });
-    await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
-  });
+  const built =
+    has('build') &&
+    (await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
+      await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
+      await buildSite({ env: stackEnv });
+      await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
+    }));
   if (built && has('release')) {
     await step('release', 'release dry-run of the real export', async () => {
       const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);
@@ -374,15 +423,25 @@ async function main(argv) {
       // E2E_FILTER (file name filters split by spaces, e.g. 'quick-order lists') runs only the matching files.
       vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts', ...(process.env.E2E_FILTER ?? '').split(/\s+/).filter(Boolean)], {
         env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
-      }));
+      }),
+    );
   }
   // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
   // a plain script, not a *.test.mjs, so the script tests above never run it.
   if (built && has('faults')) {
-    await step('faults', 'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way (scripts/faults.mjs)', () =>
-      run('node', ['scripts/faults.mjs'], {
-        env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, FIREBASE_PROJECT_ID: projectId, FAULTS_SITE_DIR: path.join(releaseDir, 'site') },
-      }));
+    await step(
+      'faults',
+      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way (scripts/faults.mjs)',
+      () =>
+        run('node', ['scripts/faults.mjs'], {
+          env: {
+            ...process.env,
+            FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
+            FIREBASE_PROJECT_ID: projectId,
+            FAULTS_SITE_DIR: path.join(releaseDir, 'site'),
+          },
+        }),
+    );
   }
 
   await stopAll();

@@ -39,7 +39,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
   const found = oversized(dir);
   for (const { file, bytes } of found) {
-    console.error(`${file} is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the 1 MB a tracked file may be: untrack it (git rm --cached) if it is a build output, or declare it in FIXTURES in scripts/tracked-size.mjs`);
+    console.error(
+      `${file} is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the 1 MB a tracked file may be: untrack it (git rm --cached) if it is a build output, or declare it in FIXTURES in scripts/tracked-size.mjs`,
+    );
   }
   process.exit(found.length ? 1 : 0);
 }

@@ -1,5 +1,10 @@
 import {
-  Duration, Stack, aws_dynamodb as dynamodb, aws_events as events, aws_events_targets as targets, aws_lambda as lambda,
+  Duration,
+  Stack,
+  aws_dynamodb as dynamodb,
+  aws_events as events,
+  aws_events_targets as targets,
+  aws_lambda as lambda,
   aws_secretsmanager as secretsmanager,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';

@@ -72,7 +72,8 @@ function read(file: string): RawFile {
 }
 
 function rights(raw: Record<string, unknown>, fail: (msg: string) => never): FunctionRights {
-  const name = typeof raw['name'] === 'string' && /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(raw['name']) ? raw['name'] : fail('name must be a short alphanumeric name');
+  const name =
+    typeof raw['name'] === 'string' && /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(raw['name']) ? raw['name'] : fail('name must be a short alphanumeric name');
   if (typeof raw['csrfSecret'] !== 'boolean') fail(`${name}: csrfSecret must be true or false`);
   const list = Array.isArray(raw['access']) ? (raw['access'] as Record<string, unknown>[]) : fail(`${name}: access must be a list of grants`);
   const access = list.map((g, j): TableGrant => {
@@ -109,7 +110,8 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
     const memoryMB = raw['memoryMB'] === undefined ? 256 : Number(raw['memoryMB']);
     if (!Number.isInteger(memoryMB) || memoryMB < 128 || memoryMB > 10240) fail('memoryMB must be an integer from 128 to 10240');
     const timeoutSeconds = raw['timeoutSeconds'] === undefined ? 10 : Number(raw['timeoutSeconds']);
-    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 29) fail('timeoutSeconds must be an integer from 1 to 29 (API Gateway gives up at 30 s)');
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 29)
+      fail('timeoutSeconds must be an integer from 1 to 29 (API Gateway gives up at 30 s)');
     const mediaBucket = raw['mediaBucket'] ?? false;
     if (typeof mediaBucket !== 'boolean') fail('mediaBucket must be true or false');
     const routes = Array.isArray(raw['routes']) && raw['routes'].length > 0 ? (raw['routes'] as unknown[]) : fail('routes must be a non-empty list');

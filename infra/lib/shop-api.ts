@@ -1,8 +1,15 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  Duration, Fn, aws_apigatewayv2 as apigw, aws_dynamodb as dynamodb, aws_iam as iam, aws_lambda as lambda, aws_logs as logs,
-  aws_s3 as s3, aws_secretsmanager as secretsmanager,
+  Duration,
+  Fn,
+  aws_apigatewayv2 as apigw,
+  aws_dynamodb as dynamodb,
+  aws_iam as iam,
+  aws_lambda as lambda,
+  aws_logs as logs,
+  aws_s3 as s3,
+  aws_secretsmanager as secretsmanager,
 } from 'aws-cdk-lib';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
@@ -116,11 +123,13 @@ export class ShopApi extends Construct {
  */
 export function grantTable(fn: lambda.Function, table: dynamodb.ITableV2, access: readonly TableGrant[]): void {
   for (const g of access) {
-    fn.addToRolePolicy(new iam.PolicyStatement({
-      actions: [...g.actions],
-      resources: [g.index === undefined ? table.tableArn : `${table.tableArn}/index/${g.index}`],
-      ...(g.index === undefined ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...g.keys] } } } : {}),
-    }));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...g.actions],
+        resources: [g.index === undefined ? table.tableArn : `${table.tableArn}/index/${g.index}`],
+        ...(g.index === undefined ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...g.keys] } } } : {}),
+      }),
+    );
   }
 }
 

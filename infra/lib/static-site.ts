@@ -1,7 +1,13 @@
 import * as path from 'node:path';
 import {
-  CfnResource, Duration, RemovalPolicy, aws_cloudfront as cloudfront, aws_cloudfront_origins as origins,
-  aws_iam as iam, aws_lambda as lambda, aws_s3 as s3,
+  CfnResource,
+  Duration,
+  RemovalPolicy,
+  aws_cloudfront as cloudfront,
+  aws_cloudfront_origins as origins,
+  aws_iam as iam,
+  aws_lambda as lambda,
+  aws_s3 as s3,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { SecurityHeaders } from './security-headers';
@@ -139,7 +145,9 @@ export class StaticSite extends Construct {
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: headers,
         },
-        '/_next/static/*': site(cachePolicy(this, 'HashedAssetCache', 'Hashed assets: a year', CACHE_SECONDS.hashed, CACHE_SECONDS.hashed, CACHE_SECONDS.hashed)),
+        '/_next/static/*': site(
+          cachePolicy(this, 'HashedAssetCache', 'Hashed assets: a year', CACHE_SECONDS.hashed, CACHE_SECONDS.hashed, CACHE_SECONDS.hashed),
+        ),
         '/builds/latest.json': site(cloudfront.CachePolicy.CACHING_DISABLED),
         '/builds/meta/*': site(pageCache),
         '/media/*': {

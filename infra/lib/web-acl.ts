@@ -42,7 +42,9 @@ export class ShopWebAcl extends Construct {
     if (!(Number.isInteger(requests) && requests >= 10)) throw new Error(`${this.node.path}: limit.requests must be a whole number of at least 10`);
     if (![60, 120, 300, 600].includes(windowSeconds)) throw new Error(`${this.node.path}: limit.windowSeconds must be 60, 120, 300 or 600`);
     const visibility = (name: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
-      cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: `${props.metricPrefix}-${name}`,
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `${props.metricPrefix}-${name}`,
     });
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',

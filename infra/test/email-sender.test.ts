@@ -27,7 +27,10 @@ describe.each(STAGES)('EmailSender in the %s stack', (stage) => {
   it("sends through SES's SMTP interface in the stage's region with STARTTLS, credentials from the SMTP secret by ARN", () => {
     const vars = fns[senderId!]!.Properties['Environment'].Variables;
     expect(vars).toMatchObject({
-      SMTP_HOST: `email-smtp.${stageConfigs[stage].region}.amazonaws.com`, SMTP_PORT: '587', SMTP_TLS: 'starttls', STAGE: stage,
+      SMTP_HOST: `email-smtp.${stageConfigs[stage].region}.amazonaws.com`,
+      SMTP_PORT: '587',
+      SMTP_TLS: 'starttls',
+      STAGE: stage,
       SMTP_SECRET_ARN: { Ref: smtpSecretId },
     });
     expect(vars).not.toHaveProperty('CSRF_SECRET');

@@ -111,7 +111,12 @@ export function tableStatements(statements: Statement[]): unknown[] {
       const cond = s.Condition as Record<string, Record<string, string | string[]>> | undefined;
       expect(Object.keys(cond ?? {}).filter((k) => k !== 'ForAllValues:StringLike')).toEqual([]);
       const leading = cond?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
-      return { effect: s.Effect, actions: actionsOf(s).sort(), resource: list(s.Resource as unknown), leadingKeys: leading === undefined ? null : list(leading).sort() };
+      return {
+        effect: s.Effect,
+        actions: actionsOf(s).sort(),
+        resource: list(s.Resource as unknown),
+        leadingKeys: leading === undefined ? null : list(leading).sort(),
+      };
     })
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }

@@ -9,8 +9,7 @@ describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
 
   it('runs sweepOrders every minute, with no retries of a failed run (the next minute is the retry)', () => {
     expect(sweeperId).toBeDefined();
-    const rules = Object.values(resources(t, 'AWS::Events::Rule'))
-      .filter((r) => JSON.stringify(r.Properties['Targets']).includes(sweeperId!));
+    const rules = Object.values(resources(t, 'AWS::Events::Rule')).filter((r) => JSON.stringify(r.Properties['Targets']).includes(sweeperId!));
     expect(rules).toHaveLength(1);
     expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
     const target = rules[0]!.Properties['Targets'][0];
@@ -27,7 +26,9 @@ describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
     const job = rawFile.jobs.find((j) => j.name === 'sweepOrders');
     expect(job).toBeDefined();
     expect(tableStatements(statements)).toEqual(expectedStatements(job!.access));
-    expect(statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(
+      statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:')),
+    ).toEqual([]);
     const vars = fns[sweeperId!]!.Properties['Environment'].Variables;
     expect(vars).not.toHaveProperty('CSRF_SECRET');
     expect(vars).not.toHaveProperty('ORIGIN_SECRET');

@@ -5,12 +5,28 @@ import { loadEndpoints } from '../lib/endpoints';
 import { STAGES, addStage } from '../lib/shop-stack';
 import { ENDPOINT_VAR, ShopApi } from '../lib/shop-api';
 import {
-  actionsOf, expectedStatements, fakeLambdaDir, functionNames, rawFile, resources, secretRef, stackTemplate, stageConfigs, tableStatements,
+  actionsOf,
+  expectedStatements,
+  fakeLambdaDir,
+  functionNames,
+  rawFile,
+  resources,
+  secretRef,
+  stackTemplate,
+  stageConfigs,
+  tableStatements,
   type Statement,
 } from './fixtures';
 
 const endpoints = loadEndpoints();
-const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems', 'dynamodb:ConditionCheckItem'];
+const WRITES = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:ConditionCheckItem',
+];
 const READS = ['GetItem', 'BatchGetItem', 'Query'];
 
 describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
@@ -20,7 +36,9 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
 
   /** The logical id of the function serving endpoint `name` (its Description names it). */
   const fnId = (name: string) => {
-    const ids = Object.keys(fns).filter((id) => String(fns[id]!.Properties['Description']).match(new RegExp(`^(/api endpoint ${name}:|CloudFront fallback)`)) && id.includes(name));
+    const ids = Object.keys(fns).filter(
+      (id) => String(fns[id]!.Properties['Description']).match(new RegExp(`^(/api endpoint ${name}:|CloudFront fallback)`)) && id.includes(name),
+    );
     expect(ids, name).toHaveLength(1);
     return ids[0]!;
   };
@@ -36,24 +54,30 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     // The one other function is CDK's reader of the web ACL's cross-region reference.
     const others = Object.keys(fns).filter((id) => fns[id]!.Properties['Runtime'] !== 'provided.al2023');
     expect(others).toEqual([expect.stringMatching(/^CustomCrossRegionExportReaderCustomResourceProvider/)]);
-    const goFns = Object.entries(fns).filter(([id]) => !others.includes(id)).map(([, fn]) => fn);
+    const goFns = Object.entries(fns)
+      .filter(([id]) => !others.includes(id))
+      .map(([, fn]) => fn);
     expect(goFns).toHaveLength(functionNames.length);
     for (const fn of goFns) {
       expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap' });
     }
   });
 
-  it('runs the one API binary in every endpoint\'s function, told its endpoint in API_ENDPOINT', () => {
+  it("runs the one API binary in every endpoint's function, told its endpoint in API_ENDPOINT", () => {
     // One asset: CDK packages and uploads the binary once, whatever the number of endpoints.
     const code = new Set(endpoints.map((e) => JSON.stringify(fns[fnId(e.name)]!.Properties['Code'])));
     expect(code.size).toBe(1);
     for (const e of endpoints) expect(fns[fnId(e.name)]!.Properties['Environment'].Variables[ENDPOINT_VAR], e.name).toBe(e.name);
   });
 
-  it('routes exactly the endpoints\' routes, each to its own function', () => {
+  it("routes exactly the endpoints' routes, each to its own function", () => {
     const routes = resources(t, 'AWS::ApiGatewayV2::Route');
     const want = endpoints.flatMap((e) => e.routes.map((r) => `${r.method} ${r.path}`)).sort();
-    expect(Object.values(routes).map((r) => r.Properties['RouteKey']).sort()).toEqual(want);
+    expect(
+      Object.values(routes)
+        .map((r) => r.Properties['RouteKey'])
+        .sort(),
+    ).toEqual(want);
     const integrations = resources(t, 'AWS::ApiGatewayV2::Integration');
     for (const e of endpoints) {
       const integ = Object.values(integrations).filter((i) => JSON.stringify(i.Properties['IntegrationUri']).includes(fnId(e.name)));
@@ -77,7 +101,11 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     }
     expect(vars['ORIGIN_SECRET']).toEqual(secretRef('OriginSecret'));
     // Dynamic references need no runtime right to the secret: no function may read any.
-    expect(statementsOf(e.name).flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(
+      statementsOf(e.name)
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('secretsmanager:')),
+    ).toEqual([]);
   });
 
   it.each(rawFile.endpoints)('$name has its endpoints.json timeout (10 s unless it says)', (e) => {
@@ -99,20 +127,37 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
       expect(vars['MEDIA_BUCKET']).toEqual({ Ref: 'MediaBucket' });
       const shown = s3.map((st) => ({ actions: actionsOf(st).sort(), resource: st.Resource, condition: st.Condition ?? null }));
       expect(shown).toHaveLength(2);
-      expect(shown).toContainEqual({ actions: ['s3:GetObject', 's3:PutObject'], resource: { 'Fn::Join': ['', [mediaArn, '/media/products/*']] }, condition: null });
+      expect(shown).toContainEqual({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resource: { 'Fn::Join': ['', [mediaArn, '/media/products/*']] },
+        condition: null,
+      });
       expect(shown).toContainEqual({ actions: ['s3:ListBucket'], resource: mediaArn, condition: null });
     }
   });
 
   it('gives the CSRF secret to the token endpoints and no others', () => {
-    const withSecret = Object.entries(fns).filter(([, fn]) => 'CSRF_SECRET' in (fn.Properties['Environment']?.Variables ?? {})).map(([id]) => id).sort();
-    expect(withSecret).toEqual(rawFile.endpoints.filter((e) => e.csrfSecret).map((e) => fnId(e.name)).sort());
+    const withSecret = Object.entries(fns)
+      .filter(([, fn]) => 'CSRF_SECRET' in (fn.Properties['Environment']?.Variables ?? {}))
+      .map(([id]) => id)
+      .sort();
+    expect(withSecret).toEqual(
+      rawFile.endpoints
+        .filter((e) => e.csrfSecret)
+        .map((e) => fnId(e.name))
+        .sort(),
+    );
     expect(rawFile.endpoints.filter((e) => !e.csrfSecret).length).toBeGreaterThan(0);
   });
 
   it('grants no write action to an endpoint that only reads', () => {
     for (const e of rawFile.endpoints.filter((x) => x.access.every((g) => g.actions.every((a) => READS.includes(a))))) {
-      expect(statementsOf(e.name).flatMap(actionsOf).filter((a) => WRITES.includes(a)), e.name).toEqual([]);
+      expect(
+        statementsOf(e.name)
+          .flatMap(actionsOf)
+          .filter((a) => WRITES.includes(a)),
+        e.name,
+      ).toEqual([]);
     }
   });
 
@@ -135,7 +180,7 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
     }
   });
 
-  it('throttles the API with the stage\'s limits', () => {
+  it("throttles the API with the stage's limits", () => {
     const { rateLimit, burstLimit } = stageConfigs[stage].throttle;
     t.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
@@ -159,8 +204,14 @@ describe('ShopApi validation', () => {
   const make = (over: Partial<ConstructorParameters<typeof ShopApi>[2]>) => () => {
     const s = new Stack();
     new ShopApi(s, 'Api', {
-      endpoints, table: table(s), codeDir: fakeLambdaDir(), environment: {}, throttle: { rateLimit: 10, burstLimit: 20 },
-      csrfSecret: new secretsmanager.Secret(s, 'C'), originSecret: new secretsmanager.Secret(s, 'O'), ...over,
+      endpoints,
+      table: table(s),
+      codeDir: fakeLambdaDir(),
+      environment: {},
+      throttle: { rateLimit: 10, burstLimit: 20 },
+      csrfSecret: new secretsmanager.Secret(s, 'C'),
+      originSecret: new secretsmanager.Secret(s, 'O'),
+      ...over,
     });
   };
 

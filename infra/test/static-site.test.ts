@@ -3,9 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadSecurityHeaders } from '../lib/security-headers';
 import { STAGES } from '../lib/shop-stack';
-import {
-  CACHE_SECONDS, MEDIA_BUCKET_LOGICAL_ID, SITE_BUCKET_LOGICAL_ID, VIEWER_REQUEST_FUNCTION_PATH,
-} from '../lib/static-site';
+import { CACHE_SECONDS, MEDIA_BUCKET_LOGICAL_ID, SITE_BUCKET_LOGICAL_ID, VIEWER_REQUEST_FUNCTION_PATH } from '../lib/static-site';
 import { resources, stackTemplate, stageConfigs } from './fixtures';
 
 // CloudFront's managed policies, by their fixed ids.
@@ -34,7 +32,10 @@ describe.each(STAGES)('StaticSite in the %s stack', (stage) => {
     expect(Object.keys(buckets).sort()).toEqual([MEDIA_BUCKET_LOGICAL_ID, SITE_BUCKET_LOGICAL_ID].sort());
     for (const b of Object.values(buckets)) {
       expect(b.Properties['PublicAccessBlockConfiguration']).toEqual({
-        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
       });
       expect(b.Properties['VersioningConfiguration']).toEqual({ Status: 'Enabled' });
       expect(b.Properties['BucketEncryption']).toBeDefined();
@@ -54,9 +55,13 @@ describe.each(STAGES)('StaticSite in the %s stack', (stage) => {
   });
 
   it('reads the buckets through origin access control, the site from its site/ prefix', () => {
-    t.resourcePropertiesCountIs('AWS::CloudFront::OriginAccessControl', {
-      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' }),
-    }, 2);
+    t.resourcePropertiesCountIs(
+      'AWS::CloudFront::OriginAccessControl',
+      {
+        OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' }),
+      },
+      2,
+    );
     const s3Origins = [...origins.values()].filter((o) => o['S3OriginConfig']);
     expect(s3Origins).toHaveLength(2);
     for (const o of s3Origins) expect(o['OriginAccessControlId']).toBeDefined();
@@ -120,7 +125,10 @@ describe.each(STAGES)('StaticSite in the %s stack', (stage) => {
     const [policy] = Object.entries(resources(t, 'AWS::CloudFront::ResponseHeadersPolicy'));
     const sec = policy![1].Properties['ResponseHeadersPolicyConfig'].SecurityHeadersConfig;
     expect(sec.StrictTransportSecurity).toEqual({
-      AccessControlMaxAgeSec: h.strictTransportSecurity.maxAgeSeconds, IncludeSubdomains: true, Preload: true, Override: true,
+      AccessControlMaxAgeSec: h.strictTransportSecurity.maxAgeSeconds,
+      IncludeSubdomains: true,
+      Preload: true,
+      Override: true,
     });
     expect(sec.ContentSecurityPolicy.ContentSecurityPolicy).toContain("frame-ancestors 'none'");
     expect(sec.ContentSecurityPolicy.ContentSecurityPolicy).toContain('https://identitytoolkit.googleapis.com');

@@ -9,8 +9,16 @@ import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
 
 // Expectations come straight from the JSON file, not through the loader under test,
 // so editing functions/schema/table.json changes what these tests demand.
-interface RawKey { name: string; type: string }
-interface RawIndex { indexName: string; partitionKey: RawKey; sortKey?: RawKey; projection: string }
+interface RawKey {
+  name: string;
+  type: string;
+}
+interface RawIndex {
+  indexName: string;
+  partitionKey: RawKey;
+  sortKey?: RawKey;
+  projection: string;
+}
 const raw = JSON.parse(readFileSync(TABLE_SCHEMA_PATH, 'utf8')) as {
   partitionKey: RawKey;
   sortKey?: RawKey;
@@ -18,10 +26,7 @@ const raw = JSON.parse(readFileSync(TABLE_SCHEMA_PATH, 'utf8')) as {
   globalSecondaryIndexes: RawIndex[];
 };
 
-const keySchema = (pk: RawKey, sk?: RawKey) => [
-  { AttributeName: pk.name, KeyType: 'HASH' },
-  ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : []),
-];
+const keySchema = (pk: RawKey, sk?: RawKey) => [{ AttributeName: pk.name, KeyType: 'HASH' }, ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : [])];
 const TABLE = 'AWS::DynamoDB::GlobalTable';
 
 describe.each(STAGES)('ShopStack (%s)', (stage) => {
@@ -51,9 +56,7 @@ describe.each(STAGES)('ShopStack (%s)', (stage) => {
     template.hasResourceProperties(TABLE, { AttributeDefinitions: defs });
     const keys = [raw.partitionKey, raw.sortKey, ...raw.globalSecondaryIndexes.flatMap((ix) => [ix.partitionKey, ix.sortKey])];
     const want = new Map(keys.filter((k) => k !== undefined).map((k) => [k.name, k.type]));
-    expect(defs.asArray()).toEqual(
-      expect.arrayContaining([...want].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }))),
-    );
+    expect(defs.asArray()).toEqual(expect.arrayContaining([...want].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }))));
     expect(defs.asArray()).toHaveLength(want.size);
   });
 
@@ -73,9 +76,12 @@ describe.each(STAGES)('ShopStack (%s)', (stage) => {
     const indexes = new Capture();
     template.hasResourceProperties(TABLE, { GlobalSecondaryIndexes: indexes });
     expect(raw.globalSecondaryIndexes.length).toBeGreaterThan(0);
-    expect(indexes.asArray().map((ix: { IndexName: string }) => ix.IndexName).sort()).toEqual(
-      raw.globalSecondaryIndexes.map((ix) => ix.indexName).sort(),
-    );
+    expect(
+      indexes
+        .asArray()
+        .map((ix: { IndexName: string }) => ix.IndexName)
+        .sort(),
+    ).toEqual(raw.globalSecondaryIndexes.map((ix) => ix.indexName).sort());
   });
 
   it.each(raw.globalSecondaryIndexes)('GSI $indexName has the schema keys and projection', (ix) => {

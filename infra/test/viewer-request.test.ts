@@ -31,8 +31,16 @@ const vf = JSON.parse(readFileSync(vectorsPath, 'utf8')) as VectorFile;
 
 type Header = { value: string };
 type Query = Record<string, { value: string; multiValue?: { value: string }[] }>;
-interface CfRequest { method: string; uri: string; querystring: Query; headers: Record<string, Header> }
-interface CfResponse { statusCode: number; headers?: Record<string, Header> }
+interface CfRequest {
+  method: string;
+  uri: string;
+  querystring: Query;
+  headers: Record<string, Header>;
+}
+interface CfResponse {
+  statusCode: number;
+  headers?: Record<string, Header>;
+}
 type Handler = (event: { version: string; context: object; viewer: object; request: CfRequest }) => Promise<CfRequest | CfResponse>;
 
 /** A KeyValueStore that answers like CloudFront's: get() rejects for a missing key. */
@@ -109,7 +117,7 @@ describe('CloudFront viewer-request function: beyond the vectors', () => {
     expect((out as CfRequest).uri).toBe('/christmas/index.html');
   });
 
-  it('uses only the current build\'s rules', async () => {
+  it("uses only the current build's rules", async () => {
     const handler = loadHandler(keyValueStore({ ...kvsEntries, build: 'newer' }));
     const out = await handler(event({ path: '/christmas/' }));
     expect(isResponse(out)).toBe(false);

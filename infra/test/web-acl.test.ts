@@ -22,7 +22,7 @@ describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
     expect(resources(shop, 'AWS::WAFv2::WebACL')).toEqual({});
   });
 
-  it('limits each client IP on /api/* to the stage\'s rate, answering 429 with Retry-After', () => {
+  it("limits each client IP on /api/* to the stage's rate, answering 429 with Retry-After", () => {
     const { requests, windowSeconds } = stageConfigs[stage].clientRateLimit;
     expect(rule('ApiRatePerIp')).toMatchObject({
       Priority: 0,
@@ -33,7 +33,12 @@ describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
           Limit: requests,
           EvaluationWindowSec: windowSeconds,
           ScopeDownStatement: {
-            ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH', SearchString: '/api/', TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
+            ByteMatchStatement: {
+              FieldToMatch: { UriPath: {} },
+              PositionalConstraint: 'STARTS_WITH',
+              SearchString: '/api/',
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
           },
         },
       },
@@ -45,13 +50,19 @@ describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
     expect(rule('AWSManagedRulesCommonRuleSet')).toMatchObject({
       Priority: 1,
       OverrideAction: { None: {} },
-      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet', RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }] } },
+      Statement: {
+        ManagedRuleGroupStatement: {
+          VendorName: 'AWS',
+          Name: 'AWSManagedRulesCommonRuleSet',
+          RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+        },
+      },
     });
     expect(Object.keys(COUNTED_COMMON_RULES)).toEqual(['SizeRestrictions_BODY']);
     expect(acl['Rules']).toHaveLength(2);
   });
 
-  it('is the distribution\'s web ACL, by the cross-region reference to its ARN', () => {
+  it("is the distribution's web ACL, by the cross-region reference to its ARN", () => {
     const ref = distribution['WebACLId']['Fn::GetAtt'];
     expect(ref[0]).toMatch(/^ExportsReader/);
     const writer = Object.values(resources(edge, 'Custom::CrossRegionExportWriter'))[0]!.Properties['WriterProps'];

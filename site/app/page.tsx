@@ -17,9 +17,7 @@ export default function HomePage() {
     <>
       <JsonLd data={organizationLd(getShopConfig().contact)} />
       <h1>Wholesale cards, wrap and gifts for your shop</h1>
-      <p className="lead">
-        {home.products.toLocaleString('en-GB')} lines in trade packs across our outlet ranges. Prices are ex VAT.
-      </p>
+      <p className="lead">{home.products.toLocaleString('en-GB')} lines in trade packs across our outlet ranges. Prices are ex VAT.</p>
       <ul className="ranges" aria-label="Outlet ranges">
         {home.ranges.map((r) => (
           <li key={r.url_text}>

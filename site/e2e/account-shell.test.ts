@@ -32,7 +32,9 @@ describe('signed-in app shell', { timeout: 90_000 }, () => {
     try {
       await page.goto(shopURL + category);
       // The loads of a signed-in category page: basket widget, profile and the buyer's prices.
-      await expect.poll(() => seen.map(apiPath), { timeout: 15_000 }).toEqual(expect.arrayContaining(['/api/shoppingCartSmall', '/api/getProfile', '/api/prices']));
+      await expect
+        .poll(() => seen.map(apiPath), { timeout: 15_000 })
+        .toEqual(expect.arrayContaining(['/api/shoppingCartSmall', '/api/getProfile', '/api/prices']));
       await page.waitForLoadState('networkidle');
     } finally {
       page.off('request', onRequest);
@@ -95,7 +97,9 @@ describe('signed-in app shell', { timeout: 90_000 }, () => {
       await expect.poll(() => page.locator('main h1').textContent()).toBe('Your orders');
       // Polls main's whole text (not a locator that waits for a missing element), so a
       // failure shows what the page said instead.
-      await expect.poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 20_000 }).toContain('Your orders could not be loaded. Try again');
+      await expect
+        .poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 20_000 })
+        .toContain('Your orders could not be loaded. Try again');
       const alert = page.locator('main [role="alert"]');
       expect(await alert.textContent()).toBe('Your orders could not be loaded. Try again');
       await screenshot(page, 'account-orders-try-again');

@@ -8,7 +8,7 @@ let page: Page;
 const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
 const email = `buyer-${stamp}@cardshop.test`;
 const password = 'correct-horse-1';
-const business = "Meadow Cards & Gifts";
+const business = 'Meadow Cards & Gifts';
 
 beforeAll(async () => {
   browser = await launch();

@@ -120,10 +120,13 @@ describe('the back office', { timeout: 180_000 }, () => {
     await buyerPage.getByRole('button', { name: 'Place Order' }).click();
     await buyerPage.waitForURL(/\/checkout\/complete\/TS-\d+\/$/);
     first = buyerPage.url().split('/').filter(Boolean).pop()!;
-    const order = await buyerPage.evaluate(async ({ id, token }) => {
-      const res = await fetch(`/api/orders/${id}`, { headers: { Authorization: `Bearer ${token}` } });
-      return (await res.json()) as { total_inc_vat: number; status: string };
-    }, { id: first, token: buyer.idToken });
+    const order = await buyerPage.evaluate(
+      async ({ id, token }) => {
+        const res = await fetch(`/api/orders/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+        return (await res.json()) as { total_inc_vat: number; status: string };
+      },
+      { id: first, token: buyer.idToken },
+    );
     firstTotal = order.total_inc_vat;
     expect(order.status).toBe('placed');
 
@@ -145,7 +148,8 @@ describe('the back office', { timeout: 180_000 }, () => {
     await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
     // A token minted after the grant carries the claim (for the stock reads below).
     const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: staff.email, password: staff.password, returnSecureToken: true }),
     });
     staffToken = ((await res.json()) as { idToken: string }).idToken;
@@ -198,7 +202,12 @@ describe('the back office', { timeout: 180_000 }, () => {
     if (!entry) throw new Error('the basket was not filled');
     const [sku, units] = entry;
     const o = await api<{ id: string }>(buyerPage, '/api/orders', {
-      token: buyer.idToken, idempotency_key: crypto.randomUUID(), delivery_option: 'standard', same_as_billing: true, deliver_to: null, delivery_note: '',
+      token: buyer.idToken,
+      idempotency_key: crypto.randomUUID(),
+      delivery_option: 'standard',
+      same_as_billing: true,
+      deliver_to: null,
+      delivery_note: '',
     });
     expect(o.status).toBe(201);
     const second = o.data.id;

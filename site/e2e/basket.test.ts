@@ -54,7 +54,11 @@ describe('basket', { timeout: 90_000 }, () => {
     await page.goto(shopURL + '/outlet/section/male-birthday-cards/102/');
     const forms = page.locator('.grid .card form.add-to-basket');
     await expect.poll(() => forms.count()).toBeGreaterThan(3);
-    for (let i = 0; i < 3; i++) await forms.nth(i).locator('input').fill(String(i + 1));
+    for (let i = 0; i < 3; i++)
+      await forms
+        .nth(i)
+        .locator('input')
+        .fill(String(i + 1));
     await page.getByRole('button', { name: 'Add all to basket' }).click();
     await expect.poll(() => page.locator('.add-all [role="status"]').textContent()).toBe('Added 3 lines to your basket.');
     await expect(forms.nth(0).locator('input').inputValue()).resolves.toBe('');
@@ -111,7 +115,7 @@ describe('basket', { timeout: 90_000 }, () => {
     expect(await order()).toEqual(before);
   });
 
-  it('a part pack gets the shop\'s message beside its box, and the box shows the real packs again', async () => {
+  it("a part pack gets the shop's message beside its box, and the box shows the real packs again", async () => {
     await page.goto(shopURL + '/checkout/basket/');
     await page.waitForSelector('.basket-table');
     const row = page.locator('.basket-table tbody tr').first();
@@ -143,7 +147,7 @@ describe('basket', { timeout: 90_000 }, () => {
     }
   });
 
-  it('after sign-in, prices switch to the buyer\'s own prices', async () => {
+  it("after sign-in, prices switch to the buyer's own prices", async () => {
     await page.goto(shopURL + '/outlet/section/single-christmas-cards/202/');
     const first = page.locator('.grid .card').first();
     await expect.poll(() => first.locator('.own-price').count()).toBe(1);
@@ -237,11 +241,10 @@ describe('basket', { timeout: 90_000 }, () => {
       await p.waitForSelector('.basket-table');
       const fit = await p.evaluate(() => {
         const width = document.documentElement.clientWidth;
-        const outside = ['.info-button', '.basket-widget summary', '.account-menu-signed-in summary', '.basket-table .qty-form button']
-          .filter((s) => {
-            const r = document.querySelector(s)!.getBoundingClientRect();
-            return r.left < 0 || r.right > width;
-          });
+        const outside = ['.info-button', '.basket-widget summary', '.account-menu-signed-in summary', '.basket-table .qty-form button'].filter((s) => {
+          const r = document.querySelector(s)!.getBoundingClientRect();
+          return r.left < 0 || r.right > width;
+        });
         return { sideways: document.documentElement.scrollWidth - width, outside };
       });
       expect(fit).toEqual({ sideways: 0, outside: [] });

@@ -12,8 +12,15 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -70,7 +77,12 @@ export async function api<T>(p: Page, path: string, body: Record<string, unknown
     async ({ path, body }) => {
       const meta = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content');
       const csrf = meta || ((await (await fetch('/api/csrf', { credentials: 'same-origin' })).json()) as { token: string }).token;
-      const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify(body) });
+      const res = await fetch(path, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, data: (await res.json().catch(() => null)) as T };
     },
     { path, body },

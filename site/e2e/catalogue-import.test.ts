@@ -40,7 +40,12 @@ function picture(side: number): Buffer {
     }
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A CSV file's rows (quoted cells as the export writes them, line breaks inside them included). */
@@ -82,7 +87,11 @@ const csvLine = (row: string[]) => row.map((c) => (/[",\n]/.test(c) ? `"${c.repl
 
 /** Catalogue.Slugify: lower case, & as "and", anything else not a letter or digit a hyphen. */
 const slugify = (s: string) =>
-  s.toLowerCase().replaceAll('&', '-and-').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  s
+    .toLowerCase()
+    .replaceAll('&', '-and-')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 /** The catalogue as staff export it (GET /api/admin/catalogue/export), as the page's own fetch. */
 async function exported(): Promise<string> {
@@ -109,7 +118,8 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
   const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: staff.email, password: staff.password, returnSecureToken: true }),
   });
   staffToken = ((await res.json()) as { idToken: string }).idToken;
@@ -141,8 +151,21 @@ describe('the catalogue import in the back office', () => {
     changed = { sku: row[col('sku')]!, name: row[col('name')]!, before, after: before + 11 };
     row[col('unit_price')] = pounds(changed.after);
     row[col('stock')] = '';
-    const added = header.map((k) => ({ sku, name, description: 'A kingfisher on a riverbank, printed on recycled board.', category: String(CATEGORY.id),
-      pack_size: '6', unit_price: pounds(newPrice), vat_rate: '20', stock: '120', status: 'active', image: 'kingfisher.png' })[k] ?? '');
+    const added = header.map(
+      (k) =>
+        ({
+          sku,
+          name,
+          description: 'A kingfisher on a riverbank, printed on recycled board.',
+          category: String(CATEGORY.id),
+          pack_size: '6',
+          unit_price: pounds(newPrice),
+          vat_rate: '20',
+          stock: '120',
+          status: 'active',
+          image: 'kingfisher.png',
+        })[k] ?? '',
+    );
     const file = [csvLine(header), csvLine(added), csvLine(row)].join('\n') + '\n';
 
     await products.setInputFiles({ name: 'e2e-products.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
@@ -168,51 +191,66 @@ describe('the catalogue import in the back office', () => {
     const result = page.getByRole('heading', { name: 'Import applied' });
     await expect.poll(() => result.count(), { timeout: 60_000 }).toBe(1);
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toBe('Import applied');
-    await expect(page.locator('.form-ok').filter({ hasText: 'Applied:' }).textContent()).resolves.toBe('Applied: 1 new, 1 changed, 0 discontinued, 0 unchanged.');
+    await expect(page.locator('.form-ok').filter({ hasText: 'Applied:' }).textContent()).resolves.toBe(
+      'Applied: 1 new, 1 changed, 0 discontinued, 0 unchanged.',
+    );
     await screenshot(page, 'catalogue-import-applied');
   });
 
-  it('Publish catalogue builds and publishes the site: the new product\'s page has its name, price and picture; the category page the new price', { timeout: 900_000 }, async () => {
-    expect(changed.sku, 'the import above ran').not.toBe('');
-    await page.getByRole('button', { name: 'Publish catalogue' }).click();
-    const done = page.locator('[role="status"]').filter({ hasText: /^Published: / });
-    const failed = page.locator('[role="status"]').filter({ hasText: /^The publish failed/ });
-    await expect
-      .poll(async () => ((await failed.count()) ? `failed: ${await failed.textContent()} ${await page.locator('.publish-log').textContent().catch(() => '')}` : await done.count()), {
-        timeout: 840_000,
-        interval: 5_000,
-      })
-      .toBe(1);
-    await screenshot(page, 'catalogue-import-published');
+  it(
+    "Publish catalogue builds and publishes the site: the new product's page has its name, price and picture; the category page the new price",
+    { timeout: 900_000 },
+    async () => {
+      expect(changed.sku, 'the import above ran').not.toBe('');
+      await page.getByRole('button', { name: 'Publish catalogue' }).click();
+      const done = page.locator('[role="status"]').filter({ hasText: /^Published: / });
+      const failed = page.locator('[role="status"]').filter({ hasText: /^The publish failed/ });
+      await expect
+        .poll(
+          async () =>
+            (await failed.count())
+              ? `failed: ${await failed.textContent()} ${await page
+                  .locator('.publish-log')
+                  .textContent()
+                  .catch(() => '')}`
+              : await done.count(),
+          {
+            timeout: 840_000,
+            interval: 5_000,
+          },
+        )
+        .toBe(1);
+      await screenshot(page, 'catalogue-import-published');
 
-    const product = await browser.newPage();
-    try {
-      const res = await product.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
-      expect(res?.status()).toBe(200);
-      await expect(product.locator('h1').textContent()).resolves.toBe(name);
-      await expect(product.locator('.product .price').first().textContent()).resolves.toBe('£1.37 each');
-      const img = product.locator('.product img[src*="/media/products/"]').first();
-      await expect.poll(() => img.count(), { timeout: 10_000 }).toBe(1);
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
-      await screenshot(product, 'catalogue-import-new-product');
+      const product = await browser.newPage();
+      try {
+        const res = await product.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
+        expect(res?.status()).toBe(200);
+        await expect(product.locator('h1').textContent()).resolves.toBe(name);
+        await expect(product.locator('.product .price').first().textContent()).resolves.toBe('£1.37 each');
+        const img = product.locator('.product img[src*="/media/products/"]').first();
+        await expect.poll(() => img.count(), { timeout: 10_000 }).toBe(1);
+        await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+        await screenshot(product, 'catalogue-import-new-product');
 
-      // A buyer can order it: its SKU (E2E-…, not the seed's shape) goes into a basket.
-      // (The staff member's tab is signed in, as any trade account is.)
-      await page.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
-      const form = page.locator(`form.add-to-basket[data-sku="${sku}"]`);
-      await expect.poll(() => form.count(), { timeout: 10_000 }).toBe(1);
-      await form.locator('input').fill('1');
-      const added = page.waitForResponse((r) => r.url().endsWith('/api/basket/add'));
-      await form.getByRole('button', { name: 'Add' }).click();
-      const answer = await added;
-      expect(answer.status(), await answer.text()).toBe(200);
+        // A buyer can order it: its SKU (E2E-…, not the seed's shape) goes into a basket.
+        // (The staff member's tab is signed in, as any trade account is.)
+        await page.goto(`${shopURL}/${slugify(name)}-${sku.toLowerCase()}/`);
+        const form = page.locator(`form.add-to-basket[data-sku="${sku}"]`);
+        await expect.poll(() => form.count(), { timeout: 10_000 }).toBe(1);
+        await form.locator('input').fill('1');
+        const added = page.waitForResponse((r) => r.url().endsWith('/api/basket/add'));
+        await form.getByRole('button', { name: 'Add' }).click();
+        const answer = await added;
+        expect(answer.status(), await answer.text()).toBe(200);
 
-      await product.goto(shopURL + CATEGORY.path);
-      const card = product.locator(`.grid .card[data-sku="${changed.sku}"]`);
-      await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
-      await expect(card.locator('.price').getAttribute('data-pence')).resolves.toBe(String(changed.after));
-    } finally {
-      await product.close();
-    }
-  });
+        await product.goto(shopURL + CATEGORY.path);
+        const card = product.locator(`.grid .card[data-sku="${changed.sku}"]`);
+        await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+        await expect(card.locator('.price').getAttribute('data-pence')).resolves.toBe(String(changed.after));
+      } finally {
+        await product.close();
+      }
+    },
+  );
 });

@@ -87,7 +87,7 @@ describe('catalogue', () => {
     await expect.poll(() => page.locator('[role="status"]').first().textContent()).toMatch(/page 2 of/);
   });
 
-  it('a buyer\'s phrase finds what they meant: stop words, plurals and synonyms', async () => {
+  it("a buyer's phrase finds what they meant: stop words, plurals and synonyms", async () => {
     // Typed into the header's search box, as a buyer does.
     await page.goto(shopURL + '/');
     await page.locator('.header-search input[name="q"]').fill('birthday cards for him');

@@ -36,9 +36,9 @@ describe('email verification', { timeout: 90_000 }, () => {
 
     await notice.getByRole('button', { name: 'Resend the verification email' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => notice.locator('[role="status"]').textContent()).toBe(
-      `We have sent a verification email to ${user.email}. Open its link, then reload this page.`,
-    );
+    await expect
+      .poll(() => notice.locator('[role="status"]').textContent())
+      .toBe(`We have sent a verification email to ${user.email}. Open its link, then reload this page.`);
     await screenshot(page, 'dashboard-email-not-verified');
     const codes = (await oobCodes(user.email)).filter((c) => c.requestType === 'VERIFY_EMAIL');
     expect(codes.length).toBe(before + 1);

@@ -58,7 +58,8 @@ describe('every prerendered page', () => {
       }
       const isCatalogue = catalogue.pages.includes(p);
       if (isCatalogue && lds.length === 0) problems.push(`${p}: no JSON-LD`);
-      if (catalogue.product_paths.includes(p) && !lds.some((l) => l.includes('"@type":"Product"') && l.includes('"offers"'))) problems.push(`${p}: no Product JSON-LD`);
+      if (catalogue.product_paths.includes(p) && !lds.some((l) => l.includes('"@type":"Product"') && l.includes('"offers"')))
+        problems.push(`${p}: no Product JSON-LD`);
       if (title && titles.has(title)) problems.push(`${p}: title also on ${titles.get(title)}`);
       if (description && descriptions.has(description)) problems.push(`${p}: description also on ${descriptions.get(description)}`);
       if (title) titles.set(title, p);
@@ -80,14 +81,16 @@ describe('every prerendered page', () => {
 
   it('has its _payload.json beside it (catalogue and content pages)', () => {
     // Client-rendered pages (account, checkout, search) have none, by the prefetcher's rule.
-    const missing = pages.filter((p) => payloadURL(p, 'build') !== null).filter((p) => {
-      try {
-        JSON.parse(readFileSync(path.join(out, p, '_payload.json'), 'utf8'));
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    const missing = pages
+      .filter((p) => payloadURL(p, 'build') !== null)
+      .filter((p) => {
+        try {
+          JSON.parse(readFileSync(path.join(out, p, '_payload.json'), 'utf8'));
+          return false;
+        } catch {
+          return true;
+        }
+      });
     expect(missing).toEqual([]);
   });
 });

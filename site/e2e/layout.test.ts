@@ -116,14 +116,15 @@ describe('desktop menus', { timeout: 60_000 }, () => {
           await p.locator(`${panel} > summary`).click();
           expect(await isOpen(p, panel)).toBe(true);
           // Scrolled down to each link in turn (never sideways: a link off to the side is the fault).
-          const measure = () => p.locator(`${panel} a`).evaluateAll((as) =>
-            as.map((a) => {
-              window.scrollTo(0, Math.max(0, a.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2));
-              const r = a.getBoundingClientRect();
-              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return { text: a.textContent, left: r.left, right: r.right, reachable: !!hit && (hit === a || a.contains(hit)) };
-            }),
-          );
+          const measure = () =>
+            p.locator(`${panel} a`).evaluateAll((as) =>
+              as.map((a) => {
+                window.scrollTo(0, Math.max(0, a.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2));
+                const r = a.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return { text: a.textContent, left: r.left, right: r.right, reachable: !!hit && (hit === a || a.contains(hit)) };
+              }),
+            );
           expect((await measure()).length).toBeGreaterThan(panel === '.menu-categories' ? 50 : 4);
           const off = async () => (await measure()).filter((l) => l.left < 0 || l.right > width || !l.reachable).map((l) => l.text);
           await expect.poll(off, { message: `${panel} at ${width}` }).toEqual([]);
@@ -237,7 +238,12 @@ describe('phones, 390 px, a 60-character email and a 100-character business name
             .filter((el) => (el as HTMLElement).offsetParent !== null)
             .map((el) => {
               const s = getComputedStyle(el);
-              return { id: el.id, height: Math.round(el.getBoundingClientRect().height), border: s.borderTopWidth, styled: s.borderTopStyle === 'solid' && s.fontSize === getComputedStyle(document.body).fontSize };
+              return {
+                id: el.id,
+                height: Math.round(el.getBoundingClientRect().height),
+                border: s.borderTopWidth,
+                styled: s.borderTopStyle === 'solid' && s.fontSize === getComputedStyle(document.body).fontSize,
+              };
             }),
         );
       expect(fields.length, name).toBeGreaterThan(0);
@@ -275,7 +281,9 @@ describe('phones, 390 px, a 60-character email and a 100-character business name
       const box = q.getByLabel('Business name');
       expect(await box.evaluate((el) => el.hasAttribute('type'))).toBe(false);
       expect((await box.boundingBox())!.height).toBeGreaterThanOrEqual(44);
-      expect(await box.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(await q.getByLabel('Email').evaluate((el) => getComputedStyle(el).borderTopColor));
+      expect(await box.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(
+        await q.getByLabel('Email').evaluate((el) => getComputedStyle(el).borderTopColor),
+      );
       expect(await sideways(q)).toBe(0);
     } finally {
       await out.close();

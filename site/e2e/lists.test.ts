@@ -91,7 +91,11 @@ describe('saved lists', { timeout: 120_000 }, () => {
     await expect.poll(() => rows.count()).toBe(3);
     await expect(rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.sku!).sort())).resolves.toEqual(skus);
     // Packs, as the product pages sell them: each line was 2 packs.
-    await expect(rows.locator('input[type="number"]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).resolves.toEqual(['2', '2', '2']);
+    await expect(rows.locator('input[type="number"]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).resolves.toEqual([
+      '2',
+      '2',
+      '2',
+    ]);
     await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe('Basket');
 
     await page.getByRole('button', { name: 'Add all to basket' }).click();
@@ -178,8 +182,12 @@ describe('saved lists', { timeout: 120_000 }, () => {
     await expect.poll(() => page.locator('.lists-notice').textContent()).toBe('Quantity updated.');
     await line(first!.sku).locator('input[type="number"]').fill('1.5');
     await line(first!.sku).getByRole('button', { name: 'Update' }).click();
-    await expect.poll(() => line(first!.sku).locator('.field-error').textContent()).toBe('1.5 is not a whole number of packs. Enter a whole number (0 removes the line).');
-    await line(second!.sku).getByRole('button', { name: `Remove ${second!.name}` }).click();
+    await expect
+      .poll(() => line(first!.sku).locator('.field-error').textContent())
+      .toBe('1.5 is not a whole number of packs. Enter a whole number (0 removes the line).');
+    await line(second!.sku)
+      .getByRole('button', { name: `Remove ${second!.name}` })
+      .click();
     await expect.poll(() => page.locator('.list-lines tbody tr').count()).toBe(1);
     await page.reload();
     await expect.poll(() => line(first!.sku).locator('input[type="number"]').inputValue()).toBe('5');
@@ -222,7 +230,14 @@ describe('saved lists', { timeout: 120_000 }, () => {
   it('orders again only the lines ticked on a past order', async () => {
     // An order of several lines, placed as the other e2e files place them.
     await emptyBasket(page);
-    const billing = { company: 'Lists Cards Ltd', contact: 'Sam List', address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' }, vat_number: '', po_ref: '', payment_method: 'proforma' };
+    const billing = {
+      company: 'Lists Cards Ltd',
+      contact: 'Sam List',
+      address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' },
+      vat_number: '',
+      po_ref: '',
+      payment_method: 'proforma',
+    };
     expect((await api(page, '/api/billing', { token, billing })).status).toBe(200);
     let below = 1;
     for (const p of await inStock(page, ORDER_CATEGORY)) {
@@ -233,7 +248,14 @@ describe('saved lists', { timeout: 120_000 }, () => {
       if (below <= 0 && (await basketSkus(page)).length >= 2) break;
     }
     expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string; lines: { sku: string; name: string }[] }>(page, '/api/orders', { token, idempotency_key: crypto.randomUUID(), delivery_option: 'standard', same_as_billing: true, deliver_to: null, delivery_note: '' });
+    const o = await api<{ id: string; lines: { sku: string; name: string }[] }>(page, '/api/orders', {
+      token,
+      idempotency_key: crypto.randomUUID(),
+      delivery_option: 'standard',
+      same_as_billing: true,
+      deliver_to: null,
+      delivery_note: '',
+    });
     expect(o.status).toBe(201);
     orderId = o.data.id;
     ordered = o.data.lines;
@@ -251,7 +273,9 @@ describe('saved lists', { timeout: 120_000 }, () => {
     await screenshot(page, 'lists-order-again');
     await again.getByRole('button', { name: 'Add chosen to basket' }).click();
     const chosen = c ? 2 : 1;
-    await expect.poll(() => again.locator('[role="status"]').textContent()).toContain(`${chosen} ${chosen === 1 ? 'line is' : 'lines are'} back in your basket.`);
+    await expect
+      .poll(() => again.locator('[role="status"]').textContent())
+      .toContain(`${chosen} ${chosen === 1 ? 'line is' : 'lines are'} back in your basket.`);
     await expect.poll(() => page.locator('.basket-widget summary').textContent()).toBe(`Basket (${chosen})`);
     expect(await basketSkus(page)).toEqual([a!.sku, ...(c ? [c.sku] : [])].sort());
     await expect(again.locator('input[type="checkbox"]:checked').count()).resolves.toBe(0);

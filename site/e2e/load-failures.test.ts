@@ -8,7 +8,11 @@ import { launch, screenshot, shopURL, signIn } from './browser';
  * time (CONTRACT: STORE_TIMEOUT_MS); here the browser is given it for one request, as a
  * paused store would. */
 
-const STORE_DOWN = { status: 503, contentType: 'application/json', body: JSON.stringify({ error: "The shop's database did not answer in time. Please try again in a moment." }) };
+const STORE_DOWN = {
+  status: 503,
+  contentType: 'application/json',
+  body: JSON.stringify({ error: "The shop's database did not answer in time. Please try again in a moment." }),
+};
 
 let browser: Browser;
 let page: Page;
@@ -19,7 +23,10 @@ beforeAll(async () => {
   await signIn(page);
   // Checkout steps need something in the basket.
   await page.goto(shopURL + '/outlet/section/photo-frames/803/');
-  const form = page.locator('.grid .card form.add-to-basket').filter({ has: page.getByRole('button', { name: 'Add', exact: true }) }).first();
+  const form = page
+    .locator('.grid .card form.add-to-basket')
+    .filter({ has: page.getByRole('button', { name: 'Add', exact: true }) })
+    .first();
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await form.locator('[role="status"]', { hasText: 'Added' }).waitFor();
 });
@@ -57,7 +64,9 @@ describe('a failed load offers Try again', { timeout: 90_000 }, () => {
 
   it('delivery', async () => {
     // No billing saved yet: once loaded, the step says so.
-    await failsOnceThenLoads('/checkout/delivery/', '/api/checkout', 'Your checkout could not be loaded.', () => page.getByRole('link', { name: 'Go to billing' }).count());
+    await failsOnceThenLoads('/checkout/delivery/', '/api/checkout', 'Your checkout could not be loaded.', () =>
+      page.getByRole('link', { name: 'Go to billing' }).count(),
+    );
   });
 
   it('a checkout step whose basket failed to load does not call it empty', async () => {
@@ -65,20 +74,42 @@ describe('a failed load offers Try again', { timeout: 90_000 }, () => {
   });
 
   it('the basket', async () => {
-    await failsOnceThenLoads('/checkout/basket/', '/api/basket', 'There was a technical problem loading your basket.', () => page.locator('.basket-table').count());
+    await failsOnceThenLoads('/checkout/basket/', '/api/basket', 'There was a technical problem loading your basket.', () =>
+      page.locator('.basket-table').count(),
+    );
   });
 
   it('the order complete page', async () => {
     const id = 'TS-990077';
-    await failsOnceThenLoads(`/checkout/complete/${id}/`, `/api/orders/${id}`, `Order ${id} could not be loaded.`, () => page.getByText(`We could not find order ${id} on your account.`).count(), 'GET');
+    await failsOnceThenLoads(
+      `/checkout/complete/${id}/`,
+      `/api/orders/${id}`,
+      `Order ${id} could not be loaded.`,
+      () => page.getByText(`We could not find order ${id} on your account.`).count(),
+      'GET',
+    );
   });
 
   it('the dashboard and the order history', async () => {
-    await failsOnceThenLoads('/account/dashboard/', '/api/orders', 'Your orders could not be loaded.', () => page.getByText('You have not placed any orders yet.').count(), 'GET');
-    await failsOnceThenLoads('/account/orders/', '/api/orders', 'Your orders could not be loaded.', () => page.getByText('You have not placed any orders yet.').count(), 'GET');
+    await failsOnceThenLoads(
+      '/account/dashboard/',
+      '/api/orders',
+      'Your orders could not be loaded.',
+      () => page.getByText('You have not placed any orders yet.').count(),
+      'GET',
+    );
+    await failsOnceThenLoads(
+      '/account/orders/',
+      '/api/orders',
+      'Your orders could not be loaded.',
+      () => page.getByText('You have not placed any orders yet.').count(),
+      'GET',
+    );
   });
 
   it('recommendations', async () => {
-    await failsOnceThenLoads('/account/recommended/', '/api/recommended', 'Recommendations could not be loaded.', () => page.locator('main .grid .card').count());
+    await failsOnceThenLoads('/account/recommended/', '/api/recommended', 'Recommendations could not be loaded.', () =>
+      page.locator('main .grid .card').count(),
+    );
   });
 });

@@ -21,7 +21,14 @@ async function placeOrders(p: Page, token: string, n: number): Promise<string[]>
   const dear = Object.entries(data.prices)
     .filter(([, q]) => q.availability?.status === 'in_stock')
     .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  const billing = { company: 'Pages Cards Ltd', contact: 'Sam Page', address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' }, vat_number: '', po_ref: '', payment_method: 'proforma' };
+  const billing = {
+    company: 'Pages Cards Ltd',
+    contact: 'Sam Page',
+    address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' },
+    vat_number: '',
+    po_ref: '',
+    payment_method: 'proforma',
+  };
   expect((await api(p, '/api/billing', { token, billing })).status).toBe(200);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -34,7 +41,14 @@ async function placeOrders(p: Page, token: string, n: number): Promise<string[]>
       if (below <= 0) break;
     }
     expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string }>(p, '/api/orders', { token, idempotency_key: crypto.randomUUID(), delivery_option: 'standard', same_as_billing: true, deliver_to: null, delivery_note: '' });
+    const o = await api<{ id: string }>(p, '/api/orders', {
+      token,
+      idempotency_key: crypto.randomUUID(),
+      delivery_option: 'standard',
+      same_as_billing: true,
+      deliver_to: null,
+      delivery_note: '',
+    });
     expect(o.status).toBe(201);
     ids.push(o.data.id);
   }
@@ -67,7 +81,12 @@ describe('order history pages', { timeout: 90_000 }, () => {
     let held: () => void = () => {};
     const holding = new Promise<void>((r) => (held = r));
     await page.route('**/api/orders?cursor=*', async (route) => {
-      if (failures-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"The shop\'s database did not answer in time. Please try again in a moment."}' });
+      if (failures-- > 0)
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"error":"The shop\'s database did not answer in time. Please try again in a moment."}',
+        });
       await holding; // the second is held, to see its loading state
       return route.continue();
     });

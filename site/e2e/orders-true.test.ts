@@ -27,14 +27,26 @@ async function api<T>(page: Page, path: string, body: Record<string, unknown>): 
   return page.evaluate(
     async ({ path, body }) => {
       const csrf = ((await (await fetch('/api/csrf', { credentials: 'same-origin' })).json()) as { token: string }).token;
-      const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify(body) });
+      const res = await fetch(path, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, data: (await res.json().catch(() => null)) as T };
     },
     { path, body },
   );
 }
 
-const billing = { company: 'Quay Gifts Ltd', contact: 'Sam Quay', address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' }, vat_number: '', po_ref: '', payment_method: 'proforma' };
+const billing = {
+  company: 'Quay Gifts Ltd',
+  contact: 'Sam Quay',
+  address: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' },
+  vat_number: '',
+  po_ref: '',
+  payment_method: 'proforma',
+};
 
 /** The first category (of the menu) whose first page has a product out of stock and one with
  * only a few packs left, by the API's answer; with the answers of its first page. */
@@ -115,7 +127,12 @@ describe('availability', { timeout: 180_000 }, () => {
         await expect(button.isDisabled()).resolves.toBe(false);
       }
     }
-    expect(await page.locator('.grid .card .stock-line').filter({ hasText: /^Only \d+ packs? left$/ }).count()).toBeGreaterThan(0);
+    expect(
+      await page
+        .locator('.grid .card .stock-line')
+        .filter({ hasText: /^Only \d+ packs? left$/ })
+        .count(),
+    ).toBeGreaterThan(0);
     await screenshot(page, 'availability-grid');
   });
 
@@ -157,7 +174,14 @@ describe('availability', { timeout: 180_000 }, () => {
     }
     expect(below).toBe(0);
     expect((await api(p2, '/api/billing', { token: token2, billing })).status).toBe(200);
-    const placed = await api<{ id: string }>(p2, '/api/orders', { token: token2, idempotency_key: crypto.randomUUID(), delivery_option: 'standard', same_as_billing: true, deliver_to: null, delivery_note: '' });
+    const placed = await api<{ id: string }>(p2, '/api/orders', {
+      token: token2,
+      idempotency_key: crypto.randomUUID(),
+      delivery_option: 'standard',
+      same_as_billing: true,
+      deliver_to: null,
+      delivery_note: '',
+    });
     expect(placed.status).toBe(201);
     await other.close();
 

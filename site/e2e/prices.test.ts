@@ -45,12 +45,17 @@ afterAll(async () => {
 describe('prices that add up', { timeout: 120_000 }, () => {
   let orderId = '';
 
-  it('signed in, a card\'s pack price is the pack size times the buyer\'s unit price, and the product page gives it too', async () => {
+  it("signed in, a card's pack price is the pack size times the buyer's unit price, and the product page gives it too", async () => {
     await page.goto(shopURL + '/outlet/section/single-christmas-cards/202/');
     const card = page.locator('.grid .card').first();
     await expect.poll(() => card.locator('.own-price').count()).toBe(1);
     const own = Number(await card.locator('.own-price').getAttribute('data-pence'));
-    const list = Number(await card.locator('s').textContent().then((t) => firstPence(t)));
+    const list = Number(
+      await card
+        .locator('s')
+        .textContent()
+        .then((t) => firstPence(t)),
+    );
     const packSize = whole(/Pack of (\d+)/.exec((await card.locator('.card-meta').textContent()) ?? '')?.[1] ?? null);
     expect(own).toBeLessThan(list);
     const packText = /(£[\d,.]+) a pack/.exec((await card.locator('.card-price').textContent()) ?? '')?.[1] ?? null;
@@ -65,9 +70,12 @@ describe('prices that add up', { timeout: 120_000 }, () => {
     expect(firstPence(yours)).toBe(packSize * own);
   });
 
-  it('every basket line is unit price × units, with a discounted line; the coupon box gives the coupon\'s terms', async () => {
+  it("every basket line is unit price × units, with a discounted line; the coupon box gives the coupon's terms", async () => {
     // Christmas lines carry the shop's public 5% discount; photo frames carry none.
-    for (const [section, packs] of [['/outlet/section/single-christmas-cards/202/', 1], ['/outlet/section/photo-frames/803/', 5]] as const) {
+    for (const [section, packs] of [
+      ['/outlet/section/single-christmas-cards/202/', 1],
+      ['/outlet/section/photo-frames/803/', 5],
+    ] as const) {
       await page.goto(shopURL + section);
       const forms = page.locator('.grid .card form.add-to-basket');
       await expect.poll(() => forms.count()).toBeGreaterThan(2);
@@ -86,7 +94,9 @@ describe('prices that add up', { timeout: 120_000 }, () => {
     await page.getByLabel('Coupon code').fill('welcome5');
     await page.getByRole('button', { name: 'Apply' }).click();
     await getCoupon;
-    await expect.poll(() => page.locator('.coupon-terms').textContent()).toMatch(/^Terms: £5\.00 off orders of £50\.00 or more ex VAT, valid until the end of \d{1,2} [A-Z][a-z]+ \d{4}\.$/);
+    await expect
+      .poll(() => page.locator('.coupon-terms').textContent())
+      .toMatch(/^Terms: £5\.00 off orders of £50\.00 or more ex VAT, valid until the end of \d{1,2} [A-Z][a-z]+ \d{4}\.$/);
     await screenshot(page, 'prices-basket');
   });
 

@@ -126,8 +126,12 @@ describe('quick order', { timeout: 120_000 }, () => {
     await expect.poll(() => partRow.getAttribute('data-status')).toBe('good');
     await page.getByRole('button', { name: 'Add 1 line to basket' }).click();
     await expect.poll(() => page.locator('.qo-notice').textContent()).toBe('1 line added to your basket. View your basket');
-    await row('ZZ999-99999').getByRole('button', { name: /^Remove/ }).click();
-    await row(outOfStock.sku).getByRole('button', { name: /^Remove/ }).click();
+    await row('ZZ999-99999')
+      .getByRole('button', { name: /^Remove/ })
+      .click();
+    await row(outOfStock.sku)
+      .getByRole('button', { name: /^Remove/ })
+      .click();
     await expect.poll(() => rows().count()).toBe(1);
   });
 

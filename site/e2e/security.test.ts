@@ -17,9 +17,7 @@ beforeAll(async () => {
   await ctx.exposeFunction('__reportCSP', (v: string) => violations.push(v));
   await ctx.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportCSP: (v: string) => void }).__reportCSP(
-        `${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI}`,
-      );
+      (window as unknown as { __reportCSP: (v: string) => void }).__reportCSP(`${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI}`);
     });
   });
   page = await ctx.newPage();

@@ -105,7 +105,9 @@ describe('site shell', () => {
     await expect(page.getByRole('link', { name: `${business.tradingName}, home` }).isVisible()).resolves.toBe(true);
     const footer = (await page.locator('footer').innerText()).replace(/\s+/g, ' ');
     expect(footer).toContain(`© ${new Date().getFullYear()} ${business.tradingName}.`);
-    expect(footer).toContain(`${business.tradingName} is a trading name of ${business.legalName}, registered in ${business.registeredIn}, company number ${business.companyNumber}.`);
+    expect(footer).toContain(
+      `${business.tradingName} is a trading name of ${business.legalName}, registered in ${business.registeredIn}, company number ${business.companyNumber}.`,
+    );
     expect(footer).toContain(`Registered office: ${business.registeredAddress}. VAT registration number ${business.vatNumber}.`);
     await page.locator('footer').scrollIntoViewIfNeeded();
     await screenshot(page, 'shell-footer-company-details');
@@ -220,7 +222,9 @@ describe('site shell', () => {
   });
 
   it('client navigation applies the build route rules; an external target leaves with a full load', async () => {
-    await page.route('https://survey.tradeshop.example/**', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<title>Survey</title><h1>Survey</h1>' }));
+    await page.route('https://survey.tradeshop.example/**', (r) =>
+      r.fulfill({ status: 200, contentType: 'text/html', body: '<title>Survey</title><h1>Survey</h1>' }),
+    );
     await page.goto(shopURL + '/');
     await page.waitForLoadState('networkidle');
     const asked: string[] = [];
@@ -292,9 +296,7 @@ describe('site shell', () => {
     const loaded = Date.now(); // goto resolves at the load event
     const code = await p.evaluate(() => document.documentElement.dataset.code);
     expect(code).toMatch(/^code-[0-9a-f]{16}$/);
-    await expect
-      .poll(() => prefetched.map((x) => x.url), { timeout: 10_000 })
-      .toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${code}`);
+    await expect.poll(() => prefetched.map((x) => x.url), { timeout: 10_000 }).toContain(`${shopURL}/outlet/r/wholesale_balloons/_payload.json?${code}`);
     expect(Math.min(...prefetched.map((x) => x.at)) - loaded).toBeGreaterThanOrEqual(1000);
     await ctx.close();
   });
@@ -311,15 +313,21 @@ describe('site shell', () => {
     const seenEarly: string[] = [];
     e.on('request', (r) => r.url().includes('_payload.json?') && seenEarly.push(new URL(r.url()).pathname));
     await e.goto(shopURL + '/help/faq/');
-    await e.evaluate((links) => {
-      for (const [href, text] of links) {
-        const a = document.createElement('a');
-        a.href = href;
-        a.textContent = text;
-        a.style.cssText = 'display:block;padding:1rem';
-        document.body.prepend(a);
-      }
-    }, [[hovered, 'Hover me'], [focused, 'Focus me']] as [string, string][]);
+    await e.evaluate(
+      (links) => {
+        for (const [href, text] of links) {
+          const a = document.createElement('a');
+          a.href = href;
+          a.textContent = text;
+          a.style.cssText = 'display:block;padding:1rem';
+          document.body.prepend(a);
+        }
+      },
+      [
+        [hovered, 'Hover me'],
+        [focused, 'Focus me'],
+      ] as [string, string][],
+    );
     expect(seenEarly).not.toContain(`${hovered}_payload.json`);
     await e.getByText('Hover me').hover();
     await expect.poll(() => seenEarly, { timeout: 5_000 }).toContain(`${hovered}_payload.json`);
@@ -407,62 +415,71 @@ describe('site shell', () => {
     }
   });
 
-  it('after a new build is cut while a tab is open, the next click loads the page in full from the new build', { timeout: 360_000 } /* a full site build of 3,000 pages inside the test: 60-100 s at rest, past 180 s on a loaded 2-core runner */, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await ctx.addInitScript(() => {
-      (window as unknown as { __SHOP_BUILD_POLL_MS: number }).__SHOP_BUILD_POLL_MS = 500;
-    });
-    const p = await ctx.newPage();
-    await p.goto(shopURL + '/');
-    // The page does not name its release: the tab's first ask of builds/latest.json does.
-    const release = () => p.evaluate(() => document.documentElement.dataset.release);
-    const current = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
-    await expect.poll(release, { timeout: 10_000 }).toBe(current.id);
-    const before = await release();
-    // A client navigation keeps the page (no full load) while the build is current.
-    await p.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
-    await p.locator('main a[href="/outlet/r/wholesale_balloons/"]').first().click();
-    await p.waitForURL(`${shopURL}/outlet/r/wholesale_balloons/`);
-    await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBe('same page');
+  it(
+    'after a new build is cut while a tab is open, the next click loads the page in full from the new build',
+    { timeout: 360_000 } /* a full site build of 3,000 pages inside the test: 60-100 s at rest, past 180 s on a loaded 2-core runner */,
+    async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await ctx.addInitScript(() => {
+        (window as unknown as { __SHOP_BUILD_POLL_MS: number }).__SHOP_BUILD_POLL_MS = 500;
+      });
+      const p = await ctx.newPage();
+      await p.goto(shopURL + '/');
+      // The page does not name its release: the tab's first ask of builds/latest.json does.
+      const release = () => p.evaluate(() => document.documentElement.dataset.release);
+      const current = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
+      await expect.poll(release, { timeout: 10_000 }).toBe(current.id);
+      const before = await release();
+      // A client navigation keeps the page (no full load) while the build is current.
+      await p.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+      await p.locator('main a[href="/outlet/r/wholesale_balloons/"]').first().click();
+      await p.waitForURL(`${shopURL}/outlet/r/wholesale_balloons/`);
+      await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBe('same page');
 
-    // Every build id the tab's poll has seen, from before the new build is cut.
-    const seen: string[] = [];
-    p.on('response', (r) => {
-      if (r.url().includes('/builds/latest.json') && r.status() === 200) {
-        r.json().then((b: { id: string }) => seen.push(b.id)).catch(() => undefined);
-      }
-    });
-    const release_ = await cutBuild();
-    // The same code and data again: the pages are byte-identical, so the release uploads
-    // almost none of them (earlier tests' orders and imports changed a few products' pages).
-    // release: 3/9 pages and payloads: 24 files, 637.8 kB uploaded, 9,272 unchanged (0.0s)
-    const pages = release_.match(/pages and payloads: ([\d,]+) files?, [^,\n]* uploaded(?:, ([\d,]+) unchanged)?/);
-    expect(pages, release_).not.toBeNull();
-    const uploaded = Number(pages![1]!.replace(/,/g, ''));
-    const skipped = Number((pages![2] ?? '0').replace(/,/g, ''));
-    expect(skipped).toBeGreaterThan(6000);
-    expect(uploaded).toBeLessThan(skipped / 10);
-    const latest = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
-    expect(latest.id).not.toBe(before);
-    // Wait until the tab has seen the new id, then click an ordinary link.
-    await expect.poll(() => seen.includes(latest.id), { timeout: 10_000 }).toBe(true);
-    await p.locator('header a[href="/outlet/r/wholesale_giftware/"]').first().click();
-    await p.waitForURL(`${shopURL}/outlet/r/wholesale_giftware/`);
-    await p.waitForLoadState('load');
-    await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBeUndefined();
-    await expect.poll(release, { timeout: 10_000 }).toBe(latest.id);
-    await ctx.close();
-  });
+      // Every build id the tab's poll has seen, from before the new build is cut.
+      const seen: string[] = [];
+      p.on('response', (r) => {
+        if (r.url().includes('/builds/latest.json') && r.status() === 200) {
+          r.json()
+            .then((b: { id: string }) => seen.push(b.id))
+            .catch(() => undefined);
+        }
+      });
+      const release_ = await cutBuild();
+      // The same code and data again: the pages are byte-identical, so the release uploads
+      // almost none of them (earlier tests' orders and imports changed a few products' pages).
+      // release: 3/9 pages and payloads: 24 files, 637.8 kB uploaded, 9,272 unchanged (0.0s)
+      const pages = release_.match(/pages and payloads: ([\d,]+) files?, [^,\n]* uploaded(?:, ([\d,]+) unchanged)?/);
+      expect(pages, release_).not.toBeNull();
+      const uploaded = Number(pages![1]!.replace(/,/g, ''));
+      const skipped = Number((pages![2] ?? '0').replace(/,/g, ''));
+      expect(skipped).toBeGreaterThan(6000);
+      expect(uploaded).toBeLessThan(skipped / 10);
+      const latest = (await (await fetch(`${shopURL}/builds/latest.json`)).json()) as { id: string };
+      expect(latest.id).not.toBe(before);
+      // Wait until the tab has seen the new id, then click an ordinary link.
+      await expect.poll(() => seen.includes(latest.id), { timeout: 10_000 }).toBe(true);
+      await p.locator('header a[href="/outlet/r/wholesale_giftware/"]').first().click();
+      await p.waitForURL(`${shopURL}/outlet/r/wholesale_giftware/`);
+      await p.waitForLoadState('load');
+      await expect(p.evaluate(() => (window as unknown as { marker?: string }).marker)).resolves.toBeUndefined();
+      await expect.poll(release, { timeout: 10_000 }).toBe(latest.id);
+      await ctx.close();
+    },
+  );
 });
 
 /** Adds a link to the page's main content, as a page of the site would have it. */
 function appendLink(p: Page, href: string, text: string) {
-  return p.evaluate(([h, t]) => {
-    const a = document.createElement('a');
-    a.href = h!;
-    a.textContent = t!;
-    document.querySelector('main')!.append(a);
-  }, [href, text]);
+  return p.evaluate(
+    ([h, t]) => {
+      const a = document.createElement('a');
+      a.href = h!;
+      a.textContent = t!;
+      document.querySelector('main')!.append(a);
+    },
+    [href, text],
+  );
 }
 
 /** Cuts a new build and releases it into the folder the edge serves, as a real release
@@ -471,7 +488,11 @@ function cutBuild(): Promise<string> {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const releaseDir = process.env.RELEASE_DIR ?? path.join(root, '.local', 'release');
   return new Promise((resolve, reject) => {
-    const child = spawn('node', ['scripts/release.mjs', '--target', `dir:${releaseDir}`], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    const child = spawn('node', ['scripts/release.mjs', '--target', `dir:${releaseDir}`], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

@@ -5,11 +5,19 @@ import { emulatorUser, launch, screenshot, shopURL } from './browser';
 import { CATEGORY_PAGE_SIZE } from '../lib/paging';
 
 const ranges = [
-  'wholesale_greeting_cards', 'wholesale-christmas', 'wholesale_gift_wrap', 'wholesale_partyware',
-  'wholesale_balloons', 'wholesale_giftware', 'wholesale_stationery',
+  'wholesale_greeting_cards',
+  'wholesale-christmas',
+  'wholesale_gift_wrap',
+  'wholesale_partyware',
+  'wholesale_balloons',
+  'wholesale_giftware',
+  'wholesale_stationery',
 ];
 
-interface Card { name: string; unit_price: number }
+interface Card {
+  name: string;
+  unit_price: number;
+}
 
 let browser: Browser;
 let page: Page;

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('free text under the one text rule', { timeout: 120_000 }, () => {
-  it('register refuses a business name with a right-to-left override, in the server\'s words', async () => {
+  it("register refuses a business name with a right-to-left override, in the server's words", async () => {
     await page.goto(shopURL + '/account/register/');
     await page.getByLabel('Business name').fill('Harbour \u202Elive Gifts');
     await page.getByLabel('Email').fill(`text-rule-${stamp}@cardshop.test`);
@@ -33,7 +33,7 @@ describe('free text under the one text rule', { timeout: 120_000 }, () => {
     await page.waitForURL(/\/account\/dashboard\/$/);
   });
 
-  it('billing shows the server\'s sentence beside the company name and saves nothing until it is fixed', async () => {
+  it("billing shows the server's sentence beside the company name and saves nothing until it is fixed", async () => {
     // Mugs: a category no other end-to-end file orders from, so their stock is this file's.
     await page.goto(shopURL + '/outlet/section/mugs/801/');
     const forms = page.locator('.grid .card form.add-to-basket');

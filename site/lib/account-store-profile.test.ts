@@ -59,7 +59,9 @@ describe('profile fallback (SPEC.md section 4)', () => {
     answers['/api/profile'] = [() => created];
     await signedIn(user, tokenSource);
     expect(profileCalls().map((c) => c.path)).toEqual(['/api/getProfile', '/api/profile']);
-    expect(profileCalls()[1]!.body).toEqual({ payLoad: { business: 'Meadow Cards', email: 'buyer@meadow.test', telephone: '01632 960 123', optInMarketing: 1, token: 'cached-token' } });
+    expect(profileCalls()[1]!.body).toEqual({
+      payLoad: { business: 'Meadow Cards', email: 'buyer@meadow.test', telephone: '01632 960 123', optInMarketing: 1, token: 'cached-token' },
+    });
     expect(accountState().profile).toEqual(created);
   });
 

@@ -11,7 +11,10 @@ const { accountState, loadBasket, loadProfile, saveProfile, signedIn, signedOut 
 const profile = (business: string) => ({ business, email: 'a@b.co', telephone: '', optInMarketing: 0, active_coupon_id: '', dsc: '' });
 const take = async (path: string) => {
   await vi.waitFor(() => expect(pending.some((p) => p.path === path)).toBe(true));
-  return pending.splice(pending.findIndex((p) => p.path === path), 1)[0]!;
+  return pending.splice(
+    pending.findIndex((p) => p.path === path),
+    1,
+  )[0]!;
 };
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
@@ -30,7 +33,10 @@ describe('overlapping loads', () => {
     const first = await take('/api/shoppingCartSmall');
     const newer = loadBasket();
     const second = await take('/api/shoppingCartSmall');
-    second.answer([{ id: 'GC1', quantity: 6 }, { id: 'GC2', quantity: 12 }]);
+    second.answer([
+      { id: 'GC1', quantity: 6 },
+      { id: 'GC2', quantity: 12 },
+    ]);
     await newer;
     first.answer([{ id: 1 }]); // the basket as it was before the add
     await older;

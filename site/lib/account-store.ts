@@ -149,7 +149,15 @@ async function createProfile(answer: Profile | null): Promise<Profile | null> {
   if (user === 0 || !user.email || business.length < 2 || business.length > 100) return null;
   return apiFetch<Profile>('/api/profile', {
     csrf: true,
-    body: { payLoad: { business, email: user.email.toLowerCase(), telephone: answer?.telephone ?? '', optInMarketing: answer?.optInMarketing ?? 0, token: await idToken() } },
+    body: {
+      payLoad: {
+        business,
+        email: user.email.toLowerCase(),
+        telephone: answer?.telephone ?? '',
+        optInMarketing: answer?.optInMarketing ?? 0,
+        token: await idToken(),
+      },
+    },
   });
 }
 

@@ -29,11 +29,16 @@ describe('checkAccountForm', () => {
   });
 
   it('sends no limit when not approved, whatever the box holds', () => {
-    expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '' }, { version: 1 })).toEqual({ ok: true, value: { version: 1, approved_for_credit: false, credit_limit_pence: null, dsc: '' } });
+    expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '' }, { version: 1 })).toEqual({
+      ok: true,
+      value: { version: 1, approved_for_credit: false, credit_limit_pence: null, dsc: '' },
+    });
   });
 
-  it('puts the discounts\' problems on their keys', () => {
-    expect(Object.keys(problemsOf(checkAccountForm({ approved: false, creditLimit: '', dsc: '{"range:xmas": 200}' }, { version: 1 })))).toEqual(['dsc.range:xmas']);
+  it("puts the discounts' problems on their keys", () => {
+    expect(Object.keys(problemsOf(checkAccountForm({ approved: false, creditLimit: '', dsc: '{"range:xmas": 200}' }, { version: 1 })))).toEqual([
+      'dsc.range:xmas',
+    ]);
   });
 });
 
@@ -84,7 +89,15 @@ describe('the coupon form', () => {
   });
 
   it('starts a typed first day at London midnight and ends after the typed last day', () => {
-    const r = checkCouponForm({ ...couponForm(), id: 'spring10', description: 'Spring', kind: 'percent', percent: '10', validFrom: '2026-04-01', validTo: '2026-04-30' });
+    const r = checkCouponForm({
+      ...couponForm(),
+      id: 'spring10',
+      description: 'Spring',
+      kind: 'percent',
+      percent: '10',
+      validFrom: '2026-04-01',
+      validTo: '2026-04-30',
+    });
     expect(r).toEqual({
       ok: true,
       value: {
@@ -119,7 +132,11 @@ describe('the coupon form', () => {
     });
     expect(Object.keys(problemsOf(r)).sort()).toEqual(['amount_pence', 'description', 'id', 'min_spend_pence', 'per_account_limit', 'usage_limit', 'valid_to']);
     expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'Xmas', kind: 'percent', percent: '101' })))).toEqual(['percent']);
-    expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'ab', kind: 'fixed', amount: '100000.01', usageLimit: '1000001' }))).sort()).toEqual(['amount_pence', 'description', 'usage_limit']);
+    expect(
+      Object.keys(
+        problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'ab', kind: 'fixed', amount: '100000.01', usageLimit: '1000001' })),
+      ).sort(),
+    ).toEqual(['amount_pence', 'description', 'usage_limit']);
   });
 
   it('expires a coupon that has not started by starting it a second before it ends', () => {
@@ -137,7 +154,7 @@ describe('the coupon form', () => {
     expect(hasEnded({ valid_to: 1_000_001 }, 1_000_000)).toBe(false);
   });
 
-  it('reads a 400\'s field under coupon. by its own name', () => {
+  it("reads a 400's field under coupon. by its own name", () => {
     expect(ownField('coupon.percent')).toBe('percent');
     expect(ownField('reason')).toBe('reason');
   });
@@ -145,9 +162,18 @@ describe('the coupon form', () => {
 
 describe('checkStockForm', () => {
   it('sets with the stock shown as expected, and adjusts by a signed quantity', () => {
-    expect(checkStockForm({ mode: 'set', quantity: '120', reason: ' stock take ' }, 96)).toEqual({ ok: true, value: { mode: 'set', quantity: 120, expected: 96, reason: 'stock take' } });
-    expect(checkStockForm({ mode: 'add', quantity: '24', reason: 'delivery' }, 96)).toEqual({ ok: true, value: { mode: 'adjust', quantity: 24, expected: 96, reason: 'delivery' } });
-    expect(checkStockForm({ mode: 'remove', quantity: '6', reason: 'damaged' }, 96)).toEqual({ ok: true, value: { mode: 'adjust', quantity: -6, expected: 96, reason: 'damaged' } });
+    expect(checkStockForm({ mode: 'set', quantity: '120', reason: ' stock take ' }, 96)).toEqual({
+      ok: true,
+      value: { mode: 'set', quantity: 120, expected: 96, reason: 'stock take' },
+    });
+    expect(checkStockForm({ mode: 'add', quantity: '24', reason: 'delivery' }, 96)).toEqual({
+      ok: true,
+      value: { mode: 'adjust', quantity: 24, expected: 96, reason: 'delivery' },
+    });
+    expect(checkStockForm({ mode: 'remove', quantity: '6', reason: 'damaged' }, 96)).toEqual({
+      ok: true,
+      value: { mode: 'adjust', quantity: -6, expected: 96, reason: 'damaged' },
+    });
   });
 
   it('needs a whole quantity and a reason of 3 to 200 characters', () => {

@@ -52,11 +52,17 @@ export function checkAccountForm(f: AccountForm, account: Pick<AdminAccount, 've
   if (f.approved) {
     limit = parsePounds(f.creditLimit);
     if (!f.creditLimit.trim()) problems.credit_limit_pence = 'Enter the credit limit in pounds, such as 2000.';
-    else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE) problems.credit_limit_pence = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
+    else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE)
+      problems.credit_limit_pence = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
   }
   const dsc = checkDsc(f.dsc);
   if (!dsc.ok) Object.assign(problems, dsc.problems);
-  return checked(problems, () => ({ version: account.version, approved_for_credit: f.approved, credit_limit_pence: f.approved ? limit : null, dsc: dsc.ok ? dsc.dsc : '' }));
+  return checked(problems, () => ({
+    version: account.version,
+    approved_for_credit: f.approved,
+    credit_limit_pence: f.approved ? limit : null,
+    dsc: dsc.ok ? dsc.dsc : '',
+  }));
 }
 
 // ——— Coupons ———
@@ -85,7 +91,8 @@ export const lastDay = (validTo: number) => (validTo ? londonDay(validTo - 1000)
 
 /** A form for a new coupon (no coupon) or holding one to edit. */
 export function couponForm(c?: Coupon): CouponForm {
-  if (!c) return { id: '', description: '', kind: 'percent', percent: '', amount: '', minSpend: '', validFrom: '', validTo: '', usageLimit: '', perAccountLimit: '' };
+  if (!c)
+    return { id: '', description: '', kind: 'percent', percent: '', amount: '', minSpend: '', validFrom: '', validTo: '', usageLimit: '', perAccountLimit: '' };
   return {
     id: c.id,
     description: c.description,
@@ -129,17 +136,24 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
   let minSpend = 0;
   if (f.minSpend.trim()) {
     const m = parsePounds(f.minSpend);
-    if (m === null || m > MAX_COUPON_PENCE) problems.min_spend_pence = 'Enter the minimum spend in pounds, up to 100,000, such as 50, or leave it empty for none.';
+    if (m === null || m > MAX_COUPON_PENCE)
+      problems.min_spend_pence = 'Enter the minimum spend in pounds, up to 100,000, such as 50, or leave it empty for none.';
     else minSpend = m;
   }
-  for (const [field, text] of [['valid_from', f.validFrom], ['valid_to', f.validTo]] as const) {
+  for (const [field, text] of [
+    ['valid_from', f.validFrom],
+    ['valid_to', f.validTo],
+  ] as const) {
     if (text && !isDay(text)) problems[field] = 'Enter a date, or leave it empty.';
   }
   if (!problems.valid_from && !problems.valid_to && f.validFrom && f.validTo && daysBetween(f.validFrom, f.validTo) < 0) {
     problems.valid_to = 'The last day must be on or after the first day.';
   }
   const limits: Record<'usage_limit' | 'per_account_limit', number> = { usage_limit: 0, per_account_limit: 0 };
-  for (const [field, text] of [['usage_limit', f.usageLimit], ['per_account_limit', f.perAccountLimit]] as const) {
+  for (const [field, text] of [
+    ['usage_limit', f.usageLimit],
+    ['per_account_limit', f.perAccountLimit],
+  ] as const) {
     if (!text.trim()) continue;
     const n = parseWhole(text);
     if (n === null || n > MAX_COUPON_USES) problems[field] = 'Enter a whole number up to 1,000,000, or leave it empty for no limit.';
@@ -191,7 +205,8 @@ export function checkStockForm(f: StockForm, shownStock: number): Checked<{ mode
   const n = parseWhole(f.quantity);
   if (n === null) problems.quantity = f.mode === 'set' ? 'Enter the stock in units, a whole number.' : 'Enter how many units, a whole number.';
   else if (f.mode !== 'set' && n === 0) problems.quantity = 'Enter at least 1 unit.';
-  else if (n > MAX_STOCK || (f.mode === 'add' && n + shownStock > MAX_STOCK)) problems.quantity = `Stock can be at most ${MAX_STOCK.toLocaleString('en-GB')} units.`;
+  else if (n > MAX_STOCK || (f.mode === 'add' && n + shownStock > MAX_STOCK))
+    problems.quantity = `Stock can be at most ${MAX_STOCK.toLocaleString('en-GB')} units.`;
   else if (f.mode === 'remove' && n > shownStock) problems.quantity = `Only ${shownStock} units are in stock: you cannot take away more.`;
   const reason = f.reason.trim();
   const chars = [...reason].length;

@@ -148,7 +148,9 @@ export async function adminMe(): Promise<{ uid: string; email: string }> {
 
 /** A page of orders, newest first: status '' for all, q an order number, business or PO. */
 export async function adminOrders(f: { status: string; q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<OrderSummary>> {
-  const page = await adminGet<{ orders: OrderSummary[]; next?: string | null }>(`/api/admin/orders${query({ status: f.status, q: f.q, cursor: f.cursor })}`, { ...(signal && { signal }) });
+  const page = await adminGet<{ orders: OrderSummary[]; next?: string | null }>(`/api/admin/orders${query({ status: f.status, q: f.q, cursor: f.cursor })}`, {
+    ...(signal && { signal }),
+  });
   return { items: page.orders ?? [], next: page.next || null };
 }
 
@@ -173,7 +175,9 @@ export function adminOrderAction(id: string, action: OrderAction, input: ActionI
 
 /** A page of accounts by business name: q a business name or email. */
 export async function adminAccounts(f: { q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<AdminAccount>> {
-  const page = await adminGet<{ accounts: AdminAccount[]; next?: string | null }>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, { ...(signal && { signal }) });
+  const page = await adminGet<{ accounts: AdminAccount[]; next?: string | null }>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, {
+    ...(signal && { signal }),
+  });
   return { items: page.accounts ?? [], next: page.next || null };
 }
 
@@ -253,9 +257,12 @@ async function importCall(path: string, body: Record<string, unknown>): Promise<
     if (err instanceof ApiError && err.status === 422) {
       // The 422's file_problems (docs/api.md "Errors"): a line of 0 (left out) is the whole file.
       const a = (err.answer ?? {}) as { file_problems?: WireFileProblem[]; file_problem_count?: number };
-      const problems = (Array.isArray(a.file_problems) ? a.file_problems : []).map(
-        (p): ImportProblem => ({ ...(p.file && { file: p.file }), line: p.line ?? 0, ...(p.column && { column: p.column }), message: p.problem }),
-      );
+      const problems = (Array.isArray(a.file_problems) ? a.file_problems : []).map((p): ImportProblem => ({
+        ...(p.file && { file: p.file }),
+        line: p.line ?? 0,
+        ...(p.column && { column: p.column }),
+        message: p.problem,
+      }));
       return { problems, count: typeof a.file_problem_count === 'number' ? a.file_problem_count : problems.length };
     }
     throw err;

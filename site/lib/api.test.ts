@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, apiFetchBlob, ensureCsrfToken, fieldProblems } from './api';
 
-const doc = (token: string | null) => ({
-  querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
-}) as unknown as Pick<Document, 'querySelector'>;
+const doc = (token: string | null) =>
+  ({
+    querySelector: (sel: string) => (sel === 'meta[name="csrf-token"]' && token !== null ? { content: token } : null),
+  }) as unknown as Pick<Document, 'querySelector'>;
 
 function fakeFetch(status: number, body: string) {
   const calls: { url: string; init: RequestInit }[] = [];
@@ -17,7 +18,12 @@ function fakeFetch(status: number, body: string) {
 /** A page whose csrf-token meta tag starts with content and can be filled in. */
 function metaPage(content: string) {
   let meta = content;
-  const tag = { get content() { return meta; }, setAttribute: (_: string, v: string) => (meta = v) };
+  const tag = {
+    get content() {
+      return meta;
+    },
+    setAttribute: (_: string, v: string) => (meta = v),
+  };
   return { doc: { querySelector: () => tag } as unknown as Pick<Document, 'querySelector'>, content: () => meta };
 }
 
@@ -70,7 +76,12 @@ describe('apiFetch', () => {
     await Promise.all(['/api/shoppingCartSmall', '/api/getProfile', '/api/prices'].map((p) => apiFetch(p, { body: {}, fetchImpl: calls.impl, doc: page.doc })));
     await apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc });
     expect(calls.urls().filter((u) => u === '/api/csrf')).toHaveLength(1);
-    expect(calls.calls.filter((c) => c.url !== '/api/csrf').map((c) => (c.init.headers as Record<string, string>)[CSRF_HEADER])).toEqual(['one', 'one', 'one', 'one']);
+    expect(calls.calls.filter((c) => c.url !== '/api/csrf').map((c) => (c.init.headers as Record<string, string>)[CSRF_HEADER])).toEqual([
+      'one',
+      'one',
+      'one',
+      'one',
+    ]);
   });
 
   it('fills the meta tag on load (ensureCsrfToken) so the first call needs no token request', async () => {
@@ -95,7 +106,10 @@ describe('apiFetch', () => {
   it('a protected call refused with 403 for a stale token gets the token again and is sent once more', async () => {
     const page = metaPage('stale');
     let refusals = 1;
-    const calls = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': () => (refusals-- > 0 ? [403, '{"error":"reload","code":"csrf_token"}'] : [200, '{"ok":true}']) });
+    const calls = recorder({
+      '/api/csrf': '{"token":"current"}',
+      '/api/basket/add': () => (refusals-- > 0 ? [403, '{"error":"reload","code":"csrf_token"}'] : [200, '{"ok":true}']),
+    });
     await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: calls.impl, doc: page.doc })).resolves.toEqual({ ok: true });
     expect(calls.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
     expect([calls.header(0), calls.header(2)]).toEqual(['stale', 'current']);
@@ -109,7 +123,11 @@ describe('apiFetch', () => {
     // Still refused after the new token: the second 403 is the answer, no third call.
     const page = metaPage('stale');
     const always = recorder({ '/api/csrf': '{"token":"current"}', '/api/basket/add': [403, '{"error":"reload","code":"csrf_token"}'] });
-    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: always.impl, doc: page.doc })).rejects.toMatchObject({ status: 403, message: 'reload', code: 'csrf_token' });
+    await expect(apiFetch('/api/basket/add', { body: {}, csrf: true, fetchImpl: always.impl, doc: page.doc })).rejects.toMatchObject({
+      status: 403,
+      message: 'reload',
+      code: 'csrf_token',
+    });
     expect(always.urls()).toEqual(['/api/basket/add', '/api/csrf', '/api/basket/add']);
     expect([always.header(0), always.header(2)]).toEqual(['stale', 'current']);
     // A cross-site 403, or a 403 without the code, is final: no token request, no repeat.
@@ -124,14 +142,22 @@ describe('apiFetch', () => {
   });
 
   it('turns an error answer into an ApiError with the server message', async () => {
-    const f = fakeFetch(400, '{"error":"Some fields need correcting: each problem is listed by its field.","problems":{"email":"Enter an email address such as buyer@yourshop.co.uk."}}');
+    const f = fakeFetch(
+      400,
+      '{"error":"Some fields need correcting: each problem is listed by its field.","problems":{"email":"Enter an email address such as buyer@yourshop.co.uk."}}',
+    );
     const err = await apiFetch('/api/profile', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 400, message: 'Some fields need correcting: each problem is listed by its field.', problems: { email: 'Enter an email address such as buyer@yourshop.co.uk.' } });
+    expect(err).toMatchObject({
+      status: 400,
+      message: 'Some fields need correcting: each problem is listed by its field.',
+      problems: { email: 'Enter an email address such as buyer@yourshop.co.uk.' },
+    });
   });
 
-  it('keeps the whole answer, a catalogue import\'s 422 file_problems among it', async () => {
-    const body = '{"error":"The files have 2 problems, so nothing was written: correct them and check the files again.","file_problems":[{"line":3,"column":"pack size","problem":"must be …"}],"file_problem_count":2}';
+  it("keeps the whole answer, a catalogue import's 422 file_problems among it", async () => {
+    const body =
+      '{"error":"The files have 2 problems, so nothing was written: correct them and check the files again.","file_problems":[{"line":3,"column":"pack size","problem":"must be …"}],"file_problem_count":2}';
     const err = await apiFetch('/api/admin/catalogue/check', { body: {}, fetchImpl: fakeFetch(422, body).impl, doc: doc('t') }).catch((e: ApiError) => e);
     expect(err).toMatchObject({ status: 422, problems: undefined });
     expect((err as ApiError).answer).toEqual(JSON.parse(body));
@@ -151,7 +177,9 @@ describe('apiFetch', () => {
     const f = fakeFetch(409, '{"error":"This basket was just ordered: see order TS-100123.","order_id":"TS-100123"}');
     const err = await apiFetch('/api/orders', { body: {}, fetchImpl: f.impl, doc: doc('t') }).catch((e) => e);
     expect(err).toMatchObject({ status: 409, message: 'This basket was just ordered: see order TS-100123.', orderId: 'TS-100123' });
-    const plain = await apiFetch('/api/orders', { body: {}, fetchImpl: fakeFetch(409, '{"error":"x","order_id":""}').impl, doc: doc('t') }).catch((e: ApiError) => e);
+    const plain = await apiFetch('/api/orders', { body: {}, fetchImpl: fakeFetch(409, '{"error":"x","order_id":""}').impl, doc: doc('t') }).catch(
+      (e: ApiError) => e,
+    );
     expect(plain).toMatchObject({ status: 409, orderId: undefined });
   });
 
@@ -168,7 +196,12 @@ describe('apiFetchBlob', () => {
       calls.push(init);
       return new Response('%PDF-1.7 x', { status: 200, headers: { 'Content-Type': 'application/pdf' } });
     }) as unknown as typeof fetch;
-    const blob = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', { method: 'GET', headers: { Authorization: 'Bearer t' }, fetchImpl: impl, doc: doc('csrf-1') });
+    const blob = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', {
+      method: 'GET',
+      headers: { Authorization: 'Bearer t' },
+      fetchImpl: impl,
+      doc: doc('csrf-1'),
+    });
     expect(blob.type).toBe('application/pdf');
     await expect(blob.text()).resolves.toBe('%PDF-1.7 x');
     const headers = calls[0]!.headers as Record<string, string>;
@@ -179,27 +212,45 @@ describe('apiFetchBlob', () => {
   });
 
   it('turns a JSON error answer into an ApiError, as apiFetch does', async () => {
-    for (const [status, body] of [[404, '{"error":"no such order"}'], [409, '{"error":"the invoice is not issued yet"}']] as const) {
-      const err = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', { method: 'GET', fetchImpl: fakeFetch(status, body).impl, doc: doc('t') }).catch((e: unknown) => e);
+    for (const [status, body] of [
+      [404, '{"error":"no such order"}'],
+      [409, '{"error":"the invoice is not issued yet"}'],
+    ] as const) {
+      const err = await apiFetchBlob('/api/orders/TS-1/invoice', 'application/pdf', {
+        method: 'GET',
+        fetchImpl: fakeFetch(status, body).impl,
+        doc: doc('t'),
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status, message: JSON.parse(body).error });
     }
-    await expect(apiFetchBlob('/api/x', 'application/pdf', { method: 'GET', fetchImpl: fakeFetch(502, '<html>Bad gateway</html>').impl, doc: doc('t') })).rejects.toMatchObject({ status: 502 });
+    await expect(
+      apiFetchBlob('/api/x', 'application/pdf', { method: 'GET', fetchImpl: fakeFetch(502, '<html>Bad gateway</html>').impl, doc: doc('t') }),
+    ).rejects.toMatchObject({ status: 502 });
   });
 });
 
 describe('apiErrorText', () => {
   it('tells the first field problem, else the message, as sent; anything else gets the fallback', () => {
-    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { quantity: 'The quantity must be from 0 to 10000 units.' }), 'x')).toBe('The quantity must be from 0 to 10000 units.');
-    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { 'deliver_to.postcode': 'Enter a UK postcode such as EX1 2AB.' }), 'x')).toBe('Enter a UK postcode such as EX1 2AB.');
-    expect(apiErrorText(new ApiError(409, 'Only 3 packs of Gold Balloons (18 units) are in stock.'), 'x')).toBe('Only 3 packs of Gold Balloons (18 units) are in stock.');
+    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { quantity: 'The quantity must be from 0 to 10000 units.' }), 'x')).toBe(
+      'The quantity must be from 0 to 10000 units.',
+    );
+    expect(apiErrorText(new ApiError(400, 'Some fields need correcting.', { 'deliver_to.postcode': 'Enter a UK postcode such as EX1 2AB.' }), 'x')).toBe(
+      'Enter a UK postcode such as EX1 2AB.',
+    );
+    expect(apiErrorText(new ApiError(409, 'Only 3 packs of Gold Balloons (18 units) are in stock.'), 'x')).toBe(
+      'Only 3 packs of Gold Balloons (18 units) are in stock.',
+    );
     expect(apiErrorText(new TypeError('fetch failed'), 'Could not add. Try again.')).toBe('Could not add. Try again.');
   });
 });
 
 describe('fieldProblems', () => {
   it('gives each field problem as sent, by field, and nothing for other errors', () => {
-    const problems = { 'address.postcode': 'Enter a UK postcode such as EX1 2AB.', telephone: 'Enter a telephone number of at least 7 digits, such as 01632 960 123.' };
+    const problems = {
+      'address.postcode': 'Enter a UK postcode such as EX1 2AB.',
+      telephone: 'Enter a telephone number of at least 7 digits, such as 01632 960 123.',
+    };
     expect(fieldProblems(new ApiError(400, 'Some fields need correcting.', problems))).toEqual(problems);
     expect(fieldProblems(new ApiError(409, 'Your basket is empty.'))).toEqual({});
     expect(fieldProblems(new TypeError('fetch failed'))).toEqual({});

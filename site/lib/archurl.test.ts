@@ -17,9 +17,7 @@ describe('archUrl', () => {
   });
 
   it('writes path and query, encoded, site-wide', () => {
-    expect(archUrlCookie('/search/', '?q=birthday cards')).toBe(
-      'archUrl=%2Fsearch%2F%3Fq%3Dbirthday%20cards; Path=/; Max-Age=2592000; SameSite=Lax',
-    );
+    expect(archUrlCookie('/search/', '?q=birthday cards')).toBe('archUrl=%2Fsearch%2F%3Fq%3Dbirthday%20cards; Path=/; Max-Age=2592000; SameSite=Lax');
     expect(archUrlCookie('/account/login/')).toBeNull();
   });
 

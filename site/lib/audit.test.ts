@@ -6,7 +6,13 @@ describe('auditChanges', () => {
     expect(
       auditChanges({
         before: { status: 'placed', paid_at: 0, credit_limit: null, approved_for_credit: false },
-        after: { status: 'confirmed', paid_at: Date.UTC(2026, 10, 24, 18, 27), credit_limit: 200000, approved_for_credit: true, dispatch: { carrier: 'DPD', tracking: '15501234' } },
+        after: {
+          status: 'confirmed',
+          paid_at: Date.UTC(2026, 10, 24, 18, 27),
+          credit_limit: 200000,
+          approved_for_credit: true,
+          dispatch: { carrier: 'DPD', tracking: '15501234' },
+        },
       }),
     ).toEqual([
       { field: 'status', before: 'placed', after: 'confirmed' },
@@ -17,10 +23,10 @@ describe('auditChanges', () => {
     ]);
   });
 
-  it('leaves out the order\'s version and what did not change', () => {
-    expect(auditChanges({ before: { status: 'placed', version: 1, description: 'Ten off' }, after: { status: 'confirmed', version: 2, description: 'Ten off' } })).toEqual([
-      { field: 'status', before: 'placed', after: 'confirmed' },
-    ]);
+  it("leaves out the order's version and what did not change", () => {
+    expect(
+      auditChanges({ before: { status: 'placed', version: 1, description: 'Ten off' }, after: { status: 'confirmed', version: 2, description: 'Ten off' } }),
+    ).toEqual([{ field: 'status', before: 'placed', after: 'confirmed' }]);
   });
 
   it('reads a missing before or after as nothing', () => {
@@ -29,7 +35,7 @@ describe('auditChanges', () => {
 });
 
 describe('auditValue', () => {
-  it('shows a coupon\'s validity in Unix seconds as a UK time, and money as pounds', () => {
+  it("shows a coupon's validity in Unix seconds as a UK time, and money as pounds", () => {
     expect(auditValue('valid_to', Date.UTC(2026, 11, 1))).toBe('1 December 2026 at 00:00');
     expect(auditValue('valid_from', 0)).toBe('none');
     expect(auditValue('amount_pence', 500)).toBe('£5.00');

@@ -43,9 +43,7 @@ export function auditChanges(e: Pick<AuditEntry, 'before' | 'after'>): AuditChan
   const before = e.before ?? {};
   const after = e.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !UNSHOWN.has(f));
-  return fields
-    .map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) }))
-    .filter((c) => c.before !== c.after);
+  return fields.map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) })).filter((c) => c.before !== c.after);
 }
 
 /** An audited action as a heading: "pay" is "Pay", "coupon created" "Coupon created", and

@@ -4,8 +4,14 @@ import { businessProblem, passwordProblem, telephoneProblem, validEmail } from '
 
 describe('authErrorMessage', () => {
   it.each([
-    'auth/wrong-password', 'auth/user-not-found', 'auth/email-already-in-use', 'auth/too-many-requests',
-    'auth/invalid-credential', 'auth/network-request-failed', 'auth/popup-blocked', 'auth/invalid-api-key',
+    'auth/wrong-password',
+    'auth/user-not-found',
+    'auth/email-already-in-use',
+    'auth/too-many-requests',
+    'auth/invalid-credential',
+    'auth/network-request-failed',
+    'auth/popup-blocked',
+    'auth/invalid-api-key',
   ])('%s reads as plain English, never the code', (code) => {
     const m = authErrorMessage({ code });
     expect(m).not.toContain('auth/');

@@ -2,9 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { couponTerms, packsBoxes, packsProblem, shortReason, validUntil, type Basket, type BasketLine } from './basket';
 
 const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
-  id: sku, sku, name: sku, path: '/', small_img: '', pack_size: packSize, quantity: packs * packSize,
-  list_price: 100, unit_price: 100, discount_percent: 0, line_amount: 0, vat_rate: 20, vat: 0, in_stock: true,
-  availability: { status: 'in_stock' }, short: false,
+  id: sku,
+  sku,
+  name: sku,
+  path: '/',
+  small_img: '',
+  pack_size: packSize,
+  quantity: packs * packSize,
+  list_price: 100,
+  unit_price: 100,
+  discount_percent: 0,
+  line_amount: 0,
+  vat_rate: 20,
+  vat: 0,
+  in_stock: true,
+  availability: { status: 'in_stock' },
+  short: false,
 });
 const basket = (...lines: BasketLine[]) => ({ lines }) as Basket;
 
@@ -37,7 +50,7 @@ describe('packsProblem', () => {
     for (const ok of ['0', '1', ' 12 ', '1e3']) expect(packsProblem(ok), ok).toBe('');
   });
 
-  it('says what is wrong with anything else, in the shop\'s words', () => {
+  it("says what is wrong with anything else, in the shop's words", () => {
     expect(packsProblem('1.5')).toBe('1.5 is not a whole number of packs. Enter a whole number (0 removes the line).');
     expect(packsProblem('')).toBe('Enter a number of packs (0 removes the line).');
     expect(packsProblem('-2')).toBe('Enter 0 or more packs (0 removes the line).');
@@ -48,11 +61,15 @@ describe('packsProblem', () => {
 describe('couponTerms', () => {
   it('words each kind of coupon from its terms', () => {
     const end = Date.parse('2028-01-01T00:00:00Z');
-    expect(couponTerms({ active_coupon_id: 'TRADE10', kind: 'percent', percent: 10, valid_to: end })).toBe('Terms: 10% off goods, valid until the end of 31 December 2027.');
+    expect(couponTerms({ active_coupon_id: 'TRADE10', kind: 'percent', percent: 10, valid_to: end })).toBe(
+      'Terms: 10% off goods, valid until the end of 31 December 2027.',
+    );
     expect(couponTerms({ active_coupon_id: 'WELCOME5', kind: 'fixed', amount: 500, min_spend: 5000, valid_to: end })).toBe(
       'Terms: £5.00 off orders of £50.00 or more ex VAT, valid until the end of 31 December 2027.',
     );
-    expect(couponTerms({ active_coupon_id: 'BULK15', kind: 'percent', percent: 15, min_spend: 50000 })).toBe('Terms: 15% off goods on orders of £500.00 or more ex VAT.');
+    expect(couponTerms({ active_coupon_id: 'BULK15', kind: 'percent', percent: 15, min_spend: 50000 })).toBe(
+      'Terms: 15% off goods on orders of £500.00 or more ex VAT.',
+    );
     expect(couponTerms({ active_coupon_id: 'FIVER', kind: 'fixed', amount: 500 })).toBe('Terms: £5.00 off goods.');
   });
 
@@ -63,10 +80,18 @@ describe('couponTerms', () => {
 });
 
 describe('shortReason', () => {
-  const stocked = (sku: string, short: boolean): BasketLine => ({ ...line(sku, 2), short, availability: short ? { status: 'low', packs_left: 1 } : { status: 'in_stock' } });
+  const stocked = (sku: string, short: boolean): BasketLine => ({
+    ...line(sku, 2),
+    short,
+    availability: short ? { status: 'low', packs_left: 1 } : { status: 'in_stock' },
+  });
   it('says why the basket cannot go on while lines ask for more than is in stock', () => {
     expect(shortReason(basket(stocked('A', false)))).toBe('');
-    expect(shortReason(basket(stocked('A', true), stocked('B', false)))).toBe('One line asks for more than we have in stock: reduce or remove the line marked above to continue.');
-    expect(shortReason(basket(stocked('A', true), stocked('B', true)))).toBe('2 lines ask for more than we have in stock: reduce or remove the lines marked above to continue.');
+    expect(shortReason(basket(stocked('A', true), stocked('B', false)))).toBe(
+      'One line asks for more than we have in stock: reduce or remove the line marked above to continue.',
+    );
+    expect(shortReason(basket(stocked('A', true), stocked('B', true)))).toBe(
+      '2 lines ask for more than we have in stock: reduce or remove the lines marked above to continue.',
+    );
   });
 });

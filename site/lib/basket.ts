@@ -35,7 +35,12 @@ export const packsOf = (l: PacksLine) => String(l.quantity / l.pack_size);
  * each box shows its line's packs, except a box the buyer changed since `shown` was on
  * screen and has not submitted yet, which keeps what was typed. `submitted` is the line
  * just updated. */
-export function packsBoxes(shown: { lines: PacksLine[] } | null, next: { lines: PacksLine[] }, typed: Record<string, string>, submitted?: string): Record<string, string> {
+export function packsBoxes(
+  shown: { lines: PacksLine[] } | null,
+  next: { lines: PacksLine[] },
+  typed: Record<string, string>,
+  submitted?: string,
+): Record<string, string> {
   return Object.fromEntries(
     next.lines.map((l) => {
       const was = shown?.lines.find((x) => x.sku === l.sku);
@@ -93,7 +98,16 @@ export async function removeLine(sku: string): Promise<Basket> {
 
 /** Makes code the account's coupon ("" clears it); ids travel without "coupon-". */
 export async function applyCoupon(code: string): Promise<void> {
-  await apiFetch('/api/updateCoupon', { csrf: true, body: { token: await idToken(), active_coupon_id: code.trim().toUpperCase().replace(/^COUPON-/, '') } });
+  await apiFetch('/api/updateCoupon', {
+    csrf: true,
+    body: {
+      token: await idToken(),
+      active_coupon_id: code
+        .trim()
+        .toUpperCase()
+        .replace(/^COUPON-/, ''),
+    },
+  });
 }
 
 /** A coupon's terms as POST /api/getCoupon answers them: kind "percent" or "fixed",

@@ -11,7 +11,11 @@ describe('BuildWatcher', () => {
   it('polls latest.json with a timestamp and notices a different build', async () => {
     const urls: string[] = [];
     let id = 'b1';
-    const w = new BuildWatcher('b1', async (url) => (urls.push(url), { id, timestamp: 1 }), () => 1234);
+    const w = new BuildWatcher(
+      'b1',
+      async (url) => (urls.push(url), { id, timestamp: 1 }),
+      () => 1234,
+    );
     expect(await w.check()).toBe(false);
     id = 'b2';
     expect(await w.check()).toBe(true);

@@ -1,13 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_IMPORT_BYTES, MAX_PICTURE_BYTES, appliedSentence, catalogueExportName, changesNothing, decodeImportFile, fieldChangeText, importFileProblem,
-  importSizeProblem, kindWord, moreProblems, pictureProblem, problemWhere, productCounts, publishSentence, structureCounts, uploadProgress,
+  MAX_IMPORT_BYTES,
+  MAX_PICTURE_BYTES,
+  appliedSentence,
+  catalogueExportName,
+  changesNothing,
+  decodeImportFile,
+  fieldChangeText,
+  importFileProblem,
+  importSizeProblem,
+  kindWord,
+  moreProblems,
+  pictureProblem,
+  problemWhere,
+  productCounts,
+  publishSentence,
+  structureCounts,
+  uploadProgress,
   type ImportPlan,
 } from './catalogue-import';
 
 const plan = (over: Partial<ImportPlan> = {}): ImportPlan => ({
-  job: 'a'.repeat(24), full: false, rows: 3, new: 1, changed: 1, discontinued: 0, unchanged: 1,
-  new_ranges: 0, changed_ranges: 0, new_categories: 0, changed_categories: 0, first: [], ...over,
+  job: 'a'.repeat(24),
+  full: false,
+  rows: 3,
+  new: 1,
+  changed: 1,
+  discontinued: 0,
+  unchanged: 1,
+  new_ranges: 0,
+  changed_ranges: 0,
+  new_categories: 0,
+  changed_categories: 0,
+  first: [],
+  ...over,
 });
 
 describe('the catalogue import page', () => {
@@ -16,7 +42,9 @@ describe('the catalogue import page', () => {
     expect(pictureProblem({ name: 'robin.webp', size: MAX_PICTURE_BYTES, type: 'image/webp' })).toBeNull();
     expect(pictureProblem({ name: 'robin.gif', size: 1000, type: 'image/gif' })).toBe('robin.gif is not a JPEG, PNG or WebP picture.');
     expect(pictureProblem({ name: 'robin.jpg', size: 0, type: 'image/jpeg' })).toBe('robin.jpg is empty.');
-    expect(pictureProblem({ name: 'big.jpg', size: MAX_PICTURE_BYTES + 1, type: 'image/jpeg' })).toMatch(/^big\.jpg is 4\.0 MB; the most a picture uploaded here may be is 4 MB\./);
+    expect(pictureProblem({ name: 'big.jpg', size: MAX_PICTURE_BYTES + 1, type: 'image/jpeg' })).toMatch(
+      /^big\.jpg is 4\.0 MB; the most a picture uploaded here may be is 4 MB\./,
+    );
   });
 
   it('takes .csv and .jsonl files (any case), not spreadsheets', () => {
@@ -26,7 +54,7 @@ describe('the catalogue import page', () => {
     expect(importFileProblem({ name: 'products.csv', size: 0 })).toBe('products.csv is empty.');
   });
 
-  it('reads UTF-8 (a byte-order mark dropped) and refuses anything else with the import\'s advice', () => {
+  it("reads UTF-8 (a byte-order mark dropped) and refuses anything else with the import's advice", () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('sku,name\nA1,Café\n')]);
     expect(decodeImportFile('p.csv', bom)).toEqual({ text: 'sku,name\nA1,Café\n' });
     const latin1 = new Uint8Array([...new TextEncoder().encode('sku,name\nA1,Caf'), 0xe9, 0x0a]);
@@ -37,7 +65,9 @@ describe('the catalogue import page', () => {
     expect(importSizeProblem({ products: { name: 'p.csv', text: 'x'.repeat(1000) } })).toBeNull();
     // Quotes are escaped in JSON: a file just under the limit can be over it as sent.
     const quoted = '"'.repeat(MAX_IMPORT_BYTES / 2 + 10);
-    expect(importSizeProblem({ products: { name: 'p.csv', text: quoted } })).toMatch(/^The files come to 5\.0 MB; the back office takes at most 5 MB at once\. Import a bigger catalogue with scripts\/catalogue import/);
+    expect(importSizeProblem({ products: { name: 'p.csv', text: quoted } })).toMatch(
+      /^The files come to 5\.0 MB; the back office takes at most 5 MB at once\. Import a bigger catalogue with scripts\/catalogue import/,
+    );
   });
 
   it('counts the pictures as it uploads them', () => {

@@ -5,8 +5,7 @@ import type { CatalogueFile, CategoryPage, Home, ProductPage, RangePage } from '
 
 // The build snapshot written by functions/cmd/snapshot. Read at build time only: the
 // export is static, so these reads never happen in a browser.
-const snapshotDir =
-  process.env.CATALOGUE_SNAPSHOT_DIR ?? path.join(process.cwd(), '..', 'builds', 'snapshot');
+const snapshotDir = process.env.CATALOGUE_SNAPSHOT_DIR ?? path.join(process.cwd(), '..', 'builds', 'snapshot');
 
 function readJSON<T>(file: string): T {
   return JSON.parse(readFileSync(path.join(snapshotDir, file), 'utf8')) as T;
@@ -55,7 +54,5 @@ export function rangeParams(): { urlText: string }[] {
 
 /** Every category page's route parameters. */
 export function categoryParams(): { urltext: string; pageID: string }[] {
-  return getCatalogue().menu.groups.flatMap((g) =>
-    g.categories.map((c) => ({ urltext: c.slug, pageID: String(c.id) })),
-  );
+  return getCatalogue().menu.groups.flatMap((g) => g.categories.map((c) => ({ urltext: c.slug, pageID: String(c.id) })));
 }

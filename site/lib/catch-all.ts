@@ -5,10 +5,7 @@ import type { ProductPage } from './types';
 
 /** The data a catch-all page is rendered from: a product, a help page or blog post,
  * or the blog index. The page and its _payload.json both come from here. */
-export type CatchAllPage =
-  | ProductPage
-  | { kind: 'content'; page: ContentPage }
-  | { kind: 'blog-index'; path: '/blog/'; posts: Omit<ContentPage, 'html'>[] };
+export type CatchAllPage = ProductPage | { kind: 'content'; page: ContentPage } | { kind: 'blog-index'; path: '/blog/'; posts: Omit<ContentPage, 'html'>[] };
 
 /** The segments of every content page (help, blog). */
 export function contentParams(): { slug: string[] }[] {

@@ -10,7 +10,14 @@ import type { Invoice, Order } from './checkout';
 const invoice: Invoice = {
   number: 'INV-000042',
   issued_at: Date.UTC(2026, 10, 24, 10),
-  supplier: { trading_name: 'T', legal_name: 'T Ltd', registered_in: 'England and Wales', registered_address: 'A', company_number: '1', vat_number: 'GB000000000' },
+  supplier: {
+    trading_name: 'T',
+    legal_name: 'T Ltd',
+    registered_in: 'England and Wales',
+    registered_address: 'A',
+    company_number: '1',
+    vat_number: 'GB000000000',
+  },
   vat_rates: [{ rate: 20, net_ex_vat: 1000, vat: 200 }],
   payment_terms: 'Pay.',
 };

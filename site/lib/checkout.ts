@@ -1,6 +1,13 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, apiFetchBlob } from './api';
-import type { AddressAnswer as Address, BillingAnswer as Billing, CheckoutAnswer as CheckoutInfo, OrderAnswer as Order, OrdersPage, ReorderAnswer } from './api-types';
+import type {
+  AddressAnswer as Address,
+  BillingAnswer as Billing,
+  CheckoutAnswer as CheckoutInfo,
+  OrderAnswer as Order,
+  OrdersPage,
+  ReorderAnswer,
+} from './api-types';
 import { saveFile } from './save-file';
 
 // The answers' shapes are generated from the Go answer types (api-types.ts; docs/api.md
@@ -51,7 +58,12 @@ export function checkoutOrdered(): void {
   setCartUpdated();
 }
 
-export async function placeOrder(body: { delivery_option: string; same_as_billing: boolean; deliver_to: Address | null; delivery_note: string }): Promise<Order> {
+export async function placeOrder(body: {
+  delivery_option: string;
+  same_as_billing: boolean;
+  deliver_to: Address | null;
+  delivery_note: string;
+}): Promise<Order> {
   return apiFetch<Order>('/api/orders', { csrf: true, body: { token: await idToken(), idempotency_key: checkoutKey(), ...body } });
 }
 
@@ -70,7 +82,12 @@ export const INVOICE_WAIT = { intervalMs: 2000, tries: 5 };
  * failed ask counts as one without. An aborted signal stops the asking (null). */
 export async function awaitInvoice(
   id: string,
-  { intervalMs = INVOICE_WAIT.intervalMs, tries = INVOICE_WAIT.tries, signal, load = getOrder }: { intervalMs?: number; tries?: number; signal?: AbortSignal; load?: (id: string) => Promise<Order> } = {},
+  {
+    intervalMs = INVOICE_WAIT.intervalMs,
+    tries = INVOICE_WAIT.tries,
+    signal,
+    load = getOrder,
+  }: { intervalMs?: number; tries?: number; signal?: AbortSignal; load?: (id: string) => Promise<Order> } = {},
 ): Promise<Order | null> {
   for (let i = 0; i < tries; i++) {
     if (!(await pause(intervalMs, signal))) return null;
@@ -102,7 +119,8 @@ function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
  * sentence; an answer that is not a PDF is an Error. */
 export async function invoicePdf(id: string): Promise<Blob> {
   const pdf = await apiFetchBlob(`/api/orders/${encodeURIComponent(id)}/invoice`, 'application/pdf', { method: 'GET', headers: await bearer() });
-  if (pdf.type.split(';')[0]!.trim().toLowerCase() !== 'application/pdf') throw new Error(`the invoice of order ${id} came back as ${pdf.type || 'no type'}, not a PDF`);
+  if (pdf.type.split(';')[0]!.trim().toLowerCase() !== 'application/pdf')
+    throw new Error(`the invoice of order ${id} came back as ${pdf.type || 'no type'}, not a PDF`);
   return pdf;
 }
 
@@ -132,7 +150,10 @@ export type { ReorderAnswer } from './api-types';
 /** Puts a past order's lines back in the basket, or only those of skus (order again for
  * chosen lines); the basket widget reloads. */
 export async function reorder(id: string, skus?: string[]): Promise<ReorderAnswer> {
-  const a = await apiFetch<ReorderAnswer>(`/api/orders/${encodeURIComponent(id)}/reorder`, { csrf: true, body: { token: await idToken(), ...(skus && { skus }) } });
+  const a = await apiFetch<ReorderAnswer>(`/api/orders/${encodeURIComponent(id)}/reorder`, {
+    csrf: true,
+    body: { token: await idToken(), ...(skus && { skus }) },
+  });
   setCartUpdated();
   return { added: a.added ?? [], unavailable: a.unavailable ?? [], basket_full: a.basket_full ?? [] };
 }

@@ -3,7 +3,8 @@ import { reportError } from './report';
 /** A chunk-load failure reloads a page at most once in this many ms per path. */
 export const CHUNK_RELOAD_GUARD_MS = 10_000;
 
-const chunkError = /ChunkLoadError|Loading chunk [\w-]+ failed|Failed to load chunk|Loading CSS chunk|Failed to fetch dynamically imported module|error loading dynamically imported module/i;
+const chunkError =
+  /ChunkLoadError|Loading chunk [\w-]+ failed|Failed to load chunk|Loading CSS chunk|Failed to fetch dynamically imported module|error loading dynamically imported module/i;
 
 /** Whether an error (or rejection reason) is a failed code-chunk load, from webpack
  * (`ChunkLoadError`) or Turbopack ('Failed to load chunk …'). */

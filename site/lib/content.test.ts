@@ -36,7 +36,8 @@ describe('content pages', () => {
       business: Record<'tradingName' | 'legalName' | 'registeredIn' | 'registeredAddress' | 'companyNumber' | 'vatNumber', string>;
     };
     const contact = contentPages().find((p) => p.path === '/help/contact-us/')!;
-    for (const k of ['tradingName', 'legalName', 'registeredIn', 'registeredAddress', 'companyNumber', 'vatNumber'] as const) expect(contact.html).toContain(business[k]);
+    for (const k of ['tradingName', 'legalName', 'registeredIn', 'registeredAddress', 'companyNumber', 'vatNumber'] as const)
+      expect(contact.html).toContain(business[k]);
     const about = contentPages().find((p) => p.path === '/help/about-us/')!;
     expect(about.description.startsWith(`${business.tradingName} supplies`)).toBe(true);
   });

@@ -76,7 +76,10 @@ let pages: ContentPage[] | undefined;
 export function contentPages(): ContentPage[] {
   if (!pages) {
     const read = (section: 'help' | 'blog') =>
-      readdirSync(path.join(contentDir, section)).filter((f) => f.endsWith('.md')).sort().map((f) => load(section, f));
+      readdirSync(path.join(contentDir, section))
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => load(section, f));
     const blog = read('blog').sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
     pages = [...read('help'), ...blog];
   }

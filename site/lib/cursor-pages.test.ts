@@ -35,7 +35,14 @@ describe('a cursor trail', () => {
   });
 
   it('survives a storage that throws', () => {
-    const throwing = { getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('blocked'); } };
+    const throwing = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('blocked');
+      },
+    };
     expect(readTrail(throwing, 'x')).toEqual(firstPage());
     expect(() => writeTrail(throwing, 'x', firstPage())).not.toThrow();
   });

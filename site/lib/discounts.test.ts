@@ -25,7 +25,14 @@ describe('checkDsc', () => {
     const r = checkDsc('{"range:xmas": 10, "sku:AB": 5, "category:12": 101, "product:gc101": 5, "range:ok": 7.5, "category:9": "10", "product:AB-1": -1}');
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(Object.keys(r.problems).sort()).toEqual(['dsc.category:12', 'dsc.category:9', 'dsc.product:AB-1', 'dsc.product:gc101', 'dsc.range:ok', 'dsc.sku:AB']);
+    expect(Object.keys(r.problems).sort()).toEqual([
+      'dsc.category:12',
+      'dsc.category:9',
+      'dsc.product:AB-1',
+      'dsc.product:gc101',
+      'dsc.range:ok',
+      'dsc.sku:AB',
+    ]);
     expect(r.problems['dsc.sku:AB']).toMatch(/not a discount key/);
     expect(r.problems['dsc.category:12']).toMatch(/whole percent from 0 to 100/);
   });
@@ -40,8 +47,11 @@ describe('dscForEditing', () => {
 });
 
 describe('dscProblemsOf', () => {
-  it('splits a 400\'s problems into the whole text\'s and each key\'s', () => {
-    expect(dscProblemsOf({ dsc: 'Discounts are wrong.', 'dsc.range:x': 'Too much.', credit_limit_pence: 'Required.' })).toEqual({ whole: 'Discounts are wrong.', keys: [['range:x', 'Too much.']] });
+  it("splits a 400's problems into the whole text's and each key's", () => {
+    expect(dscProblemsOf({ dsc: 'Discounts are wrong.', 'dsc.range:x': 'Too much.', credit_limit_pence: 'Required.' })).toEqual({
+      whole: 'Discounts are wrong.',
+      keys: [['range:x', 'Too much.']],
+    });
     expect(dscProblemsOf({})).toEqual({ whole: null, keys: [] });
   });
 });

@@ -23,7 +23,10 @@ export function checkDsc(text: string): DscCheck {
   try {
     parsed = JSON.parse(t);
   } catch {
-    return { ok: false, problems: { [DSC_FIELD]: 'Discounts must be a JSON object such as {"range:wholesale-christmas": 10}: check the quotes, colons and commas.' } };
+    return {
+      ok: false,
+      problems: { [DSC_FIELD]: 'Discounts must be a JSON object such as {"range:wholesale-christmas": 10}: check the quotes, colons and commas.' },
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, problems: { [DSC_FIELD]: 'Discounts must be a JSON object of key to percent, such as {"product:GC101-00001": 15}.' } };

@@ -4,7 +4,12 @@ import { clearHydrationFailure, hydrationFailedAt, isHydrationError, subscribeHy
 describe('isHydrationError', () => {
   it.each([
     // React 19's production words for a mismatch, as Next hands it to window.reportError.
-    [new Error('Minified React error #418; visit https://react.dev/errors/418?args[]=text&args[]= for the full message or use the non-minified dev environment for full errors and additional helpful warnings.'), true],
+    [
+      new Error(
+        'Minified React error #418; visit https://react.dev/errors/418?args[]=text&args[]= for the full message or use the non-minified dev environment for full errors and additional helpful warnings.',
+      ),
+      true,
+    ],
     [new Error('Minified React error #423; visit https://react.dev/errors/423 for the full message'), true],
     [new Error("Hydration failed because the server rendered text didn't match the client."), true],
     ['There was an error while hydrating this Suspense boundary.', true],
@@ -29,7 +34,7 @@ describe('watchHydration', () => {
     expect(hydrationFailedAt()).toBeNull();
     listeners.forEach((fn) => fn({ error: new Error('Minified React error #418; visit https://react.dev/errors/418') }));
     expect(hydrationFailedAt()).toBe('/help/faq/');
-    listeners.forEach((fn) => fn({ message: 'Hydration failed because the server rendered HTML didn\'t match the client.' }));
+    listeners.forEach((fn) => fn({ message: "Hydration failed because the server rendered HTML didn't match the client." }));
     expect(told).toBe(1);
     stop();
     clearHydrationFailure();

@@ -1,7 +1,8 @@
 /** React's hydration failures, as the production build words them (minified codes 418:
  * the server HTML did not match, 422/423: an error while hydrating, recovered by rendering
  * on the client; 425: React 18's text mismatch) and as the development build does. */
-const hydrationError = /Minified React error #(418|422|423|425)\b|Hydration failed|error while hydrating|didn't match the client|did not match server-rendered/i;
+const hydrationError =
+  /Minified React error #(418|422|423|425)\b|Hydration failed|error while hydrating|didn't match the client|did not match server-rendered/i;
 
 /** Whether an error (or an error event's message) is a failed hydration. */
 export function isHydrationError(reason: unknown): boolean {

@@ -14,13 +14,40 @@ vi.mock('./api', async (actual) => ({
 }));
 
 const lists = await import('./lists');
-const { addAllReport, changedText, createList, deleteList, getList, getLists, linesText, listHref, listNameProblem, listToBasket, packsLines, packsText, packsToOffer, summaryOf, unitsOf, updateList } = lists;
+const {
+  addAllReport,
+  changedText,
+  createList,
+  deleteList,
+  getList,
+  getLists,
+  linesText,
+  listHref,
+  listNameProblem,
+  listToBasket,
+  packsLines,
+  packsText,
+  packsToOffer,
+  summaryOf,
+  unitsOf,
+  updateList,
+} = lists;
 type SavedList = import('./lists').SavedList;
 type ProductSummary = import('./lists').ProductSummary;
 
 const product = (sku: string, packSize = 6): ProductSummary => ({
-  sku, name: `Product ${sku}`, path: `/p/${sku}/`, small_img: '', pack_size: packSize, list_price: 45, unit_price: 41, discount_percent: 10,
-  pack_price: 246, availability: { status: 'in_stock' }, line_limit: 120, in_basket: 0,
+  sku,
+  name: `Product ${sku}`,
+  path: `/p/${sku}/`,
+  small_img: '',
+  pack_size: packSize,
+  list_price: 45,
+  unit_price: 41,
+  discount_percent: 10,
+  pack_price: 246,
+  availability: { status: 'in_stock' },
+  line_limit: 120,
+  in_basket: 0,
 });
 const list: SavedList = {
   id: 'L1',
@@ -167,7 +194,7 @@ describe('the lists API calls (docs/quick-order.md)', () => {
     ]);
   });
 
-  it('takes a write\'s list wrapped as GET answers it, or bare', async () => {
+  it("takes a write's list wrapped as GET answers it, or bare", async () => {
     answer = { list };
     await expect(updateList('L1', { name: 'x' })).resolves.toEqual(list);
     answer = list;

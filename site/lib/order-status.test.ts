@@ -62,7 +62,9 @@ describe('orderActions', () => {
 describe('progressNote', () => {
   const day = Date.UTC(2026, 11, 3, 10);
   it('says when and how a dispatched order went out', () => {
-    expect(progressNote({ status: 'dispatched', dispatched_at: day, dispatch: { carrier: 'DPD', tracking: '15501234' } })).toBe('Dispatched 3 December 2026 · DPD, tracking reference 15501234');
+    expect(progressNote({ status: 'dispatched', dispatched_at: day, dispatch: { carrier: 'DPD', tracking: '15501234' } })).toBe(
+      'Dispatched 3 December 2026 · DPD, tracking reference 15501234',
+    );
     expect(progressNote({ status: 'completed', dispatch: { carrier: 'Royal Mail', tracking: 'RM1' } })).toBe('Dispatched · Royal Mail, tracking reference RM1');
   });
 

@@ -92,7 +92,14 @@ export const ACTION_DONE: Record<OrderAction, string> = {
 
 /** What a buyer's order list says of an order beyond its status: when and how it went out,
  * or when (and why) it was cancelled; null when there is nothing more to say. */
-export function progressNote(o: OrderFacts & { dispatched_at?: number | null; dispatch?: { carrier: string; tracking: string } | null; cancelled_at?: number | null; cancel_reason?: string }): string | null {
+export function progressNote(
+  o: OrderFacts & {
+    dispatched_at?: number | null;
+    dispatch?: { carrier: string; tracking: string } | null;
+    cancelled_at?: number | null;
+    cancel_reason?: string;
+  },
+): string | null {
   if (isCancelled(o.status)) {
     const parts = [o.cancelled_at ? `Cancelled ${formatUkDate(o.cancelled_at)}` : 'Cancelled'];
     if (o.cancel_reason) parts.push(`Reason: ${o.cancel_reason}`);

@@ -35,7 +35,9 @@ async function flush() {
   const asked = generation;
   try {
     for (let i = 0; i < skus.length; i += 100) {
-      const { prices } = await apiFetch<{ prices: Record<string, OwnPrice> }>('/api/prices', { body: { token: await idToken(), skus: skus.slice(i, i + 100) } });
+      const { prices } = await apiFetch<{ prices: Record<string, OwnPrice> }>('/api/prices', {
+        body: { token: await idToken(), skus: skus.slice(i, i + 100) },
+      });
       if (asked !== generation) return;
       for (const [sku, p] of Object.entries(prices)) cache.set(sku, p);
     }

@@ -3,8 +3,18 @@ import type { SkuProduct } from './quick-order';
 import { edited, emptyRow, mergeRead, rowStatuses, withChecked, withEmptyLast, type Row } from './quick-order-rows';
 
 const product = (sku: string, pack_size = 6): SkuProduct => ({
-  sku, name: sku, path: `/${sku.toLowerCase()}/`, small_img: '', pack_size, list_price: 50, unit_price: 50, discount_percent: 0, pack_price: 50 * pack_size,
-  availability: { status: 'in_stock' }, line_limit: 600, in_basket: 0,
+  sku,
+  name: sku,
+  path: `/${sku.toLowerCase()}/`,
+  small_img: '',
+  pack_size,
+  list_price: 50,
+  unit_price: 50,
+  discount_percent: 0,
+  pack_price: 50 * pack_size,
+  availability: { status: 'in_stock' },
+  line_limit: 600,
+  in_basket: 0,
 });
 
 const keys = () => {
@@ -92,7 +102,17 @@ describe('mergeRead', () => {
   it('puts nothing when the rows would hold more than 500 lines', () => {
     const rows = Array.from({ length: 499 }, (_, i) => row({ sku: `A${i}` }, i));
     expect(mergeRead(rows, [{ sku: 'B1', units: 1, packs: 0 }], keys())).not.toBeNull();
-    expect(mergeRead(rows, [{ sku: 'A1', units: 1, packs: 0 }, { sku: 'B1', units: 1, packs: 0 }, { sku: 'B2', units: 1, packs: 0 }], keys())).toBeNull();
+    expect(
+      mergeRead(
+        rows,
+        [
+          { sku: 'A1', units: 1, packs: 0 },
+          { sku: 'B1', units: 1, packs: 0 },
+          { sku: 'B2', units: 1, packs: 0 },
+        ],
+        keys(),
+      ),
+    ).toBeNull();
   });
 });
 

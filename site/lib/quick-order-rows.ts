@@ -1,4 +1,15 @@
-import { MAX_LINES, asPacks, normalSku, packsBoxProblem, rowUnits, skuProblem, type CheckedLine, type LineProblem, type ReadLine, type SkuProduct } from './quick-order';
+import {
+  MAX_LINES,
+  asPacks,
+  normalSku,
+  packsBoxProblem,
+  rowUnits,
+  skuProblem,
+  type CheckedLine,
+  type LineProblem,
+  type ReadLine,
+  type SkuProduct,
+} from './quick-order';
 
 /** One row of the quick order: a SKU and packs as typed, and what the last check of them said. */
 export interface Row {
@@ -34,7 +45,18 @@ export type RowStatus =
   | { kind: 'no-quantity' }
   | { kind: 'good'; units: number };
 
-export const emptyRow = (key: number): Row => ({ key, sku: '', packs: '', units: 0, rev: 0, product: null, problem: null, lineAmount: null, checkedRev: -1, checkingRev: -1 });
+export const emptyRow = (key: number): Row => ({
+  key,
+  sku: '',
+  packs: '',
+  units: 0,
+  rev: 0,
+  product: null,
+  problem: null,
+  lineAmount: null,
+  checkedRev: -1,
+  checkingRev: -1,
+});
 
 export const isEmptyRow = (r: Row) => r.sku.trim() === '' && r.packs.trim() === '' && r.units === 0;
 
@@ -54,7 +76,8 @@ export function rowStatuses(rows: Row[]): RowStatus[] {
     const bad = skuProblem(r.sku);
     if (bad) return { kind: 'invalid', message: bad, field: 'sku' };
     const earlier = first.get(sku);
-    if (earlier !== undefined) return { kind: 'invalid', message: `${sku} is also on line ${earlier + 1}: change the packs there, or remove this line.`, field: 'sku' };
+    if (earlier !== undefined)
+      return { kind: 'invalid', message: `${sku} is also on line ${earlier + 1}: change the packs there, or remove this line.`, field: 'sku' };
     first.set(sku, i);
     const packs = packsBoxProblem(r.packs);
     if (packs) return { kind: 'invalid', message: `${packs} Enter a whole number.`, field: 'packs' };
@@ -76,7 +99,13 @@ export function withEmptyLast(rows: Row[], nextKey: () => number): Row[] {
 }
 
 /** A row changed by the buyer: a new rev, so the last check no longer stands. */
-export const edited = (r: Row, change: Partial<Pick<Row, 'sku' | 'packs' | 'units' | 'product'>>): Row => ({ ...r, ...change, rev: r.rev + 1, problem: null, lineAmount: null });
+export const edited = (r: Row, change: Partial<Pick<Row, 'sku' | 'packs' | 'units' | 'product'>>): Row => ({
+  ...r,
+  ...change,
+  rev: r.rev + 1,
+  problem: null,
+  lineAmount: null,
+});
 
 /** The rows with lines read from a paste or a file: a SKU already on a row adds to it,
  * others become new rows after the lines there. Null when they would hold more than
@@ -110,7 +139,14 @@ export function mergeRead(rows: Row[], lines: ReadLine[], nextKey: () => number)
  * left as it is (it will be checked again). */
 export function withChecked(r: Row, rev: number, answer: Pick<CheckedLine, 'product' | 'problem'> & Partial<Pick<CheckedLine, 'line_amount'>>): Row {
   if (r.rev !== rev) return r;
-  const next: Row = { ...r, product: answer.product ?? r.product, problem: answer.problem, lineAmount: answer.line_amount ?? null, checkedRev: rev, checkingRev: -1 };
+  const next: Row = {
+    ...r,
+    product: answer.product ?? r.product,
+    problem: answer.problem,
+    lineAmount: answer.line_amount ?? null,
+    checkedRev: rev,
+    checkingRev: -1,
+  };
   const size = answer.product?.pack_size;
   if (size && next.units > 0) {
     const total = rowUnits(next.packs, next.units, size);

@@ -121,7 +121,7 @@ describe('readCsv', () => {
   });
 });
 
-describe('a row\'s quantity', () => {
+describe("a row's quantity", () => {
   it('packs box: empty or a whole number', () => {
     expect(packsBoxProblem('')).toBe('');
     expect(packsBoxProblem(' 3 ')).toBe('');
@@ -151,7 +151,7 @@ describe('a row\'s quantity', () => {
 });
 
 describe('refusedLines', () => {
-  it('reads the lines of addMany\'s 409, or null without them', () => {
+  it("reads the lines of addMany's 409, or null without them", () => {
     const line = { index: 2, sku: 'GC101-00005', code: 'out_of_stock', message: 'GC101-00005 is out of stock' };
     expect(refusedLines({ error: 'x', lines: [line, { junk: true }] })).toEqual([line]);
     expect(refusedLines({ error: 'this basket was just ordered' })).toBeNull();

@@ -26,10 +26,7 @@ export function setReportSink(next: ReportSink): ReportSink {
 }
 
 /** Records an app error. Never throws: reporting must not break the page. */
-export function reportError(
-  error: unknown,
-  opts: { fatal?: boolean; statusCode?: number; path?: string; context?: ErrorReport['context'] } = {},
-): ErrorReport {
+export function reportError(error: unknown, opts: { fatal?: boolean; statusCode?: number; path?: string; context?: ErrorReport['context'] } = {}): ErrorReport {
   const e = error instanceof Error ? error : new Error(typeof error === 'string' ? error : 'Unknown error');
   const r: ErrorReport = {
     message: e.message,

@@ -9,7 +9,7 @@ const shop = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..
 };
 
 describe('seo', () => {
-  it('names the shop by shop.json\'s trading name', () => {
+  it("names the shop by shop.json's trading name", () => {
     expect(siteName).toBe(shop.business.tradingName);
     expect(pageMetadata({ title: 'T', description: 'D', path: '/a/' }).openGraph).toMatchObject({ siteName: shop.business.tradingName });
     expect(organizationLd({ phone: '1', email: 'e' })).toMatchObject({ name: shop.business.tradingName });
@@ -28,20 +28,50 @@ describe('seo', () => {
 
   it('describes a product and its offer', () => {
     const ld = productLd(
-      { sku: 'GC101-00001', path: '/x-gc101-00001/', slug: 'x', name: 'X Card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true,
-        small_img: '/media/s.svg', large_img: '/media/l.svg', description: 'A card.', stock_state: 'low-stock' },
+      {
+        sku: 'GC101-00001',
+        path: '/x-gc101-00001/',
+        slug: 'x',
+        name: 'X Card',
+        pack_size: 6,
+        unit_price: 65,
+        vat_rate: 20,
+        in_stock: true,
+        small_img: '/media/s.svg',
+        large_img: '/media/l.svg',
+        description: 'A card.',
+        stock_state: 'low-stock',
+      },
       'Female Birthday Cards',
     );
-    expect(ld).toMatchObject({ '@type': 'Product', sku: 'GC101-00001', offers: { price: '0.65', priceCurrency: 'GBP', availability: 'https://schema.org/LimitedAvailability' } });
+    expect(ld).toMatchObject({
+      '@type': 'Product',
+      sku: 'GC101-00001',
+      offers: { price: '0.65', priceCurrency: 'GBP', availability: 'https://schema.org/LimitedAvailability' },
+    });
     expect(JSON.parse(JSON.stringify(ld))).toEqual(ld);
   });
 
-  it('names a product\'s picture in JSON-LD and Open Graph, and none for a product without one', () => {
-    const product = { sku: 'GC101-00002', path: '/y-gc101-00002/', slug: 'y', name: 'Y Card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true,
-      small_img: '/media/s.svg', large_img: '/media/l.svg', description: 'A card.', stock_state: 'in-stock' as const };
+  it("names a product's picture in JSON-LD and Open Graph, and none for a product without one", () => {
+    const product = {
+      sku: 'GC101-00002',
+      path: '/y-gc101-00002/',
+      slug: 'y',
+      name: 'Y Card',
+      pack_size: 6,
+      unit_price: 65,
+      vat_rate: 20,
+      in_stock: true,
+      small_img: '/media/s.svg',
+      large_img: '/media/l.svg',
+      description: 'A card.',
+      stock_state: 'in-stock' as const,
+    };
     expect(productLd(product, 'Cards').image).toEqual([absolute('/media/l.svg')]);
     expect(productImageUrl(product)).toBe(absolute('/media/l.svg'));
-    expect(pageMetadata({ title: 'T', description: 'D', path: '/y/', image: productImageUrl(product) }).openGraph).toMatchObject({ images: [{ url: absolute('/media/l.svg') }] });
+    expect(pageMetadata({ title: 'T', description: 'D', path: '/y/', image: productImageUrl(product) }).openGraph).toMatchObject({
+      images: [{ url: absolute('/media/l.svg') }],
+    });
 
     for (const none of ['', '  ']) {
       const bare = { ...product, small_img: none, large_img: none };
@@ -54,7 +84,10 @@ describe('seo', () => {
   });
 
   it('numbers breadcrumbs from 1', () => {
-    const ld = breadcrumbLd([{ name: 'Home', path: '/' }, { name: 'Balloons', path: '/outlet/r/wholesale_balloons/' }]);
+    const ld = breadcrumbLd([
+      { name: 'Home', path: '/' },
+      { name: 'Balloons', path: '/outlet/r/wholesale_balloons/' },
+    ]);
     expect((ld.itemListElement as { position: number }[]).map((i) => i.position)).toEqual([1, 2]);
   });
 });

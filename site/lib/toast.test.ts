@@ -25,7 +25,10 @@ describe('ToastQueue', () => {
     const q = new ToastQueue();
     q.show({ message: 'only a message' });
     q.show({ header: 'only a header' });
-    expect(q.list().map((t) => [t.header, t.message])).toEqual([[undefined, 'only a message'], ['only a header', undefined]]);
+    expect(q.list().map((t) => [t.header, t.message])).toEqual([
+      [undefined, 'only a message'],
+      ['only a header', undefined],
+    ]);
   });
 
   it('the close button hides it at once and cancels its timer', () => {

@@ -1,8 +1,14 @@
 /** The nine toast positions: top, middle or bottom by left, center or right. */
 export const TOAST_POSITIONS = [
-  'top-left', 'top-center', 'top-right',
-  'middle-left', 'middle-center', 'middle-right',
-  'bottom-left', 'bottom-center', 'bottom-right',
+  'top-left',
+  'top-center',
+  'top-right',
+  'middle-left',
+  'middle-center',
+  'middle-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
 ] as const;
 
 export type ToastPosition = (typeof TOAST_POSITIONS)[number];
@@ -60,7 +66,11 @@ export class ToastQueue {
       ...(input.message !== undefined && { message: input.message }),
     };
     this.toasts = [...this.toasts, toast];
-    if (toast.autoHideMs > 0) this.handles.set(toast.id, this.timers.set(() => this.close(toast.id), toast.autoHideMs));
+    if (toast.autoHideMs > 0)
+      this.handles.set(
+        toast.id,
+        this.timers.set(() => this.close(toast.id), toast.autoHideMs),
+      );
     this.emit();
     return toast.id;
   }

@@ -4,7 +4,19 @@
 // site's own narrowings of them.
 import type { ProductCard, ProductDetail } from './api-types';
 
-export type { CatalogueFile, CategoryLink, CategoryPage, Home, Menu, MenuGroup, ProductCard, ProductDetail, ProductPage, RangeLink, RangePage } from './api-types';
+export type {
+  CatalogueFile,
+  CategoryLink,
+  CategoryPage,
+  Home,
+  Menu,
+  MenuGroup,
+  ProductCard,
+  ProductDetail,
+  ProductPage,
+  RangeLink,
+  RangePage,
+} from './api-types';
 
 /** What a product grid shows of a product: the only fields a page sends the grid
  * (gridCards), so the page's RSC data carries nothing the grid does not use. */

@@ -16,7 +16,7 @@ describe('the text rule as the forms check it (functions/internal/text)', () => 
     ['bidi isolate', 'Acme \u2066x\u2069', 'invisible'],
     ['zero-width space', 'Ac\u200bme', 'invisible'],
     ['byte order mark at the start', '\ufeffAcme', 'invisible'],
-  ])('refuses a business name with a %s, in the server\'s words', (_, name, kind) => {
+  ])("refuses a business name with a %s, in the server's words", (_, name, kind) => {
     expect(businessProblem(name)).toBe(
       kind === 'control'
         ? 'Business name must not contain control characters such as tabs or line breaks.'

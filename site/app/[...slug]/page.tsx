@@ -19,7 +19,12 @@ function trail(data: Data) {
   const home = { name: 'Home', path: '/' };
   switch (data.kind) {
     case 'product':
-      return [home, { name: data.range.name, path: data.range.path }, { name: data.category.name, path: data.category.path }, { name: data.product.name, path: data.product.path }];
+      return [
+        home,
+        { name: data.range.name, path: data.range.path },
+        { name: data.category.name, path: data.category.path },
+        { name: data.product.name, path: data.product.path },
+      ];
     case 'blog-index':
       return [home, { name: 'Blog', path: '/blog/' }];
     case 'content': {
@@ -43,9 +48,18 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
       });
     }
     case 'blog-index':
-      return pageMetadata({ title: 'Trade blog', description: `Ordering guides and retail tips for independent card and gift shops from ${siteName}.`, path: '/blog/' });
+      return pageMetadata({
+        title: 'Trade blog',
+        description: `Ordering guides and retail tips for independent card and gift shops from ${siteName}.`,
+        path: '/blog/',
+      });
     case 'content':
-      return pageMetadata({ title: data.page.title, description: data.page.description, path: data.page.path, type: data.page.section === 'blog' ? 'article' : 'website' });
+      return pageMetadata({
+        title: data.page.title,
+        description: data.page.description,
+        path: data.page.path,
+        type: data.page.section === 'blog' ? 'article' : 'website',
+      });
   }
 }
 

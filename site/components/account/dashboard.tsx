@@ -44,9 +44,7 @@ export function Dashboard() {
       <ul>
         {ACCOUNT_LINKS.filter((l) => l.label !== 'Dashboard').map((l) => (
           <li key={l.label}>
-            <Link href={l.href}>
-              {l.label}
-            </Link>
+            <Link href={l.href}>{l.label}</Link>
           </li>
         ))}
       </ul>

@@ -39,8 +39,8 @@ export function EmailVerification({ uid }: { uid: string }) {
   return (
     <div className="email-verification">
       <p>
-        <strong>Your email address is not verified.</strong> Paying on account needs a verified email address: open the link in the
-        verification email we sent you.{' '}
+        <strong>Your email address is not verified.</strong> Paying on account needs a verified email address: open the link in the verification email we sent
+        you.{' '}
         <button type="button" className="link-button" onClick={() => void resend()} aria-disabled={sent.state === 'sending'} disabled={sent.state === 'sent'}>
           {sent.state === 'sending' ? 'Sending…' : 'Resend the verification email'}
         </button>

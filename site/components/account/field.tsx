@@ -1,7 +1,13 @@
 import type { InputHTMLAttributes } from 'react';
 
 /** A labelled input with its error shown beside it (and tied to it for screen readers). */
-export function Field({ id, label, error, hint, ...input }: { id: string; label: string; error?: string | null; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  ...input
+}: { id: string; label: string; error?: string | null; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">

@@ -49,9 +49,36 @@ export function RegisterForm() {
           {formError}
         </p>
       )}
-      <Field id="business" label="Business name" autoComplete="organization" value={business} onChange={(e) => setBusiness(e.target.value)} error={errors.business} required />
-      <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} required />
-      <Field id="password" label="Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} hint="At least 6 characters." required />
+      <Field
+        id="business"
+        label="Business name"
+        autoComplete="organization"
+        value={business}
+        onChange={(e) => setBusiness(e.target.value)}
+        error={errors.business}
+        required
+      />
+      <Field
+        id="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={errors.email}
+        required
+      />
+      <Field
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+        hint="At least 6 characters."
+        required
+      />
       <button type="submit" className="button" disabled={busy}>
         {busy ? 'Creating your account…' : 'Register'}
       </button>

@@ -16,7 +16,12 @@ export function SignOut() {
     })().catch((err: unknown) => setState(authFailureText(err)));
   }, []);
   if (state === 'working') return <p role="status">Signing you out…</p>;
-  if (state !== 'done') return <p role="alert" className="form-error">{state}</p>;
+  if (state !== 'done')
+    return (
+      <p role="alert" className="form-error">
+        {state}
+      </p>
+    );
   return (
     <p>
       You are signed out. <Link href="/account/login/">Sign in again</Link> or go to the <Link href="/">homepage</Link>.

@@ -80,8 +80,24 @@ function DetailsForm({ profile, email }: { profile: Profile; email: string }) {
   return (
     <form className="form" onSubmit={saveDetails} noValidate>
       <FormStatus status={status} />
-      <Field id="business" label="Business name" autoComplete="organization" value={business} onChange={(e) => setBusiness(e.target.value)} error={errors.business} />
-      <Field id="telephone" label="Telephone" type="tel" autoComplete="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} error={errors.telephone} hint="Optional. We call only about your orders." />
+      <Field
+        id="business"
+        label="Business name"
+        autoComplete="organization"
+        value={business}
+        onChange={(e) => setBusiness(e.target.value)}
+        error={errors.business}
+      />
+      <Field
+        id="telephone"
+        label="Telephone"
+        type="tel"
+        autoComplete="tel"
+        value={telephone}
+        onChange={(e) => setTelephone(e.target.value)}
+        error={errors.telephone}
+        hint="Optional. We call only about your orders."
+      />
       <div className="check">
         <input id="optin" type="checkbox" checked={optIn} onChange={(e) => setOptIn(e.target.checked)} />
         <label htmlFor="optin">Email me new ranges and trade offers</label>
@@ -127,8 +143,24 @@ function EmailForm({ profile }: { profile: Profile | null }) {
   return (
     <form className="form" onSubmit={changeEmail} noValidate>
       <FormStatus status={emailStatus} />
-      <Field id="newEmail" label="New email" type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} error={emailErrors.newEmail} />
-      <Field id="currentPassword" label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={emailErrors.password} />
+      <Field
+        id="newEmail"
+        label="New email"
+        type="email"
+        autoComplete="email"
+        value={newEmail}
+        onChange={(e) => setNewEmail(e.target.value)}
+        error={emailErrors.newEmail}
+      />
+      <Field
+        id="currentPassword"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={emailErrors.password}
+      />
       <button type="submit" className="button" disabled={busy}>
         Change email
       </button>

@@ -73,7 +73,13 @@ function AccountFacts({ account: a }: { account: AdminAccount }) {
       <dt>Owed on account</dt>
       <dd className="account-owed">{formatPence(a.owed_pence)}</dd>
       <dt>Credit</dt>
-      <dd>{a.approved_for_credit ? (a.credit_limit_pence === null ? 'Approved, no limit set' : `Approved, limit ${formatPence(a.credit_limit_pence)}`) : 'Not approved: pays pro-forma'}</dd>
+      <dd>
+        {a.approved_for_credit
+          ? a.credit_limit_pence === null
+            ? 'Approved, no limit set'
+            : `Approved, limit ${formatPence(a.credit_limit_pence)}`
+          : 'Not approved: pays pro-forma'}
+      </dd>
     </dl>
   );
 }

@@ -68,18 +68,30 @@ function AccountsTable({ q }: { q: string }) {
           {list.items.map((a) => (
             <tr key={a.uid}>
               <th scope="row">
-                <Link href={`/admin/accounts/?uid=${encodeURIComponent(a.uid)}`}>
-                  {a.business || '(no business name)'}
-                </Link>
+                <Link href={`/admin/accounts/?uid=${encodeURIComponent(a.uid)}`}>{a.business || '(no business name)'}</Link>
               </th>
               <td data-label="Email">{a.email}</td>
-              <td data-label="Credit">{a.approved_for_credit ? (a.credit_limit_pence === null ? 'Approved, no limit set' : `Approved to ${formatPence(a.credit_limit_pence)}`) : 'Pro-forma only'}</td>
+              <td data-label="Credit">
+                {a.approved_for_credit
+                  ? a.credit_limit_pence === null
+                    ? 'Approved, no limit set'
+                    : `Approved to ${formatPence(a.credit_limit_pence)}`
+                  : 'Pro-forma only'}
+              </td>
               <td data-label="Owed">{formatPence(a.owed_pence)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <ListPager label="Accounts pages" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} busy={list.loading} goNext={list.goNext} goPrevious={list.goPrevious} />
+      <ListPager
+        label="Accounts pages"
+        pageNumber={list.pageNumber}
+        hasPrevious={list.hasPrevious}
+        hasNext={list.hasNext}
+        busy={list.loading}
+        goNext={list.goNext}
+        goPrevious={list.goPrevious}
+      />
     </>
   );
 }

@@ -84,10 +84,7 @@ function OrderFacts({ order: o }: { order: AdminOrder }) {
       <dd>{formatUkDateTime(o.placed_at)}</dd>
       <dt>Business</dt>
       <dd>
-        {o.business || o.billing?.company || '—'} ·{' '}
-        <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`}>
-          {o.email || o.uid}
-        </Link>
+        {o.business || o.billing?.company || '—'} · <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`}>{o.email || o.uid}</Link>
       </dd>
       <dt>Payment</dt>
       <dd>

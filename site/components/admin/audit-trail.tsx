@@ -14,7 +14,8 @@ export function AuditTrail({ entries, title = 'Changes', headingId = 'audit-trai
           {entries.map((e, i) => (
             <li key={`${e.at}-${i}`}>
               <p className="audit-head">
-                <strong>{actionWords(e.action)}</strong> by {e.who.email || e.who.uid}, <time dateTime={new Date(e.at).toISOString()}>{formatUkDateTime(e.at)}</time>
+                <strong>{actionWords(e.action)}</strong> by {e.who.email || e.who.uid},{' '}
+                <time dateTime={new Date(e.at).toISOString()}>{formatUkDateTime(e.at)}</time>
               </p>
               <ul className="audit-changes">
                 {auditChanges(e).map((c) => (

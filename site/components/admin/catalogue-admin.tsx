@@ -3,9 +3,24 @@ import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'rea
 import { ApiError, apiErrorText } from '@/lib/api';
 import { applyImport, checkImport, downloadCatalogue, publishStatus, startPublish, uploadPicture, type ImportOutcome } from '@/lib/admin';
 import {
-  appliedSentence, changesNothing, decodeImportFile, fieldChangeText, importFileProblem, importSizeProblem, kindWord, moreProblems, pictureProblem,
-  productCounts, publishSentence, PUBLISH_POLL_MS, uploadProgress,
-  type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture,
+  appliedSentence,
+  changesNothing,
+  decodeImportFile,
+  fieldChangeText,
+  importFileProblem,
+  importSizeProblem,
+  kindWord,
+  moreProblems,
+  pictureProblem,
+  productCounts,
+  publishSentence,
+  PUBLISH_POLL_MS,
+  uploadProgress,
+  type ImportPlan,
+  type ImportProblem,
+  type ImportRequest,
+  type PublishStatus,
+  type UploadedPicture,
 } from '@/lib/catalogue-import';
 import { formatUkDateTime } from '@/lib/format';
 import { FormOutcome } from './form-outcome';
@@ -84,7 +99,7 @@ function ImportSection() {
     if (busy) return;
     setFailure(null);
     setView({ kind: 'none' });
-    const problem = !products ? 'Choose the products file.' : importFileProblem(products) ?? (categories && importFileProblem(categories));
+    const problem = !products ? 'Choose the products file.' : (importFileProblem(products) ?? (categories && importFileProblem(categories)));
     if (problem) {
       setFileProblem(problem);
       return;
@@ -158,36 +173,53 @@ function ImportSection() {
     <section className="admin-actions" aria-labelledby="import-heading">
       <h2 id="import-heading">Import</h2>
       <p>
-        A products file (CSV with a header row, or JSON lines; docs/catalogue-import.md lists the columns), and if you like a ranges and categories file
-        and the pictures its image column names. Nothing is written until you have seen what the file changes and pressed Apply import. Files of up to 5 MB
-        together; a bigger catalogue is imported with scripts/catalogue import.
+        A products file (CSV with a header row, or JSON lines; docs/catalogue-import.md lists the columns), and if you like a ranges and categories file and the
+        pictures its image column names. Nothing is written until you have seen what the file changes and pressed Apply import. Files of up to 5 MB together; a
+        bigger catalogue is imported with scripts/catalogue import.
       </p>
       <form className="form admin-form" onSubmit={check} noValidate aria-label="Import the catalogue">
         <div className="field">
           <label htmlFor="import-products">Products file (.csv or .jsonl)</label>
-          <input id="import-products" type="file" accept=".csv,.jsonl,.ndjson,.json,text/csv" onChange={(e) => {
+          <input
+            id="import-products"
+            type="file"
+            accept=".csv,.jsonl,.ndjson,.json,text/csv"
+            onChange={(e) => {
               setProducts(e.target.files?.[0] ?? null);
               chosen();
             }}
-            aria-invalid={fileProblem ? true : undefined} aria-describedby={fileProblem ? 'import-file-problem' : undefined} />
+            aria-invalid={fileProblem ? true : undefined}
+            aria-describedby={fileProblem ? 'import-file-problem' : undefined}
+          />
         </div>
         <div className="field">
           <label htmlFor="import-categories">Ranges and categories file (optional)</label>
-          <input id="import-categories" type="file" accept=".csv,.jsonl,.ndjson,.json,text/csv" onChange={(e) => {
+          <input
+            id="import-categories"
+            type="file"
+            accept=".csv,.jsonl,.ndjson,.json,text/csv"
+            onChange={(e) => {
               setCategories(e.target.files?.[0] ?? null);
               chosen();
-            }} />
+            }}
+          />
         </div>
         <div className="field">
           <label htmlFor="import-pictures">Pictures (JPEG, PNG or WebP; optional)</label>
           <p id="import-pictures-hint" className="muted" style={{ margin: 0 }}>
             Choose every picture the image column names, by file name; each at most 4 MB.
           </p>
-          <input id="import-pictures" type="file" multiple accept="image/jpeg,image/png,image/webp" aria-describedby="import-pictures-hint"
+          <input
+            id="import-pictures"
+            type="file"
+            multiple
+            accept="image/jpeg,image/png,image/webp"
+            aria-describedby="import-pictures-hint"
             onChange={(e) => {
               setPictures(Array.from(e.target.files ?? []));
               chosen();
-            }} />
+            }}
+          />
         </div>
         <div className="field">
           <div className="check">
@@ -204,8 +236,8 @@ function ImportSection() {
             <label htmlFor="import-full">This file is the whole catalogue: discontinue products that are not in it</label>
           </div>
           <p id="import-full-warning" className={full ? 'form-error' : 'muted'} style={{ margin: '0.25rem 0 0' }}>
-            Warning: with this ticked, every product missing from the file is discontinued. It leaves the shop&apos;s pages, search and baskets; orders
-            already placed keep it.
+            Warning: with this ticked, every product missing from the file is discontinued. It leaves the shop&apos;s pages, search and baskets; orders already
+            placed keep it.
           </p>
         </div>
         {fileProblem && (
@@ -354,8 +386,8 @@ function Review({ heading, plan, busy, apply }: { heading: RefObject<HTMLHeading
       </dl>
       {plan.full && plan.discontinued > 0 && (
         <p className="form-error">
-          This file is the whole catalogue: {plan.discontinued.toLocaleString('en-GB')} {plan.discontinued === 1 ? 'product is' : 'products are'} not in it
-          and will be discontinued.
+          This file is the whole catalogue: {plan.discontinued.toLocaleString('en-GB')} {plan.discontinued === 1 ? 'product is' : 'products are'} not in it and
+          will be discontinued.
         </p>
       )}
       {plan.first.length > 0 && (

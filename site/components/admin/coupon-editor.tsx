@@ -8,7 +8,17 @@ import { useAdminSubmit } from './use-admin-submit';
 
 /** The coupon form: a new coupon (coupon null) or one to edit (its code fixed). Amounts in
  * pounds, validity as London days (the last day included), limits 0 or empty for none. */
-export function CouponEditor({ coupon, saved, close, reload }: { coupon: Coupon | null; saved: (r: CouponWithAudit) => void; close: () => void; reload: () => void }) {
+export function CouponEditor({
+  coupon,
+  saved,
+  close,
+  reload,
+}: {
+  coupon: Coupon | null;
+  saved: (r: CouponWithAudit) => void;
+  close: () => void;
+  reload: () => void;
+}) {
   const [form, setForm] = useState<CouponForm>(() => couponForm(coupon ?? undefined));
   const { busy, problems, setProblems, outcome, submit } = useAdminSubmit();
   const set = (patch: Partial<CouponForm>) => setForm((f) => ({ ...f, ...patch }));
@@ -21,10 +31,13 @@ export function CouponEditor({ coupon, saved, close, reload }: { coupon: Coupon 
       setProblems(r.problems);
       return;
     }
-    void submit(async () => {
-      saved(await adminCouponSave(r.value, creating));
-      return '';
-    }, creating ? 'The coupon could not be created.' : `Coupon ${coupon.id} could not be saved.`);
+    void submit(
+      async () => {
+        saved(await adminCouponSave(r.value, creating));
+        return '';
+      },
+      creating ? 'The coupon could not be created.' : `Coupon ${coupon.id} could not be saved.`,
+    );
   }
 
   return (
@@ -45,7 +58,17 @@ export function CouponEditor({ coupon, saved, close, reload }: { coupon: Coupon 
         error={problems.id}
         autoFocus={creating}
       />
-      <Field id="coupon-description" label="Description" hint="As buyers see it, such as “£5 off orders of £50 or more”." value={form.description} onChange={(e) => set({ description: e.target.value })} maxLength={200} required error={problems.description} autoFocus={!creating} />
+      <Field
+        id="coupon-description"
+        label="Description"
+        hint="As buyers see it, such as “£5 off orders of £50 or more”."
+        value={form.description}
+        onChange={(e) => set({ description: e.target.value })}
+        maxLength={200}
+        required
+        error={problems.description}
+        autoFocus={!creating}
+      />
       <fieldset className="field">
         <legend>Takes off</legend>
         <div className="check">
@@ -58,15 +81,72 @@ export function CouponEditor({ coupon, saved, close, reload }: { coupon: Coupon 
         </div>
       </fieldset>
       {form.kind === 'percent' ? (
-        <Field id="coupon-percent" label="Percent off" hint="A whole number from 1 to 100." inputMode="numeric" value={form.percent} onChange={(e) => set({ percent: e.target.value })} required error={problems.percent} />
+        <Field
+          id="coupon-percent"
+          label="Percent off"
+          hint="A whole number from 1 to 100."
+          inputMode="numeric"
+          value={form.percent}
+          onChange={(e) => set({ percent: e.target.value })}
+          required
+          error={problems.percent}
+        />
       ) : (
-        <Field id="coupon-amount" label="Amount off in pounds" hint="Never more than the goods." inputMode="decimal" value={form.amount} onChange={(e) => set({ amount: e.target.value })} required error={problems.amount_pence} />
+        <Field
+          id="coupon-amount"
+          label="Amount off in pounds"
+          hint="Never more than the goods."
+          inputMode="decimal"
+          value={form.amount}
+          onChange={(e) => set({ amount: e.target.value })}
+          required
+          error={problems.amount_pence}
+        />
       )}
-      <Field id="coupon-min-spend" label="Minimum spend in pounds (optional)" hint="Goods ex VAT after discounts." inputMode="decimal" value={form.minSpend} onChange={(e) => set({ minSpend: e.target.value })} error={problems.min_spend_pence} />
-      <Field id="coupon-valid-from" label="First day valid (optional)" type="date" value={form.validFrom} onChange={(e) => set({ validFrom: e.target.value })} error={problems.valid_from} />
-      <Field id="coupon-valid-to" label="Last day valid (optional)" hint="The coupon ends at midnight after this day, UK time." type="date" value={form.validTo} onChange={(e) => set({ validTo: e.target.value })} error={problems.valid_to} />
-      <Field id="coupon-usage-limit" label="Uses in all (optional)" hint="Empty or 0: no limit." inputMode="numeric" value={form.usageLimit} onChange={(e) => set({ usageLimit: e.target.value })} error={problems.usage_limit} />
-      <Field id="coupon-per-account" label="Uses per account (optional)" hint="Empty or 0: no limit." inputMode="numeric" value={form.perAccountLimit} onChange={(e) => set({ perAccountLimit: e.target.value })} error={problems.per_account_limit} />
+      <Field
+        id="coupon-min-spend"
+        label="Minimum spend in pounds (optional)"
+        hint="Goods ex VAT after discounts."
+        inputMode="decimal"
+        value={form.minSpend}
+        onChange={(e) => set({ minSpend: e.target.value })}
+        error={problems.min_spend_pence}
+      />
+      <Field
+        id="coupon-valid-from"
+        label="First day valid (optional)"
+        type="date"
+        value={form.validFrom}
+        onChange={(e) => set({ validFrom: e.target.value })}
+        error={problems.valid_from}
+      />
+      <Field
+        id="coupon-valid-to"
+        label="Last day valid (optional)"
+        hint="The coupon ends at midnight after this day, UK time."
+        type="date"
+        value={form.validTo}
+        onChange={(e) => set({ validTo: e.target.value })}
+        error={problems.valid_to}
+      />
+      <Field
+        id="coupon-usage-limit"
+        label="Uses in all (optional)"
+        hint="Empty or 0: no limit."
+        inputMode="numeric"
+        value={form.usageLimit}
+        onChange={(e) => set({ usageLimit: e.target.value })}
+        error={problems.usage_limit}
+      />
+      <Field
+        id="coupon-per-account"
+        label="Uses per account (optional)"
+        hint="Empty or 0: no limit."
+        inputMode="numeric"
+        value={form.perAccountLimit}
+        onChange={(e) => set({ perAccountLimit: e.target.value })}
+        error={problems.per_account_limit}
+      />
       {coupon && coupon.account_uid && <p className="muted">Only for the account {coupon.account_uid}.</p>}
       <div className="order-actions">
         <button type="submit" className="button" aria-disabled={busy}>

@@ -89,7 +89,13 @@ export function CouponsAdmin() {
                   Edit
                 </button>{' '}
                 {!hasEnded(c, now) && (
-                  <button type="button" className="button" aria-disabled={expire.busy} onClick={() => !expire.busy && void expireNow(c)} aria-label={`Expire ${c.id}`}>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-disabled={expire.busy}
+                    onClick={() => !expire.busy && void expireNow(c)}
+                    aria-label={`Expire ${c.id}`}
+                  >
                     Expire
                   </button>
                 )}

@@ -31,13 +31,28 @@ export function ExportAdmin() {
     <>
       <h1>Export orders</h1>
       <p>
-        One row per order line, cancelled orders included, for the accounts package. The days are UK days, both included, at most {EXPORT_MAX_DAYS} of
-        them.
+        One row per order line, cancelled orders included, for the accounts package. The days are UK days, both included, at most {EXPORT_MAX_DAYS} of them.
       </p>
       <form className="form admin-form" onSubmit={download} noValidate aria-label="Export orders">
         <FormOutcome outcome={outcome} />
-        <Field id="export-from" label="From" type="date" value={range.from} onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))} required error={problems.from} />
-        <Field id="export-to" label="To" type="date" value={range.to} onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))} required error={problems.to} />
+        <Field
+          id="export-from"
+          label="From"
+          type="date"
+          value={range.from}
+          onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))}
+          required
+          error={problems.from}
+        />
+        <Field
+          id="export-to"
+          label="To"
+          type="date"
+          value={range.to}
+          onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))}
+          required
+          error={problems.to}
+        />
         <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
           {busy ? 'Preparing CSV…' : 'Download CSV'}
         </button>

@@ -1,5 +1,13 @@
 /** Previous and Next under a back-office list, and which page it is. */
-export function ListPager({ label, pageNumber, hasPrevious, hasNext, busy, goPrevious, goNext }: {
+export function ListPager({
+  label,
+  pageNumber,
+  hasPrevious,
+  hasNext,
+  busy,
+  goPrevious,
+  goNext,
+}: {
   label: string;
   pageNumber: number;
   hasPrevious: boolean;

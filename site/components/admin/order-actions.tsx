@@ -80,8 +80,18 @@ export function OrderActions({ order, done, reload }: { order: AdminOrder; done:
           {choices.find((c) => c.blocked)!.blocked}
         </p>
       )}
-      {open === 'dispatch' && <DispatchForm busy={busy} problems={problems} setProblems={setProblems} send={(carrier, tracking) => act('dispatch', { carrier, tracking })} close={() => setOpen(null)} />}
-      {open === 'cancel' && <CancelForm id={order.id} busy={busy} problems={problems} send={(reason) => act('cancel', reason ? { reason } : {})} close={() => setOpen(null)} />}
+      {open === 'dispatch' && (
+        <DispatchForm
+          busy={busy}
+          problems={problems}
+          setProblems={setProblems}
+          send={(carrier, tracking) => act('dispatch', { carrier, tracking })}
+          close={() => setOpen(null)}
+        />
+      )}
+      {open === 'cancel' && (
+        <CancelForm id={order.id} busy={busy} problems={problems} send={(reason) => act('cancel', reason ? { reason } : {})} close={() => setOpen(null)} />
+      )}
     </section>
   );
 }
@@ -89,7 +99,13 @@ export function OrderActions({ order, done, reload }: { order: AdminOrder; done:
 type FormProps = { busy: boolean; problems: Record<string, string>; close: () => void };
 
 /** Carrier and tracking reference, both required. */
-function DispatchForm({ busy, problems, setProblems, send, close }: FormProps & { setProblems: (p: Record<string, string>) => void; send: (carrier: string, tracking: string) => Promise<void> }) {
+function DispatchForm({
+  busy,
+  problems,
+  setProblems,
+  send,
+  close,
+}: FormProps & { setProblems: (p: Record<string, string>) => void; send: (carrier: string, tracking: string) => Promise<void> }) {
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');
   function submit(e: FormEvent) {
@@ -106,8 +122,25 @@ function DispatchForm({ busy, problems, setProblems, send, close }: FormProps & 
   }
   return (
     <form id="dispatch-form" className="form admin-inline-form" onSubmit={submit} noValidate aria-label="Dispatch">
-      <Field id="carrier" label="Carrier" value={carrier} onChange={(e) => setCarrier(e.target.value)} error={problems.carrier} required maxLength={60} autoFocus />
-      <Field id="tracking" label="Tracking reference" value={tracking} onChange={(e) => setTracking(e.target.value)} error={problems.tracking} required maxLength={60} />
+      <Field
+        id="carrier"
+        label="Carrier"
+        value={carrier}
+        onChange={(e) => setCarrier(e.target.value)}
+        error={problems.carrier}
+        required
+        maxLength={60}
+        autoFocus
+      />
+      <Field
+        id="tracking"
+        label="Tracking reference"
+        value={tracking}
+        onChange={(e) => setTracking(e.target.value)}
+        error={problems.tracking}
+        required
+        maxLength={60}
+      />
       <div className="order-actions">
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? 'Dispatching…' : 'Dispatch order'}
@@ -129,10 +162,16 @@ function CancelForm({ id, busy, problems, send, close }: FormProps & { id: strin
   }
   return (
     <form id="cancel-form" className="form admin-inline-form" onSubmit={submit} noValidate aria-label="Cancel the order">
-      <p>
-        Cancelling gives the stock, the coupon&apos;s use and any credit back, and tells the buyer. It cannot be undone.
-      </p>
-      <Field id="cancel-reason" label="Reason (optional, the buyer sees it)" value={reason} onChange={(e) => setReason(e.target.value)} error={problems.reason} maxLength={200} autoFocus />
+      <p>Cancelling gives the stock, the coupon&apos;s use and any credit back, and tells the buyer. It cannot be undone.</p>
+      <Field
+        id="cancel-reason"
+        label="Reason (optional, the buyer sees it)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        error={problems.reason}
+        maxLength={200}
+        autoFocus
+      />
       <div className="order-actions">
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? 'Cancelling…' : `Yes, cancel order ${id}`}

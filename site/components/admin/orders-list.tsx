@@ -90,9 +90,7 @@ function OrdersTable({ status, q }: { status: string; q: string }) {
           {list.items.map((o) => (
             <tr key={o.id}>
               <th scope="row">
-                <Link href={`/admin/orders/?id=${encodeURIComponent(o.id)}`}>
-                  {o.id}
-                </Link>
+                <Link href={`/admin/orders/?id=${encodeURIComponent(o.id)}`}>{o.id}</Link>
               </th>
               <td data-label="Placed">{formatUkDateTime(o.placed_at)}</td>
               <td data-label="Business">
@@ -112,7 +110,15 @@ function OrdersTable({ status, q }: { status: string; q: string }) {
           ))}
         </tbody>
       </table>
-      <ListPager label="Orders pages" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} busy={list.loading} goNext={list.goNext} goPrevious={list.goPrevious} />
+      <ListPager
+        label="Orders pages"
+        pageNumber={list.pageNumber}
+        hasPrevious={list.hasPrevious}
+        hasNext={list.hasNext}
+        busy={list.loading}
+        goNext={list.goNext}
+        goPrevious={list.goPrevious}
+      />
     </>
   );
 }

@@ -182,8 +182,25 @@ function StockChange({ product, saved, reload }: { product: StockProduct; saved:
           </div>
         ))}
       </fieldset>
-      <Field id="stock-quantity" label={form.mode === 'set' ? 'Units in stock' : 'Units'} inputMode="numeric" value={form.quantity} onChange={(e) => set({ quantity: e.target.value })} required error={problems.quantity ?? problems.expected} />
-      <Field id="stock-reason" label="Reason" hint="3 to 200 characters: a delivery, a stock take, damaged goods." value={form.reason} onChange={(e) => set({ reason: e.target.value })} maxLength={200} required error={problems.reason} />
+      <Field
+        id="stock-quantity"
+        label={form.mode === 'set' ? 'Units in stock' : 'Units'}
+        inputMode="numeric"
+        value={form.quantity}
+        onChange={(e) => set({ quantity: e.target.value })}
+        required
+        error={problems.quantity ?? problems.expected}
+      />
+      <Field
+        id="stock-reason"
+        label="Reason"
+        hint="3 to 200 characters: a delivery, a stock take, damaged goods."
+        value={form.reason}
+        onChange={(e) => set({ reason: e.target.value })}
+        maxLength={200}
+        required
+        error={problems.reason}
+      />
       <button type="submit" className="button" aria-disabled={busy}>
         {busy ? 'Saving…' : 'Save stock'}
       </button>

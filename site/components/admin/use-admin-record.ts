@@ -17,7 +17,9 @@ export function useAdminRecord<T>(load: () => Promise<T>, failed: string) {
     setState({ status: 'loading' });
     load()
       .then((data) => live && setState({ status: 'ready', data }))
-      .catch((err: unknown) => live && setState({ status: 'failed', text: apiErrorText(err, failed), notFound: err instanceof ApiError && err.status === 404 }));
+      .catch(
+        (err: unknown) => live && setState({ status: 'failed', text: apiErrorText(err, failed), notFound: err instanceof ApiError && err.status === 404 }),
+      );
     return () => {
       live = false;
     };

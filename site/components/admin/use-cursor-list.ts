@@ -11,7 +11,12 @@ const session = () => (typeof window === 'undefined' ? undefined : window.sessio
  * shown is kept for the session, so coming back from a row shows the same page. After
  * Previous or Next the focus goes to the list (the caller's table), which then holds the new
  * page. */
-export function useCursorList<T>(list: string, load: (cursor: string | null, signal: AbortSignal) => Promise<Page<T>>, failed: string, table: RefObject<HTMLElement | null>) {
+export function useCursorList<T>(
+  list: string,
+  load: (cursor: string | null, signal: AbortSignal) => Promise<Page<T>>,
+  failed: string,
+  table: RefObject<HTMLElement | null>,
+) {
   const [trail, setTrail] = useState<CursorTrail>(() => readTrail(session(), list));
   const [attempt, setAttempt] = useState(0);
   const [answer, setAnswer] = useState<{ trail: CursorTrail; attempt: number; page: Page<T> | null; error: string } | null>(null);

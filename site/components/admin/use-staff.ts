@@ -18,7 +18,9 @@ export function useStaff(uid: string): { check: StaffCheck; retry: () => void } 
       .then((me) => live && setResult({ uid, attempt, check: { state: 'staff', email: me.email } }))
       .catch((err: unknown) => {
         if (!live) return;
-        const check: StaffCheck = isStaffRefusal(err) ? { state: 'refused' } : { state: 'failed', text: apiErrorText(err, 'Your access could not be checked.') };
+        const check: StaffCheck = isStaffRefusal(err)
+          ? { state: 'refused' }
+          : { state: 'failed', text: apiErrorText(err, 'Your access could not be checked.') };
         setResult({ uid, attempt, check });
       });
     return () => {

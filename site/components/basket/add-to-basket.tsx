@@ -16,7 +16,23 @@ import { useOwnPrice } from './price';
  * out of stock, Add is disabled and says so; in a grid (showStock) a stock line shows "In
  * stock" / "Only N packs left" / "Out of stock", its space kept from the moment the form
  * appears so nothing moves when the answer arrives. */
-export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prompt = false, showStock = false }: { sku: string; packSize: number; inStock: boolean; name: string; inGrid?: boolean; prompt?: boolean; showStock?: boolean }) {
+export function AddToBasket({
+  sku,
+  packSize,
+  inStock,
+  name,
+  inGrid = false,
+  prompt = false,
+  showStock = false,
+}: {
+  sku: string;
+  packSize: number;
+  inStock: boolean;
+  name: string;
+  inGrid?: boolean;
+  prompt?: boolean;
+  showStock?: boolean;
+}) {
   const account = useAccount();
   const own = useOwnPrice(sku);
   const id = useId();
@@ -56,7 +72,11 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prom
   return (
     <>
       {showStock && (
-        <p className={`stock-line ${live ? availabilityClass(live) : out ? 'stock stock-out-of-stock' : ''}`} data-stock={live?.status ?? ''} aria-live="polite">
+        <p
+          className={`stock-line ${live ? availabilityClass(live) : out ? 'stock stock-out-of-stock' : ''}`}
+          data-stock={live?.status ?? ''}
+          aria-live="polite"
+        >
           {stockLine}
         </p>
       )}
@@ -70,7 +90,16 @@ export function AddToBasket({ sku, packSize, inStock, name, inGrid = false, prom
       ) : (
         <form className="add-to-basket" onSubmit={add} aria-label={`Add ${name} to basket`} data-sku={sku} data-pack={packSize}>
           <label htmlFor={id}>Packs of {packSize}</label>
-          <input ref={input} id={id} type="number" inputMode="numeric" min={inGrid ? 0 : 1} step={1} defaultValue={inGrid ? '' : '1'} placeholder={inGrid ? '0' : undefined} />
+          <input
+            ref={input}
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={inGrid ? 0 : 1}
+            step={1}
+            defaultValue={inGrid ? '' : '1'}
+            placeholder={inGrid ? '0' : undefined}
+          />
           <button type="submit" className="button" disabled={busy}>
             Add
           </button>

@@ -16,9 +16,7 @@ export function BasketWidget() {
   const count = account.cart.length;
   return (
     <details className="basket-widget" key={pathname}>
-      <summary>
-        Basket{account.basket === 'populated' ? ` (${count})` : ''}
-      </summary>
+      <summary>Basket{account.basket === 'populated' ? ` (${count})` : ''}</summary>
       <div className="basket-dropdown">
         {(account.basket === 'loading' || account.basket === 'idle') && <p role="status">Loading your basket…</p>}
         {account.basket === 'error' && (

@@ -12,7 +12,11 @@ export function useOwnPrice(sku: string): OwnPrice | undefined {
   useEffect(() => {
     if (signedIn) requestOwnPrice(sku);
   }, [signedIn, sku]);
-  return useSyncExternalStore(subscribeOwnPrices, () => (signedIn ? ownPrice(sku) : undefined), () => undefined);
+  return useSyncExternalStore(
+    subscribeOwnPrices,
+    () => (signedIn ? ownPrice(sku) : undefined),
+    () => undefined,
+  );
 }
 
 /** A unit price ex VAT: the list price in the static page, switched to the buyer's own

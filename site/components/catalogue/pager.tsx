@@ -2,7 +2,19 @@ import Link from '@/components/app/link';
 import { pagerItems } from '@/lib/paging';
 
 /** Page links: Previous, first, last, two either side of the current page, Next. */
-export function Pager({ page, pages, href, label, onPick }: { page: number; pages: number; href: (n: number) => string; label: string; onPick?: (n: number) => void }) {
+export function Pager({
+  page,
+  pages,
+  href,
+  label,
+  onPick,
+}: {
+  page: number;
+  pages: number;
+  href: (n: number) => string;
+  label: string;
+  onPick?: (n: number) => void;
+}) {
   if (pages <= 1) return null;
   const link = (n: number, text: string, aria?: string) => (
     <Link href={href(n)} onClick={() => onPick?.(n)} {...(aria && { 'aria-label': aria })}>

@@ -17,8 +17,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
         <h1>{p.name}</h1>
         <p className="muted">SKU {p.sku}</p>
         <p className="product-price">
-          <Price sku={p.sku} listPrice={p.unit_price} />{' '}
-          ex VAT
+          <Price sku={p.sku} listPrice={p.unit_price} /> ex VAT
         </p>
         <dl className="product-facts">
           <dt>Pack size</dt>

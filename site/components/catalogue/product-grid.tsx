@@ -18,7 +18,19 @@ export const GRID_FIRST_ROW = 6;
  * priority, since one of them is the page's largest paint; every other image is lazy. Card names are headings one level below the section the
  * grid sits in (h2 right under the page's h1, h3 under an h2). With order, it is an
  * order form: quantities start empty and one button adds them all. */
-export function ProductGrid({ products, label, level = 2, order = false, firstRowEager = false }: { products: GridCard[]; label: string; level?: 2 | 3; order?: boolean; firstRowEager?: boolean }) {
+export function ProductGrid({
+  products,
+  label,
+  level = 2,
+  order = false,
+  firstRowEager = false,
+}: {
+  products: GridCard[];
+  label: string;
+  level?: 2 | 3;
+  order?: boolean;
+  firstRowEager?: boolean;
+}) {
   const Name = level === 2 ? 'h2' : 'h3';
   const grid = (
     <ul className="grid" aria-label={label}>
@@ -30,9 +42,7 @@ export function ProductGrid({ products, label, level = 2, order = false, firstRo
             <ProductImage src={p.small_img} alt="" width={160} height={160} loading="lazy" decoding="async" />
           )}
           <Name className="card-name">
-            <Link href={p.path}>
-              {p.name}
-            </Link>
+            <Link href={p.path}>{p.name}</Link>
           </Name>
           <p className="card-meta">
             SKU {p.sku} · Pack of {p.pack_size}

@@ -14,7 +14,7 @@ function images(html: string): Record<string, string>[] {
 }
 
 describe('ProductImage', () => {
-  it('draws a product\'s picture as given', () => {
+  it("draws a product's picture as given", () => {
     const [img] = images(renderToStaticMarkup(<ProductImage src="/media/a-s.svg" alt="" width={160} height={160} loading="lazy" />));
     expect(img).toEqual({ src: '/media/a-s.svg', alt: '', width: '160', height: '160', loading: 'lazy' });
   });
@@ -22,15 +22,32 @@ describe('ProductImage', () => {
   it('draws the placeholder at the same size for a product without a picture, saying "No picture"', () => {
     for (const src of ['', undefined]) {
       const [img] = images(renderToStaticMarkup(<ProductImage className="product-image" src={src} alt="Robin card" width={640} height={640} />));
-      expect(img).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '640', height: '640', class: 'product-image no-picture', 'data-placeholder': 'true' });
+      expect(img).toMatchObject({
+        src: NO_PICTURE_SRC,
+        alt: 'No picture',
+        width: '640',
+        height: '640',
+        class: 'product-image no-picture',
+        'data-placeholder': 'true',
+      });
     }
   });
 });
 
 describe('the pages that draw product images', () => {
-  const card: ProductCard = { sku: 'GC101-00001', path: '/robin-gc101-00001/', slug: 'robin', name: 'Robin card', pack_size: 6, unit_price: 65, vat_rate: 20, in_stock: true, small_img: '' };
+  const card: ProductCard = {
+    sku: 'GC101-00001',
+    path: '/robin-gc101-00001/',
+    slug: 'robin',
+    name: 'Robin card',
+    pack_size: 6,
+    unit_price: 65,
+    vat_rate: 20,
+    in_stock: true,
+    small_img: '',
+  };
 
-  it('the product grid keeps each card\'s 160 × 160 image, placeholder or picture', async () => {
+  it("the product grid keeps each card's 160 × 160 image, placeholder or picture", async () => {
     const { ProductGrid } = await import('./product-grid');
     const html = renderToStaticMarkup(<ProductGrid products={[card, { ...card, sku: 'GC101-00002', small_img: '/media/b-s.svg' }]} label="Cards" />);
     const [none, pic] = images(html);
@@ -68,7 +85,13 @@ describe('every product image', () => {
     for (const dir of ['app', 'components']) {
       for (const entry of readdirSync(path.join(site, dir), { recursive: true, withFileTypes: true })) {
         const file = path.join(entry.parentPath, entry.name);
-        if (!entry.isFile() || !/\.tsx$/.test(entry.name) || /\.test\.tsx$/.test(entry.name) || file === path.join(site, 'components', 'catalogue', 'product-image.tsx')) continue;
+        if (
+          !entry.isFile() ||
+          !/\.tsx$/.test(entry.name) ||
+          /\.test\.tsx$/.test(entry.name) ||
+          file === path.join(site, 'components', 'catalogue', 'product-image.tsx')
+        )
+          continue;
         if (/<img[\s>]/.test(readFileSync(file, 'utf8'))) bare.push(path.relative(site, file));
       }
     }

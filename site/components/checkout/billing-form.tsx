@@ -58,7 +58,11 @@ export function BillingForm() {
       // Field problems are shown beside their fields; the line above the form only points at them.
       const problems = fieldProblems(err);
       setErrors(problems);
-      setFormError(Object.keys(problems).length ? 'Please correct the details marked below.' : apiErrorText(err, 'Your billing details could not be saved. Please try again.'));
+      setFormError(
+        Object.keys(problems).length
+          ? 'Please correct the details marked below.'
+          : apiErrorText(err, 'Your billing details could not be saved. Please try again.'),
+      );
       setBusy(false);
     }
   }
@@ -79,20 +83,58 @@ export function BillingForm() {
   return (
     <form className="form" onSubmit={submit} noValidate>
       <MinimumNotice minimum={info.minimum_order} short={info.below_minimum_by} />
-      {formError && <p className="form-error" role="alert">{formError}</p>}
-      <Field id="company" label="Company name" autoComplete="organization" value={b.company} onChange={(e) => update({ ...b, company: e.target.value })} error={errors.company} />
-      <Field id="contact" label="Contact name" autoComplete="name" value={b.contact} onChange={(e) => update({ ...b, contact: e.target.value })} error={errors.contact} />
+      {formError && (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      )}
+      <Field
+        id="company"
+        label="Company name"
+        autoComplete="organization"
+        value={b.company}
+        onChange={(e) => update({ ...b, company: e.target.value })}
+        error={errors.company}
+      />
+      <Field
+        id="contact"
+        label="Contact name"
+        autoComplete="name"
+        value={b.contact}
+        onChange={(e) => update({ ...b, contact: e.target.value })}
+        error={errors.contact}
+      />
       <AddressFields id="billing" value={b.address} onChange={(address) => update({ ...b, address })} errors={errors} prefix="address." />
-      <Field id="vat" label="VAT number (optional)" value={b.vat_number} onChange={(e) => update({ ...b, vat_number: e.target.value })} error={errors.vat_number} hint="For example GB123456789." />
+      <Field
+        id="vat"
+        label="VAT number (optional)"
+        value={b.vat_number}
+        onChange={(e) => update({ ...b, vat_number: e.target.value })}
+        error={errors.vat_number}
+        hint="For example GB123456789."
+      />
       <Field id="po" label="Your PO reference (optional)" value={b.po_ref} onChange={(e) => update({ ...b, po_ref: e.target.value })} error={errors.po_ref} />
       <fieldset className="field">
         <legend>How will you pay?</legend>
         <div className="check">
-          <input id="pay-account" type="radio" name="pay" checked={b.payment_method === 'account'} disabled={!approved} onChange={() => update({ ...b, payment_method: 'account' })} />
+          <input
+            id="pay-account"
+            type="radio"
+            name="pay"
+            checked={b.payment_method === 'account'}
+            disabled={!approved}
+            onChange={() => update({ ...b, payment_method: 'account' })}
+          />
           <label htmlFor="pay-account">Pay on account (30 days){!approved && ' — needs an account approved for credit'}</label>
         </div>
         <div className="check">
-          <input id="pay-proforma" type="radio" name="pay" checked={b.payment_method === 'proforma'} onChange={() => update({ ...b, payment_method: 'proforma' })} />
+          <input
+            id="pay-proforma"
+            type="radio"
+            name="pay"
+            checked={b.payment_method === 'proforma'}
+            onChange={() => update({ ...b, payment_method: 'proforma' })}
+          />
           <label htmlFor="pay-proforma">Pro-forma: pay by bank transfer before we dispatch</label>
         </div>
         {errors.payment_method && <p className="field-error">{errors.payment_method}</p>}

@@ -55,7 +55,12 @@ export function DeliveryStep() {
     setBusy(true);
     setRefusal(null);
     try {
-      const order = await placeOrder({ delivery_option: option.id, same_as_billing: d.sameAsBilling, deliver_to: d.sameAsBilling ? null : d.address, delivery_note: d.note });
+      const order = await placeOrder({
+        delivery_option: option.id,
+        same_as_billing: d.sameAsBilling,
+        deliver_to: d.sameAsBilling ? null : d.address,
+        delivery_note: d.note,
+      });
       checkoutOrdered();
       router.push(`/checkout/complete/${order.id}/`);
     } catch (err) {
@@ -88,7 +93,10 @@ export function DeliveryStep() {
       <DeliveryFields draft={d} onChange={update} billingAddress={info.billing.address} options={info.delivery_options} errors={errors} />
       <h2>Review your order</h2>
       <ReviewLines lines={basket.lines} />
-      <Totals figures={{ ...option, goods_ex_vat: info.goods_ex_vat, coupon_discount: info.coupon_discount }} delivery={option.free ? 'free' : option.charge_ex_vat} />
+      <Totals
+        figures={{ ...option, goods_ex_vat: info.goods_ex_vat, coupon_discount: info.coupon_discount }}
+        delivery={option.free ? 'free' : option.charge_ex_vat}
+      />
       <PlaceOrderRefusal refusal={refusal} />
       <button type="submit" className="button" disabled={busy || ordered || !!blockedBy} aria-describedby={blockedBy || undefined}>
         {busy ? 'Placing your order…' : 'Place Order'}

@@ -9,10 +9,17 @@ export function InvoiceHeader({ order, invoice }: { order: Order; invoice: Invoi
   return (
     <div className="invoice-head">
       <section className="invoice-supplier" aria-labelledby="invoice-supplier">
-        <h3 id="invoice-supplier" className="sr-only">Supplier</h3>
+        <h3 id="invoice-supplier" className="sr-only">
+          Supplier
+        </h3>
         <p>
           <strong>{s.legal_name}</strong>
-          {s.trading_name !== s.legal_name && <><br />Trading as {s.trading_name}</>}
+          {s.trading_name !== s.legal_name && (
+            <>
+              <br />
+              Trading as {s.trading_name}
+            </>
+          )}
           <br />
           {s.registered_address}
           <br />

@@ -10,7 +10,8 @@ export function MinimumNotice({ minimum, short }: { minimum: number; short: numb
   if (short <= 0) return null;
   return (
     <p id={MINIMUM_NOTICE_ID} className="nudge minimum-notice" role="alert">
-      Your basket is {formatPence(short)} below the minimum order of {formatPence(minimum)} ex VAT. <Link href="/checkout/basket/">Back to your basket</Link> to add more.
+      Your basket is {formatPence(short)} below the minimum order of {formatPence(minimum)} ex VAT. <Link href="/checkout/basket/">Back to your basket</Link> to
+      add more.
     </p>
   );
 }

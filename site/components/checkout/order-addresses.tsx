@@ -15,8 +15,18 @@ export function OrderAddresses({ order: o, Heading, withPoRef }: { order: Order;
             <br />
             {o.billing.address.line1}
             {o.billing.address.line2 && `, ${o.billing.address.line2}`}, {o.billing.address.town} {o.billing.address.postcode}
-            {o.billing.vat_number && <><br />VAT number {o.billing.vat_number}</>}
-            {withPoRef && o.billing.po_ref && <><br />Your PO {o.billing.po_ref}</>}
+            {o.billing.vat_number && (
+              <>
+                <br />
+                VAT number {o.billing.vat_number}
+              </>
+            )}
+            {withPoRef && o.billing.po_ref && (
+              <>
+                <br />
+                Your PO {o.billing.po_ref}
+              </>
+            )}
           </p>
         </section>
       )}

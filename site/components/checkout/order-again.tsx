@@ -28,7 +28,12 @@ export function OrderAgain({ order }: { order: Order }) {
     setBusy(true);
     try {
       // In the order's own order, whatever order they were ticked in.
-      setResult(await reorder(order.id, order.lines.map((l) => l.sku).filter((s) => chosen.includes(s))));
+      setResult(
+        await reorder(
+          order.id,
+          order.lines.map((l) => l.sku).filter((s) => chosen.includes(s)),
+        ),
+      );
       setChosen([]);
     } catch (err) {
       setProblem(apiErrorText(err, 'The chosen lines could not be added. Please try again.'));
@@ -47,7 +52,10 @@ export function OrderAgain({ order }: { order: Order }) {
               <li key={l.sku} className="check">
                 <input id={`${id}-${l.sku}`} type="checkbox" checked={chosen.includes(l.sku)} onChange={(e) => tick(l.sku, e.target.checked)} />
                 <label htmlFor={`${id}-${l.sku}`}>
-                  {l.name} <span className="muted">({l.sku}, {l.quantity} units)</span>
+                  {l.name}{' '}
+                  <span className="muted">
+                    ({l.sku}, {l.quantity} units)
+                  </span>
                 </label>
               </li>
             ))}

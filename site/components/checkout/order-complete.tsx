@@ -20,7 +20,12 @@ export function OrderComplete() {
   const { order, problem, invoiceLate, retry } = useOrder(id, uid);
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (problem === 'not-found') return <p className="form-error" role="alert">We could not find order {id} on your account.</p>;
+  if (problem === 'not-found')
+    return (
+      <p className="form-error" role="alert">
+        We could not find order {id} on your account.
+      </p>
+    );
   if (problem === 'failed') return <LoadFailed what={`Order ${id} could not be loaded.`} retry={retry} />;
   if (!order) return <p role="status">Loading your order…</p>;
   const orderPage = `/account/orders/?id=${encodeURIComponent(order.id)}`;
@@ -35,7 +40,8 @@ export function OrderComplete() {
       </p>
       <h2>What happens next</h2>
       <p>
-        {order.billing?.payment_method === 'proforma' ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders ready by 1pm on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
+        {order.billing?.payment_method === 'proforma' ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders
+        ready by 1pm on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
       </p>
     </>
   );

@@ -23,8 +23,18 @@ export function OrderDetail({ id }: { id: string }) {
   const [result, setResult] = useState<ReorderAnswer | null>(null);
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
   if (account.user === 0) return <SignedOutNotice />;
-  if (problem === 'not-found') return <p className="form-error" role="alert">We could not find order {id} on your account.</p>;
-  if (error) return <p className="form-error" role="alert">{error}</p>;
+  if (problem === 'not-found')
+    return (
+      <p className="form-error" role="alert">
+        We could not find order {id} on your account.
+      </p>
+    );
+  if (error)
+    return (
+      <p className="form-error" role="alert">
+        {error}
+      </p>
+    );
   if (problem === 'failed') return <LoadFailed what={`Order ${id} could not be loaded.`} retry={retry} />;
   if (!order) return <p role="status">Loading your order…</p>;
   async function again() {

@@ -70,10 +70,13 @@ export function OrderHistory({ uid }: { uid: string }) {
       <ul className="order-list" ref={list}>
         {orders.map((o) => (
           <li key={o.id}>
-            <Link href={`/account/orders/?id=${encodeURIComponent(o.id)}`} data-order={o.id}>{o.id}</Link>{' '}
+            <Link href={`/account/orders/?id=${encodeURIComponent(o.id)}`} data-order={o.id}>
+              {o.id}
+            </Link>{' '}
             <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>{' '}
             <span className="muted">
-              {new Date(o.placed_at).toLocaleDateString('en-GB')} · {o.lines.length} {o.lines.length === 1 ? 'line' : 'lines'} · {formatPence(o.total_inc_vat)} inc VAT
+              {new Date(o.placed_at).toLocaleDateString('en-GB')} · {o.lines.length} {o.lines.length === 1 ? 'line' : 'lines'} · {formatPence(o.total_inc_vat)}{' '}
+              inc VAT
             </span>
             {progressNote(o) && <span className="order-progress">{progressNote(o)}</span>}
           </li>

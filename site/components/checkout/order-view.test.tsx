@@ -26,8 +26,30 @@ const order: Order = {
   id: 'TS-100042',
   placed_at: Date.UTC(2026, 5, 30, 23, 30),
   lines: [
-    { sku: 'XM-1', name: 'Robin cards', pack_size: 6, quantity: 12, list_price: 100, discount_percent: 5, unit_price: 95, line_amount: 1140, vat_rate: 20, vat: 228 },
-    { sku: 'BK-2', name: 'Colouring book', pack_size: 1, quantity: 5, list_price: 100, discount_percent: 0, unit_price: 100, line_amount: 500, vat_rate: 0, vat: 0 },
+    {
+      sku: 'XM-1',
+      name: 'Robin cards',
+      pack_size: 6,
+      quantity: 12,
+      list_price: 100,
+      discount_percent: 5,
+      unit_price: 95,
+      line_amount: 1140,
+      vat_rate: 20,
+      vat: 228,
+    },
+    {
+      sku: 'BK-2',
+      name: 'Colouring book',
+      pack_size: 1,
+      quantity: 5,
+      list_price: 100,
+      discount_percent: 0,
+      unit_price: 100,
+      line_amount: 500,
+      vat_rate: 0,
+      vat: 0,
+    },
   ],
   goods_ex_vat: 12050,
   coupon_id: 'WELCOME5',
@@ -59,12 +81,20 @@ const order: Order = {
 };
 
 /** The markup's text, as a reader gets it. */
-const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<br\/>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<br\/>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 /** The text of each row of the table whose caption is caption. */
 function rows(html: string, caption: string): string[] {
   const table = html.split('<table').find((t) => t.includes(`>${caption}</caption>`)) ?? '';
   const body = table.slice(table.indexOf('<tbody>'), table.indexOf('</tbody>'));
-  return body.split('</tr>').filter((r) => r.includes('<t')).map((r) => text(r).trim());
+  return body
+    .split('</tr>')
+    .filter((r) => r.includes('<t'))
+    .map((r) => text(r).trim());
 }
 
 describe('OrderView with its VAT invoice', () => {
@@ -103,7 +133,7 @@ describe('OrderView with its VAT invoice', () => {
     expect(page).toContain('Goods ex VAT £120.50 Coupon WELCOME5 −£5.00 Delivery ex VAT £12.95 Total ex VAT £128.45 VAT £24.69 Total inc VAT £153.14');
   });
 
-  it('says how to pay in the invoice\'s own words, and says nothing of an invoice to come', () => {
+  it("says how to pay in the invoice's own words, and says nothing of an invoice to come", () => {
     expect(html).toContain('<p class="payment-instructions">On account: payment is due within 30 days of the invoice date, by 31 July 2026.</p>');
     expect(page).not.toContain('being issued');
     expect(page).not.toMatch(/invoice you on dispatch/);
@@ -138,7 +168,7 @@ describe('OrderView while the invoice is being issued', () => {
     expect(rows(html, 'Order lines')).toHaveLength(2);
   });
 
-  it('gives the payment method\'s terms: due 30 days from the invoice date on account, bank transfer for pro-forma', () => {
+  it("gives the payment method's terms: due 30 days from the invoice date on account, bank transfer for pro-forma", () => {
     const account = text(pending({}));
     expect(account).toContain('On account: payment is due within 30 days of the invoice date.');
     expect(account).not.toMatch(/invoice you on dispatch/);

@@ -10,7 +10,8 @@ export function PaymentInstructions({ order: o }: { order: Order }) {
     return (
       <p className="payment-instructions">
         <strong>Pro-forma:</strong> please pay {formatPence(o.total_inc_vat)} by bank transfer
-        {bankTransfer && ` to ${bankTransfer.accountName}, sort code ${bankTransfer.sortCode}, account ${bankTransfer.accountNumber}`}, quoting {o.id}. We dispatch as soon as it reaches us.
+        {bankTransfer && ` to ${bankTransfer.accountName}, sort code ${bankTransfer.sortCode}, account ${bankTransfer.accountNumber}`}, quoting {o.id}. We
+        dispatch as soon as it reaches us.
       </p>
     );
   }

@@ -16,7 +16,9 @@ export function VatSummary({ rates }: { rates: VatRateTotal[] }) {
       <tbody>
         {rates.map((r) => (
           <tr key={r.rate}>
-            <th scope="row" data-label="VAT rate">{r.rate}%</th>
+            <th scope="row" data-label="VAT rate">
+              {r.rate}%
+            </th>
             <td data-label="Net ex VAT">{formatPence(r.net_ex_vat)}</td>
             <td data-label="VAT">{formatPence(r.vat)}</td>
           </tr>

@@ -26,9 +26,7 @@ function RenderError({ error, reset }: Props) {
   return (
     <section className="error-page" aria-labelledby="error-title" {...(statusCode === 404 && { 'data-not-found': '' })}>
       <h1 id="error-title">{statusCode === 404 ? 'We Were Unable to Find that Page' : 'Hmm, we had an error'}</h1>
-      <p className="error-message">
-        Something unexpected went wrong (error code {statusCode}). Please try again, or let us know if it keeps happening.
-      </p>
+      <p className="error-message">Something unexpected went wrong (error code {statusCode}). Please try again, or let us know if it keeps happening.</p>
       {reset && (
         <p>
           <button type="button" className="button" onClick={reset}>

@@ -29,14 +29,10 @@ export function AccountMenu() {
     return (
       <ul className={account.status === 'loading' ? 'account-menu account-menu-pending' : 'account-menu'} aria-label="Account">
         <li>
-          <Link href="/account/register/">
-            Register
-          </Link>
+          <Link href="/account/register/">Register</Link>
         </li>
         <li>
-          <Link href="/account/login/">
-            Sign In
-          </Link>
+          <Link href="/account/login/">Sign In</Link>
         </li>
       </ul>
     );
@@ -51,16 +47,12 @@ export function AccountMenu() {
       <ul aria-label="Account">
         {showViewYourBasket(account, pathname) && (
           <li className="view-your-basket">
-            <Link href="/checkout/basket/">
-              View Your Basket
-            </Link>
+            <Link href="/checkout/basket/">View Your Basket</Link>
           </li>
         )}
         {ACCOUNT_LINKS.map((l) => (
           <li key={l.label}>
-            <Link href={l.href}>
-              {l.label}
-            </Link>
+            <Link href={l.href}>{l.label}</Link>
           </li>
         ))}
       </ul>

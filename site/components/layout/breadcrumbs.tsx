@@ -10,9 +10,7 @@ export function Breadcrumbs({ trail }: { trail: { name: string; path: string }[]
       <nav aria-label="Breadcrumb" className="breadcrumbs">
         <ol>
           {trail.map((c, i) => (
-            <li key={c.path}>
-              {i < trail.length - 1 ? <Link href={c.path}>{c.name}</Link> : <span aria-current="page">{c.name}</span>}
-            </li>
+            <li key={c.path}>{i < trail.length - 1 ? <Link href={c.path}>{c.name}</Link> : <span aria-current="page">{c.name}</span>}</li>
           ))}
         </ol>
       </nav>

@@ -11,9 +11,7 @@ export const HELP_LINKS: { href: string; label: string }[] = helpLinks;
 export function HelpLinkItems() {
   return HELP_LINKS.map((l) => (
     <li key={l.href}>
-      <Link href={l.href}>
-        {l.label}
-      </Link>
+      <Link href={l.href}>{l.label}</Link>
     </li>
   ));
 }
@@ -40,9 +38,7 @@ export function MenuLinks({ menu }: { menu: MenuData }) {
               <ul aria-labelledby={`menu-${g.categories[0]?.id ?? g.name}`}>
                 {g.categories.map((c) => (
                   <li key={c.id}>
-                    <Link href={c.path}>
-                      {c.name}
-                    </Link>
+                    <Link href={c.path}>{c.name}</Link>
                   </li>
                 ))}
               </ul>
@@ -61,9 +57,7 @@ export function MenuLinks({ menu }: { menu: MenuData }) {
           <Link href="/blog/">Blog</Link>
         </li>
         <li>
-          <Link href="/search/">
-            Search
-          </Link>
+          <Link href="/search/">Search</Link>
         </li>
       </ul>
     </>

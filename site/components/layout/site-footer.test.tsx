@@ -10,7 +10,11 @@ const { SiteFooter } = await import('./site-footer');
 const { business } = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'functions', 'config', 'shop.json'), 'utf8')) as {
   business: { tradingName: string; legalName: string; registeredIn: string; registeredAddress: string; companyNumber: string; vatNumber: string };
 };
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/<!-- -->/g, '').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/<!-- -->/g, '')
+    .replace(/\s+/g, ' ');
 
 describe('SiteFooter', () => {
   afterEach(() => {
@@ -25,7 +29,9 @@ describe('SiteFooter', () => {
 
   it('shows the company details the law asks of a business website, and the VAT number', () => {
     const footer = text(renderToStaticMarkup(<SiteFooter year={2031} />).replace(/<!-- -->/g, ''));
-    expect(footer).toContain(`${business.tradingName} is a trading name of ${business.legalName}, registered in ${business.registeredIn}, company number ${business.companyNumber}.`);
+    expect(footer).toContain(
+      `${business.tradingName} is a trading name of ${business.legalName}, registered in ${business.registeredIn}, company number ${business.companyNumber}.`,
+    );
     expect(footer).toContain(`Registered office: ${business.registeredAddress}.`);
     expect(footer).toContain(`VAT registration number ${business.vatNumber}.`);
   });

@@ -27,8 +27,8 @@ export function SiteFooter({ year = new Date().getFullYear() }: { year?: number 
         © {year} {b.tradingName}. Trade prices shown ex VAT.
       </p>
       <p className="company-details">
-        {company}, registered in {b.registeredIn}, company number {b.companyNumber}. Registered office: {b.registeredAddress}. VAT
-        registration number {b.vatNumber}.
+        {company}, registered in {b.registeredIn}, company number {b.companyNumber}. Registered office: {b.registeredAddress}. VAT registration number{' '}
+        {b.vatNumber}.
       </p>
     </footer>
   );

@@ -10,7 +10,21 @@ const NEW_LIST = '';
 /** The form of "Add to list" (add-to-list.tsx): packs (1 to start with, and the focus) and
  * one of the buyer's lists, most recently changed first and picked, or a new one with its
  * name. The lists load as it opens. onAdded gets the sentence saying what was added. */
-export function AddToListPanel({ id, sku, packSize, name, onClose, onAdded }: { id: string; sku: string; packSize: number; name: string; onClose: () => void; onAdded: (said: ReactNode) => void }) {
+export function AddToListPanel({
+  id,
+  sku,
+  packSize,
+  name,
+  onClose,
+  onAdded,
+}: {
+  id: string;
+  sku: string;
+  packSize: number;
+  name: string;
+  onClose: () => void;
+  onAdded: (said: ReactNode) => void;
+}) {
   const [lists, setLists] = useState<ListSummary[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -65,7 +79,14 @@ export function AddToListPanel({ id, sku, packSize, name, onClose, onAdded }: { 
 
   const errorId = (field: 'packs' | 'name') => (problem?.field === field ? `${id}-${field}-error` : undefined);
   return (
-    <form id={id} className="add-to-list-panel" aria-label={`Add ${name} to a list`} onSubmit={(e) => void save(e)} onKeyDown={(e) => e.key === 'Escape' && onClose()} noValidate>
+    <form
+      id={id}
+      className="add-to-list-panel"
+      aria-label={`Add ${name} to a list`}
+      onSubmit={(e) => void save(e)}
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      noValidate
+    >
       <label htmlFor={`${id}-packs`}>Packs of {packSize} for the list</label>
       <input
         ref={firstField}

@@ -6,7 +6,15 @@ import { createList, listNameProblem, type SavedList } from '@/lib/lists';
 
 /** A list name and a button that creates the list: empty, or with the basket's lines
  * (fromBasket). The name is checked before anything is sent. */
-export function CreateListForm({ onCreated, fromBasket = false, button = 'Create list' }: { onCreated: (l: SavedList) => void; fromBasket?: boolean; button?: string }) {
+export function CreateListForm({
+  onCreated,
+  fromBasket = false,
+  button = 'Create list',
+}: {
+  onCreated: (l: SavedList) => void;
+  fromBasket?: boolean;
+  button?: string;
+}) {
   const id = useId();
   const [name, setName] = useState('');
   const [nameProblem, setNameProblem] = useState('');

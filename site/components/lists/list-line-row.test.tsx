@@ -3,7 +3,20 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ListLine } from '@/lib/lists';
 import { ListLineRow } from './list-line-row';
 
-const product = { sku: 'XM-1', name: 'Robin cards', path: '/robin-cards/', small_img: '', pack_size: 6, list_price: 45, unit_price: 41, discount_percent: 10, pack_price: 246, availability: { status: 'low' as const, packs_left: 3 }, line_limit: 120, in_basket: 0 };
+const product = {
+  sku: 'XM-1',
+  name: 'Robin cards',
+  path: '/robin-cards/',
+  small_img: '',
+  pack_size: 6,
+  list_price: 45,
+  unit_price: 41,
+  discount_percent: 10,
+  pack_price: 246,
+  availability: { status: 'low' as const, packs_left: 3 },
+  line_limit: 120,
+  in_basket: 0,
+};
 const noop = () => {};
 const render = (line: ListLine, packs = '2', boxError = '') =>
   renderToStaticMarkup(
@@ -15,7 +28,7 @@ const render = (line: ListLine, packs = '2', boxError = '') =>
   );
 
 describe('a saved list line', () => {
-  it('shows the product, its pack size, availability and the buyer\'s pack price, and the packs in a labelled box', () => {
+  it("shows the product, its pack size, availability and the buyer's pack price, and the packs in a labelled box", () => {
     const html = render({ sku: 'XM-1', quantity: 12, product, problem: null });
     expect(html).toContain('href="/robin-cards/"');
     expect(html).toContain('SKU XM-1 · packs of 6');
@@ -27,8 +40,15 @@ describe('a saved list line', () => {
   });
 
   it('says why a line cannot be bought, ties it to the box, and offers the whole packs it could be', () => {
-    const html = render({ sku: 'XM-1', quantity: 10, product, problem: { code: 'packs', message: '10 is not a whole number of packs of 6.', nearest: [6, 12] } });
-    expect(html).toContain('<span id="list-problem-XM-1" class="basket-stock basket-short list-problem" data-code="packs">10 is not a whole number of packs of 6.</span>');
+    const html = render({
+      sku: 'XM-1',
+      quantity: 10,
+      product,
+      problem: { code: 'packs', message: '10 is not a whole number of packs of 6.', nearest: [6, 12] },
+    });
+    expect(html).toContain(
+      '<span id="list-problem-XM-1" class="basket-stock basket-short list-problem" data-code="packs">10 is not a whole number of packs of 6.</span>',
+    );
     expect(html).toMatch(/aria-invalid="true" aria-describedby="list-problem-XM-1"/);
     expect(html).toContain('aria-label="Change Robin cards to 1 pack">Change to 1 pack</button>');
     expect(html).toContain('aria-label="Change Robin cards to 2 packs">Change to 2 packs</button>');

@@ -68,7 +68,8 @@ export function ListView({ id, uid }: { id: string; uid: string }) {
       setError(message(err));
     }
   }
-  const setLinePacks = (sku: string, n: number, packSize: number) => void run(sku, unitsOf(n, packSize), n === 0 ? 'Line removed.' : 'Quantity updated.', n === 0);
+  const setLinePacks = (sku: string, n: number, packSize: number) =>
+    void run(sku, unitsOf(n, packSize), n === 0 ? 'Line removed.' : 'Quantity updated.', n === 0);
   const update = (sku: string, packSize: number) => {
     const typed = packs[sku] ?? '';
     const wrong = packsProblem(typed);
@@ -111,7 +112,8 @@ export function ListView({ id, uid }: { id: string; uid: string }) {
       </p>
       {list.lines.length === 0 ? (
         <p className="lists-empty">
-          This list has no lines yet. Use “Add to list” on a product page, a category or search results to add products, or <Link href="/checkout/basket/">save your basket</Link> as a list.
+          This list has no lines yet. Use “Add to list” on a product page, a category or search results to add products, or{' '}
+          <Link href="/checkout/basket/">save your basket</Link> as a list.
         </p>
       ) : (
         <>

@@ -57,7 +57,8 @@ export function ListsIndex({ uid }: { uid: string }) {
       />
     );
   } else if (!lists) body = <p role="status">Loading your lists…</p>;
-  else if (lists.length === 0) body = <p className="lists-empty">You have no saved lists yet. Create one below, use “Add to list” on a product, or save your basket as a list.</p>;
+  else if (lists.length === 0)
+    body = <p className="lists-empty">You have no saved lists yet. Create one below, use “Add to list” on a product, or save your basket as a list.</p>;
   else {
     body = (
       <table className="basket-table saved-lists">

@@ -2,7 +2,17 @@ import { packsLabel, problemText, type LineProblem } from '@/lib/quick-order';
 
 /** Why a line cannot be added, in the server's words, with the quantities that would
  * fix it as buttons: the nearest whole packs, or what can still be added. */
-export function LineProblemText({ id, problem, packSize, onUnits }: { id: string; problem: LineProblem; packSize: number | undefined; onUnits: (units: number) => void }) {
+export function LineProblemText({
+  id,
+  problem,
+  packSize,
+  onUnits,
+}: {
+  id: string;
+  problem: LineProblem;
+  packSize: number | undefined;
+  onUnits: (units: number) => void;
+}) {
   const choices = !packSize
     ? []
     : problem.code === 'packs'

@@ -93,10 +93,7 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
       <td className="qo-product">
         {product && (
           <>
-            <ProductImage src={product.small_img} alt="" width={40} height={40} />{' '}
-            <Link href={product.path}>
-              {product.name}
-            </Link>
+            <ProductImage src={product.small_img} alt="" width={40} height={40} /> <Link href={product.path}>{product.name}</Link>
             <br />
             <span className="muted">
               Packs of {product.pack_size}
@@ -107,9 +104,7 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
             </span>
           </>
         )}
-        {status.kind === 'checking' && (
-          <span className="muted qo-checking">Checking…</span>
-        )}
+        {status.kind === 'checking' && <span className="muted qo-checking">Checking…</span>}
         {status.kind === 'no-quantity' && <span className="muted"> Enter the number of packs.</span>}
         {message && (
           <p id={problemId} className="field-error">

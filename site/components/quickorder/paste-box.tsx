@@ -19,7 +19,11 @@ export function PasteBox({ onLines }: { onLines: (lines: ReadLine[]) => { added:
     }
     const put = read.lines.length > 0 ? onLines(read.lines) : { added: 0, merged: 0 };
     if (!put) {
-      setReport({ ok: false, text: 'These lines would take the quick order over 500 lines: add those there to your basket first, or paste fewer. Nothing was added.', unread: [] });
+      setReport({
+        ok: false,
+        text: 'These lines would take the quick order over 500 lines: add those there to your basket first, or paste fewer. Nothing was added.',
+        unread: [],
+      });
       return;
     }
     setText(read.unread.map((u: Unread) => u.text).join('\n'));
@@ -31,8 +35,8 @@ export function PasteBox({ onLines }: { onLines: (lines: ReadLine[]) => { added:
       <h2 id="qo-paste-title">Paste lines</h2>
       <label htmlFor="qo-paste">SKU and quantity in units, one line each</label>
       <p id="qo-paste-hint" className="muted">
-        Copy two columns from a spreadsheet, or type them, separated by a tab, comma, semicolon or spaces. Quantities are in units (single items), as on
-        our invoices: <code>GC101-00001 12</code> with packs of 6 is 2 packs. No quantity means one pack.
+        Copy two columns from a spreadsheet, or type them, separated by a tab, comma, semicolon or spaces. Quantities are in units (single items), as on our
+        invoices: <code>GC101-00001 12</code> with packs of 6 is 2 packs. No quantity means one pack.
       </p>
       <textarea id="qo-paste" rows={6} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="qo-paste-hint" spellCheck={false} />
       <button type="submit" className="button">

@@ -79,7 +79,8 @@ export function QuickOrderLines({ order }: { order: ReturnType<typeof useQuickOr
         <p className="muted qo-counts" role="status">
           {used === 0
             ? 'No lines yet.'
-            : [`${lines(used)}: ${order.good} ready`, toFix > 0 && `${toFix} to fix`, checking > 0 && `${checking} being checked`].filter(Boolean).join(', ') + '.'}
+            : [`${lines(used)}: ${order.good} ready`, toFix > 0 && `${toFix} to fix`, checking > 0 && `${checking} being checked`].filter(Boolean).join(', ') +
+              '.'}
         </p>
         {notice &&
           (notice.ok ? (

@@ -21,8 +21,8 @@ function QuickOrderForm() {
   return (
     <>
       <p className="lead">
-        Type SKUs and packs, paste lines from a spreadsheet or upload a CSV file. Every line is checked against our stock and your prices before
-        anything goes in your basket.
+        Type SKUs and packs, paste lines from a spreadsheet or upload a CSV file. Every line is checked against our stock and your prices before anything goes
+        in your basket.
       </p>
       <div className="qo-sources">
         <PasteBox onLines={order.addRead} />

@@ -9,7 +9,9 @@ const lines = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`;
 export function ReadOutcome({ report }: { report: ReadReport | null }) {
   if (!report) return null;
   const put = report.put;
-  const parts = put ? [put.added > 0 && `${lines(put.added)} put on the rows`, put.merged > 0 && `${lines(put.merged)} added to rows already there`].filter(Boolean) : [];
+  const parts = put
+    ? [put.added > 0 && `${lines(put.added)} put on the rows`, put.merged > 0 && `${lines(put.merged)} added to rows already there`].filter(Boolean)
+    : [];
   const said = report.text ?? (parts.length > 0 ? `${parts.join(', ')}.` : '');
   return (
     <div className={report.ok ? 'form-ok' : 'form-error'} role={report.ok ? 'status' : 'alert'}>

@@ -10,7 +10,16 @@ import { useSkuSuggestions } from './use-sku-suggestions';
  * products matching what is typed, with picture, pack size, stock and the buyer's pack
  * price. Arrow keys move through them, Enter picks, Escape closes, and Enter with none
  * chosen moves on to the packs box (onEnter). */
-export function SkuBox({ id, label, value, invalid, describedBy, onChange, onPick, onEnter }: {
+export function SkuBox({
+  id,
+  label,
+  value,
+  invalid,
+  describedBy,
+  onChange,
+  onPick,
+  onEnter,
+}: {
   id: string;
   label: string;
   value: string;

@@ -123,7 +123,10 @@ export function useQuickOrder() {
         }),
       );
       const n = out.refused.length;
-      setNotice({ ok: false, text: `Nothing was added: ${n === 1 ? 'one line cannot' : `${n} lines cannot`} be added as ${n === 1 ? 'it stands' : 'they stand'}. Fix or remove the ${n === 1 ? 'line' : 'lines'} marked below and add again.` });
+      setNotice({
+        ok: false,
+        text: `Nothing was added: ${n === 1 ? 'one line cannot' : `${n} lines cannot`} be added as ${n === 1 ? 'it stands' : 'they stand'}. Fix or remove the ${n === 1 ? 'line' : 'lines'} marked below and add again.`,
+      });
     } catch (err) {
       setNotice({ ok: false, text: apiErrorText(err, 'The lines could not be added. Please try again.') });
     } finally {

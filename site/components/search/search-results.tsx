@@ -68,7 +68,8 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
         </button>
       </form>
       {state.kind === 'loading' && <p role="status">Searching for “{params.q}”…</p>}
-      {state.kind === 'error' && (state.retry ? <LoadFailed what={state.message} retry={() => setAttempt((n) => n + 1)} /> : <p role="alert">{state.message}</p>)}
+      {state.kind === 'error' &&
+        (state.retry ? <LoadFailed what={state.message} retry={() => setAttempt((n) => n + 1)} /> : <p role="alert">{state.message}</p>)}
       {state.kind === 'done' && state.result.total === 0 && (
         <p role="status" className="no-results">
           No products match “{params.q}”. Check the spelling, try fewer words, or browse the ranges from the menu.

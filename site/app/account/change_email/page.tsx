@@ -4,7 +4,11 @@ import { UpdateDetails } from '@/components/account/update-details';
 import { pageMetadata } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Update Your Details', description: 'Update your business name, telephone, marketing preference and sign-in email.', path: '/account/change_email/' }),
+  ...pageMetadata({
+    title: 'Update Your Details',
+    description: 'Update your business name, telephone, marketing preference and sign-in email.',
+    path: '/account/change_email/',
+  }),
   robots: { index: false },
 };
 
@@ -13,7 +17,6 @@ export default function Page() {
     <>
       <h1>Update Your Details</h1>
       <UpdateDetails />
-      
     </>
   );
 }

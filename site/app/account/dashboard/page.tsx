@@ -13,7 +13,6 @@ export default function Page() {
     <>
       <h1>Dashboard</h1>
       <Dashboard />
-      
     </>
   );
 }

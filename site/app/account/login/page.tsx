@@ -13,7 +13,6 @@ export default function Page() {
     <>
       <h1>Sign in</h1>
       <LoginForm shopName={siteName} />
-      
     </>
   );
 }

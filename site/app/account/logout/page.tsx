@@ -13,7 +13,6 @@ export default function Page() {
     <>
       <h1>Sign out</h1>
       <SignOut />
-      
     </>
   );
 }

@@ -4,7 +4,11 @@ import { PasswordResetForm } from '@/components/account/password-reset-form';
 import { pageMetadata, siteName } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Reset your password', description: `Get a link to choose a new password for your ${siteName} trade account.`, path: '/account/password_reset/' }),
+  ...pageMetadata({
+    title: 'Reset your password',
+    description: `Get a link to choose a new password for your ${siteName} trade account.`,
+    path: '/account/password_reset/',
+  }),
   robots: { index: false },
 };
 
@@ -13,7 +17,6 @@ export default function Page() {
     <>
       <h1>Reset your password</h1>
       <PasswordResetForm />
-      
     </>
   );
 }

@@ -13,7 +13,6 @@ export default function Page() {
     <>
       <h1>Recommended Products</h1>
       <Recommended />
-      
     </>
   );
 }

@@ -18,7 +18,10 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 
 export default async function RangePage({ params }: { params: Promise<Params> }) {
   const page = getRangePage((await params).urlText);
-  const trail = [{ name: 'Home', path: '/' }, { name: page.range.name, path: page.range.path }];
+  const trail = [
+    { name: 'Home', path: '/' },
+    { name: page.range.name, path: page.range.path },
+  ];
   return (
     <>
       <Breadcrumbs trail={trail} />

@@ -171,6 +171,82 @@ export interface CsrfAnswer {
   header: string;
 }
 
+export interface AdminMeAnswer {
+  uid: string;
+  email: string;
+}
+
+export interface AdminOrdersPage {
+  orders: AdminOrderSummary[];
+  next: string | null;
+}
+
+export interface AdminOrderPage {
+  order: AdminOrderAnswer;
+  audit: AuditAnswer[];
+}
+
+export interface AdminAccountsPage {
+  accounts: AdminAccountAnswer[];
+  next: string | null;
+}
+
+export interface AdminAccountPage {
+  account: AdminAccountAnswer;
+  audit: AuditAnswer[];
+}
+
+export interface AdminCouponsPage {
+  coupons: AdminCouponAnswer[];
+}
+
+export interface AdminCouponPage {
+  coupon: AdminCouponAnswer;
+  audit: AuditAnswer[];
+}
+
+export interface AdminProductPage {
+  product: AdminProductAnswer;
+  audit: AuditAnswer[];
+}
+
+export interface PublishAnswer {
+  state: 'idle' | 'running' | 'done' | 'failed';
+  started_at: UnixMillis | null;
+  finished_at: UnixMillis | null;
+  by: string;
+  build_id: string;
+  message: string;
+  log: string[];
+}
+
+export interface PublishRunningAnswer {
+  error: string;
+  code?: string;
+  problems?: Record<string, string>;
+  order_id?: string;
+  lines?: LineProblem[];
+  file_problems?: FileProblem[];
+  file_problem_count?: number;
+  state: 'idle' | 'running' | 'done' | 'failed';
+  started_at: UnixMillis | null;
+  finished_at: UnixMillis | null;
+  by: string;
+  build_id: string;
+  message: string;
+  log: string[];
+}
+
+export interface PlanAnswer {
+  plan: ImportPlanAnswer;
+}
+
+export interface CatalogueImageAnswer {
+  name: string;
+  small: string;
+  large: string;
+}
+
 export interface CatalogueFile {
   generated_at: UnixMillis;
   products: number;
@@ -375,6 +451,113 @@ export interface RefusedLine {
   message: string;
 }
 
+export interface AdminOrderSummary {
+  id: string;
+  placed_at: UnixMillis;
+  status: string;
+  version: number;
+  company: string;
+  business: string;
+  email: string;
+  po_ref: string;
+  payment_method: string;
+  paid: boolean;
+  total_inc_vat: Pence;
+  lines: number;
+}
+
+export interface AdminOrderAnswer {
+  id: string;
+  placed_at: UnixMillis;
+  lines: OrderLineAnswer[];
+  goods_ex_vat: Pence;
+  coupon_id?: string;
+  coupon_discount: Pence;
+  delivery_charge: Pence;
+  delivery_vat: Pence;
+  delivery_option: string;
+  net_ex_vat: Pence;
+  vat: Pence;
+  total_inc_vat: Pence;
+  status: string;
+  billing?: BillingAnswer;
+  deliver_to?: AddressAnswer;
+  delivery_note?: string;
+  invoice: InvoiceAnswer | null;
+  paid_at: UnixMillis | null;
+  confirmed_at: UnixMillis | null;
+  dispatched_at: UnixMillis | null;
+  completed_at: UnixMillis | null;
+  cancelled_at: UnixMillis | null;
+  dispatch: DispatchAnswer | null;
+  cancel_reason?: string;
+  uid: string;
+  email: string;
+  business: string;
+  version: number;
+}
+
+export interface AuditAnswer {
+  at: UnixMillis;
+  who: StaffAnswer;
+  action: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export interface AdminAccountAnswer {
+  uid: string;
+  business: string;
+  email: string;
+  telephone: string;
+  approved_for_credit: boolean;
+  credit_limit: Pence | null;
+  owed: Pence;
+  dsc: string;
+  version: number;
+  updated_at: UnixMillis;
+  billing: BillingAnswer | null;
+}
+
+export interface AdminCouponAnswer {
+  id: string;
+  description: string;
+  kind: 'percent' | 'fixed';
+  percent: number;
+  amount: Pence;
+  min_spend: Pence;
+  valid_from: UnixMillis;
+  valid_to: UnixMillis;
+  usage_limit: number;
+  per_account_limit: number;
+  used: number;
+  account_uid: string;
+  version: number;
+}
+
+export interface AdminProductAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  stock: number;
+  status: 'active' | 'discontinued';
+}
+
+export interface ImportPlanAnswer {
+  job: string;
+  full: boolean;
+  rows: number;
+  new: number;
+  changed: number;
+  discontinued: number;
+  unchanged: number;
+  new_ranges: number;
+  changed_ranges: number;
+  new_categories: number;
+  changed_categories: number;
+  first: ImportChangeAnswer[];
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -460,7 +643,26 @@ export interface VatRateAnswer {
   vat: Pence;
 }
 
+export interface StaffAnswer {
+  uid: string;
+  email: string;
+}
+
+export interface ImportChangeAnswer {
+  line?: number;
+  sku: string;
+  name: string;
+  kind: 'new' | 'changed' | 'discontinued';
+  fields?: ImportFieldChangeAnswer[];
+}
+
 export interface MenuGroup {
   name: string;
   categories: CategoryLink[];
+}
+
+export interface ImportFieldChangeAnswer {
+  field: string;
+  before: string;
+  after: string;
 }

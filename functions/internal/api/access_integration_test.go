@@ -312,7 +312,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminAccounts", staffGet("/api/admin/accounts?q=access"), nil},
 		{"adminAccount", staffGet("/api/admin/accounts/" + u.UID), nil},
 		{"adminAccountUpdate", func() (int, string) {
-			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit_pence":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
+			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
 		{"adminCouponSave", func() (int, string) {

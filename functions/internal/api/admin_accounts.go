@@ -54,16 +54,16 @@ func handleAdminAccount(g staffGate, accounts tradeaccounts.Service) http.Handle
 // accountChangeRequest is POST /api/admin/accounts/{uid}.
 type accountChangeRequest struct {
 	Token             string `json:"token"`
-	Version           int64  `json:"version"`
+	Version           int    `json:"version"`
 	ApprovedForCredit bool   `json:"approved_for_credit"`
-	CreditLimitPence  *int64 `json:"credit_limit_pence"`
+	CreditLimit       *int64 `json:"credit_limit"`
 	DSC               string `json:"dsc"`
 }
 
 func (a accountChangeRequest) idToken() string { return a.Token }
 
 func (a accountChangeRequest) change(by orders.Staff) tradeaccounts.Change {
-	return tradeaccounts.Change{Version: a.Version, ApprovedForCredit: a.ApprovedForCredit, CreditLimitPence: a.CreditLimitPence, DSC: a.DSC, By: by}
+	return tradeaccounts.Change{Version: int64(a.Version), ApprovedForCredit: a.ApprovedForCredit, CreditLimit: a.CreditLimit, DSC: a.DSC, By: by}
 }
 
 func (a accountChangeRequest) Valid(context.Context) map[string]string {

@@ -12,8 +12,10 @@ import (
 
 // The back office's answers (/api/admin/*, docs/back-office.md "API"), every one of them
 // here: the wire contract of the staff pages, kept apart from the store's and the
-// domain's structs. Keys are snake_case, times are Unix ms (0 or null for none, as each
-// type says), money is integer pence in a key ending _pence.
+// domain's structs. They keep the one wire contract of every answer (docs/api.md "The
+// wire contract"; answerTypes lists them): keys are snake_case, times are Unix ms
+// (unixMillis, 0 or null for none, as each type says), money is an int64 of pence whose key
+// names the amount, never a _pence suffix.
 
 // adminMeAnswer is who the signed-in member of staff is (GET /api/admin/me).
 type adminMeAnswer struct {
@@ -28,9 +30,10 @@ type staffAnswer struct {
 }
 
 // auditAnswer is one audit entry as staff see it: before and after hold the fields the
-// change set, as the entry was written.
+// change set, as the entry was written; each is an object, {} where there was nothing
+// (before a coupon was created).
 type auditAnswer struct {
-	At     int64          `json:"at"`
+	At     unixMillis     `json:"at"`
 	Who    staffAnswer    `json:"who"`
 	Action string         `json:"action"`
 	Before map[string]any `json:"before"`
@@ -40,30 +43,39 @@ type auditAnswer struct {
 func auditAnswers(list []orders.AuditEntry) []auditAnswer {
 	out := make([]auditAnswer, len(list))
 	for i, e := range list {
-		out[i] = auditAnswer{At: e.At.UnixMilli(), Who: staffAnswer(e.By), Action: e.Action, Before: e.Before, After: e.After}
+		out[i] = auditAnswer{At: unixMillisOf(e.At), Who: staffAnswer(e.By), Action: e.Action, Before: fieldsOrNone(e.Before),
+			After: fieldsOrNone(e.After)}
 	}
 	return out
 }
 
 // adminOrderSummary is one order in the staff list.
 type adminOrderSummary struct {
-	ID               string `json:"id"`
-	PlacedAt         int64  `json:"placed_at"`
-	Status           string `json:"status"`
-	Version          int64  `json:"version"`
-	Company          string `json:"company"`
-	Business         string `json:"business"`
-	Email            string `json:"email"`
-	PORef            string `json:"po_ref"`
-	PaymentMethod    string `json:"payment_method"`
-	Paid             bool   `json:"paid"`
-	TotalIncVATPence int64  `json:"total_inc_vat_pence"`
-	Lines            int    `json:"lines"`
+	ID            string     `json:"id"`
+	PlacedAt      unixMillis `json:"placed_at"`
+	Status        string     `json:"status"`
+	Version       int        `json:"version"`
+	Company       string     `json:"company"`
+	Business      string     `json:"business"`
+	Email         string     `json:"email"`
+	PORef         string     `json:"po_ref"`
+	PaymentMethod string     `json:"payment_method"`
+	Paid          bool       `json:"paid"`
+	TotalIncVAT   int64      `json:"total_inc_vat"`
+	Lines         int        `json:"lines"`
+}
+
+// fieldsOrNone is an audit entry's fields, none as {} rather than null.
+func fieldsOrNone(fields map[string]any) map[string]any {
+	if fields == nil {
+		return map[string]any{}
+	}
+	return fields
 }
 
 func summaryOf(o orders.Order) adminOrderSummary {
-	s := adminOrderSummary{ID: o.ID, PlacedAt: o.PlacedAt.UnixMilli(), Status: o.Status, Version: o.Version, Email: o.Email,
-		Paid: o.Paid(), TotalIncVATPence: o.TotalIncVAT, Lines: len(o.Lines)}
+	s := adminOrderSummary{ID: o.ID, PlacedAt: unixMillisOf(o.PlacedAt), Status: o.Status, Version: int(o.Version), Email: o.Email,
+		Paid: o.Paid(), TotalIncVAT: o.TotalIncVAT, Lines: len(o.Lines)}
 	if o.Billing != nil {
 		s.Company, s.Business, s.PORef, s.PaymentMethod = o.Billing.Company, o.Billing.Company, o.Billing.PORef, o.Billing.PaymentMethod
 	}
@@ -83,11 +95,11 @@ type adminOrderAnswer struct {
 	UID      string `json:"uid"`
 	Email    string `json:"email"`
 	Business string `json:"business"`
-	Version  int64  `json:"version"`
+	Version  int    `json:"version"`
 }
 
 func adminOrderOf(o orders.Order) adminOrderAnswer {
-	a := adminOrderAnswer{orderAnswer: orderAnswerOf(o), UID: o.UID, Email: o.Email, Version: o.Version}
+	a := adminOrderAnswer{orderAnswer: orderAnswerOf(o), UID: o.UID, Email: o.Email, Version: int(o.Version)}
 	if o.Billing != nil {
 		a.Business = o.Billing.Company
 	}
@@ -100,53 +112,34 @@ type adminOrderPage struct {
 	Audit []auditAnswer    `json:"audit"`
 }
 
-// adminAddressAnswer is a postal address as staff see it.
-type adminAddressAnswer struct {
-	Line1    string `json:"line1"`
-	Line2    string `json:"line2"`
-	Town     string `json:"town"`
-	Postcode string `json:"postcode"`
-}
-
-// adminBillingAnswer is the billing details an account saved, as staff see them.
-type adminBillingAnswer struct {
-	Company       string             `json:"company"`
-	Contact       string             `json:"contact"`
-	Address       adminAddressAnswer `json:"address"`
-	VATNumber     string             `json:"vat_number"`
-	PORef         string             `json:"po_ref"`
-	PaymentMethod string             `json:"payment_method"`
-}
-
-func adminBillingOf(b *store.Billing) *adminBillingAnswer {
-	if b == nil {
-		return nil
-	}
-	return &adminBillingAnswer{Company: b.Company, Contact: b.Contact, Address: adminAddressAnswer(b.Address), VATNumber: b.VATNumber,
-		PORef: b.PORef, PaymentMethod: b.PaymentMethod}
-}
-
 // adminAccountAnswer is a trade account as staff see it. Version is updated_at: a change
-// names it, and is refused if the account changed since. credit_limit_pence is null when
-// no limit is set; dsc is the account's own discounts as a JSON object ("" for none).
+// names it, and is refused if the account changed since. credit_limit is null when no
+// limit is set; owed is what the account's unpaid orders come to; dsc is the account's
+// own discounts as a JSON object ("" for none); billing is the buyer's own shape, null
+// before the billing step saved one.
 type adminAccountAnswer struct {
-	UID               string              `json:"uid"`
-	Business          string              `json:"business"`
-	Email             string              `json:"email"`
-	Telephone         string              `json:"telephone"`
-	ApprovedForCredit bool                `json:"approved_for_credit"`
-	CreditLimitPence  *int64              `json:"credit_limit_pence"`
-	OwedPence         int64               `json:"owed_pence"`
-	DSC               string              `json:"dsc"`
-	Version           int64               `json:"version"`
-	UpdatedAt         int64               `json:"updated_at"`
-	Billing           *adminBillingAnswer `json:"billing"`
+	UID               string         `json:"uid"`
+	Business          string         `json:"business"`
+	Email             string         `json:"email"`
+	Telephone         string         `json:"telephone"`
+	ApprovedForCredit bool           `json:"approved_for_credit"`
+	CreditLimit       *int64         `json:"credit_limit"`
+	Owed              int64          `json:"owed"`
+	DSC               string         `json:"dsc"`
+	Version           int            `json:"version"`
+	UpdatedAt         unixMillis     `json:"updated_at"`
+	Billing           *billingAnswer `json:"billing"`
 }
 
 func accountAnswerOf(p store.Profile) adminAccountAnswer {
-	return adminAccountAnswer{UID: p.UID, Business: p.Business, Email: p.Email, Telephone: p.Telephone,
-		ApprovedForCredit: p.ApprovedForCredit, CreditLimitPence: p.CreditLimit, OwedPence: p.Owed, DSC: p.DSC,
-		Version: p.UpdatedAt.UnixMilli(), UpdatedAt: p.UpdatedAt.UnixMilli(), Billing: adminBillingOf(p.Billing)}
+	a := adminAccountAnswer{UID: p.UID, Business: p.Business, Email: p.Email, Telephone: p.Telephone,
+		ApprovedForCredit: p.ApprovedForCredit, CreditLimit: p.CreditLimit, Owed: p.Owed, DSC: p.DSC,
+		Version: int(p.UpdatedAt.UnixMilli()), UpdatedAt: unixMillisOf(p.UpdatedAt)}
+	if p.Billing != nil {
+		b := billingAnswerOfStored(*p.Billing)
+		a.Billing = &b
+	}
+	return a
 }
 
 // adminAccountsPage is a page of the staff's account list; next as adminOrdersPage's.
@@ -161,28 +154,29 @@ type adminAccountPage struct {
 	Audit   []auditAnswer      `json:"audit"`
 }
 
-// adminCouponAnswer is a coupon as staff see it: times Unix ms (0 for none), limits 0
-// for none, used the orders that carry it now.
+// adminCouponAnswer is a coupon as staff see it: amount (a fixed coupon's) and min_spend
+// in pence, times Unix ms (0 for none), limits 0 for none, used the orders that carry it
+// now.
 type adminCouponAnswer struct {
-	ID              string `json:"id"`
-	Description     string `json:"description"`
-	Kind            string `json:"kind"`
-	Percent         int    `json:"percent"`
-	AmountPence     int64  `json:"amount_pence"`
-	MinSpendPence   int64  `json:"min_spend_pence"`
-	ValidFrom       int64  `json:"valid_from"`
-	ValidTo         int64  `json:"valid_to"`
-	UsageLimit      int    `json:"usage_limit"`
-	PerAccountLimit int    `json:"per_account_limit"`
-	Used            int    `json:"used"`
-	AccountUID      string `json:"account_uid"`
-	Version         int64  `json:"version"`
+	ID              string     `json:"id"`
+	Description     string     `json:"description"`
+	Kind            string     `json:"kind" ts:"'percent' | 'fixed'"`
+	Percent         int        `json:"percent"`
+	Amount          int64      `json:"amount"`
+	MinSpend        int64      `json:"min_spend"`
+	ValidFrom       unixMillis `json:"valid_from"`
+	ValidTo         unixMillis `json:"valid_to"`
+	UsageLimit      int        `json:"usage_limit"`
+	PerAccountLimit int        `json:"per_account_limit"`
+	Used            int        `json:"used"`
+	AccountUID      string     `json:"account_uid"`
+	Version         int        `json:"version"`
 }
 
 func couponAnswerOf(c store.StaffCoupon) adminCouponAnswer {
-	return adminCouponAnswer{ID: c.ID, Description: c.Description, Kind: c.Kind, Percent: c.Percent, AmountPence: c.AmountPence,
-		MinSpendPence: c.MinSpendPence, ValidFrom: unixMilliOrZero(c.ValidFrom), ValidTo: unixMilliOrZero(c.ValidTo), UsageLimit: c.UsageLimit,
-		PerAccountLimit: c.PerAccountLimit, Used: c.Used, AccountUID: c.AccountUID, Version: c.Version}
+	return adminCouponAnswer{ID: c.ID, Description: c.Description, Kind: c.Kind, Percent: c.Percent, Amount: c.AmountPence,
+		MinSpend: c.MinSpendPence, ValidFrom: unixMilliOrZero(c.ValidFrom), ValidTo: unixMilliOrZero(c.ValidTo), UsageLimit: c.UsageLimit,
+		PerAccountLimit: c.PerAccountLimit, Used: c.Used, AccountUID: c.AccountUID, Version: int(c.Version)}
 }
 
 // adminCouponsPage is every coupon, by id.
@@ -204,7 +198,7 @@ type adminProductAnswer struct {
 	Name     string `json:"name"`
 	PackSize int    `json:"pack_size"`
 	Stock    int    `json:"stock"`
-	Status   string `json:"status"`
+	Status   string `json:"status" ts:"'active' | 'discontinued'"`
 }
 
 // adminProductOf is p as staff see it; a product without a status (written before
@@ -235,21 +229,28 @@ type catalogueImageAnswer struct {
 // done or failed (publish.Idle …); started_at and finished_at Unix ms, null before it
 // started or finished; log the command's last lines.
 type publishAnswer struct {
-	State      string   `json:"state"`
-	StartedAt  *int64   `json:"started_at"`
-	FinishedAt *int64   `json:"finished_at"`
-	By         string   `json:"by"`
-	BuildID    string   `json:"build_id"`
-	Message    string   `json:"message"`
-	Log        []string `json:"log"`
+	State      string      `json:"state" ts:"'idle' | 'running' | 'done' | 'failed'"`
+	StartedAt  *unixMillis `json:"started_at"`
+	FinishedAt *unixMillis `json:"finished_at"`
+	By         string      `json:"by"`
+	BuildID    string      `json:"build_id"`
+	Message    string      `json:"message"`
+	Log        []string    `json:"log"`
+}
+
+// publishRunningAnswer is the 409 of a publish asked for while one runs: the error and
+// the publish that runs, as publishAnswer gives it.
+type publishRunningAnswer struct {
+	errorBody
+	publishAnswer
 }
 
 func publishAnswerOf(s publish.Status) publishAnswer {
-	ms := func(t *time.Time) *int64 {
+	ms := func(t *time.Time) *unixMillis {
 		if t == nil || t.IsZero() {
 			return nil
 		}
-		v := t.UnixMilli()
+		v := unixMillisOf(*t)
 		return &v
 	}
 	a := publishAnswer{State: s.State, StartedAt: ms(s.StartedAt), FinishedAt: ms(s.FinishedAt), By: s.By, BuildID: s.BuildID,
@@ -261,11 +262,11 @@ func publishAnswerOf(s publish.Status) publishAnswer {
 }
 
 // unixMilliOrZero is t in Unix ms, 0 for none.
-func unixMilliOrZero(t time.Time) int64 {
+func unixMilliOrZero(t time.Time) unixMillis {
 	if t.IsZero() {
 		return 0
 	}
-	return t.UnixMilli()
+	return unixMillisOf(t)
 }
 
 // timeOfUnixMilli is the time of Unix ms ms, none for 0.
@@ -305,7 +306,7 @@ type importChangeAnswer struct {
 	Line   int                       `json:"line,omitempty"`
 	SKU    string                    `json:"sku"`
 	Name   string                    `json:"name"`
-	Kind   string                    `json:"kind"`
+	Kind   string                    `json:"kind" ts:"'new' | 'changed' | 'discontinued'"`
 	Fields []importFieldChangeAnswer `json:"fields,omitempty"`
 }
 

@@ -35,20 +35,20 @@ type couponFields struct {
 	Description     string `json:"description"`
 	Kind            string `json:"kind"`
 	Percent         int    `json:"percent"`
-	AmountPence     int64  `json:"amount_pence"`
-	MinSpendPence   int64  `json:"min_spend_pence"`
+	Amount          int64  `json:"amount"`
+	MinSpend        int64  `json:"min_spend"`
 	ValidFrom       int64  `json:"valid_from"`
 	ValidTo         int64  `json:"valid_to"`
 	UsageLimit      int    `json:"usage_limit"`
 	PerAccountLimit int    `json:"per_account_limit"`
 	Used            int    `json:"used"`
 	AccountUID      string `json:"account_uid"`
-	Version         int64  `json:"version"`
+	Version         int    `json:"version"`
 }
 
 func (c couponFields) coupon() store.StoredCoupon {
 	var s store.StoredCoupon
-	s.Coupon = pricing.Coupon{ID: c.ID, Kind: c.Kind, Percent: c.Percent, AmountPence: c.AmountPence, MinSpendPence: c.MinSpendPence,
+	s.Coupon = pricing.Coupon{ID: c.ID, Kind: c.Kind, Percent: c.Percent, AmountPence: c.Amount, MinSpendPence: c.MinSpend,
 		ValidFrom: timeOfUnixMilli(c.ValidFrom), ValidTo: timeOfUnixMilli(c.ValidTo), UsageLimit: c.UsageLimit, PerAccountLimit: c.PerAccountLimit}
 	s.Description, s.AccountUID = c.Description, c.AccountUID
 	return s
@@ -97,7 +97,7 @@ func handleAdminCouponSave(g staffGate, offers coupons.Service, create bool) htt
 			saved, err = offers.Create(r.Context(), req.Coupon.coupon(), by)
 			status = http.StatusCreated
 		} else {
-			saved, err = offers.Edit(r.Context(), r.PathValue("id"), req.Coupon.coupon(), req.Coupon.Version, by)
+			saved, err = offers.Edit(r.Context(), r.PathValue("id"), req.Coupon.coupon(), int64(req.Coupon.Version), by)
 		}
 		if err != nil {
 			writeError(w, r, g.Log, err)

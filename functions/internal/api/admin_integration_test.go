@@ -313,11 +313,11 @@ func TestCreditLimitHoldsAtCheckout(t *testing.T) {
 	}
 	v := int64(body["account"].(map[string]any)["version"].(float64))
 	// £500 limit; a bad dsc is refused by field.
-	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit_pence":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
+	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
 	if code != 400 || body["problems"].(map[string]any)["dsc"] == nil {
 		t.Fatalf("bad dsc: %d %v", code, body)
 	}
-	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit_pence":50000,"dsc":""}`, staff.IDToken, v), nil)
+	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":""}`, staff.IDToken, v), nil)
 	if code != 200 || body["account"].(map[string]any)["approved_for_credit"] != true {
 		t.Fatalf("approve: %d %v", code, body)
 	}

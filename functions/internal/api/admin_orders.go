@@ -118,7 +118,7 @@ func handleAdminOrder(g staffGate, st staffOrderStore) http.Handler {
 type actionRequest struct {
 	Token    string `json:"token"`
 	Action   string `json:"action"`
-	Version  int64  `json:"version"`
+	Version  int    `json:"version"`
 	Carrier  string `json:"carrier"`
 	Tracking string `json:"tracking"`
 	Reason   string `json:"reason"`
@@ -165,7 +165,7 @@ func handleAdminOrderAction(g staffGate, st staffOrderStore, life orders.Lifecyc
 			writeError(w, r, g.Log, err)
 			return
 		}
-		after, err := life.Act(r.Context(), o.UID, o.ID, orders.Action{Name: req.Action, Version: req.Version, Carrier: req.Carrier,
+		after, err := life.Act(r.Context(), o.UID, o.ID, orders.Action{Name: req.Action, Version: int64(req.Version), Carrier: req.Carrier,
 			Tracking: req.Tracking, Reason: req.Reason, By: by})
 		if err != nil {
 			writeError(w, r, g.Log, err)

@@ -30,7 +30,10 @@ var answerTypes = []any{
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
-	// The back office's answers (admin*.go) are listed here as they become answer types.
+	// The back office (admin_answers.go).
+	adminMeAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
+	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
+	catalogueImageAnswer{},
 }
 
 // AnswerTypes answers the registered answer types (answerTypes), for cmd/apitypes.

@@ -216,10 +216,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	var running *errPublishRunning
 	if errors.As(err, &running) {
-		encode(w, status, struct {
-			errorBody
-			publishAnswer
-		}{body, publishAnswerOf(running.status)})
+		encode(w, status, publishRunningAnswer{body, publishAnswerOf(running.status)})
 		return
 	}
 	encode(w, status, body)

@@ -26,10 +26,10 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 var moneyWords = []string{"price", "amount", "total", "charge", "discount", "spend", "minimum", "threshold", "cost", "vat", "pence"}
 
 // notMoney are keys with a money word that are not amounts; moneyNames are amounts
-// without one.
+// without one (a trade account's credit limit and what it owes).
 var (
 	notMoney   = map[string]bool{"total": true, "vat_rate": true, "vat_rates": true, "discount_percent": true, "vat_number": true}
-	moneyNames = map[string]bool{"free_delivery_in": true}
+	moneyNames = map[string]bool{"free_delivery_in": true, "credit_limit": true, "owed": true}
 )
 
 var (

@@ -76,11 +76,11 @@ func Problems(c store.StoredCoupon) map[string]string {
 			p["percent"] = "The percentage must be a whole percentage from 1 to 100."
 		}
 		if c.AmountPence != 0 {
-			p["amount_pence"] = "The amount must be 0 for a percentage coupon."
+			p["amount"] = "The amount must be 0 for a percentage coupon."
 		}
 	case KindFixed:
 		if c.AmountPence < 1 || c.AmountPence > MaxPence {
-			p["amount_pence"] = "The amount must be from 1p to £100,000."
+			p["amount"] = "The amount must be from 1p to £100,000."
 		}
 		if c.Percent != 0 {
 			p["percent"] = "The percentage must be 0 for a fixed amount coupon."
@@ -89,7 +89,7 @@ func Problems(c store.StoredCoupon) map[string]string {
 		p["kind"] = `The kind must be "percent" or "fixed".`
 	}
 	if c.MinSpendPence < 0 || c.MinSpendPence > MaxPence {
-		p["min_spend_pence"] = "The minimum spend must be from £0 to £100,000."
+		p["min_spend"] = "The minimum spend must be from £0 to £100,000."
 	}
 	if !c.ValidFrom.IsZero() && !c.ValidTo.IsZero() && !c.ValidTo.After(c.ValidFrom) {
 		p["valid_to"] = "The end must be after the start."
@@ -159,15 +159,16 @@ func (s Service) read(ctx context.Context, id string) (Saved, error) {
 	}
 	trail := make([]orders.AuditEntry, len(audit))
 	for i, e := range audit {
-		e.Before, e.After = timesInMilli(e.Before), timesInMilli(e.After)
+		e.Before, e.After = onTheWire(e.Before), onTheWire(e.After)
 		trail[i] = e
 	}
 	return Saved{Coupon: saved, Audit: trail}, nil
 }
 
 // auditFields are the fields of a coupon staff set, as its audit trail keeps them: times
-// in Unix seconds (0 for none), as the trail has kept them from the start, so that old
-// and new entries agree; Saved's trail answers them in Unix ms. Limits are 0 for none.
+// in Unix seconds (0 for none) and the amounts under keys ending _pence, as the trail has
+// kept them from the start, so that old and new entries agree; Saved's trail answers them
+// in the wire's terms (onTheWire). Limits are 0 for none.
 func auditFields(c store.StoredCoupon) map[string]any {
 	return map[string]any{"description": c.Description, "kind": c.Kind, "percent": c.Percent, "amount_pence": c.AmountPence,
 		"min_spend_pence": c.MinSpendPence, "valid_from": unixOrZero(c.ValidFrom), "valid_to": unixOrZero(c.ValidTo),
@@ -184,13 +185,21 @@ func unixOrZero(t time.Time) int64 {
 // trailTimes are the fields of a coupon's audit entries kept in Unix seconds.
 var trailTimes = []string{"valid_from", "valid_to"}
 
-// timesInMilli is fields with trailTimes in Unix ms, as every time the shop answers.
-func timesInMilli(fields map[string]any) map[string]any {
+// trailMoney are the trail's keys of amounts, by the key the wire names them with
+// (docs/api.md "The wire contract": money is pence, so a key never says _pence).
+var trailMoney = map[string]string{"amount_pence": "amount", "min_spend_pence": "min_spend"}
+
+// onTheWire is a trail entry's fields as every answer carries them: trailTimes in Unix
+// ms and trailMoney under the wire's keys. The entries stored are left as written.
+func onTheWire(fields map[string]any) map[string]any {
 	if fields == nil {
 		return nil
 	}
 	out := make(map[string]any, len(fields))
 	for k, v := range fields {
+		if wire, ok := trailMoney[k]; ok {
+			k = wire
+		}
 		out[k] = v
 	}
 	for _, k := range trailTimes {

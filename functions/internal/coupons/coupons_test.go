@@ -89,11 +89,11 @@ func TestProblems(t *testing.T) {
 		{"a fixed amount coupon", func(c *store.StoredCoupon) { c.Kind, c.Percent, c.AmountPence = KindFixed, 0, 500 }, nil},
 		{"an id of the wrong shape", func(c *store.StoredCoupon) { c.ID = "trade-10" }, []string{"id"}},
 		{"a percentage over 100", func(c *store.StoredCoupon) { c.Percent = 101 }, []string{"percent"}},
-		{"a percentage coupon with an amount", func(c *store.StoredCoupon) { c.AmountPence = 100 }, []string{"amount_pence"}},
-		{"a fixed coupon of nothing, with a percentage", func(c *store.StoredCoupon) { c.Kind = KindFixed }, []string{"amount_pence", "percent"}},
-		{"a fixed coupon over £100,000", func(c *store.StoredCoupon) { c.Kind, c.Percent, c.AmountPence = KindFixed, 0, MaxPence+1 }, []string{"amount_pence"}},
+		{"a percentage coupon with an amount", func(c *store.StoredCoupon) { c.AmountPence = 100 }, []string{"amount"}},
+		{"a fixed coupon of nothing, with a percentage", func(c *store.StoredCoupon) { c.Kind = KindFixed }, []string{"amount", "percent"}},
+		{"a fixed coupon over £100,000", func(c *store.StoredCoupon) { c.Kind, c.Percent, c.AmountPence = KindFixed, 0, MaxPence+1 }, []string{"amount"}},
 		{"an unknown kind", func(c *store.StoredCoupon) { c.Kind = "free" }, []string{"kind"}},
-		{"a negative minimum spend", func(c *store.StoredCoupon) { c.MinSpendPence = -1 }, []string{"min_spend_pence"}},
+		{"a negative minimum spend", func(c *store.StoredCoupon) { c.MinSpendPence = -1 }, []string{"min_spend"}},
 		{"valid to before valid from", func(c *store.StoredCoupon) { c.ValidFrom, c.ValidTo = day, day.Add(-time.Hour) }, []string{"valid_to"}},
 		{"valid to equal to valid from", func(c *store.StoredCoupon) { c.ValidFrom, c.ValidTo = day, day }, []string{"valid_to"}},
 		{"only an end", func(c *store.StoredCoupon) { c.ValidTo = day }, nil},
@@ -151,6 +151,12 @@ func TestSave(t *testing.T) {
 			if e.Action != "coupon" || e.Before["percent"] != 10 || e.After["percent"] != 15 || e.After["valid_to"] != now.UnixMilli() || e.Before["valid_to"] != int64(0) ||
 				f.audit[store.AuditCoupon+"TRADE10"][0].After["valid_to"] != now.Unix() {
 				t.Errorf("audit %+v", e)
+			}
+			// The trail keeps the amounts under the keys it was written with; the answer
+			// names them as the wire does.
+			if _, ok := e.After["min_spend"]; !ok || e.After["min_spend_pence"] != nil || e.Before["amount"] == nil ||
+				f.audit[store.AuditCoupon+"TRADE10"][0].After["min_spend_pence"] == nil {
+				t.Errorf("audit amounts %+v, stored %+v", e, f.audit[store.AuditCoupon+"TRADE10"][0])
 			}
 		}},
 		{name: "edit on an old version", conflict: "The coupon TRADE10 was changed by someone else", save: func(s Service) (Saved, error) {

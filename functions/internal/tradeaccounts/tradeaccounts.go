@@ -41,7 +41,7 @@ const maxDSC = 4000
 type Change struct {
 	Version           int64
 	ApprovedForCredit bool
-	CreditLimitPence  *int64 // nil: no limit set
+	CreditLimit       *int64 // pence; nil: no limit set
 	DSC               string // the account's own discounts as a JSON object; "" for none
 	By                orders.Staff
 }
@@ -55,10 +55,10 @@ func Problems(c Change) map[string]string {
 		p["version"] = "The version must be the account's version as the page read it: reload the page."
 	}
 	switch {
-	case c.ApprovedForCredit && c.CreditLimitPence == nil:
-		p["credit_limit_pence"] = "A credit limit is required to approve the account for credit."
-	case c.CreditLimitPence != nil && (*c.CreditLimitPence < 0 || *c.CreditLimitPence > MaxCreditLimit):
-		p["credit_limit_pence"] = "The credit limit must be between £0 and £1,000,000."
+	case c.ApprovedForCredit && c.CreditLimit == nil:
+		p["credit_limit"] = "A credit limit is required to approve the account for credit."
+	case c.CreditLimit != nil && (*c.CreditLimit < 0 || *c.CreditLimit > MaxCreditLimit):
+		p["credit_limit"] = "The credit limit must be between £0 and £1,000,000."
 	}
 	if c.DSC != "" {
 		if len(c.DSC) > maxDSC {
@@ -140,9 +140,9 @@ func (s Service) Change(ctx context.Context, uid string, c Change) (Record, erro
 		now = p.UpdatedAt.Add(time.Millisecond) // the version must move on
 	}
 	err = s.Store.ChangeAccount(ctx, store.AccountChange{UID: uid, Seen: p.UpdatedAt, ApprovedForCredit: c.ApprovedForCredit,
-		CreditLimit: c.CreditLimitPence, DSC: dsc, Audit: orders.AuditEntry{At: now, By: c.By, Action: "account",
+		CreditLimit: c.CreditLimit, DSC: dsc, Audit: orders.AuditEntry{At: now, By: c.By, Action: "account",
 			Before: map[string]any{"approved_for_credit": p.ApprovedForCredit, "credit_limit": p.CreditLimit, "dsc": p.DSC},
-			After:  map[string]any{"approved_for_credit": c.ApprovedForCredit, "credit_limit": c.CreditLimitPence, "dsc": dsc}}})
+			After:  map[string]any{"approved_for_credit": c.ApprovedForCredit, "credit_limit": c.CreditLimit, "dsc": dsc}}})
 	if errors.Is(err, store.ErrChanged) {
 		return Record{}, stale
 	}

@@ -64,12 +64,12 @@ func TestProblems(t *testing.T) {
 		c    Change
 		want []string
 	}{
-		{"approved with a limit", Change{Version: 5, ApprovedForCredit: true, CreditLimitPence: pence(200_000)}, nil},
+		{"approved with a limit", Change{Version: 5, ApprovedForCredit: true, CreditLimit: pence(200_000)}, nil},
 		{"not approved", Change{Version: 5}, nil},
 		{"no version", Change{ApprovedForCredit: false}, []string{"version"}},
-		{"approved without a limit", Change{Version: 5, ApprovedForCredit: true}, []string{"credit_limit_pence"}},
-		{"a limit over £1,000,000", Change{Version: 5, ApprovedForCredit: true, CreditLimitPence: pence(MaxCreditLimit + 1)}, []string{"credit_limit_pence"}},
-		{"a negative limit", Change{Version: 5, CreditLimitPence: pence(-1)}, []string{"credit_limit_pence"}},
+		{"approved without a limit", Change{Version: 5, ApprovedForCredit: true}, []string{"credit_limit"}},
+		{"a limit over £1,000,000", Change{Version: 5, ApprovedForCredit: true, CreditLimit: pence(MaxCreditLimit + 1)}, []string{"credit_limit"}},
+		{"a negative limit", Change{Version: 5, CreditLimit: pence(-1)}, []string{"credit_limit"}},
 		{"own discounts", Change{Version: 5, DSC: `{"range:xmas":10,"product:GC101-00001":5}`}, nil},
 		{"own discounts over 100%", Change{Version: 5, DSC: `{"range:xmas":120}`}, []string{"dsc"}},
 		{"own discounts that are not JSON", Change{Version: 5, DSC: `range:xmas=10`}, []string{"dsc"}},
@@ -113,7 +113,7 @@ func TestChange(t *testing.T) {
 		check   func(t *testing.T, rec Record)
 	}{
 		{name: "approve with a limit and own discounts, audited", now: read.Add(time.Minute),
-			c: Change{Version: read.UnixMilli(), ApprovedForCredit: true, CreditLimitPence: pence(200_000), DSC: `{ "range:xmas": 10 }`},
+			c: Change{Version: read.UnixMilli(), ApprovedForCredit: true, CreditLimit: pence(200_000), DSC: `{ "range:xmas": 10 }`},
 			check: func(t *testing.T, rec Record) {
 				a, e := rec.Account, rec.Audit[0]
 				if !a.ApprovedForCredit || *a.CreditLimit != 200_000 || a.DSC != `{"range:xmas":10}` || !a.UpdatedAt.Equal(read.Add(time.Minute)) {

@@ -1,26 +1,14 @@
 import { apiFetch } from './api';
+import type { CartLine, EmptyCartRow, ProfileAnswer as Profile } from './api-types';
 import { reportError } from './report';
 
 /** The signed-in user, or 0 when signed out (SPEC.md section 3). */
 export type User = { uid: string; email: string; displayName: string } | 0;
 
-/** A basket line as POST /api/shoppingCartSmall answers it (pence). */
-export interface CartLine {
-  id: string | number;
-  sku?: string;
-  quantity?: number;
-  line_amount?: number;
-  product?: { name: string; small_img: string; pack_size?: number };
-}
-
-export interface Profile {
-  business: string;
-  email: string;
-  telephone: string;
-  optInMarketing: number;
-  active_coupon_id: string;
-  dsc: string;
-}
+// A basket line as POST /api/shoppingCartSmall answers it (pence; an empty basket is the
+// one row EmptyCartRow), and the profile as POST /api/getProfile answers it: both
+// generated from the Go answer types (api-types.ts).
+export type { CartLine, ProfileAnswer as Profile } from './api-types';
 
 export type BasketStatus = 'idle' | 'loading' | 'error' | 'empty' | 'populated';
 
@@ -57,7 +45,7 @@ function set(patch: Partial<AccountState>) {
 }
 
 /** True when the first returned basket row has id 1: the API's "empty" answer. */
-export const isEmptyCart = (rows: CartLine[]) => rows.length === 0 || rows[0]?.id === 1;
+export const isEmptyCart = (rows: CartLine[] | EmptyCartRow[]): rows is EmptyCartRow[] => rows.length === 0 || rows[0]?.id === 1;
 
 /** Asks the current user's ID token (the SDK refreshes it before it expires); refresh
  * asks the provider for a new one now. */
@@ -83,7 +71,7 @@ export async function loadBasket(): Promise<void> {
   const ticket = ++basketTicket;
   set({ basket: 'loading' });
   try {
-    const rows = await apiFetch<CartLine[]>('/api/shoppingCartSmall', { body: { token: await idToken() } });
+    const rows = await apiFetch<CartLine[] | EmptyCartRow[]>('/api/shoppingCartSmall', { body: { token: await idToken() } });
     if (ticket !== basketTicket) return;
     const empty = isEmptyCart(rows);
     set({ cart: empty ? [] : rows, basket: empty ? 'empty' : 'populated', cartUpdated: 0 });

@@ -14,24 +14,24 @@ describe('parseWhole', () => {
 
 describe('checkAccountForm', () => {
   it('needs a credit limit in pounds when approved, and sends it in pence', () => {
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit_pence');
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '2k', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit_pence');
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '2k', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
     expect(checkAccountForm({ approved: true, creditLimit: '£2,000.50', dsc: '{"range:xmas": 10}' }, { version: 3 })).toEqual({
       ok: true,
-      value: { version: 3, approved_for_credit: true, credit_limit_pence: 200050, dsc: '{"range:xmas":10}' },
+      value: { version: 3, approved_for_credit: true, credit_limit: 200050, dsc: '{"range:xmas":10}' },
     });
   });
 
   it('takes a credit limit of £0 to £1,000,000', () => {
     expect(checkAccountForm({ approved: true, creditLimit: '0', dsc: '' }, { version: 3 }).ok).toBe(true);
     expect(checkAccountForm({ approved: true, creditLimit: '1,000,000', dsc: '' }, { version: 3 }).ok).toBe(true);
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '1000000.01', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit_pence');
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '1000000.01', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
   });
 
   it('sends no limit when not approved, whatever the box holds', () => {
     expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '' }, { version: 1 })).toEqual({
       ok: true,
-      value: { version: 1, approved_for_credit: false, credit_limit_pence: null, dsc: '' },
+      value: { version: 1, approved_for_credit: false, credit_limit: null, dsc: '' },
     });
   });
 
@@ -47,8 +47,8 @@ const coupon: Coupon = {
   description: '£5 off £50+',
   kind: 'fixed',
   percent: 0,
-  amount_pence: 500,
-  min_spend_pence: 5000,
+  amount: 500,
+  min_spend: 5000,
   valid_from: Date.UTC(2026, 0, 1), // midnight in London (GMT)
   valid_to: Date.UTC(2026, 6, 31, 23), // midnight starting 1 August in London (BST)
   usage_limit: 0,
@@ -105,8 +105,8 @@ describe('the coupon form', () => {
         description: 'Spring',
         kind: 'percent',
         percent: 10,
-        amount_pence: 0,
-        min_spend_pence: 0,
+        amount: 0,
+        min_spend: 0,
         valid_from: Date.UTC(2026, 2, 31, 23),
         valid_to: Date.UTC(2026, 3, 30, 23),
         usage_limit: 0,
@@ -130,13 +130,13 @@ describe('the coupon form', () => {
       usageLimit: '-1',
       perAccountLimit: '1.5',
     });
-    expect(Object.keys(problemsOf(r)).sort()).toEqual(['amount_pence', 'description', 'id', 'min_spend_pence', 'per_account_limit', 'usage_limit', 'valid_to']);
+    expect(Object.keys(problemsOf(r)).sort()).toEqual(['amount', 'description', 'id', 'min_spend', 'per_account_limit', 'usage_limit', 'valid_to']);
     expect(Object.keys(problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'Xmas', kind: 'percent', percent: '101' })))).toEqual(['percent']);
     expect(
       Object.keys(
         problemsOf(checkCouponForm({ ...couponForm(), id: 'ABC', description: 'ab', kind: 'fixed', amount: '100000.01', usageLimit: '1000001' })),
       ).sort(),
-    ).toEqual(['amount_pence', 'description', 'usage_limit']);
+    ).toEqual(['amount', 'description', 'usage_limit']);
   });
 
   it('expires a coupon that has not started by starting it a second before it ends', () => {

@@ -51,16 +51,16 @@ export function checkAccountForm(f: AccountForm, account: Pick<AdminAccount, 've
   let limit: number | null = null;
   if (f.approved) {
     limit = parsePounds(f.creditLimit);
-    if (!f.creditLimit.trim()) problems.credit_limit_pence = 'Enter the credit limit in pounds, such as 2000.';
+    if (!f.creditLimit.trim()) problems.credit_limit = 'Enter the credit limit in pounds, such as 2000.';
     else if (limit === null || limit > MAX_CREDIT_LIMIT_PENCE)
-      problems.credit_limit_pence = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
+      problems.credit_limit = 'Enter the credit limit in pounds, from 0 to 1,000,000, such as 2000 or 1500.50.';
   }
   const dsc = checkDsc(f.dsc);
   if (!dsc.ok) Object.assign(problems, dsc.problems);
   return checked(problems, () => ({
     version: account.version,
     approved_for_credit: f.approved,
-    credit_limit_pence: f.approved ? limit : null,
+    credit_limit: f.approved ? limit : null,
     dsc: dsc.ok ? dsc.dsc : '',
   }));
 }
@@ -98,8 +98,8 @@ export function couponForm(c?: Coupon): CouponForm {
     description: c.description,
     kind: c.kind,
     percent: c.kind === 'percent' ? String(c.percent) : '',
-    amount: c.kind === 'fixed' ? poundsInput(c.amount_pence) : '',
-    minSpend: c.min_spend_pence ? poundsInput(c.min_spend_pence) : '',
+    amount: c.kind === 'fixed' ? poundsInput(c.amount) : '',
+    minSpend: c.min_spend ? poundsInput(c.min_spend) : '',
     validFrom: firstDay(c.valid_from),
     validTo: lastDay(c.valid_to),
     usageLimit: c.usage_limit ? String(c.usage_limit) : '',
@@ -130,14 +130,13 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
     else percent = p;
   } else {
     const a = parsePounds(f.amount);
-    if (a === null || a === 0 || a > MAX_COUPON_PENCE) problems.amount_pence = 'Enter the amount off in pounds, up to 100,000, such as 5 or 12.50.';
+    if (a === null || a === 0 || a > MAX_COUPON_PENCE) problems.amount = 'Enter the amount off in pounds, up to 100,000, such as 5 or 12.50.';
     else amount = a;
   }
   let minSpend = 0;
   if (f.minSpend.trim()) {
     const m = parsePounds(f.minSpend);
-    if (m === null || m > MAX_COUPON_PENCE)
-      problems.min_spend_pence = 'Enter the minimum spend in pounds, up to 100,000, such as 50, or leave it empty for none.';
+    if (m === null || m > MAX_COUPON_PENCE) problems.min_spend = 'Enter the minimum spend in pounds, up to 100,000, such as 50, or leave it empty for none.';
     else minSpend = m;
   }
   for (const [field, text] of [
@@ -166,8 +165,8 @@ export function checkCouponForm(f: CouponForm, original?: Coupon): Checked<Coupo
     description,
     kind: f.kind,
     percent,
-    amount_pence: amount,
-    min_spend_pence: minSpend,
+    amount,
+    min_spend: minSpend,
     valid_from: validFrom(),
     valid_to: validTo(),
     usage_limit: limits.usage_limit,

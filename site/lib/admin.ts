@@ -1,117 +1,46 @@
 import { idToken } from './account-store';
 import { ApiError, apiFetch, apiFetchBlob, CSRF_STALE, type ApiOptions } from './api';
+import type {
+  AdminAccountAnswer as AdminAccount,
+  AdminAccountPage as AccountWithAudit,
+  AdminAccountsPage,
+  AdminCouponAnswer as Coupon,
+  AdminCouponPage as CouponWithAudit,
+  AdminCouponsPage,
+  AdminMeAnswer,
+  AdminOrderPage as OrderWithAudit,
+  AdminOrderSummary as OrderSummary,
+  AdminOrdersPage,
+  AdminProductPage as ProductWithAudit,
+  FileProblem,
+  PlanAnswer,
+} from './api-types';
 import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
-import type { Billing, Order } from './checkout';
 import type { OrderAction } from './order-status';
 import { saveFile } from './save-file';
 
 // The back office's calls (docs/back-office.md "API"): every one sends the CSRF header,
 // reads included, and is repeated once for a stale token (apiFetch's csrf option); reads
-// send the ID token as a bearer token, writes in the body. Money is pence, times Unix ms
-// (a coupon's validity Unix s).
-
-/** Who made a change, and when; before and after hold only the fields it changed. */
-export interface AuditEntry {
-  at: number;
-  who: { uid: string; email: string };
-  action: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+// send the ID token as a bearer token, writes in the body. The answers' shapes are
+// generated from the Go answer types (api-types.ts; docs/api.md "The wire contract"):
+// money in pence under the amount's own name, times in Unix ms.
+export type {
+  AdminAccountAnswer as AdminAccount,
+  AdminAccountPage as AccountWithAudit,
+  AdminCouponAnswer as Coupon,
+  AdminCouponPage as CouponWithAudit,
+  AdminOrderAnswer as AdminOrder,
+  AdminOrderPage as OrderWithAudit,
+  AdminOrderSummary as OrderSummary,
+  AdminProductAnswer as StockProduct,
+  AdminProductPage as ProductWithAudit,
+  AuditAnswer as AuditEntry,
+} from './api-types';
 
 /** A page of a list and the cursor of the next page (null on the last). */
 export interface Page<T> {
   items: T[];
   next: string | null;
-}
-
-/** A row of the orders list. */
-export interface OrderSummary {
-  id: string;
-  placed_at: number;
-  status: string;
-  version: number;
-  business: string;
-  company: string;
-  email: string;
-  po_ref: string;
-  payment_method: string;
-  paid: boolean;
-  total_inc_vat_pence: number;
-  /** How many lines the order has. */
-  lines: number;
-}
-
-/** An order as staff see it: the buyer's answer and who placed it, and its version. */
-export interface AdminOrder extends Order {
-  uid: string;
-  email: string;
-  business: string;
-  version: number;
-}
-
-export interface OrderWithAudit {
-  order: AdminOrder;
-  audit: AuditEntry[];
-}
-
-export interface AdminAccount {
-  uid: string;
-  business: string;
-  email: string;
-  telephone: string;
-  approved_for_credit: boolean;
-  /** null: no limit set. */
-  credit_limit_pence: number | null;
-  owed_pence: number;
-  /** The account's own discounts as a JSON object string, "" for none. */
-  dsc: string;
-  version: number;
-  updated_at: number;
-  billing: Billing | null;
-}
-
-export interface AccountWithAudit {
-  account: AdminAccount;
-  audit: AuditEntry[];
-}
-
-export interface Coupon {
-  id: string;
-  description: string;
-  kind: 'percent' | 'fixed';
-  percent: number;
-  amount_pence: number;
-  min_spend_pence: number;
-  /** Unix ms; 0: none. The coupon is valid from valid_from, and no longer from valid_to. */
-  valid_from: number;
-  valid_to: number;
-  /** 0: no limit. */
-  usage_limit: number;
-  per_account_limit: number;
-  used: number;
-  account_uid: string;
-  /** Moves on with every save; an edit sends the one it read (0 for a new coupon). */
-  version: number;
-}
-
-export interface CouponWithAudit {
-  coupon: Coupon;
-  audit: AuditEntry[];
-}
-
-export interface StockProduct {
-  sku: string;
-  name: string;
-  pack_size: number;
-  stock: number;
-  /** A discontinued product is no longer shown or sold in the shop; staff still see it. */
-  status: 'active' | 'discontinued';
-}
-
-export interface ProductWithAudit {
-  product: StockProduct;
-  audit: AuditEntry[];
 }
 
 /** Whether a failed call was refused because the signed-in user is not staff: a 403 that
@@ -141,17 +70,17 @@ const query = (params: Record<string, string | null | undefined>) => {
 
 /** The member of staff signed in. The ID token is asked of the provider afresh first, so a
  * staff claim granted since the last token counts; a buyer without it gets a 403 ApiError. */
-export async function adminMe(): Promise<{ uid: string; email: string }> {
+export async function adminMe(): Promise<AdminMeAnswer> {
   await idToken(true);
   return adminGet('/api/admin/me');
 }
 
 /** A page of orders, newest first: status '' for all, q an order number, business or PO. */
 export async function adminOrders(f: { status: string; q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<OrderSummary>> {
-  const page = await adminGet<{ orders: OrderSummary[]; next?: string | null }>(`/api/admin/orders${query({ status: f.status, q: f.q, cursor: f.cursor })}`, {
+  const page = await adminGet<AdminOrdersPage>(`/api/admin/orders${query({ status: f.status, q: f.q, cursor: f.cursor })}`, {
     ...(signal && { signal }),
   });
-  return { items: page.orders ?? [], next: page.next || null };
+  return { items: page.orders, next: page.next || null };
 }
 
 export function adminOrder(id: string): Promise<OrderWithAudit> {
@@ -175,30 +104,26 @@ export function adminOrderAction(id: string, action: OrderAction, input: ActionI
 
 /** A page of accounts by business name: q a business name or email. */
 export async function adminAccounts(f: { q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<AdminAccount>> {
-  const page = await adminGet<{ accounts: AdminAccount[]; next?: string | null }>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, {
+  const page = await adminGet<AdminAccountsPage>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, {
     ...(signal && { signal }),
   });
-  return { items: page.accounts ?? [], next: page.next || null };
+  return { items: page.accounts, next: page.next || null };
 }
 
 export function adminAccount(uid: string): Promise<AccountWithAudit> {
   return adminGet(`/api/admin/accounts/${encodeURIComponent(uid)}`);
 }
 
-export interface AccountChange {
-  version: number;
-  approved_for_credit: boolean;
-  /** null when not approved for credit. */
-  credit_limit_pence: number | null;
-  dsc: string;
-}
+/** What an account change sends (accountChangeRequest): the version the page read, and
+ * the credit limit in pence, null when not approved for credit. */
+export type AccountChange = Pick<AdminAccount, 'version' | 'approved_for_credit' | 'credit_limit' | 'dsc'>;
 
 export function adminAccountUpdate(uid: string, change: AccountChange): Promise<AccountWithAudit> {
   return adminPost(`/api/admin/accounts/${encodeURIComponent(uid)}`, { ...change });
 }
 
 export async function adminCoupons(): Promise<Coupon[]> {
-  return (await adminGet<{ coupons: Coupon[] }>('/api/admin/coupons')).coupons ?? [];
+  return (await adminGet<AdminCouponsPage>('/api/admin/coupons')).coupons;
 }
 
 /** What a coupon save sends: the coupon without its use count, which only orders move. */
@@ -242,21 +167,13 @@ export async function downloadExport(from: string, to: string, doc: Document = d
  * and how many there were). Anything else is an ApiError. */
 export type ImportOutcome = { plan: ImportPlan } | { problems: ImportProblem[]; count: number };
 
-/** One row of a 422's file_problems, as the API sends it. */
-interface WireFileProblem {
-  file?: string;
-  line?: number;
-  column?: string;
-  problem: string;
-}
-
 async function importCall(path: string, body: Record<string, unknown>): Promise<ImportOutcome> {
   try {
-    return { plan: (await adminPost<{ plan: ImportPlan }>(path, body)).plan };
+    return { plan: (await adminPost<PlanAnswer>(path, body)).plan };
   } catch (err) {
     if (err instanceof ApiError && err.status === 422) {
       // The 422's file_problems (docs/api.md "Errors"): a line of 0 (left out) is the whole file.
-      const a = (err.answer ?? {}) as { file_problems?: WireFileProblem[]; file_problem_count?: number };
+      const a = (err.answer ?? {}) as { file_problems?: FileProblem[]; file_problem_count?: number };
       const problems = (Array.isArray(a.file_problems) ? a.file_problems : []).map((p): ImportProblem => ({
         ...(p.file && { file: p.file }),
         line: p.line ?? 0,

@@ -29,8 +29,8 @@ describe('auditChanges', () => {
     ).toEqual([{ field: 'status', before: 'placed', after: 'confirmed' }]);
   });
 
-  it('reads a missing before or after as nothing', () => {
-    expect(auditChanges({ before: null, after: { stock: 40 } })).toEqual([{ field: 'stock', before: 'none', after: '40' }]);
+  it('reads a field missing before or after as nothing', () => {
+    expect(auditChanges({ before: {}, after: { stock: 40 } })).toEqual([{ field: 'stock', before: 'none', after: '40' }]);
   });
 });
 
@@ -38,7 +38,7 @@ describe('auditValue', () => {
   it("shows a coupon's validity in Unix seconds as a UK time, and money as pounds", () => {
     expect(auditValue('valid_to', Date.UTC(2026, 11, 1))).toBe('1 December 2026 at 00:00');
     expect(auditValue('valid_from', 0)).toBe('none');
-    expect(auditValue('amount_pence', 500)).toBe('£5.00');
+    expect(auditValue('amount', 500)).toBe('£5.00');
     expect(auditValue('usage_limit', 100)).toBe('100');
   });
 });

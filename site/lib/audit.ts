@@ -8,15 +8,16 @@ export interface AuditChange {
   after: string;
 }
 
-/** Fields that hold pence (as the audit trail names them), and fields that hold a moment
- * in Unix ms besides those ending _at (a coupon's validity). */
-const PENCE_FIELDS = new Set(['credit_limit', 'owed', 'amount_pence', 'min_spend_pence', 'total_inc_vat']);
+/** Fields that hold pence (as the API answers an audit trail: by the amount's name, never
+ * with a _pence suffix), and fields that hold a moment in Unix ms besides those ending _at
+ * (a coupon's validity). */
+const PENCE_FIELDS = new Set(['credit_limit', 'owed', 'amount', 'min_spend', 'total_inc_vat']);
 const MOMENT_FIELDS = new Set(['valid_from', 'valid_to']);
 
 /** A field name in words: "credit_limit" is "credit limit", "dsc" "discounts". */
 export function fieldWords(field: string): string {
   if (field === 'dsc') return 'discounts';
-  return field.replace(/_pence$/, '').replace(/[_.]/g, ' ');
+  return field.replace(/[_.]/g, ' ');
 }
 
 /** A value of a field as staff read it: pence as pounds, moments as UK dates, yes or no,
@@ -40,8 +41,7 @@ const UNSHOWN = new Set(['version']);
 /** The fields an entry changed, in the order they first appear (before's, then any only
  * after has); a field the same either side (a coupon's untouched fields) is left out. */
 export function auditChanges(e: Pick<AuditEntry, 'before' | 'after'>): AuditChange[] {
-  const before = e.before ?? {};
-  const after = e.after ?? {};
+  const { before, after } = e;
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !UNSHOWN.has(f));
   return fields.map((f) => ({ field: fieldWords(f), before: auditValue(f, before[f]), after: auditValue(f, after[f]) })).filter((c) => c.before !== c.after);
 }

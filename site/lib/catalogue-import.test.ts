@@ -18,6 +18,7 @@ import {
   structureCounts,
   uploadProgress,
   type ImportPlan,
+  type PublishStatus,
 } from './catalogue-import';
 
 const plan = (over: Partial<ImportPlan> = {}): ImportPlan => ({
@@ -111,11 +112,20 @@ describe('the catalogue import page', () => {
   });
 
   it('says how a publish is going', () => {
-    expect(publishSentence({ state: 'done', build_id: 'b-20261124-1', started_at: null, finished_at: null })).toBe('Published: build b-20261124-1 is live.');
-    expect(publishSentence({ state: 'failed', started_at: null, finished_at: null, message: 'next build exited with 1.' })).toBe(
+    const status = (s: Partial<PublishStatus> & Pick<PublishStatus, 'state'>): PublishStatus => ({
+      started_at: null,
+      finished_at: null,
+      by: '',
+      build_id: '',
+      message: '',
+      log: [],
+      ...s,
+    });
+    expect(publishSentence(status({ state: 'done', build_id: 'b-20261124-1' }))).toBe('Published: build b-20261124-1 is live.');
+    expect(publishSentence(status({ state: 'failed', message: 'next build exited with 1.' }))).toBe(
       'The publish failed: next build exited with 1. The catalogue pages are as they were; try again, or ask a release engineer.',
     );
-    expect(publishSentence({ state: 'running', started_at: null, finished_at: null })).toMatch(/^Publishing the catalogue…/);
-    expect(publishSentence({ state: 'idle', started_at: null, finished_at: null })).toMatch(/change when the catalogue is published/);
+    expect(publishSentence(status({ state: 'running' }))).toMatch(/^Publishing the catalogue…/);
+    expect(publishSentence(status({ state: 'idle' }))).toMatch(/change when the catalogue is published/);
   });
 });

@@ -1,42 +1,25 @@
+import type {
+  ImportChangeAnswer as ImportChange,
+  ImportFieldChangeAnswer as FieldChange,
+  ImportPlanAnswer as ImportPlan,
+  PublishAnswer as PublishStatus,
+} from './api-types';
 import { londonDay } from './london-dates';
 
 // The back office's catalogue import (docs/back-office.md "Catalogue"), as plain
 // functions: the shapes of the API's answers, the limits it holds to, and the words the
 // page uses. The calls are in lib/admin.ts.
 
-/** One field an import changes on a product, as the API writes it ("unit price", "1.00", "1.25"). */
-export interface FieldChange {
-  field: string;
-  before: string;
-  after: string;
-}
-
-/** What an import does to one product; line 0 (absent) for one discontinued because the
- * whole-catalogue file leaves it out. */
-export interface ImportChange {
-  line?: number;
-  sku: string;
-  name: string;
-  kind: 'new' | 'changed' | 'discontinued';
-  fields?: FieldChange[];
-}
-
-/** The difference of the files against the catalogue (catimport.Plan). */
-export interface ImportPlan {
-  job: string;
-  full: boolean;
-  rows: number;
-  new: number;
-  changed: number;
-  discontinued: number;
-  unchanged: number;
-  new_ranges: number;
-  changed_ranges: number;
-  new_categories: number;
-  changed_categories: number;
-  /** The first changes (at most 50). */
-  first: ImportChange[];
-}
+// The answers' shapes are generated from the Go answer types (api-types.ts): a change's
+// line is 0 (absent) for a product discontinued because the whole-catalogue file leaves
+// it out; a plan names its first changes (at most 50).
+export type {
+  CatalogueImageAnswer as UploadedPicture,
+  ImportChangeAnswer as ImportChange,
+  ImportFieldChangeAnswer as FieldChange,
+  ImportPlanAnswer as ImportPlan,
+  PublishAnswer as PublishStatus,
+} from './api-types';
 
 /** One problem of a file (catimport.Problem): line 1 is the header, 0 the whole file. */
 export interface ImportProblem {
@@ -44,13 +27,6 @@ export interface ImportProblem {
   line: number;
   column?: string;
   message: string;
-}
-
-/** A picture uploaded and published: its site paths. */
-export interface UploadedPicture {
-  name: string;
-  small: string;
-  large: string;
 }
 
 /** A file as the check and apply send it. */
@@ -65,18 +41,6 @@ export interface ImportRequest {
   categories?: ImportFile;
   full: boolean;
   images: Record<string, { small: string; large: string }>;
-}
-
-/** The state of the last publish (GET /api/admin/catalogue/publish). */
-export interface PublishStatus {
-  state: 'idle' | 'running' | 'done' | 'failed';
-  /** Unix ms; null before it started or finished. */
-  started_at: number | null;
-  finished_at: number | null;
-  by?: string;
-  build_id?: string;
-  message?: string;
-  log?: string[];
 }
 
 /** The most a check or apply body may be (the API's maxImportBodyBytes): the cloud takes

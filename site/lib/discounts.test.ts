@@ -48,7 +48,7 @@ describe('dscForEditing', () => {
 
 describe('dscProblemsOf', () => {
   it("splits a 400's problems into the whole text's and each key's", () => {
-    expect(dscProblemsOf({ dsc: 'Discounts are wrong.', 'dsc.range:x': 'Too much.', credit_limit_pence: 'Required.' })).toEqual({
+    expect(dscProblemsOf({ dsc: 'Discounts are wrong.', 'dsc.range:x': 'Too much.', credit_limit: 'Required.' })).toEqual({
       whole: 'Discounts are wrong.',
       keys: [['range:x', 'Too much.']],
     });

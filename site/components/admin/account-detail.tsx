@@ -71,13 +71,13 @@ function AccountFacts({ account: a }: { account: AdminAccount }) {
         )}
       </dd>
       <dt>Owed on account</dt>
-      <dd className="account-owed">{formatPence(a.owed_pence)}</dd>
+      <dd className="account-owed">{formatPence(a.owed)}</dd>
       <dt>Credit</dt>
       <dd>
         {a.approved_for_credit
-          ? a.credit_limit_pence === null
+          ? a.credit_limit === null
             ? 'Approved, no limit set'
-            : `Approved, limit ${formatPence(a.credit_limit_pence)}`
+            : `Approved, limit ${formatPence(a.credit_limit)}`
           : 'Not approved: pays pro-forma'}
       </dd>
     </dl>
@@ -88,7 +88,7 @@ function AccountFacts({ account: a }: { account: AdminAccount }) {
  * discounts as a JSON object, each key's problem said under the box. */
 function AccountForm({ account, saved, reload }: { account: AdminAccount; saved: (a: AccountWithAudit) => void; reload: () => void }) {
   const [approved, setApproved] = useState(account.approved_for_credit);
-  const [creditLimit, setCreditLimit] = useState(account.credit_limit_pence === null ? '' : poundsInput(account.credit_limit_pence));
+  const [creditLimit, setCreditLimit] = useState(account.credit_limit === null ? '' : poundsInput(account.credit_limit));
   const [dsc, setDsc] = useState(dscForEditing(account.dsc));
   const { busy, problems, setProblems, outcome, submit, reset } = useAdminSubmit();
   const dscProblems = dscProblemsOf(problems);
@@ -131,7 +131,7 @@ function AccountForm({ account, saved, reload }: { account: AdminAccount; saved:
         onChange={(e) => setCreditLimit(e.target.value)}
         disabled={!approved}
         required={approved}
-        error={problems.credit_limit_pence}
+        error={problems.credit_limit}
       />
       <div className="field">
         <label htmlFor="dsc">Discounts (JSON)</label>

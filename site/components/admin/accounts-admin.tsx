@@ -72,13 +72,9 @@ function AccountsTable({ q }: { q: string }) {
               </th>
               <td data-label="Email">{a.email}</td>
               <td data-label="Credit">
-                {a.approved_for_credit
-                  ? a.credit_limit_pence === null
-                    ? 'Approved, no limit set'
-                    : `Approved to ${formatPence(a.credit_limit_pence)}`
-                  : 'Pro-forma only'}
+                {a.approved_for_credit ? (a.credit_limit === null ? 'Approved, no limit set' : `Approved to ${formatPence(a.credit_limit)}`) : 'Pro-forma only'}
               </td>
-              <td data-label="Owed">{formatPence(a.owed_pence)}</td>
+              <td data-label="Owed">{formatPence(a.owed)}</td>
             </tr>
           ))}
         </tbody>

@@ -100,7 +100,7 @@ export function CouponEditor({
           value={form.amount}
           onChange={(e) => set({ amount: e.target.value })}
           required
-          error={problems.amount_pence}
+          error={problems.amount}
         />
       )}
       <Field
@@ -110,7 +110,7 @@ export function CouponEditor({
         inputMode="decimal"
         value={form.minSpend}
         onChange={(e) => set({ minSpend: e.target.value })}
-        error={problems.min_spend_pence}
+        error={problems.min_spend}
       />
       <Field
         id="coupon-valid-from"

@@ -76,8 +76,8 @@ export function CouponsAdmin() {
                 <strong>{c.id}</strong>
                 <span className="muted admin-sub">{c.description}</span>
               </th>
-              <td data-label="Takes off">{c.kind === 'percent' ? `${c.percent}%` : formatPence(c.amount_pence)}</td>
-              <td data-label="Minimum spend">{c.min_spend_pence ? formatPence(c.min_spend_pence) : 'None'}</td>
+              <td data-label="Takes off">{c.kind === 'percent' ? `${c.percent}%` : formatPence(c.amount)}</td>
+              <td data-label="Minimum spend">{c.min_spend ? formatPence(c.min_spend) : 'None'}</td>
               <td data-label="Valid">{validity(c, now)}</td>
               <td data-label="Used">
                 {c.used}

@@ -105,7 +105,7 @@ function OrdersTable({ status, q }: { status: string; q: string }) {
                 <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>
               </td>
               <td data-label="Lines">{o.lines}</td>
-              <td data-label="Total inc VAT">{formatPence(o.total_inc_vat_pence)}</td>
+              <td data-label="Total inc VAT">{formatPence(o.total_inc_vat)}</td>
             </tr>
           ))}
         </tbody>

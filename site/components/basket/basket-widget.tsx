@@ -33,10 +33,10 @@ export function BasketWidget() {
             <ul className="basket-lines">
               {account.cart.slice(0, WIDGET_LINES).map((l) => (
                 <li key={String(l.id)}>
-                  <ProductImage src={l.product?.small_img} alt="" width={40} height={40} />
-                  <span className="basket-line-name">{l.product?.name}</span>
+                  <ProductImage src={l.product.small_img} alt="" width={40} height={40} />
+                  <span className="basket-line-name">{l.product.name}</span>
                   <span className="basket-line-qty">× {l.quantity}</span>
-                  <span className="basket-line-amount">{formatPence(l.line_amount ?? 0)}</span>
+                  <span className="basket-line-amount">{formatPence(l.line_amount)}</span>
                 </li>
               ))}
             </ul>

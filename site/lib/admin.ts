@@ -7,13 +7,13 @@ import type {
   AdminCouponAnswer as Coupon,
   AdminCouponPage as CouponWithAudit,
   AdminCouponsPage,
-  AdminMeAnswer,
   AdminOrderPage as OrderWithAudit,
   AdminOrderSummary as OrderSummary,
   AdminOrdersPage,
   AdminProductPage as ProductWithAudit,
   FileProblem,
   PlanAnswer,
+  StaffAnswer,
 } from './api-types';
 import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
 import type { OrderAction } from './order-status';
@@ -70,7 +70,7 @@ const query = (params: Record<string, string | null | undefined>) => {
 
 /** The member of staff signed in. The ID token is asked of the provider afresh first, so a
  * staff claim granted since the last token counts; a buyer without it gets a 403 ApiError. */
-export async function adminMe(): Promise<AdminMeAnswer> {
+export async function adminMe(): Promise<StaffAnswer> {
   await idToken(true);
   return adminGet('/api/admin/me');
 }

@@ -171,7 +171,7 @@ export interface CsrfAnswer {
   header: string;
 }
 
-export interface AdminMeAnswer {
+export interface StaffAnswer {
   uid: string;
   email: string;
 }
@@ -641,11 +641,6 @@ export interface VatRateAnswer {
   rate: number;
   net_ex_vat: Pence;
   vat: Pence;
-}
-
-export interface StaffAnswer {
-  uid: string;
-  email: string;
 }
 
 export interface ImportChangeAnswer {

@@ -159,7 +159,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 // else), which is how the pages decide to draw the back office.
 func handleAdminMe(g staffGate) http.Handler {
 	return staffGet(g, func(w http.ResponseWriter, _ *http.Request, by orders.Staff) {
-		encode(w, http.StatusOK, adminMeAnswer{UID: by.UID, Email: by.Email})
+		encode(w, http.StatusOK, staffAnswer(by))
 	})
 }
 

@@ -17,13 +17,8 @@ import (
 // (unixMillis, 0 or null for none, as each type says), money is an int64 of pence whose key
 // names the amount, never a _pence suffix.
 
-// adminMeAnswer is who the signed-in member of staff is (GET /api/admin/me).
-type adminMeAnswer struct {
-	UID   string `json:"uid"`
-	Email string `json:"email"`
-}
-
-// staffAnswer is a member of staff as an audit entry names them.
+// staffAnswer is a member of staff: who is signed in (GET /api/admin/me), and who an
+// audit entry names.
 type staffAnswer struct {
 	UID   string `json:"uid"`
 	Email string `json:"email"`

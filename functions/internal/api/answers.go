@@ -31,7 +31,7 @@ var answerTypes = []any{
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
 	// The back office (admin_answers.go).
-	adminMeAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
+	staffAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
 	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
 	catalogueImageAnswer{},
 }

@@ -171,17 +171,6 @@ func uploadedImages(m map[string]uploadedImage) catimport.ImageResolver {
 	}
 }
 
-// importProblemsBody is the 422 of files with problems: the first of them and how many
-// there were.
-type importProblemsBody struct {
-	Error    string              `json:"error"`
-	Problems []catimport.Problem `json:"problems"`
-	Count    int                 `json:"count"`
-}
-
-// The 409 sentences of an apply.
-const staleImport = "The file changed since you checked it; check it again."
-
 // writeImportError answers a check's or an apply's failure: 422 with the problems, 409 for
 // a stale job or another import holding the lock, 500 saying to apply again for an import
 // that stopped part-way; the rest as any endpoint.

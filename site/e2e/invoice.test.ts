@@ -140,7 +140,7 @@ describe('the VAT invoice of an order', { timeout: 120_000 }, () => {
     const holding = new Promise<void>((r) => (held = r));
     await page.route('**/api/orders/*/invoice', async (route) => {
       await holding; // held, to see the loading state
-      return route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"the invoice of this order is not issued yet"}' });
+      return route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"The VAT invoice for this order is still being issued: try again in a minute."}' });
     });
     try {
       await page.getByRole('button', { name: 'Download PDF' }).focus();
@@ -150,7 +150,7 @@ describe('the VAT invoice of an order', { timeout: 120_000 }, () => {
       await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Preparing PDF…');
       held();
       const alert = page.locator('.order-actions [role="alert"]');
-      await expect.poll(() => alert.textContent()).toBe('The invoice of this order is not issued yet.');
+      await expect.poll(() => alert.textContent()).toBe('The VAT invoice for this order is still being issued: try again in a minute.');
       await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Download PDF');
       await screenshot(page, 'invoice-download-failed');
     } finally {

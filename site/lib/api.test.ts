@@ -157,7 +157,7 @@ describe('apiFetch', () => {
 
   it("keeps the whole answer, a catalogue import's 422 file_problems among it", async () => {
     const body =
-      '{"error":"The files have 2 problems, so nothing was written: correct them and check the files again.","file_problems":[{"line":3,"column":"pack size","problem":"must be …"}],"file_problem_count":2}';
+      '{"error":"The files have 2 problems, so nothing was written: correct them and check the files again.","file_problems":[{"line":3,"column":"pack size","problem":"The pack size must be …."}],"file_problem_count":2}';
     const err = await apiFetch('/api/admin/catalogue/check', { body: {}, fetchImpl: fakeFetch(422, body).impl, doc: doc('t') }).catch((e: ApiError) => e);
     expect(err).toMatchObject({ status: 422, problems: undefined });
     expect((err as ApiError).answer).toEqual(JSON.parse(body));

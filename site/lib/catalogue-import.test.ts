@@ -91,9 +91,11 @@ describe('the catalogue import page', () => {
   });
 
   it('says where a problem is and how many more there are', () => {
-    expect(problemWhere({ line: 212, column: 'pack size', message: 'm' })).toBe('line 212, pack size');
-    expect(problemWhere({ line: 1, column: 'SKU', message: 'm' })).toBe('header (line 1), SKU');
-    expect(problemWhere({ line: 0, message: 'is empty' })).toBe('whole file');
+    expect(problemWhere({ line: 212, column: 'pack size', message: 'The pack size must be a whole number from 1 to 1000 (found "0").' })).toBe(
+      'line 212, pack size',
+    );
+    expect(problemWhere({ line: 1, column: 'SKU', message: 'The SKU column is missing from the header.' })).toBe('header (line 1), SKU');
+    expect(problemWhere({ line: 0, message: 'The file is empty.' })).toBe('whole file');
     expect(moreProblems(200, 200)).toBe('');
     expect(moreProblems(1450, 200)).toBe('…and 1,250 more');
   });

@@ -238,7 +238,7 @@ func TestCatalogueImportThroughTheBackOffice(t *testing.T) {
 	if !reflect.DeepEqual(problems, want) {
 		t.Fatalf("problems %v, want %v", body["file_problems"], want)
 	}
-	if msg := body["file_problems"].([]any)[2].(map[string]any)["problem"]; msg != "wren.png was not uploaded with the file" {
+	if msg := body["file_problems"].([]any)[2].(map[string]any)["problem"]; msg != `The picture "wren.png" was not uploaded with the file.` {
 		t.Fatalf("a picture not uploaded reads %q", msg)
 	}
 	// The same through apply: 422, nothing written.

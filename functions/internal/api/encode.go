@@ -141,7 +141,8 @@ type errorBody struct {
 }
 
 // fileProblem is one problem of an uploaded file: where it is (the file, its line from 1
-// and its column's heading, each left out where it does not apply) and the problem.
+// and its column's heading, each left out where it does not apply) and the problem, a
+// whole sentence that names the column itself.
 type fileProblem struct {
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`

@@ -105,7 +105,9 @@ var messagePackages = []string{".", "../basket", "../orders", "../lists", "../st
 // TestMessageTextsAreSentences reads the source of messagePackages and holds every
 // message text written there to a whole sentence: the Msg of a ConflictError or
 // NotFoundError, the Problem of a FieldError, an errBadRequest's msg, the problem of
-// invalidField, and each problem a Valid() puts in its problems map. Texts built at run
+// invalidField, the Message of a catalogue import's Problem (also in a []Problem{{…}}
+// whose elements leave out their type) and the format of its problemf, and each problem
+// a Valid() puts in its problems map. Texts built at run
 // time are checked where they are literal: a format's or a sum's first part must start a
 // sentence and its last part end one.
 func TestMessageTextsAreSentences(t *testing.T) {
@@ -115,12 +117,22 @@ func TestMessageTextsAreSentences(t *testing.T) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.CompositeLit:
-					for _, field := range messageFields(n) {
+					for _, field := range messageFields(typeName(n.Type), n) {
 						checkMessage(t, path, f, field)
 					}
+					// The elements of []Problem{{…}} are Problems with their type left out.
+					if arr, ok := n.Type.(*ast.ArrayType); ok {
+						for _, e := range n.Elts {
+							if lit, ok := e.(*ast.CompositeLit); ok && lit.Type == nil {
+								for _, field := range messageFields(typeName(arr.Elt), lit) {
+									checkMessage(t, path, f, field)
+								}
+							}
+						}
+					}
 				case *ast.CallExpr:
-					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "invalidField" && len(n.Args) == 2 {
-						checkMessage(t, path, f, n.Args[1])
+					if i, ok := messageArgs[typeName(n.Fun)]; ok && len(n.Args) > i {
+						checkMessage(t, path, f, n.Args[i])
 					}
 				case *ast.AssignStmt:
 					if ix, ok := n.Lhs[0].(*ast.IndexExpr); ok && len(n.Rhs) == 1 && isProblemsMap(ix.X) {
@@ -133,17 +145,27 @@ func TestMessageTextsAreSentences(t *testing.T) {
 	}
 }
 
-// messageFields are a composite literal's message texts: shoperr's Msg and Problem,
-// errBadRequest's msg.
-func messageFields(lit *ast.CompositeLit) []ast.Expr {
-	name := ""
-	switch typ := lit.Type.(type) {
+// messageArgs are the functions and methods that take a message text, by name, with the
+// index of its argument: invalidField's problem, and the format of the catalogue
+// import's problemf.
+var messageArgs = map[string]int{"invalidField": 1, "problemf": 2}
+
+// typeName answers the last name of an identifier or selector (a type, a function or a
+// method), or "".
+func typeName(e ast.Expr) string {
+	switch e := e.(type) {
 	case *ast.SelectorExpr:
-		name = typ.Sel.Name
+		return e.Sel.Name
 	case *ast.Ident:
-		name = typ.Name
+		return e.Name
 	}
-	want := map[string]string{"ConflictError": "Msg", "NotFoundError": "Msg", "FieldError": "Problem", "LineProblem": "Msg", "errBadRequest": "msg", "errTooLarge": "msg", "errServiceMissing": "msg"}[name]
+	return ""
+}
+
+// messageFields are the message texts of a composite literal of the named type:
+// shoperr's Msg and Problem, errBadRequest's msg, a catalogue import Problem's Message.
+func messageFields(name string, lit *ast.CompositeLit) []ast.Expr {
+	want := map[string]string{"ConflictError": "Msg", "NotFoundError": "Msg", "FieldError": "Problem", "LineProblem": "Msg", "errBadRequest": "msg", "errTooLarge": "msg", "errServiceMissing": "msg", "Problem": "Message"}[name]
 	var out []ast.Expr
 	for _, e := range lit.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok && want != "" {

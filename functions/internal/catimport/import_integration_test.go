@@ -228,12 +228,12 @@ func TestFiveKindsOfBadRowWriteNothing(t *testing.T) {
 		got = append(got, pr.String())
 	}
 	want := []string{
-		`bad.csv: line 3, pack size: must be a whole number from 1 to 1000 (found "six")`,
-		`bad.csv: line 4, unit price: must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to 10000.00, such as 1.25 (found "1.234")`,
-		`bad.csv: line 5, category: there is no category with slug "no-such-category"`,
-		`bad.csv: line 6, SKU: OK-1 is already on line 2`,
-		`bad.csv: line 7, VAT rate: must be 20, 5 or 0 (a percentage; found "17.5")`,
-		`bad.csv: line 8, barcode: must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found "5012345678901")`,
+		`bad.csv: line 3: The pack size must be a whole number from 1 to 1000 (found "six").`,
+		`bad.csv: line 4: The unit price must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to 10000.00, such as 1.25 (found "1.234").`,
+		`bad.csv: line 5: There is no category with slug "no-such-category".`,
+		`bad.csv: line 6: The SKU OK-1 is already on line 2.`,
+		`bad.csv: line 7: The VAT rate must be 20, 5 or 0 (a percentage; found "17.5").`,
+		`bad.csv: line 8: The barcode must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found "5012345678901").`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || bad.Count != 6 {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

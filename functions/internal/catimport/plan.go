@@ -399,7 +399,7 @@ func resolveImages(ctx context.Context, in Input, rows []Row) (map[string]media.
 	}
 	if in.Images == nil {
 		for _, c := range cells {
-			res.problems.add(firstLine[c], "image", "names the picture %q but no pictures were given (--images DIR, or upload them with the file)", clip(c))
+			res.problems.problemf(firstLine[c], "image", "The image names the picture %q but no pictures were given (--images DIR, or upload them with the file).", clip(c))
 		}
 		return out, res
 	}
@@ -418,7 +418,7 @@ func resolveImages(ctx context.Context, in Input, rows []Row) (map[string]media.
 				case err == nil:
 					out[c] = imgs
 				case errors.As(err, &pr):
-					res.problems.add(firstLine[c], "image", "%s %s", clip(c), pr.Msg)
+					res.problems.problemf(firstLine[c], "image", "The picture %q %s.", clip(c), pr.Msg)
 				case res.err == nil:
 					res.err = fmt.Errorf("picture %s: %w", c, err)
 				}

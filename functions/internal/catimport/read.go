@@ -21,20 +21,15 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// String reads "line 212, pack size: must be a whole number from 1 to 1000".
+// String reads "products.csv: line 212: The pack size must be a whole number from 1 to
+// 1000 (found "0").": the message is a whole sentence that names its column already.
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.File != "" {
 		b.WriteString(p.File + ": ")
 	}
 	if p.Line > 0 {
-		fmt.Fprintf(&b, "line %d", p.Line)
-		if p.Column != "" {
-			b.WriteString(", " + p.Column)
-		}
-		b.WriteString(": ")
-	} else if p.Column != "" {
-		b.WriteString(p.Column + ": ")
+		fmt.Fprintf(&b, "line %d: ", p.Line)
 	}
 	b.WriteString(p.Message)
 	return b.String()
@@ -72,19 +67,16 @@ const maxProblems = 200
 // header against cols. A file is JSON lines when its name ends .jsonl, .ndjson or .json,
 // or when its first non-blank character is "{".
 func readRecords(name string, data []byte, cols []column) ([]record, []Problem) {
-	fail := func(line int, msg string) ([]record, []Problem) {
-		return nil, []Problem{{File: name, Line: line, Message: msg}}
-	}
 	if len(data) > maxFileBytes {
-		return fail(0, fmt.Sprintf("is %.1f MB; the most an import file may be is %d MB", float64(len(data))/(1<<20), maxFileBytes>>20))
+		return nil, []Problem{{File: name, Message: fmt.Sprintf("The file is %.1f MB; the most an import file may be is %d MB.", float64(len(data))/(1<<20), maxFileBytes>>20)}}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM, as spreadsheets write
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fail(0, "is empty")
+		return nil, []Problem{{File: name, Message: "The file is empty."}}
 	}
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:firstInvalid(data)], []byte("\n"))
-		return fail(line, "is not UTF-8 text; save the file as \"CSV UTF-8\"")
+		return nil, []Problem{{File: name, Line: line, Message: "The file is not UTF-8 text; save it as \"CSV UTF-8\" and choose it again."}}
 	}
 	lower := strings.ToLower(name)
 	if strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson") || strings.HasSuffix(lower, ".json") ||
@@ -117,7 +109,7 @@ func checkHeader(name string, line int, has map[string]bool, cols []column) []Pr
 	var ps []Problem
 	for _, c := range cols {
 		if c.required && !has[c.key] {
-			ps = append(ps, Problem{File: name, Line: line, Column: c.label, Message: "this column is missing from the header"})
+			ps = append(ps, Problem{File: name, Line: line, Column: c.label, Message: "The " + c.label + " column is missing from the header."})
 		}
 	}
 	return ps
@@ -129,7 +121,7 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 	r.ReuseRecord = false
 	header, err := r.Read()
 	if err != nil {
-		return nil, []Problem{{File: name, Line: 1, Message: "the header row cannot be read: " + csvReason(err)}}
+		return nil, []Problem{{File: name, Line: 1, Message: "The header row cannot be read: " + csvReason(err) + "."}}
 	}
 	ok := known(cols)
 	has := map[string]bool{}
@@ -142,9 +134,9 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 		case k == "":
 			continue
 		case !ok[k]:
-			ps = append(ps, Problem{File: name, Line: 1, Column: strings.TrimSpace(h), Message: "is not a column this import knows (" + labels(cols) + ")"})
+			ps = append(ps, Problem{File: name, Line: 1, Column: strings.TrimSpace(h), Message: fmt.Sprintf("The column %q is not one this import knows (%s).", strings.TrimSpace(h), labels(cols))})
 		case has[k]:
-			ps = append(ps, Problem{File: name, Line: 1, Column: strings.TrimSpace(h), Message: "appears twice in the header"})
+			ps = append(ps, Problem{File: name, Line: 1, Column: strings.TrimSpace(h), Message: fmt.Sprintf("The column %q appears twice in the header.", strings.TrimSpace(h))})
 		}
 		has[k] = true
 	}
@@ -164,14 +156,14 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 			if errors.As(err, &pe) {
 				line = pe.StartLine
 			}
-			ps = append(ps, Problem{File: name, Line: line, Message: "cannot be read as CSV: " + csvReason(err)})
+			ps = append(ps, Problem{File: name, Line: line, Message: "This line cannot be read as CSV: " + csvReason(err) + "."})
 			return nil, ps
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line
 		}
 		if len(rec) > len(keys) {
-			ps = append(ps, Problem{File: name, Line: line, Message: fmt.Sprintf("has %d cells but the header has %d columns", len(rec), len(keys))})
+			ps = append(ps, Problem{File: name, Line: line, Message: fmt.Sprintf("This line has %d cells but the header has %d columns.", len(rec), len(keys))})
 			if len(ps) >= maxProblems {
 				break
 			}
@@ -222,7 +214,7 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
 		if err := d.Decode(&obj); err != nil || d.More() {
-			ps = append(ps, Problem{File: name, Line: line, Message: "is not one JSON object"})
+			ps = append(ps, Problem{File: name, Line: line, Message: "This line is not one JSON object."})
 			if len(ps) >= maxProblems {
 				break
 			}
@@ -232,7 +224,7 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 		for k, v := range obj {
 			nk := normKey(k)
 			if !ok[nk] {
-				ps = append(ps, Problem{File: name, Line: line, Column: k, Message: "is not a field this import knows (" + labels(cols) + ")"})
+				ps = append(ps, Problem{File: name, Line: line, Column: k, Message: fmt.Sprintf("The field %q is not one this import knows (%s).", k, labels(cols))})
 				continue
 			}
 			has[nk] = true
@@ -246,19 +238,19 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 			case bool:
 				cells[nk] = strconv.FormatBool(v)
 			default:
-				ps = append(ps, Problem{File: name, Line: line, Column: labelOf(cols, nk), Message: "must be a string or a number"})
+				ps = append(ps, Problem{File: name, Line: line, Column: labelOf(cols, nk), Message: "The " + labelOf(cols, nk) + " must be a string or a number."})
 			}
 		}
 		out = append(out, record{line: line, cells: cells, has: has})
 	}
 	if len(out) == 0 && len(ps) == 0 {
-		ps = append(ps, Problem{File: name, Message: "holds no rows"})
+		ps = append(ps, Problem{File: name, Message: "The file holds no rows."})
 	}
 	// A JSON-lines file has no header: a required field must be on every line.
 	for _, r := range out {
 		for _, c := range cols {
 			if _, present := r.cells[c.key]; c.required && !present && len(ps) < maxProblems {
-				ps = append(ps, Problem{File: name, Line: r.line, Column: c.label, Message: "is missing from this line"})
+				ps = append(ps, Problem{File: name, Line: r.line, Column: c.label, Message: "The " + c.label + " is missing from this line."})
 			}
 		}
 	}

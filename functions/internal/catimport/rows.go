@@ -60,7 +60,6 @@ var (
 	mediaRE    = regexp.MustCompile(`^/media/[a-z0-9][a-z0-9/_.-]*-l\.(svg|webp|jpg|png)$`)
 	vatRates   = map[int]bool{0: true, 5: true, 20: true}
 	statusOf   = map[string]string{"": catalogue.StatusActive, "active": catalogue.StatusActive, "discontinued": catalogue.StatusDiscontinued}
-	validUnits = "must be a whole number"
 )
 
 // Row is one validated product row. Stock is nil when the cell is empty: the stock is
@@ -90,7 +89,9 @@ type problems struct {
 	count int
 }
 
-func (p *problems) add(line int, col, format string, args ...any) {
+// problemf adds a problem: format and args make a whole sentence that names the column
+// in staff's words ("The pack size must be …."), as every message the server sends is.
+func (p *problems) problemf(line int, col, format string, args ...any) {
 	p.count++
 	if len(p.list) < maxProblems {
 		p.list = append(p.list, Problem{File: p.file, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
@@ -104,12 +105,12 @@ func (p *problems) wholeNumber(r record, key, label string, lo, hi int, optional
 		if optional {
 			return 0, true
 		}
-		p.add(r.line, label, "is empty; it %s from %d to %d", validUnits, lo, hi)
+		p.problemf(r.line, label, "The %s is empty; it must be a whole number from %d to %d.", label, lo, hi)
 		return 0, false
 	}
 	n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
 	if err != nil || n < lo || n > hi {
-		p.add(r.line, label, "%s from %d to %d (found %q)", validUnits, lo, hi, clip(s))
+		p.problemf(r.line, label, "The %s must be a whole number from %d to %d (found %q).", label, lo, hi, clip(s))
 		return 0, false
 	}
 	return n, true
@@ -119,13 +120,13 @@ func (p *problems) text(r record, key, label string, max int, required bool) (st
 	s := r.get(key)
 	switch {
 	case s == "" && required:
-		p.add(r.line, label, "is empty")
+		p.problemf(r.line, label, "The %s is empty.", label)
 		return "", false
 	case len([]rune(s)) > max:
-		p.add(r.line, label, "is %d characters long; the most is %d", len([]rune(s)), max)
+		p.problemf(r.line, label, "The %s is %d characters long; the most is %d.", label, len([]rune(s)), max)
 		return "", false
 	case strings.ContainsAny(s, "\x00\r\n\t") && key != "description":
-		p.add(r.line, label, "holds a line break or tab; write it on one line")
+		p.problemf(r.line, label, "The %s holds a line break or tab; write it on one line.", label)
 		return "", false
 	}
 	// The shop's one rule for free text (package text), as every other field has it: no
@@ -134,7 +135,7 @@ func (p *problems) text(r record, key, label string, max int, required bool) (st
 	// line breaks.
 	clean, err := text.Field{Name: key, Label: label, Max: max, Lines: key == "description"}.Clean(s)
 	if refused, ok := err.(*text.Error); ok {
-		p.add(r.line, label, "%s", refused.Problem)
+		p.problemf(r.line, label, "The %s %s.", label, refused.Problem)
 		return "", false
 	}
 	return clean, true
@@ -211,13 +212,13 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		sku := strings.ToUpper(r.get("sku"))
 		switch {
 		case sku == "":
-			p.add(r.line, "SKU", "is empty")
+			p.problemf(r.line, "SKU", "The SKU is empty.")
 			ok = false
 		case !catalogue.ValidSKU(sku):
-			p.add(r.line, "SKU", "must be letters, digits and hyphens, at most %d, starting with a letter or digit (found %q)", maxSKU, clip(r.get("sku")))
+			p.problemf(r.line, "SKU", "The SKU must be letters, digits and hyphens, at most %d, starting with a letter or digit (found %q).", maxSKU, clip(r.get("sku")))
 			ok = false
 		case firstLine[sku] != 0:
-			p.add(r.line, "SKU", "%s is already on line %d", sku, firstLine[sku])
+			p.problemf(r.line, "SKU", "The SKU %s is already on line %d.", sku, firstLine[sku])
 			ok = false
 		default:
 			firstLine[sku] = r.line
@@ -235,24 +236,24 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		var cat catalogue.Category
 		switch id, err := strconv.Atoi(cell); {
 		case cell == "":
-			p.add(r.line, "category", "is empty; give the category's slug or numeric id")
+			p.problemf(r.line, "category", "The category is empty; give the category's slug or numeric id.")
 			ok = false
 		case err == nil:
 			c, found := cats.byID[id]
 			if !found {
-				p.add(r.line, "category", "there is no category with id %d", id)
+				p.problemf(r.line, "category", "There is no category with id %d.", id)
 				ok = false
 			}
 			cat = c
 		default:
 			switch list := cats.bySlug[strings.ToLower(cell)]; len(list) {
 			case 0:
-				p.add(r.line, "category", "there is no category with slug %q", clip(cell))
+				p.problemf(r.line, "category", "There is no category with slug %q.", clip(cell))
 				ok = false
 			case 1:
 				cat = list[0]
 			default:
-				p.add(r.line, "category", "the slug %q names %d categories; give the numeric id instead", cell, len(list))
+				p.problemf(r.line, "category", "The category %q could be any of %d categories with that slug; give the numeric id instead.", cell, len(list))
 				ok = false
 			}
 		}
@@ -260,9 +261,9 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		row.Range = cat.RangeURLText
 		if rg := strings.ToLower(r.get("range")); rg != "" && cat.ID != 0 && rg != cat.RangeURLText {
 			if !ranges[rg] {
-				p.add(r.line, "range", "there is no range %q", clip(rg))
+				p.problemf(r.line, "range", "There is no range %q.", clip(rg))
 			} else {
-				p.add(r.line, "range", "category %s (%d) belongs to range %s, not %s", cat.Name, cat.ID, cat.RangeURLText, rg)
+				p.problemf(r.line, "range", "The range is %s, but category %s (%d) belongs to range %s.", rg, cat.Name, cat.ID, cat.RangeURLText)
 			}
 			ok = false
 		}
@@ -270,17 +271,17 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 			ok = false
 		}
 		if s := r.get("unit_price"); s == "" {
-			p.add(r.line, "unit price", "is empty; write the trade price of one unit in pounds ex VAT, such as 1.25")
+			p.problemf(r.line, "unit price", "The unit price is empty; write the trade price of one unit in pounds ex VAT, such as 1.25.")
 			ok = false
 		} else if pence, good := parsePrice(s); !good || pence == 0 {
-			p.add(r.line, "unit price", "must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to %s, such as 1.25 (found %q)", FormatPrice(maxPricePence), clip(s))
+			p.problemf(r.line, "unit price", "The unit price must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to %s, such as 1.25 (found %q).", FormatPrice(maxPricePence), clip(s))
 			ok = false
 		} else {
 			row.UnitPrice = pence
 		}
 		vat := strings.TrimSuffix(r.get("vat_rate"), "%")
 		if n, err := strconv.Atoi(strings.TrimSpace(vat)); err != nil || !vatRates[n] {
-			p.add(r.line, "VAT rate", "must be 20, 5 or 0 (a percentage; found %q)", clip(r.get("vat_rate")))
+			p.problemf(r.line, "VAT rate", "The VAT rate must be 20, 5 or 0 (a percentage; found %q).", clip(r.get("vat_rate")))
 			ok = false
 		} else {
 			row.VATRate = n
@@ -294,13 +295,13 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		}
 		st, known := statusOf[strings.ToLower(r.get("status"))]
 		if !known {
-			p.add(r.line, "status", "must be active or discontinued (found %q)", clip(r.get("status")))
+			p.problemf(r.line, "status", "The status must be active or discontinued (found %q).", clip(r.get("status")))
 			ok = false
 		}
 		row.Status = st
 		row.Image = r.get("image")
 		if strings.HasPrefix(row.Image, "/media/") && !mediaRE.MatchString(row.Image) {
-			p.add(r.line, "image", "%q is not a large picture this shop published (/media/…-l.webp); give a file name to load a new one", clip(row.Image))
+			p.problemf(r.line, "image", "The image %q is not a large picture this shop published (/media/…-l.webp); give a file name to load a new one.", clip(row.Image))
 			ok = false
 		}
 		if row.SortOrder, good = p.wholeNumber(r, "sort_order", "sort order", 1, maxSortOrder, true); !good {
@@ -308,7 +309,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		}
 		if b := strings.ReplaceAll(r.get("barcode"), " ", ""); b != "" {
 			if !barcodeRE.MatchString(b) || !gtinValid(b) {
-				p.add(r.line, "barcode", "must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found %q)", clip(r.get("barcode")))
+				p.problemf(r.line, "barcode", "The barcode must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found %q).", clip(r.get("barcode")))
 				ok = false
 			}
 			row.Barcode = b
@@ -318,7 +319,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		}
 	}
 	if len(recs) == 0 && p.count == 0 {
-		p.add(0, "", "holds no product rows")
+		p.problemf(0, "", "The file holds no product rows.")
 	}
 	return rows, p
 }
@@ -335,11 +336,11 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 		if t := strings.ToLower(r.get("type")); t == "range" {
 			slug := strings.ToLower(r.get("slug"))
 			if !rangeRE.MatchString(slug) {
-				p.add(r.line, "slug", "a range's slug must be 1 to 64 lower-case letters, digits, hyphens or underscores (found %q)", clip(r.get("slug")))
+				p.problemf(r.line, "slug", "The slug of a range must be 1 to 64 lower-case letters, digits, hyphens or underscores (found %q).", clip(r.get("slug")))
 				continue
 			}
 			if l := rangeLine[slug]; l != 0 {
-				p.add(r.line, "slug", "range %s is already on line %d", slug, l)
+				p.problemf(r.line, "slug", "The range slug %s is already on line %d.", slug, l)
 				continue
 			}
 			rangeLine[slug] = r.line
@@ -360,7 +361,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 			id, idOK := p.wholeNumber(r, "id", "id", 1, maxCategoryID, false)
 			if idOK {
 				if l := catLine[id]; l != 0 {
-					p.add(r.line, "id", "category %d is already on line %d", id, l)
+					p.problemf(r.line, "id", "The category id %d is already on line %d.", id, l)
 					idOK = false
 				} else {
 					catLine[id] = r.line
@@ -372,15 +373,15 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 			}
 			slugOK := slugRE.MatchString(slug) && len(slug) <= 64
 			if !slugOK {
-				p.add(r.line, "slug", "a category's slug must be lower-case words of letters and digits joined by hyphens, at most 64 characters (found %q)", clip(r.get("slug")))
+				p.problemf(r.line, "slug", "The slug of a category must be lower-case words of letters and digits joined by hyphens, at most 64 characters (found %q).", clip(r.get("slug")))
 			}
 			rg := strings.ToLower(r.get("range"))
 			rangeOK := rangeLine[rg] != 0 || tableRanges[rg]
 			if !rangeOK {
 				if rg == "" {
-					p.add(r.line, "range", "is empty; give the slug of the range the category belongs to")
+					p.problemf(r.line, "range", "The range is empty; give the slug of the range the category belongs to.")
 				} else {
-					p.add(r.line, "range", "there is no range %q in this file or the shop", clip(rg))
+					p.problemf(r.line, "range", "There is no range %q in this file or the shop.", clip(rg))
 				}
 			}
 			group, groupOK := p.text(r, "group", "menu group", maxGroup, true)
@@ -389,7 +390,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 			}
 			cats = append(cats, catalogue.Category{ID: id, Slug: slug, Name: name, Group: group, RangeURLText: rg, Order: order})
 		default:
-			p.add(r.line, "type", "must be range or category (found %q)", clip(r.get("type")))
+			p.problemf(r.line, "type", "The type must be range or category (found %q).", clip(r.get("type")))
 		}
 	}
 	return ranges, cats, p

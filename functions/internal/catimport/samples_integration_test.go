@@ -62,9 +62,9 @@ func TestTheSamplesImport(t *testing.T) {
 	bad := catimport.Input{ProductsName: "bad.csv", Images: catimport.FolderImages(pics, media.NewDirStore(mediaDir)),
 		Products: []byte("sku,name,category,pack_size,unit_price,vat_rate,image\nTS-X-1,Card,111,6,1.00,20,card.jpg\nTS-X-2,Card 2,111,6,1.00,20,../products.csv\nTS-X-3,Card 3,111,6,1.00,20,missing.png\n")}
 	_, err := catimport.Check(ctx, st, bad)
-	if err == nil || !strings.Contains(problemsText(err), "bad.csv: line 2, image: card.jpg is not a JPEG, PNG or WebP picture") ||
-		!strings.Contains(problemsText(err), "bad.csv: line 3, image: ../products.csv is not inside the pictures folder") ||
-		!strings.Contains(problemsText(err), "bad.csv: line 4, image: missing.png is not in the pictures folder") {
+	if err == nil || !strings.Contains(problemsText(err), "bad.csv: line 2: The picture \"card.jpg\" is not a JPEG, PNG or WebP picture") ||
+		!strings.Contains(problemsText(err), "bad.csv: line 3: The picture \"../products.csv\" is not inside the pictures folder.") ||
+		!strings.Contains(problemsText(err), "bad.csv: line 4: The picture \"missing.png\" is not in the pictures folder") {
 		t.Fatalf("bad pictures: %s", problemsText(err))
 	}
 }

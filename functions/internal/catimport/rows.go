@@ -53,13 +53,13 @@ const (
 )
 
 var (
-	priceRE    = regexp.MustCompile(`^£?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?$`)
-	slugRE     = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-	rangeRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	barcodeRE  = regexp.MustCompile(`^[0-9]{8}$|^[0-9]{12,14}$`)
-	mediaRE    = regexp.MustCompile(`^/media/[a-z0-9][a-z0-9/_.-]*-l\.(svg|webp|jpg|png)$`)
-	vatRates   = map[int]bool{0: true, 5: true, 20: true}
-	statusOf   = map[string]string{"": catalogue.StatusActive, "active": catalogue.StatusActive, "discontinued": catalogue.StatusDiscontinued}
+	priceRE   = regexp.MustCompile(`^£?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?$`)
+	slugRE    = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	rangeRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+	barcodeRE = regexp.MustCompile(`^[0-9]{8}$|^[0-9]{12,14}$`)
+	mediaRE   = regexp.MustCompile(`^/media/[a-z0-9][a-z0-9/_.-]*-l\.(svg|webp|jpg|png)$`)
+	vatRates  = map[int]bool{0: true, 5: true, 20: true}
+	statusOf  = map[string]string{"": catalogue.StatusActive, "active": catalogue.StatusActive, "discontinued": catalogue.StatusDiscontinued}
 )
 
 // Row is one validated product row. Stock is nil when the cell is empty: the stock is

@@ -140,7 +140,11 @@ describe('the VAT invoice of an order', { timeout: 120_000 }, () => {
     const holding = new Promise<void>((r) => (held = r));
     await page.route('**/api/orders/*/invoice', async (route) => {
       await holding; // held, to see the loading state
-      return route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"The VAT invoice for this order is still being issued: try again in a minute."}' });
+      return route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: '{"error":"The VAT invoice for this order is still being issued: try again in a minute."}',
+      });
     });
     try {
       await page.getByRole('button', { name: 'Download PDF' }).focus();

@@ -61,9 +61,9 @@ const ContentType = "image/webp"
 // "/media/products/3f2a9c…-s.webp" and "/media/products/3f2a9c…-l.webp".
 type Images struct{ Small, Large string }
 
-// Problem is a picture that cannot be used. Msg is one plain sentence for a shop's staff
-// that does not start with the file's name: the caller puts that (or "line 12, image: ")
-// in front, e.g. "is 40 × 40 pixels; the least is 100 pixels on each side".
+// Problem is a picture that cannot be used. Msg reads on from the picture's name, e.g.
+// "is 40 × 40 pixels; the least is 100 pixels on each side": the caller makes the whole
+// sentence ("robin.jpg is ….", or the catalogue import's "The picture "robin.jpg" is ….").
 type Problem struct{ Msg string }
 
 func (p *Problem) Error() string { return p.Msg }

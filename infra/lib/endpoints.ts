@@ -4,8 +4,9 @@ import * as path from 'node:path';
 /**
  * Absolute path of functions/internal/api/endpoints.json: the /api surface the cloud
  * deploys (one Lambda per endpoint), each endpoint's table grants and whether it gets the
- * CSRF secret, and the scheduled jobs' grants. Go tests keep it equal to the routes the Go
- * code serves and check against DynamoDB Local that every access is within its grants.
+ * CSRF secret, and the scheduled jobs' grants. It is generated from the Go code's routes
+ * and their deploy facts (functions/internal/api/routes.go, `go generate ./internal/api/`),
+ * and Go tests check against DynamoDB Local that every access is within its grants.
  */
 export const ENDPOINTS_PATH = path.resolve(__dirname, '..', '..', 'functions', 'internal', 'api', 'endpoints.json');
 

@@ -1,12 +1,15 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/store"
@@ -14,8 +17,9 @@ import (
 
 // endpointsJSON is endpoints.json: the /api surface as the cloud deploys it, with each
 // endpoint's table grants and whether it gets the CSRF secret (the CDK app reads the same
-// file; endpoints_test.go keeps it equal to routes.go and access_integration_test.go keeps
-// its grants true).
+// file). It is generated from routes.go by cmd/deployment (go generate ./internal/api/);
+// endpoints_test.go and the static suite fail when it is stale, and
+// access_integration_test.go keeps its grants true.
 //
 //go:embed endpoints.json
 var endpointsJSON []byte
@@ -87,4 +91,122 @@ func DepsForEndpoint(ctx context.Context, getenv func(string) string, log *slog.
 		return Deps{}, err
 	}
 	return depsWith(ctx, getenv, log, st, protector)
+}
+
+// grant is the Grant of actions (DynamoDB operation names, separated by spaces) on items
+// whose partition key matches one of keys: the short form of routes.go's deploy facts.
+func grant(actions string, keys ...string) Grant {
+	return Grant{Actions: strings.Fields(actions), Keys: keys}
+}
+
+// indexQuery is the Grant of a Query of the named index (a catalogue read).
+func indexQuery(index string) Grant {
+	return Grant{Actions: []string{"Query"}, Index: index}
+}
+
+// DeploymentFromRoutes is the deployment routes.go declares: each function of
+// endpointFunctions with the routes Endpoints() gives its name, and jobFunctions. It
+// fails when an endpoint is served without deploy facts, or facts name no endpoint.
+func DeploymentFromRoutes() (Deployment, error) {
+	routes := map[string][]string{}
+	var order []string
+	for _, e := range Endpoints(Deps{Log: slog.New(slog.DiscardHandler), CSRF: csrf.Disabled()}) {
+		if routes[e.Name] == nil {
+			order = append(order, e.Name)
+		}
+		routes[e.Name] = append(routes[e.Name], e.Pattern)
+	}
+	var problems []string
+	d := Deployment{Jobs: slices.Clone(jobFunctions)}
+	seen := map[string]bool{}
+	for _, f := range endpointFunctions {
+		if seen[f.Name] {
+			problems = append(problems, fmt.Sprintf("endpointFunctions lists %s twice", f.Name))
+		}
+		seen[f.Name] = true
+		if routes[f.Name] == nil {
+			problems = append(problems, fmt.Sprintf("endpointFunctions lists %s, which Endpoints() does not serve", f.Name))
+		}
+		f.Routes = routes[f.Name]
+		d.Endpoints = append(d.Endpoints, f)
+	}
+	for _, name := range order {
+		if !seen[name] {
+			problems = append(problems, fmt.Sprintf("endpoint %s is served but has no deploy facts, so it would not be deployed: "+
+				"add {Name: %q, CSRFSecret: true if it checks or issues CSRF tokens, Access: []Grant{...}} to endpointFunctions in routes.go "+
+				"(TestEndpointsStayWithinTheirTableRights names the table grants it needs)", name, name))
+		}
+	}
+	if len(problems) > 0 {
+		return Deployment{}, errors.New(strings.Join(problems, "\n"))
+	}
+	return d, nil
+}
+
+// deploymentComment is endpoints.json's "$comment", for a reader of the file.
+const deploymentComment = `The /api surface as the cloud deploys it: one Lambda per name, its routes, whether it gets the CSRF secret (csrfSecret: only the endpoints that check or issue tokens), and its table grants (access). Each grant is one IAM statement: DynamoDB actions on items whose partition key matches one of keys (ForAllValues:StringLike on dynamodb:LeadingKeys), or with index, a Query of that index (the catalogue; no key condition). A transaction needs each item's own action. jobs are functions no route serves (the order sweeper, the email sender). Read by infra/ (CDK), the Lambda build script and the Go functions (embedded); it is generated from routes.go (Endpoints() and the deploy facts beside it) by go generate ./internal/api/, so edit routes.go, never this file; and access_integration_test.go checks against DynamoDB Local that each endpoint and each job make only accesses their grants allow, and use the CSRF secret exactly when given it. memoryMB is optional (default 256), as is timeoutSeconds (default 10; at most 29, under API Gateway's 30 s). mediaBucket: the function publishes product pictures to the media bucket (s3:PutObject and s3:GetObject on media/products/*, s3:ListBucket on the bucket so a missing picture is a 404, and MEDIA_BUCKET in its environment). docs/infrastructure.md has the table a test keeps equal to this file.`
+
+// EncodeDeployment writes d as endpoints.json: one line per function, keys in a fixed
+// order, so a change to one endpoint is a one-line diff.
+func EncodeDeployment(d Deployment) []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n  \"$comment\": " + jsonText(deploymentComment) + ",\n  \"endpoints\": [\n")
+	writeFunctions(&b, d.Endpoints)
+	b.WriteString("  ],\n  \"jobs\": [\n")
+	writeFunctions(&b, d.Jobs)
+	b.WriteString("  ]\n}\n")
+	return b.Bytes()
+}
+
+// writeFunctions writes fs one per line, as endpoints.json lists them.
+func writeFunctions(b *bytes.Buffer, fs []DeployedFunction) {
+	for i, f := range fs {
+		b.WriteString("    {\"name\": " + jsonText(f.Name))
+		if len(f.Routes) > 0 {
+			b.WriteString(", \"routes\": " + jsonList(f.Routes))
+		}
+		if f.MemoryMB != 0 {
+			fmt.Fprintf(b, ", \"memoryMB\": %d", f.MemoryMB)
+		}
+		if f.TimeoutSeconds != 0 {
+			fmt.Fprintf(b, ", \"timeoutSeconds\": %d", f.TimeoutSeconds)
+		}
+		fmt.Fprintf(b, ", \"csrfSecret\": %t", f.CSRFSecret)
+		if f.MediaBucket {
+			b.WriteString(", \"mediaBucket\": true")
+		}
+		grants := make([]string, len(f.Access))
+		for j, g := range f.Access {
+			if g.Index != "" {
+				grants[j] = "{ \"actions\": " + jsonList(g.Actions) + ", \"index\": " + jsonText(g.Index) + "}"
+			} else {
+				grants[j] = "{ \"actions\": " + jsonList(g.Actions) + ", \"keys\": " + jsonList(g.Keys) + " }"
+			}
+		}
+		b.WriteString(", \"access\": [" + strings.Join(grants, ", ") + "] }")
+		if i < len(fs)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// jsonText is s as a JSON string, without HTML escaping.
+func jsonText(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err) // a Go string always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// jsonList is ss as a JSON array of strings on one line.
+func jsonList(ss []string) string {
+	quoted := make([]string, len(ss))
+	for i, s := range ss {
+		quoted[i] = jsonText(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }

@@ -118,8 +118,8 @@ type Endpoint struct {
 	Handler http.Handler
 }
 
-// Endpoints lists the whole /api surface: the one list of the API, from which the
-// deployment (endpoints.json) and the docs follow, checked by endpoints_test.go
+// Endpoints lists the whole /api surface: the one list of the API, from which, with
+// endpointFunctions below, the deployment (endpoints.json, generated) and the docs follow
 // (docs/api.md "The endpoints, and adding one").
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
@@ -158,6 +158,103 @@ func Endpoints(d Deps) []Endpoint {
 		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
 		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
 	}, adminEndpoints(d, life)...)
+}
+
+// endpointFunctions are the deploy facts of every endpoint of Endpoints(), beside it so a
+// new endpoint is written in this one file: whether its Lambda gets the CSRF secret
+// (CSRFSecret: only the endpoints that check or issue tokens, as a protect()ed write
+// does), its table grants (Access: grant(actions, key patterns) or indexQuery(index), each
+// one IAM statement; TestEndpointsStayWithinTheirTableRights fails on any access they do
+// not allow), and optionally MemoryMB (default 256), TimeoutSeconds (default 10, at most
+// 29) and MediaBucket. Their routes come from Endpoints(). endpoints.json, which the CDK
+// app deploys, is generated from these by go generate ./internal/api/ (cmd/deployment),
+// in this order.
+//
+//go:generate go run ../../cmd/deployment -o endpoints.json
+var endpointFunctions = []DeployedFunction{
+	{Name: "shoppingCartSmall", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "search", MemoryMB: 1024, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "getProfile", Access: []Grant{grant("GetItem PutItem", "USER#*")}},
+	{Name: "profile", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "csrf", CSRFSecret: true, Access: []Grant{}},
+	{Name: "session", CSRFSecret: true, Access: []Grant{}},
+	{Name: "recommended", Access: []Grant{grant("GetItem Query", "USER#*"), grant("BatchGetItem", "PRODUCT#*"), indexQuery("gsi1"), indexQuery("gsi2")}},
+	{Name: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "basketAdd", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "basketAddMany", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "basketSet", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
+	{Name: "basketRemove", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "prices", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "orders", CSRFSecret: true, Access: []Grant{
+		grant("GetItem BatchGetItem Query PutItem UpdateItem DeleteItem", "USER#*"),
+		grant("BatchGetItem UpdateItem", "PRODUCT#*", "COUPON#*"),
+		grant("UpdateItem", "COUNTER#ORDER"),
+		grant("GetItem PutItem UpdateItem DeleteItem", "PENDING"),
+		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
+		grant("PutItem", "INVOICE"),
+		grant("PutItem DeleteItem", "INVOICING"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
+	{Name: "order", Access: []Grant{grant("GetItem", "USER#*")}},
+	{Name: "invoice", Access: []Grant{grant("GetItem", "USER#*")}},
+	{Name: "reorder", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "billing", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "checkout", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "getCoupon", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
+	{Name: "updateCoupon", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
+	{Name: "skus", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "lists", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
+	{Name: "list", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "listBasket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "adminMe", CSRFSecret: true, Access: []Grant{}},
+	{Name: "adminPublish", CSRFSecret: true, Access: []Grant{}},
+	{Name: "adminOrders", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
+	{Name: "adminOrder", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
+	{Name: "adminOrderAction", CSRFSecret: true, Access: []Grant{
+		indexQuery("gsi3"),
+		grant("GetItem UpdateItem", "USER#*"),
+		grant("Query PutItem", "AUDIT#ORDER#*"),
+		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
+		grant("PutItem DeleteItem", "CANCELLING"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
+	{Name: "adminExport", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminAccounts", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminAccount", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
+	{Name: "adminAccountUpdate", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
+	{Name: "adminCoupons", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminCouponSave", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
+	{Name: "adminProduct", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
+	{Name: "adminStock", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
+	{Name: "adminCatalogueCheck", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminCatalogueApply", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+		indexQuery("gsi2"),
+		grant("GetItem UpdateItem", "PRODUCT#*"),
+		grant("BatchWriteItem", "PRODUCT#*", "CATEGORY#*", "RANGE#*"),
+		grant("PutItem", "AUDIT#PRODUCT#*", "AUDIT#IMPORT#CATALOGUE"),
+		grant("PutItem DeleteItem", "IMPORT#LOCK"),
+	}},
+	{Name: "adminCatalogueImages", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
+	{Name: "adminCatalogueExport", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+}
+
+// jobFunctions are the deploy facts of the functions no route serves (the order sweeper,
+// the email sender; each a functions/cmd/{name}), written to endpoints.json's jobs.
+var jobFunctions = []DeployedFunction{
+	{Name: "sweepOrders", Access: []Grant{
+		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
+		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
+		grant("GetItem UpdateItem DeleteItem", "USER#*"),
+		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
+		grant("PutItem", "INVOICE"),
+		grant("Query DeleteItem", "INVOICING"),
+		grant("Query DeleteItem", "CANCELLING"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
+	{Name: "sendEmails", Access: []Grant{grant("Query UpdateItem DeleteItem", "OUTBOX"), grant("GetItem PutItem", "SENT")}},
 }
 
 // NewHandler serves every endpoint, for the local edge. Unknown /api paths answer a

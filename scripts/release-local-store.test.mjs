@@ -1,3 +1,4 @@
+// @ts-check
 // A release to a local folder reads the catalogue from the local store (scripts/run's
 // DynamoDB Local) unless told otherwise, as scripts/catalogue does, and refuses, as the seed
 // does, to read a deployed table by accident.

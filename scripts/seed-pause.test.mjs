@@ -1,3 +1,4 @@
+// @ts-check
 // The seed on a busy machine (docs/local-store.md "Deadlines"): a store that stops
 // answering for longer than the per-call deadline in the middle of the load (SIGSTOP of
 // its JVM) does not stop the seed, which sends the calls again with back-off, says so on

@@ -11,37 +11,16 @@
 package main
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/tradeshop/functions/internal/api"
+	"github.com/tradeshop/functions/internal/genfile"
 )
 
 func main() {
-	out := flag.String("o", "", "write endpoints.json to this file")
-	check := flag.String("check", "", "compare this file with what would be written; exit 1 if it differs")
-	flag.Parse()
-	d, err := api.DeploymentFromRoutes()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "deployment:", err)
-		os.Exit(1)
-	}
-	file := api.EncodeDeployment(d)
-	switch {
-	case *check != "":
-		have, err := os.ReadFile(*check)
-		if err != nil || !bytes.Equal(have, file) {
-			fmt.Fprintf(os.Stderr, "deployment: %s is not what routes.go declares: run `cd functions && go generate ./internal/api/` and commit it\n", *check)
-			os.Exit(1)
+	genfile.Main("deployment", "endpoints.json", "routes.go declares", func() ([]byte, error) {
+		d, err := api.DeploymentFromRoutes()
+		if err != nil {
+			return nil, err
 		}
-	case *out != "":
-		if err := os.WriteFile(*out, file, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "deployment:", err)
-			os.Exit(1)
-		}
-	default:
-		os.Stdout.Write(file)
-	}
+		return api.EncodeDeployment(d), nil
+	})
 }

@@ -154,6 +154,7 @@ export const shopSchemaPath = path.join(root, 'functions', 'config', 'shop-schem
  *   business: { tradingName: string, legalName: string, registeredIn?: string, registeredAddress: string, companyNumber: string, vatNumber: string },
  *   bankTransfer: { accountName: string, sortCode: string, accountNumber: string },
  *   contact: { phone: string, email: string, address: string, hours: string },
+ *   operations?: { alarm_email: string },
  *   minimumOrderPence?: number,
  * }} ShopConfig
  */
@@ -166,11 +167,17 @@ export const readShopConfig = () =>
 /** Site versions buyers see: their builds must carry the shop's real details. */
 const PUBLIC_VERSIONS = new Set(['staging', 'production']);
 
+/** An address at a domain kept for examples (RFC 2606): nothing sent there arrives.
+ * @param {string} email */
+const isExampleEmail = (email) => /(\.example|[@.]example\.(com|net|org))$/i.test(email);
+
 /** The example values in a shop.json that a real shop must replace before buyers see
  * them: an all-zero company number, VAT number, sort code or account number, the example
  * town in an address, and contact details in the ranges kept for examples (an .example
- * domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama). The release to AWS refuses
- * the same (release-checks.mjs). */
+ * domain, RFC 2606; 01632 960xxx, Ofcom's numbers for drama), and an alarm email at an
+ * example domain (.example, or example.com, .net or .org), where no alarm would ever
+ * arrive. The release to AWS refuses the same (release-checks.mjs), and scripts/deploy.mjs
+ * refuses to deploy a stage whose alarms would email nobody. */
 export function placeholderProblems(/** @type {Partial<ShopConfig>} */ shop) {
   /** @type {string[]} */
   const problems = [];
@@ -188,6 +195,8 @@ export function placeholderProblems(/** @type {Partial<ShopConfig>} */ shop) {
   if (/\.example$/i.test(contact.email ?? '')) problems.push(`contact.email "${contact.email}" is an example address`);
   if (/^01632\s?960/.test(contact.phone ?? '')) problems.push(`contact.phone "${contact.phone}" is a number kept for drama`);
   if (/exampleton/i.test(contact.address ?? '')) problems.push(`contact.address "${contact.address}" is an example address`);
+  const alarmEmail = shop.operations?.alarm_email ?? '';
+  if (isExampleEmail(alarmEmail)) problems.push(`operations.alarm_email "${alarmEmail}" is an example address`);
   return problems;
 }
 

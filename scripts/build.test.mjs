@@ -19,6 +19,7 @@ const placeholders = {
   },
   bankTransfer: { accountName: 'TradeShop Wholesale', sortCode: '00-00-00', accountNumber: '00000000' },
   contact: { phone: '01632 960 123', email: 'trade@tradeshop.example', address: 'Unit 4, Exampleton', hours: '9 to 5' },
+  operations: { alarm_email: 'alerts@example.com' },
 };
 const real = {
   business: {
@@ -30,6 +31,7 @@ const real = {
   },
   bankTransfer: { accountName: 'TradeShop Wholesale Ltd', sortCode: '20-45-77', accountNumber: '41308826' },
   contact: { phone: '01392 555 010', email: 'trade@tradeshop.co.uk', address: 'Unit 4, Exeter', hours: '9 to 5' },
+  operations: { alarm_email: 'alerts@tradeshop.co.uk' },
 };
 
 test('every placeholder is named', () => {
@@ -42,6 +44,7 @@ test('every placeholder is named', () => {
     'contact.email "trade@tradeshop.example" is an example address',
     'contact.phone "01632 960 123" is a number kept for drama',
     'contact.address "Unit 4, Exampleton" is an example address',
+    'operations.alarm_email "alerts@example.com" is an example address',
   ]);
   assert.deepEqual(placeholderProblems({}), [
     'business.companyNumber "" is a placeholder',
@@ -50,6 +53,12 @@ test('every placeholder is named', () => {
     'bankTransfer.accountNumber "" is a placeholder',
   ]);
   assert.deepEqual(placeholderProblems(real), []);
+  // Every domain RFC 2606 keeps for examples, and the shop.json in the repo; not a real domain that merely contains the word.
+  const alarm = (/** @type {string} */ alarm_email) => placeholderProblems({ ...real, operations: { alarm_email } });
+  for (const email of ['alerts@tradeshop.example', 'a@example.org', 'a@mail.example.net', 'ALERTS@EXAMPLE.COM', shop.operations?.alarm_email ?? '']) {
+    assert.deepEqual(alarm(email), [`operations.alarm_email "${email}" is an example address`]);
+  }
+  for (const email of ['alerts@example-shop.co.uk', 'example@tradeshop.co.uk', 'a@myexample.com']) assert.deepEqual(alarm(email), []);
 });
 
 test('staging and production builds refuse placeholders; local builds and real details pass', () => {

@@ -46,6 +46,13 @@ type BankTransfer struct {
 	AccountNumber string `json:"accountNumber"` // eight digits
 }
 
+// Operations is who hears about trouble in the running shop. The CDK app subscribes
+// AlarmEmail to the stage's alarm topics; the functions do not read it. Its example
+// value is refused for a staging or production deploy, build and release.
+type Operations struct {
+	AlarmEmail string `json:"alarm_email"`
+}
+
 // Shop is shop.json.
 type Shop struct {
 	MinimumOrderPence          int64            `json:"minimumOrderPence"`
@@ -58,6 +65,7 @@ type Shop struct {
 	Business         Business       `json:"business"`
 	Contact          Contact        `json:"contact"`
 	BankTransfer     BankTransfer   `json:"bankTransfer"`
+	Operations       Operations     `json:"operations"`
 }
 
 // Load parses the embedded shop.json after checking it against shop-schema.json

@@ -24,6 +24,9 @@ export interface ShopConfig {
   };
   bankTransfer: { accountName: string; sortCode: string; accountNumber: string };
   contact: { phone: string; email: string; address: string; hours: string };
+  /** Who hears about trouble in the running shop: the CDK app subscribes alarm_email to
+   * the stage's alarm topics (docs/infrastructure.md "Monitoring"). */
+  operations: { alarm_email: string };
 }
 
 const configDir = () => path.join(process.cwd(), '..', 'functions', 'config');

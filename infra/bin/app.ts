@@ -4,6 +4,7 @@
 // Each stage's settings are the context key `stages` in cdk.json.
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { loadShopOperations } from '../lib/shop-config';
 import { addStage, parseStage, type StageConfig } from '../lib/shop-stack';
 
 const app = new App();
@@ -14,7 +15,10 @@ if (config === undefined) throw new Error(`cdk.json has no context stages.${stag
 const repoRoot = path.resolve(__dirname, '..', '..');
 const lambdaDir = path.resolve(repoRoot, String(app.node.tryGetContext('lambdaDir') ?? '.local/lambda'));
 
-// Two stacks: TradeShop-{stage}-Edge (us-east-1: the WAF web ACL, which CloudFront takes
-// only from there) and TradeShop-{stage} (the stage's region). `cdk deploy --all` deploys
-// the edge stack first. The account comes from the CLI's credentials at deploy time.
-addStage(app, { stage, config, lambdaDir, account: process.env['CDK_DEFAULT_ACCOUNT'] });
+// Three stacks: TradeShop-{stage}-Edge (us-east-1: the WAF web ACL, which CloudFront takes
+// only from there), TradeShop-{stage} (the stage's region) and TradeShop-{stage}-EdgeAlarms
+// (us-east-1: CloudFront's alarm, where its metrics are). `cdk deploy --all` deploys them in
+// that order. The account comes from the CLI's credentials at deploy time. The alarms email
+// functions/config/shop.json's operations.alarm_email, checked against its schema.
+const { alarmEmail } = loadShopOperations();
+addStage(app, { stage, config, lambdaDir, alarmEmail, account: process.env['CDK_DEFAULT_ACCOUNT'] });

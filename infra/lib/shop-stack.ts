@@ -2,6 +2,7 @@ import { App, CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsman
 import type { Construct } from 'constructs';
 import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
+import { EdgeAlarmsStack, ShopMonitoring } from './monitoring';
 import { OrderSweeper } from './order-sweeper';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
@@ -43,6 +44,13 @@ export interface StageConfig {
    * by default the distribution's own https://….cloudfront.net.
    */
   readonly siteOrigin?: string;
+  /**
+   * An existing table for the stage to use instead of the one the stack creates: the
+   * table a point-in-time restore made (docs/infrastructure.md "Restoring the table").
+   * The stack imports it by name, grants the functions on it as on its own, and neither
+   * creates, changes nor deletes it.
+   */
+  readonly tableName?: string;
 }
 
 /** Inputs of {@link ShopStack}. */
@@ -60,6 +68,8 @@ export interface ShopStackProps extends StackProps {
   readonly securityHeaders?: SecurityHeaders;
   /** ARN of the CLOUDFRONT-scope WAF web ACL (the stage's {@link EdgeStack}) put on the distribution. */
   readonly webAclArn: string;
+  /** Who the alarms email: shop.json operations.alarm_email. */
+  readonly alarmEmail: string;
 }
 
 /**
@@ -70,13 +80,14 @@ export class ShopStack extends Stack {
   public readonly shopTable: ShopTable;
   public readonly api: ShopApi;
   public readonly site: StaticSite;
+  public readonly monitoring: ShopMonitoring;
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
     super(scope, id, props);
     const stage = parseStage(props.stage);
     Tags.of(this).add('tradeshop:stage', stage);
 
-    this.shopTable = new ShopTable(this, 'ShopTable', { schema: props.schema ?? loadTableSchema() });
+    this.shopTable = new ShopTable(this, 'ShopTable', { schema: props.schema ?? loadTableSchema(), existingTableName: props.config.tableName });
 
     // The functions that check or issue CSRF tokens share this signing secret; the origin
     // secret is the header CloudFront adds to every API request, which every function
@@ -101,7 +112,7 @@ export class ShopStack extends Stack {
       originSecret,
     });
 
-    new OrderSweeper(this, 'OrderSweeper', {
+    const sweeper = new OrderSweeper(this, 'OrderSweeper', {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
       environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
@@ -114,7 +125,7 @@ export class ShopStack extends Stack {
       description: `Amazon SES SMTP credentials for sendEmails, JSON {"username","password"} (${stage})`,
       generateSecretString: { secretStringTemplate: JSON.stringify({ username: '' }), generateStringKey: 'password', excludePunctuation: true },
     });
-    new EmailSender(this, 'EmailSender', {
+    const emailSender = new EmailSender(this, 'EmailSender', {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
       environment: { STAGE: stage },
@@ -134,6 +145,20 @@ export class ShopStack extends Stack {
     // The back office's picture upload publishes to the media bucket (made with the site).
     for (const e of this.api.endpoints.filter((x) => x.mediaBucket)) grantMediaBucket(this.api.functions.get(e.name)!, this.site.mediaBucket);
 
+    this.monitoring = new ShopMonitoring(this, 'Monitoring', {
+      stage,
+      alarmEmail: props.alarmEmail,
+      endpoints: this.api.endpoints,
+      apiFunctions: this.api.functions,
+      siteFunctions: new Map([['notFound', this.site.notFound]]),
+      jobs: new Map([
+        ['sweepOrders', sweeper.fn],
+        ['sendEmails', emailSender.fn],
+      ]),
+      table: this.shopTable.table,
+      distributionId: this.site.distribution.distributionId,
+    });
+
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output('TableName', this.shopTable.table.tableName, `The ${stage} shop table`);
     output('SiteBucketName', this.site.bucket.bucketName, 'RELEASE_BUCKET for scripts/release');
@@ -141,23 +166,33 @@ export class ShopStack extends Stack {
     output('RouteRulesStoreArn', this.site.routeRules.keyValueStoreArn, 'RELEASE_KVS_ARN for scripts/release');
     output('MediaBucketName', this.site.mediaBucket.bucketName, 'Product images, served under /media/');
     output('SiteUrl', siteOrigin, 'Where the shop is served');
+    output('DashboardName', this.monitoring.dashboard.dashboardName, 'The CloudWatch dashboard of the stage');
+    output('AlarmTopicArn', this.monitoring.alarmTopic.topic.topicArn, 'Where the alarms go (email: shop.json operations.alarm_email)');
     output('SmtpSecretArn', smtpSecret.secretArn, 'Secret to put the SES SMTP credentials in (docs/infrastructure.md "Email")');
   }
 }
 
-/** The stacks of one stage: the us-east-1 web ACL and the shop. */
+/** The stacks of one stage: the us-east-1 web ACL, the shop, and the us-east-1 CloudFront alarm. */
 export interface StageStacks {
   readonly edge: EdgeStack;
   readonly shop: ShopStack;
+  readonly edgeAlarms: EdgeAlarmsStack;
 }
 
 /**
  * Adds one stage's stacks to app, as bin/app.ts deploys them: `TradeShop-{stage}-Edge` in
- * us-east-1 (the web ACL; CloudFront scope lives only there) and `TradeShop-{stage}` in
- * the stage's region, which reads the ACL's ARN by a cross-region reference.
+ * us-east-1 (the web ACL; CloudFront scope lives only there), `TradeShop-{stage}` in
+ * the stage's region, which reads the ACL's ARN by a cross-region reference, and
+ * `TradeShop-{stage}-EdgeAlarms` in us-east-1 (CloudFront's alarm, where its metrics are),
+ * which reads the distribution's id the same way. The alarms email alarmEmail (bin/app.ts
+ * reads it from shop.json's operations.alarm_email).
  */
-export function addStage(app: App, options: { stage: Stage; config: StageConfig; lambdaDir: string; idPrefix?: string; account?: string }): StageStacks {
+export function addStage(
+  app: App,
+  options: { stage: Stage; config: StageConfig; lambdaDir: string; alarmEmail: string; idPrefix?: string; account?: string },
+): StageStacks {
   const { stage, config } = options;
+  const { alarmEmail } = options;
   const prefix = options.idPrefix ?? 'TradeShop';
   const account = options.account;
   const edge = new EdgeStack(app, `${prefix}-${stage}-Edge`, {
@@ -175,7 +210,17 @@ export function addStage(app: App, options: { stage: Stage; config: StageConfig;
     config,
     lambdaDir: options.lambdaDir,
     webAclArn: edge.webAcl.webAcl.attrArn,
-    description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront.`,
+    alarmEmail,
+    description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront, alarms and dashboard.`,
   });
-  return { edge, shop };
+  const edgeAlarms = new EdgeAlarmsStack(app, `${prefix}-${stage}-EdgeAlarms`, {
+    env: { account, region: 'us-east-1' },
+    crossRegionReferences: true,
+    stage,
+    alarmEmail,
+    distributionId: shop.site.distribution.distributionId,
+    description: `Wholesale trade shop (${stage}): the CloudFront 5xx alarm (us-east-1, where CloudFront's metrics are).`,
+  });
+  Tags.of(edgeAlarms).add('tradeshop:stage', stage);
+  return { edge, shop, edgeAlarms };
 }

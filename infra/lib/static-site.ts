@@ -29,6 +29,29 @@ export const CACHE_SECONDS = {
   media: 24 * 3600,
 } as const;
 
+/**
+ * The viewer headers CloudFront passes to the API by its origin request policy, and the one
+ * it adds. The API reads only these and Authorization (functions/internal: csrf, the request
+ * id, the crawler check of POST /api/errors), and CloudFront-Viewer-Address is the real
+ * client's address, by which POST /api/errors rate-limits (CloudFront sets it; a viewer
+ * cannot). The managed policy forwarding every viewer header but Host cannot add it, and
+ * Host must not reach API Gateway, so the list is explicit. At most 10 (CloudFront's quota
+ * per policy). Authorization cannot be in an origin request policy: it is in the API's
+ * cache policy ({@link API_CACHE_HEADERS}).
+ */
+export const API_ORIGIN_HEADERS = [
+  'Content-Type',
+  'Origin',
+  'Sec-Fetch-Site',
+  'User-Agent',
+  'X-CSRF-Token',
+  'X-Request-Id',
+  'CloudFront-Viewer-Address',
+] as const;
+
+/** The headers in the API's cache key, which CloudFront therefore forwards: only Authorization (see {@link API_ORIGIN_HEADERS}). */
+export const API_CACHE_HEADERS = ['Authorization'] as const;
+
 /** Logical ids pinned so that refactoring never replaces (and empties) a bucket. */
 export const SITE_BUCKET_LOGICAL_ID = 'SiteBucket';
 export const MEDIA_BUCKET_LOGICAL_ID = 'MediaBucket';
@@ -117,6 +140,26 @@ export class StaticSite extends Construct {
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
     });
+    // CloudFront forwards Authorization only as part of a cache key, and a cache key needs a
+    // policy that may cache. Nothing is cached in fact: every API answer says no-store
+    // (functions/internal/api/encode.go), which a minimum TTL of 0 obeys, and one without
+    // Cache-Control gets the default TTL of 0. Were one cached, it would be for at most a
+    // second and only for the same Authorization, cookies and query.
+    const apiCache = new cloudfront.CachePolicy(this, 'ApiNoCache', {
+      comment: 'The API: nothing cached (no-store answers), Authorization forwarded',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(1),
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList(...API_CACHE_HEADERS),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.all(),
+    });
+    const apiRequests = new cloudfront.OriginRequestPolicy(this, 'ApiRequests', {
+      comment: 'To the API: the headers it reads, CloudFront-Viewer-Address, all cookies and query strings',
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...API_ORIGIN_HEADERS),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.all(),
+    });
     const viewerRequest = [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }];
     const site = (cache: cloudfront.ICachePolicy): cloudfront.BehaviorOptions => ({
       origin: pages,
@@ -141,8 +184,8 @@ export class StaticSite extends Construct {
           origin: api,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          cachePolicy: apiCache,
+          originRequestPolicy: apiRequests,
           responseHeadersPolicy: headers,
         },
         '/_next/static/*': site(

@@ -9,6 +9,13 @@ export interface ShopTableProps {
    * i.e. functions/schema/table.json, so the cloud table matches the local one the Go code creates.
    */
   readonly schema: TableSchema;
+  /**
+   * Use this existing table (by name, in the stack's account and region) instead of
+   * creating one: a table made by a point-in-time restore (docs/infrastructure.md
+   * "Restoring the table"). It must have the schema's keys and indexes; the stack does not
+   * manage it (no PITR, deletion protection, TTL or index changes are made to it).
+   */
+  readonly existingTableName?: string;
 }
 
 /**
@@ -25,12 +32,25 @@ export const SHOP_TABLE_LOGICAL_ID = 'ShopTable';
  */
 export class ShopTable extends Construct {
   /** The table, for grants and for passing its name to the functions. */
-  public readonly table: dynamodb.TableV2;
+  public readonly table: dynamodb.ITableV2;
+  /** Whether the table is an existing one the stack only uses (existingTableName). */
+  public readonly imported: boolean;
 
   constructor(scope: Construct, id: string, props: ShopTableProps) {
     super(scope, id);
     const { schema } = props;
     validateSchema(schema, this.node.path);
+    this.imported = props.existingTableName !== undefined;
+    if (props.existingTableName !== undefined) {
+      // DynamoDB's rule for table names; a name from cdk.json fails synth, not the deploy.
+      if (!/^[A-Za-z0-9_.-]{3,255}$/.test(props.existingTableName)) {
+        throw new Error(`${this.node.path}: existingTableName ${JSON.stringify(props.existingTableName)} is not a DynamoDB table name`);
+      }
+      // The grants name the table's ARN and `{arn}/index/{name}` themselves (grantTable),
+      // so an imported table gets exactly the statements the created one does.
+      this.table = dynamodb.TableV2.fromTableName(this, 'Table', props.existingTableName);
+      return;
+    }
 
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: attribute(schema.partitionKey),

@@ -6,12 +6,16 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
 import { loadEndpoints, loadJobs } from '../lib/endpoints';
 import { API_BINARY } from '../lib/shop-api';
+import { loadShopOperations } from '../lib/shop-config';
 import { addStage, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
 
 /** The stage settings the real app uses (cdk.json context), so tests check them too. */
 export const stageConfigs = (
   JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: { stages: Record<Stage, StageConfig> } }
 ).context.stages;
+
+/** Who the alarms email, as bin/app.ts reads it: shop.json operations.alarm_email. */
+export const alarmEmail = loadShopOperations().alarmEmail;
 
 /** Every function's name: the endpoints, notFound, then the jobs. */
 export const functionNames = [...loadEndpoints().map((e) => e.name), 'notFound', ...loadJobs().map((j) => j.name)];
@@ -41,7 +45,7 @@ const templates = new Map<string, Template>();
 export function stageStacks(stage: Stage): StageStacks {
   let s = stacks.get(stage);
   if (s === undefined) {
-    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, idPrefix: 'Test', account: '123456789012' });
+    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, alarmEmail, idPrefix: 'Test', account: '123456789012' });
     stacks.set(stage, s);
   }
   return s;
@@ -65,6 +69,11 @@ export function stackTemplate(stage: Stage): Template {
 /** The stage's us-east-1 edge stack (the WAF web ACL) as a Template. */
 export function edgeTemplate(stage: Stage): Template {
   return template(stage, 'edge');
+}
+
+/** The stage's us-east-1 CloudFront alarm stack as a Template. */
+export function edgeAlarmsTemplate(stage: Stage): Template {
+  return template(stage, 'edgeAlarms');
 }
 
 /** Resources of one type, by logical id. */

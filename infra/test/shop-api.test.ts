@@ -6,6 +6,7 @@ import { STAGES, addStage } from '../lib/shop-stack';
 import { ENDPOINT_VAR, ShopApi } from '../lib/shop-api';
 import {
   actionsOf,
+  alarmEmail,
   expectedStatements,
   fakeLambdaDir,
   functionNames,
@@ -51,9 +52,13 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
   };
 
   it('has one Go function per endpoint, plus notFound, on provided.al2023 arm64', () => {
-    // The one other function is CDK's reader of the web ACL's cross-region reference.
+    // The two others are CDK's reader of the web ACL's cross-region reference and its
+    // writer of the distribution's id for the CloudFront alarm in us-east-1.
     const others = Object.keys(fns).filter((id) => fns[id]!.Properties['Runtime'] !== 'provided.al2023');
-    expect(others).toEqual([expect.stringMatching(/^CustomCrossRegionExportReaderCustomResourceProvider/)]);
+    expect(others.sort()).toEqual([
+      expect.stringMatching(/^CustomCrossRegionExportReaderCustomResourceProvider/),
+      expect.stringMatching(/^CustomCrossRegionExportWriterCustomResourceProvider/),
+    ]);
     const goFns = Object.entries(fns)
       .filter(([id]) => !others.includes(id))
       .map(([, fn]) => fn);
@@ -240,7 +245,7 @@ describe('ShopApi validation', () => {
 
   it('builds a stack for every configured stage', () => {
     for (const stage of STAGES) {
-      const { shop, edge } = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir: fakeLambdaDir(), idPrefix: 'V' });
+      const { shop, edge } = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir: fakeLambdaDir(), alarmEmail, idPrefix: 'V' });
       expect(() => [Template.fromStack(edge), Template.fromStack(shop)]).not.toThrow();
     }
   });

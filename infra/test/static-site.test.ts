@@ -3,12 +3,18 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { loadSecurityHeaders } from '../lib/security-headers';
 import { STAGES } from '../lib/shop-stack';
-import { CACHE_SECONDS, MEDIA_BUCKET_LOGICAL_ID, SITE_BUCKET_LOGICAL_ID, VIEWER_REQUEST_FUNCTION_PATH } from '../lib/static-site';
+import {
+  API_CACHE_HEADERS,
+  API_ORIGIN_HEADERS,
+  CACHE_SECONDS,
+  MEDIA_BUCKET_LOGICAL_ID,
+  SITE_BUCKET_LOGICAL_ID,
+  VIEWER_REQUEST_FUNCTION_PATH,
+} from '../lib/static-site';
 import { resources, stackTemplate, stageConfigs } from './fixtures';
 
 // CloudFront's managed policies, by their fixed ids.
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
-const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Behavior = Record<string, any>;
 
@@ -68,15 +74,35 @@ describe.each(STAGES)('StaticSite in the %s stack', (stage) => {
     expect(s3Origins.map((o) => o['OriginPath'] ?? '')).toContain('/site');
   });
 
-  it('sends /api/* to the HTTP API uncached, every method, viewer headers and cookies forwarded', () => {
+  it('sends /api/* to the HTTP API, every method, nothing cached, the headers it reads and the viewer address forwarded', () => {
     const api = behaviors.get('/api/*')!;
-    expect(api['CachePolicyId']).toBe(CACHING_DISABLED);
-    expect(api['OriginRequestPolicyId']).toBe(ALL_VIEWER_EXCEPT_HOST);
     expect(api['AllowedMethods']).toHaveLength(7);
     expect(api['FunctionAssociations']).toBeUndefined();
     const origin = origins.get(api['TargetOriginId'])!;
     expect(origin['CustomOriginConfig']).toMatchObject({ OriginProtocolPolicy: 'https-only' });
     expect(JSON.stringify(origin['DomainName'])).toContain('ApiHttpApi');
+
+    // The cache policy forwards Authorization (only a cache key can) and caches nothing the
+    // API marks no-store; its key holds every cookie and query string besides.
+    const cache = cachePolicies[api['CachePolicyId'].Ref]!.Properties['CachePolicyConfig'];
+    expect(cache).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 1 });
+    expect(cache.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+      HeadersConfig: { HeaderBehavior: 'whitelist', Headers: [...API_CACHE_HEADERS] },
+      CookiesConfig: { CookieBehavior: 'all' },
+      QueryStringsConfig: { QueryStringBehavior: 'all' },
+    });
+
+    // The origin request policy: the API's headers and CloudFront-Viewer-Address (POST
+    // /api/errors rate-limits by it), never Host (API Gateway routes by its own).
+    const request = resources(t, 'AWS::CloudFront::OriginRequestPolicy')[api['OriginRequestPolicyId'].Ref]!.Properties['OriginRequestPolicyConfig'];
+    expect(request).toMatchObject({
+      HeadersConfig: { HeaderBehavior: 'whitelist', Headers: [...API_ORIGIN_HEADERS] },
+      CookiesConfig: { CookieBehavior: 'all' },
+      QueryStringsConfig: { QueryStringBehavior: 'all' },
+    });
+    expect(request.HeadersConfig.Headers).toContain('CloudFront-Viewer-Address');
+    expect(request.HeadersConfig.Headers.map((h: string) => h.toLowerCase())).not.toContain('host');
+    expect(request.HeadersConfig.Headers.length).toBeLessThanOrEqual(10);
   });
 
   it('caches hashed assets a year, pages, payloads and builds/meta a minute, builds/latest.json not at all', () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Stack } from 'aws-cdk-lib';
-import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA_PATH, loadTableSchema, parseTableSchema, type TableSchema } from '../lib/schema';
-import { STAGES, parseStage } from '../lib/shop-stack';
-import { stackTemplate } from './fixtures';
+import { STAGES, addStage, parseStage } from '../lib/shop-stack';
+import { alarmEmail, fakeLambdaDir, functionNames, resources, stackTemplate, stageConfigs, tableStatements, type Statement } from './fixtures';
 import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
 
 // Expectations come straight from the JSON file, not through the loader under test,
@@ -128,5 +128,65 @@ describe('validation', () => {
     expect(parseStage('production')).toBe('production');
     expect(() => parseStage('prod')).toThrow(/staging, production/);
     expect(() => parseStage(undefined)).toThrow();
+  });
+});
+
+describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName)', () => {
+  const RESTORED = 'TradeShop-production-restored-20261127';
+  const { shop } = addStage(new App(), {
+    stage: 'production',
+    config: { ...stageConfigs.production, tableName: RESTORED },
+    lambdaDir: fakeLambdaDir(),
+    alarmEmail,
+    idPrefix: 'R',
+  });
+  const t = Template.fromStack(shop);
+  const restoredArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:eu-west-2:', { Ref: 'AWS::AccountId' }, `:table/${RESTORED}`]] };
+
+  it('creates no table: the restored one is used, not managed', () => {
+    t.resourceCountIs(TABLE, 0);
+    t.hasOutput('TableName', { Value: RESTORED });
+  });
+
+  it('gives every function the restored table by name', () => {
+    const fns = Object.values(resources(t, 'AWS::Lambda::Function')).filter(
+      (f) => f.Properties['Runtime'] === 'provided.al2023' && f.Properties['Environment']?.Variables?.['TABLE_NAME'],
+    );
+    expect(fns.length).toBe(functionNames.length - 1); // every one but notFound, which reads only S3
+    for (const f of fns) expect(f.Properties['Environment'].Variables['TABLE_NAME']).toBe(RESTORED);
+  });
+
+  it("grants every function exactly its endpoints.json grants, on the restored table's ARN", () => {
+    const own = tableStatements(
+      Object.values(resources(stackTemplate('production'), 'AWS::IAM::Policy')).flatMap((p) => p.Properties['PolicyDocument'].Statement as Statement[]),
+    );
+    const restored = tableStatements(Object.values(resources(t, 'AWS::IAM::Policy')).flatMap((p) => p.Properties['PolicyDocument'].Statement as Statement[]));
+    const swap = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll(JSON.stringify({ 'Fn::GetAtt': ['ShopTable', 'Arn'] }), JSON.stringify(restoredArn)));
+    // The same ARN, however CloudFormation's joins nest: flattened to its parts.
+    const flat = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(flat);
+      if (typeof v !== 'object' || v === null) return v;
+      const join = (v as Record<string, unknown>)['Fn::Join'] as [string, unknown[]] | undefined;
+      if (join === undefined || join[0] !== '') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, flat(x)]));
+      const parts: unknown[] = [];
+      const push = (x: unknown) => (typeof x === 'string' && typeof parts.at(-1) === 'string' ? (parts[parts.length - 1] += x) : parts.push(x));
+      for (const part of join[1].map(flat)) for (const x of (part as { join?: unknown[] })?.join ?? [part]) push(x);
+      return { join: parts };
+    };
+    const sorted = (xs: unknown[]) => xs.map(flat).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(restored.length).toBeGreaterThan(0);
+    expect(sorted(restored)).toEqual(sorted(swap(own)));
+  });
+
+  it("watches the restored table's throttles and system errors", () => {
+    const alarms = Object.values(resources(t, 'AWS::CloudWatch::Alarm')).filter((a) =>
+      /table (throttled requests|system errors)$/.test(a.Properties['AlarmName']),
+    );
+    expect(alarms).toHaveLength(2);
+    for (const a of alarms) expect(JSON.stringify(a.Properties['Metrics'])).toContain(`{"Name":"TableName","Value":"${RESTORED}"}`);
+  });
+
+  it('refuses a name DynamoDB would refuse', () => {
+    expect(() => new ShopTable(new Stack(), 'T', { schema: loadTableSchema(), existingTableName: 'no spaces' })).toThrow(/not a DynamoDB table name/);
   });
 });

@@ -1,4 +1,4 @@
-import { App, CfnOutput, Duration, Stack, Tags, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, Stack, Tags, Validations, aws_secretsmanager as secretsmanager, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
@@ -101,6 +101,13 @@ export class ShopStack extends Stack {
       description: `Header value CloudFront adds to API requests, X-Origin-Verify (${stage})`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+    for (const secret of [csrfSecret, originSecret]) {
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Rotated by hand (put a new value, deploy again: docs/infrastructure.md). The value reaches the functions and the distribution as a dynamic reference resolved at deploy, so an automatic rotation would split them until the next deploy and refuse every request meanwhile.',
+      });
+    }
 
     this.api = new ShopApi(this, 'Api', {
       endpoints: props.endpoints ?? loadEndpoints(),
@@ -124,6 +131,11 @@ export class ShopStack extends Stack {
     const smtpSecret = new secretsmanager.Secret(this, 'SmtpSecret', {
       description: `Amazon SES SMTP credentials for sendEmails, JSON {"username","password"} (${stage})`,
       generateSecretString: { secretStringTemplate: JSON.stringify({ username: '' }), generateStringKey: 'password', excludePunctuation: true },
+    });
+    Validations.of(smtpSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'SES SMTP credentials are derived from an IAM user by hand (docs/infrastructure.md "Email"); Secrets Manager cannot rotate them, the operator replaces them.',
     });
     const emailSender = new EmailSender(this, 'EmailSender', {
       table: this.shopTable.table,

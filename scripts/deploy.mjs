@@ -170,13 +170,18 @@ export async function main(argv, env = process.env) {
     for (const c of cmds) lines.push(`     ${c}`);
   });
   const shop = placeholderProblems(readShopConfig());
+  const alarmEmail = shop.filter((p) => p.startsWith('operations.alarm_email'));
+  if (alarmEmail.length)
+    lines.push('', `The deploy (step 4) will refuse until functions/config/shop.json operations.alarm_email is a real address: the alarms email it.`);
   if (shop.length) lines.push('', `The release (step 8) will refuse until functions/config/shop.json holds the shop's real details: ${shop.join('; ')}`);
   console.log(lines.join('\n'));
   if (opt['dry-run']) return console.log('\nDry-run: nothing was deployed.');
   // The deploy itself subscribes the alarm email to the alarm topics: an example address
   // would leave the stage's alarms emailing nobody.
-  const alarmEmail = shop.filter((p) => p.startsWith('operations.alarm_email'));
-  if (alarmEmail.length) throw new Error(`refusing to deploy ${stage}: ${alarmEmail.join('; ')}, so the stage's alarms would reach nobody: put a real address in functions/config/shop.json`);
+  if (alarmEmail.length)
+    throw new Error(
+      `refusing to deploy ${stage}: ${alarmEmail.join('; ')}, so the stage's alarms would reach nobody: put a real address in functions/config/shop.json`,
+    );
 
   // UNTESTED AGAINST AWS: the same CLI and context as the synth above.
   say('deploy', `cdk deploy --all -c stage=${stage}`);

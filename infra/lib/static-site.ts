@@ -142,7 +142,7 @@ export class StaticSite extends Construct {
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
     });
     // CloudFront forwards Authorization only as part of a cache key, and a cache key needs a
-    // policy that may cache. Nothing is cached in fact: every API answer says no-store
+    // policy that may cache. Nothing is cached in fact: the API's JSON answers say no-store
     // (functions/internal/api/encode.go), which a minimum TTL of 0 obeys, and one without
     // Cache-Control gets the default TTL of 0. Were one cached, it would be for at most a
     // second and only for the same Authorization, cookies and query.

@@ -40,6 +40,9 @@ type Deps struct {
 	// Publisher publishes the catalogue from the back office; nil where the stack
 	// cannot (the cloud: a release engineer runs scripts/release).
 	Publisher Publisher
+	// ErrorReportLimit is how many app error reports one client may send a minute
+	// (ERROR_REPORT_LIMIT, default DefaultErrorReportLimit); 0 is no limit.
+	ErrorReportLimit int
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -77,8 +80,12 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err != nil {
 		return Deps{}, err
 	}
+	reportLimit, err := ParseErrorReportLimit(getenv("ERROR_REPORT_LIMIT"))
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, ErrorReportLimit: reportLimit}, nil
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -157,6 +164,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"list", "POST /api/lists/{id}", protect(d.Log, d.CSRF, saved.change())},
 		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
 		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
+		{"errors", "POST /api/errors", handleErrorReports(errorReportDeps{Log: d.Log, Store: d.Store, Limit: d.ErrorReportLimit, Now: d.Now})},
 	}, adminEndpoints(d, life)...)
 }
 
@@ -207,6 +215,7 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "lists", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
 	{Name: "list", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	{Name: "listBasket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "errors", Access: []Grant{grant("UpdateItem", "APPERR", "ERRRATE#*")}},
 	{Name: "adminMe", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminPublish", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminOrders", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
@@ -238,6 +247,7 @@ var endpointFunctions = []DeployedFunction{
 	}},
 	{Name: "adminCatalogueImages", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
 	{Name: "adminCatalogueExport", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminHealth", CSRFSecret: true, Access: []Grant{grant("Query", "APPERR", "OUTBOX", "PENDING", "INVOICING", "AUDIT#IMPORT#CATALOGUE")}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,

@@ -57,6 +57,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	pictures := &mediaRecorder{Store: media.NewDirStore(t.TempDir())}
 	deps.Media = pictures
 	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one
+	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.
@@ -346,6 +347,13 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminCatalogueApply", func() (int, string) { return post("/api/admin/catalogue/apply", catalogueImport(job)) }, nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=products"), nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=categories"), nil},
+		// A page's app error reports (counted against the client's limit), then the Health
+		// page that lists them with the outbox, the pending orders, the orders to invoice
+		// and the import above.
+		{"errors", func() (int, string) {
+			return post("/api/errors", `{"build":"access","agent":"desktop","reports":[{"kind":"api","name":"ApiError","message":"The basket answered 500.","path":"/basket/","status":500,"count":1}]}`)
+		}, nil},
+		{"adminHealth", staffGet("/api/admin/health"), nil},
 		// Quick order and saved lists: a look-up and an add of more lines than one
 		// UpdateItem holds (the basket's conditional put), a list saved from that basket,
 		// read, changed, added back to the basket, deleted.

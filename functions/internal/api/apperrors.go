@@ -17,6 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -202,8 +203,7 @@ func handleErrorReports(d errorReportDeps) http.Handler {
 				writeError(w, r, d.Log, err)
 				return
 			}
-			// metrics: AppErrorReportsRefused = len(body.Reports) - taken (issue 34; the
-			// lead's metrics package adds it to this request's line).
+			metrics.Add(r.Context(), metrics.AppErrorReportsRefused, float64(len(body.Reports)-taken))
 			if taken == 0 {
 				writeError(w, r, d.Log, &errTooManyReports{retryAfter: retryAfter})
 				return
@@ -217,7 +217,6 @@ func handleErrorReports(d errorReportDeps) http.Handler {
 				reports[i].Status = *rep.Status
 			}
 			d.Log.LogAttrs(r.Context(), slog.LevelWarn, "app error",
-				slog.String("request_id", RequestID(r.Context())),
 				slog.String("kind", rep.Kind),
 				slog.String("name", reports[i].Name),
 				slog.String("message", reports[i].Message),
@@ -229,11 +228,11 @@ func handleErrorReports(d errorReportDeps) http.Handler {
 				slog.String("user", body.User),
 			)
 		}
-		// metrics: AppErrorReports = taken (issue 34; as above).
 		if err := d.Store.RecordAppErrors(r.Context(), reports, now); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		metrics.Add(r.Context(), metrics.AppErrorReports, float64(taken))
 		encode(w, http.StatusAccepted, errorReportsAnswer{Recorded: taken})
 	})
 }

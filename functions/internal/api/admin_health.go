@@ -23,7 +23,7 @@ const maxHealthErrorGroups = 100
 
 // healthStore is what the Health page reads.
 type healthStore interface {
-	AppErrorGroups(ctx context.Context, limit int) ([]store.AppErrorGroup, error)
+	AppErrorGroups(ctx context.Context, now time.Time, limit int) ([]store.AppErrorGroup, error)
 	Backlogs(ctx context.Context, now time.Time) (store.Backlogs, error)
 	LastImport(ctx context.Context) (orders.AuditEntry, error)
 }
@@ -32,7 +32,7 @@ type healthStore interface {
 func handleAdminHealth(g staffGate, st healthStore, now func() time.Time) http.Handler {
 	return staffGet(g, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		at := now()
-		groups, err := st.AppErrorGroups(r.Context(), maxHealthErrorGroups)
+		groups, err := st.AppErrorGroups(r.Context(), at, maxHealthErrorGroups)
 		if err != nil {
 			writeError(w, r, g.Log, err)
 			return

@@ -132,14 +132,16 @@ func (s *Store) RecordAppErrors(ctx context.Context, reports []AppErrorReport, n
 	return nil
 }
 
-// AppErrorGroups answers at most limit error groups, most recently seen first. It reads
-// at most MaxAppErrorGroupsRead of them (in key order, which is no order of time): past
-// that many groups the list is the most recent of those read.
-func (s *Store) AppErrorGroups(ctx context.Context, limit int) ([]AppErrorGroup, error) {
+// AppErrorGroups answers at most limit error groups at now, most recently seen first,
+// leaving out those expired that DynamoDB's TTL has not deleted yet (it takes up to a few
+// days). It reads at most MaxAppErrorGroupsRead of them (in key order, which is no order
+// of time): past that many groups the list is the most recent of those read.
+func (s *Store) AppErrorGroups(ctx context.Context, now time.Time, limit int) ([]AppErrorGroup, error) {
 	items, _, err := partitionAtMost[appErrorItem](ctx, s, pkAppErrors, MaxAppErrorGroupsRead, nil)
 	if err != nil {
 		return nil, fmt.Errorf("app error groups: %w", err)
 	}
+	items = slices.DeleteFunc(items, func(it appErrorItem) bool { return it.TTL <= now.Unix() })
 	slices.SortFunc(items, func(a, b appErrorItem) int {
 		return cmp.Or(cmp.Compare(b.LastSeen, a.LastSeen), cmp.Compare(b.Count, a.Count))
 	})

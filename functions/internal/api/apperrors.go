@@ -146,7 +146,7 @@ func plainText(s string, most int) bool {
 // quote an address with its query string or a token, which must reach neither.
 var (
 	tokenLike = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
-	urlQuery  = regexp.MustCompile(`((?:https?://|/)[^\s?#"']*)[?#][^\s"']*`)
+	urlQuery  = regexp.MustCompile(`((?:https?://|/)[^\s?#"'()<>]*)[?#][^\s"'()<>]*`)
 	secretArg = regexp.MustCompile(`(?i)\b(bearer\s+|(?:id_?token|token|password|secret)=)[^\s,;&"']+`)
 )
 

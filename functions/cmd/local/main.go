@@ -138,10 +138,9 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 			return
 		case <-t.C:
 		}
-		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		if r != (orders.Recovered{}) || err != nil {
-			log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
-		}
+		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
+		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		log.InfoContext(run, "orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
 	}
 }
 
@@ -161,15 +160,16 @@ func deliver(ctx context.Context, log *slog.Logger, st *store.Store, sender mail
 			return
 		case <-t.C:
 		}
-		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
+		run := metrics.Job(ctx, "sendEmails", metrics.NewID())
+		sent, failed, err := mail.Deliver(run, st, sender, time.Now())
 		switch {
 		case err != nil && down && sent == 0:
-			// Still down: said so already.
+			// Still down: said so already (its failures are counted on that line only).
 		case err != nil:
-			log.Warn("emails not sent", "sent", sent, "failed", failed, "err", err)
+			log.WarnContext(run, "emails not sent", "sent", sent, "failed", failed, "err", err, mail.DeliveryMetrics(run, sent, failed))
 			down = sent == 0
-		case sent > 0:
-			log.Info("emails sent", "sent", sent)
+		case sent > 0 || failed > 0:
+			log.InfoContext(run, "emails sent", "sent", sent, "failed", failed, mail.DeliveryMetrics(run, sent, failed))
 			down = false
 		}
 	}

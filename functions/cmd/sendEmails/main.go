@@ -15,12 +15,21 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/store"
 )
+
+// runID is the Lambda's request id of this run, for its log lines.
+func runID(ctx context.Context) string {
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		return lc.AwsRequestID
+	}
+	return metrics.NewID()
+}
 
 func main() {
 	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
@@ -50,8 +59,9 @@ func main() {
 		fail(err)
 	}
 	lambda.Start(func(ctx context.Context) error {
+		ctx = metrics.Job(ctx, "sendEmails", runID(ctx))
 		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
-		log.Info("emails sent", "sent", sent, "failed", failed, "err", err)
+		log.InfoContext(ctx, "emails sent", "sent", sent, "failed", failed, "err", err, mail.DeliveryMetrics(ctx, sent, failed))
 		return err
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
@@ -18,6 +19,14 @@ import (
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
+
+// runID is the Lambda's request id of this run, for its log lines.
+func runID(ctx context.Context) string {
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		return lc.AwsRequestID
+	}
+	return metrics.NewID()
+}
 
 func main() {
 	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
@@ -32,8 +41,9 @@ func main() {
 		os.Exit(1)
 	}
 	lambda.Start(func(ctx context.Context) error {
+		ctx = metrics.Job(ctx, "sweepOrders", runID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
+		log.InfoContext(ctx, "orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(ctx))
 		return err
 	})
 }

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -22,12 +20,6 @@ func RequestID(ctx context.Context) string {
 }
 
 var goodRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
-
-func newRequestID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 type statusRecorder struct {
 	http.ResponseWriter
@@ -67,7 +59,7 @@ func WithRequestLog(log *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
 		if !goodRequestID.MatchString(id) {
-			id = newRequestID()
+			id = metrics.NewID()
 		}
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}

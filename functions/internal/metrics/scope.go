@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"log/slog"
 	"sync"
 )
@@ -98,4 +100,23 @@ func Flush(ctx context.Context) slog.Attr {
 // Record is the attribute carrying these points, for a line of their own (a job's run).
 func Record(points ...Point) slog.Attr {
 	return slog.Any(pointsKey, points)
+}
+
+// JobGroup is the group of the scheduled jobs' lines.
+const JobGroup = "jobs"
+
+// Job is ctx carrying the scope of one run of a scheduled job (the order sweep, the email
+// sender): its lines say the job and the run's id (the Lambda's request id in the cloud),
+// and the store's timeouts and throttles during it are counted on them.
+func Job(ctx context.Context, name, runID string) context.Context {
+	s := NewScope(runID)
+	s.SetEndpoint(name, JobGroup)
+	return WithScope(ctx, s)
+}
+
+// NewID is a new request or run id: 24 hex digits.
+func NewID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

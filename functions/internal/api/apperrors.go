@@ -147,13 +147,15 @@ func plainText(s string, most int) bool {
 var (
 	tokenLike = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
 	urlQuery  = regexp.MustCompile(`((?:https?://|/)[^\s?#"'()<>]*)[?#][^\s"'()<>]*`)
+	emailLike = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
 	secretArg = regexp.MustCompile(`(?i)\b(bearer\s+|(?:id_?token|token|password|secret)=)[^\s,;&"']+`)
 )
 
-// redact takes out of a message what looks like a token (a JWT, a bearer or token value)
-// or an address's query string or fragment.
+// redact takes out of a message what looks like a token (a JWT, a bearer or token value),
+// an email address, or an address's query string or fragment.
 func redact(msg string) string {
 	msg = tokenLike.ReplaceAllString(msg, "[token]")
+	msg = emailLike.ReplaceAllString(msg, "[email]")
 	msg = urlQuery.ReplaceAllString(msg, "$1")
 	return secretArg.ReplaceAllString(msg, "${1}[redacted]")
 }

@@ -70,6 +70,7 @@ func TestRedact(t *testing.T) {
 		"token=abc.def failed":                                                   "token=[redacted] failed",
 		"Authorization: Bearer abcdef":                                           "Authorization: Bearer [redacted]",
 		"jwt eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln here":                     "jwt [token] here",
+		"No account for pat.doe+trade@example.co.uk.":                            "No account for [email].",
 		"Cannot read properties of undefined (reading 'price')":                  "Cannot read properties of undefined (reading 'price')",
 	} {
 		if got := redact(in); got != want {

@@ -35,7 +35,7 @@ func (b Backlog) OldestAge(now time.Time) time.Duration {
 // wait for their invoice. The Health page shows it and the jobs emit it as metrics.
 type Backlogs struct {
 	// OutboxWaiting is the emails pending or being sent; its Oldest the oldest one's
-	// creation. OutboxFailed is the emails parked as failed (Oldest unused).
+	// creation. OutboxFailed is the emails parked as failed (Oldest always zero).
 	OutboxWaiting Backlog
 	OutboxFailed  Backlog
 	// OrdersPending is the PENDING partition; OrdersToInvoice the INVOICING partition.
@@ -50,36 +50,59 @@ type backlogItem struct {
 }
 
 // Backlogs reads the outbox, the pending orders and the orders to invoice (each at most
-// MaxBacklogRead items, only their state and creation time): three queries.
+// MaxBacklogRead items, only their state and creation time): three queries, of OUTBOX,
+// PENDING and INVOICING. now is the moment it describes (for the ages, OldestAge).
+// A job that needs only its own part, with only its own table rights, reads
+// OutboxBacklog (the email sender) or OrderBacklogs (the order sweep).
 func (s *Store) Backlogs(ctx context.Context, now time.Time) (Backlogs, error) {
 	var b Backlogs
+	var err error
+	if b.OutboxWaiting, b.OutboxFailed, err = s.OutboxBacklog(ctx); err != nil {
+		return b, err
+	}
+	if b.OrdersPending, b.OrdersToInvoice, err = s.OrderBacklogs(ctx); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+// OutboxBacklog reads the email outbox (one query of OUTBOX, at most MaxBacklogRead
+// items): the emails waiting (pending, or being sent) with the oldest one's creation, and
+// those failed. A full read sets More on both.
+func (s *Store) OutboxBacklog(ctx context.Context) (waiting, failed Backlog, err error) {
 	mail, more, err := partitionAtMost[backlogItem](ctx, s, pkOutbox, MaxBacklogRead, []string{"state", "createdAt"})
 	if err != nil {
-		return b, fmt.Errorf("outbox backlog: %w", err)
+		return waiting, failed, fmt.Errorf("outbox backlog: %w", err)
 	}
 	for _, it := range mail {
 		if it.State == outboxFailed {
-			b.OutboxFailed.add(it)
+			failed.add(it)
 		} else {
-			b.OutboxWaiting.add(it)
+			waiting.add(it)
 		}
 	}
-	// A full read of either kind is as far as the count goes: say so on both.
-	b.OutboxWaiting.More, b.OutboxFailed.More = more, more
+	waiting.More, failed.More = more, more
+	failed.Oldest = time.Time{} // a parked email is not waiting: its age means nothing
+	return waiting, failed, nil
+}
+
+// OrderBacklogs reads the large orders pending (PENDING) and the orders waiting for their
+// invoice (INVOICING): two queries, each of at most MaxBacklogRead items.
+func (s *Store) OrderBacklogs(ctx context.Context) (pending, toInvoice Backlog, err error) {
 	for _, p := range []struct {
 		pk   string
 		into *Backlog
-	}{{pkPending, &b.OrdersPending}, {pkToInvoice, &b.OrdersToInvoice}} {
+	}{{pkPending, &pending}, {pkToInvoice, &toInvoice}} {
 		items, more, err := partitionAtMost[backlogItem](ctx, s, p.pk, MaxBacklogRead, []string{"createdAt"})
 		if err != nil {
-			return b, fmt.Errorf("%s backlog: %w", p.pk, err)
+			return pending, toInvoice, fmt.Errorf("%s backlog: %w", p.pk, err)
 		}
 		for _, it := range items {
 			p.into.add(it)
 		}
 		p.into.More = more
 	}
-	return b, nil
+	return pending, toInvoice, nil
 }
 
 // add counts it in b, keeping the oldest creation time.

@@ -33,6 +33,7 @@ import {
   capture,
   ensureNpmPackages,
   freePort,
+  localBuildId,
   root,
   run,
   say,
@@ -425,7 +426,14 @@ async function main(argv) {
     const secretsFile = path.join(scratch, 'e2e-secrets.jsonl');
     const edge = startService('edge', path.join(binDir, 'local'), [], {
       // PUBLISH_DIR: the back office's Publish catalogue releases into the folder served.
-      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media, PUBLISH_DIR: releaseDir },
+      env: {
+        ...stackEnv,
+        PORT: String(edgePort),
+        SITE_DIR: path.join(releaseDir, 'site'),
+        MEDIA_DIR: media,
+        PUBLISH_DIR: releaseDir,
+        BUILD_ID: process.env.BUILD_ID || localBuildId(),
+      },
       logFile: edgeLog,
     });
     await waitForPort(edgePort, { child: edge });

@@ -126,7 +126,7 @@ const seriesKey = (name, dims) =>
 /**
  * Every series seen: its values in log order and the time of the latest.
  * @typedef {{ name: string, dims: Record<string, string>, values: number[], latest: number, latestAt: number }} Series
- * @typedef {{ lines: number, namespaces: Set<string>, series: Map<string, Series>, from: number, to: number }} Summary
+ * @typedef {{ lines: number, namespaces: Set<string>, series: Map<string, Series>, from: number, to: number, newest: number | undefined }} Summary
  */
 
 /** Reads EMF lines and keeps those stamped from `since` (Unix ms) on.
@@ -135,10 +135,12 @@ const seriesKey = (name, dims) =>
  * @returns {Promise<Summary>} */
 export async function summarise(lines, { since, until }) {
   /** @type {Summary} */
-  const summary = { lines: 0, namespaces: new Set(), series: new Map(), from: since, to: until };
+  const summary = { lines: 0, namespaces: new Set(), series: new Map(), from: since, to: until, newest: undefined };
   for await (const line of lines) {
     const data = emfData(line);
-    if (!data.length || data[0].at < since || data[0].at > until) continue;
+    if (!data.length) continue;
+    summary.newest = Math.max(summary.newest ?? -Infinity, data[0].at);
+    if (data[0].at < since || data[0].at > until) continue;
     summary.lines++;
     for (const d of data) {
       summary.namespaces.add(d.namespace);
@@ -235,7 +237,14 @@ export function report(summary, source) {
   const window = `${clock(summary.from)}–${clock(summary.to)} UTC`;
   const ns = summary.namespaces.size ? ` (${[...summary.namespaces].sort().join(', ')})` : '';
   const out = [`${source}, ${window}: ${summary.lines} metric line${summary.lines === 1 ? '' : 's'}${ns}`];
-  if (!summary.lines) return out;
+  if (!summary.lines) {
+    // An idle shop, or an older log: say how far back the newest line is.
+    if (summary.newest !== undefined && summary.newest < summary.from) {
+      const minutes = Math.ceil((summary.to - summary.newest) / 60_000);
+      out.push(`The newest metric line is from ${new Date(summary.newest).toISOString()}: --minutes ${minutes} reaches it.`);
+    }
+    return out;
+  }
 
   const byEndpoint = requestTable(summary, 'endpoint');
   const byGroup = requestTable(summary, 'group');

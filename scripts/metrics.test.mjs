@@ -239,7 +239,12 @@ test('the report of the last 15 minutes: per endpoint and group, the totals and 
 test('an empty window says so', async () => {
   const now = Date.UTC(2026, 10, 27, 12, 0, 0);
   const summary = await summarise(fixture(now), { since: now - 60_000, until: now });
-  assert.deepEqual(report(summary, 'edge.log'), ['edge.log, 11:59:00–12:00:00 UTC: 0 metric lines']);
+  assert.deepEqual(report(summary, 'edge.log'), [
+    'edge.log, 11:59:00–12:00:00 UTC: 0 metric lines',
+    'The newest metric line is from 2026-11-27T11:58:00.000Z: --minutes 2 reaches it.',
+  ]);
+  const none = await summarise(['not json'], { since: now - 60_000, until: now });
+  assert.deepEqual(report(none, 'edge.log'), ['edge.log, 11:59:00–12:00:00 UTC: 0 metric lines']);
 });
 
 test('parseArguments: defaults, --minutes and --file, and bad usage', () => {

@@ -20,13 +20,14 @@ import (
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	if err := run(log); err != nil {
 		log.Error("edge stopped", "err", err)
 		os.Exit(1)

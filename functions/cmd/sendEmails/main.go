@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"time"
 
@@ -19,11 +18,12 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	fail := func(err error) {
 		log.Error("start", "err", err)
 		os.Exit(1)

@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"time"
 
@@ -15,12 +14,13 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
 	if err != nil {
 		log.Error("start", "err", err)

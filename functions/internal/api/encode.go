@@ -213,7 +213,7 @@ const (
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	status, body, failure := errorAnswer(err)
 	if failure != "" {
-		log.ErrorContext(r.Context(), failure, "request_id", RequestID(r.Context()), "path", r.URL.Path, "status", status, "err", err)
+		log.ErrorContext(r.Context(), failure, "path", r.URL.Path, "status", status, "err", err)
 	}
 	var running *errPublishRunning
 	if errors.As(err, &running) {

@@ -212,7 +212,8 @@ function requestTable(summary, dim) {
     all.s5xx += r.s5xx;
     all.latency.push(...r.latency);
   }
-  const ms = (/** @type {number | undefined} */ v) => (v === undefined ? '-' : String(Math.round(v)));
+  // Whole milliseconds, but a tenth below 10 ms: a fast endpoint's latency is not 0.
+  const ms = (/** @type {number | undefined} */ v) => (v === undefined ? '-' : v < 10 ? v.toFixed(1) : String(Math.round(v)));
   const width = Math.max(dim.length, 5, ...[...rows.keys()].map((k) => k.length));
   const line = (/** @type {string} */ name, /** @type {typeof all} */ r) =>
     `  ${name.padEnd(width)} ${String(r.requests).padStart(8)} ${String(r.s4xx).padStart(6)} ${String(r.s5xx).padStart(6)} ${ms(percentile(r.latency, 50)).padStart(7)} ${ms(percentile(r.latency, 99)).padStart(7)}`;

@@ -218,11 +218,11 @@ test('the report of the last 15 minutes: per endpoint and group, the totals and 
   const text = report(summary, 'edge.log, the last 15 minutes');
   const lines = text.map((l) => l.replace(/\s+/g, ' ').trim());
   assert.equal(lines[0], `edge.log, the last 15 minutes, 11:45:00–12:00:00 UTC: 19 metric lines (${NS})`);
-  const row = (/** @type {string} */ name) => lines.filter((l) => new RegExp(`^${name}( \\d+){5}$`).test(l));
+  const row = (/** @type {string} */ name) => lines.filter((l) => new RegExp(`^${name}( [\\d.]+){5}$`).test(l));
   // endpoint requests 4xx 5xx p50 p99
   assert.deepEqual(row('search'), ['search 10 0 0 50 1000'], 'the hour-old 500 is outside the window');
   assert.deepEqual(row('orders'), ['orders 3 1 1 120 3100', 'orders 3 1 1 120 3100'], 'by endpoint and by group');
-  assert.deepEqual(row('prices'), ['prices 1 1 0 5 5']);
+  assert.deepEqual(row('prices'), ['prices 1 1 0 5.0 5.0'], 'a tenth of a millisecond below 10');
   assert.deepEqual(row('catalogue'), ['catalogue 11 1 0 50 1000']);
   assert.deepEqual(row('total'), ['total 15 2 1 60 3100', 'total 15 2 1 60 3100']);
   assert.ok(lines.includes('orders placed 1, worth £123.45 with VAT'), text.join('\n'));

@@ -7,7 +7,8 @@
 //
 //   scripts/metrics                    the last 15 minutes of .local/logs/edge.log
 //   scripts/metrics --minutes 60       the last hour
-//   scripts/metrics --file PATH        another log (the test command's edge.log, a Lambda's)
+//   scripts/metrics --file PATH        another log (the test command's edge.log, or a Lambda's
+//                                      from `aws logs tail GROUP --since 1h --format short`)
 //
 // It prints, per endpoint and per endpoint group, requests, 4xx, 5xx and p50/p99 latency;
 // then the totals of the other metrics (orders placed and their value, refusals by reason,
@@ -32,7 +33,8 @@ per endpoint and group, requests, 4xx, 5xx and p50/p99 latency; orders placed an
 value, refusals by reason, app error reports, store timeouts and throttles, emails; the
 latest outbox and order backlogs.
   --minutes N   the last N minutes (default ${DEFAULT_MINUTES}; fractions allowed)
-  --file PATH   the log to read (default .local/logs/edge.log, which scripts/run writes)`;
+  --file PATH   the log to read (default .local/logs/edge.log, which scripts/run writes); a
+                Lambda's log saved by \`aws logs tail GROUP --since 1h --format short\` too`;
 
 /** A usage error: exit code 2 with the usage. */
 export class UsageError extends Error {}
@@ -63,7 +65,8 @@ export function parseArguments(argv) {
  * @typedef {{ namespace: string, name: string, unit: string, dims: Record<string, string>, values: number[], at: number }} Datum
  */
 
-/** The metric data of one log line: none when it is not JSON or not EMF. Follows the EMF
+/** The metric data of one log line: none when it is not JSON or not EMF. The JSON may follow
+ * a prefix, as the timestamp `aws logs tail --format short` puts before each message. Follows the EMF
  * specification: `_aws.CloudWatchMetrics` is a list of directives, each with a Namespace,
  * Dimensions (a list of dimension sets, each a list of root keys whose string values
  * name the series) and Metrics (each a Name, whose value is the root key of that name: a
@@ -72,10 +75,11 @@ export function parseArguments(argv) {
  * @param {string} line
  * @returns {Datum[]} */
 export function emfData(line) {
-  if (!line.startsWith('{')) return [];
+  const start = line.indexOf('{"');
+  if (start < 0) return [];
   let root;
   try {
-    root = JSON.parse(line);
+    root = JSON.parse(line.slice(start));
   } catch {
     return [];
   }

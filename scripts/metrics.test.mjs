@@ -186,6 +186,13 @@ test('emfData skips what is not EMF, and a metric without a number or a dimensio
   assert.deepEqual(emfData('{"broken": '), []);
   assert.deepEqual(emfData('{"msg":"request","endpoint":"orders"}'), []);
   assert.deepEqual(emfData('{"_aws":{"CloudWatchMetrics":[]}}'), [], 'no Timestamp');
+  assert.deepEqual(emfData('REPORT RequestId: 6f1c Duration: 12.5 ms'), [], "the Lambda runtime's own line");
+  // As `aws logs tail --format short` prints a Lambda's line: its time, then the message.
+  const tailed = emfData('2026-11-27T00:10:00 ' + requestLine(1795734763889, { endpoint: 'search', group: 'catalogue', status: 200, ms: 7 }));
+  assert.deepEqual(
+    tailed.filter((d) => d.name === 'Latency').map((d) => d.values),
+    [[7], [7]],
+  );
   const line = JSON.stringify({
     _aws: {
       Timestamp: 1,

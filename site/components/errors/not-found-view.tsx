@@ -25,8 +25,9 @@ export function NotFoundView({ reason, byGuard = false }: { reason?: 'invalid' |
     const crawler = isCrawler(navigator.userAgent);
     setSeen({ message, crawler });
     forgetPage(document, path, window.location.search);
+    // The report names the path only: a query string or hash may hold what a buyer typed.
     if (!crawler)
-      reportError(message, {
+      reportError(message.replace(full, path), {
         kind: reason === 'hydration' ? 'hydration' : 'other',
         statusCode: 404,
         path,

@@ -17,8 +17,8 @@ export interface ErrorReport {
   at: number;
 }
 
-/** Where reports go: the collector that sends them to POST /api/errors, and the console
- * too in development; tests swap in their own. */
+/** Where reports go: the collector that sends them to POST /api/errors, and the console;
+ * tests swap in their own. */
 export type ReportSink = (r: ErrorReport) => void;
 
 // The wire shape of POST /api/errors (the contract of issue 34). Declared here, in one
@@ -214,12 +214,14 @@ export function watchPageHide(win: Pick<Window, 'addEventListener' | 'document'>
   });
 }
 
-const devConsole: ReportSink = (r) => {
-  (r.fatal ? console.error : console.warn)(`[app error] ${r.kind} ${r.name}: ${r.message}`, r);
+/** The console line of a report, in every build: a developer sees it at once, and the
+ * end-to-end tests (which run the production build) watch for it. */
+const consoleSink: ReportSink = (r) => {
+  (r.fatal ? console.error : console.warn)(`[app error] ${r.name}: ${r.message}`, r);
 };
 
 const defaultSink: ReportSink = (r) => {
-  if (process.env.NODE_ENV === 'development') devConsole(r);
+  consoleSink(r);
   browserCollector()?.add(r);
 };
 

@@ -10,16 +10,19 @@ export interface AppErrorGroup {
   name: string;
   message: string;
   path: string;
-  status?: number;
+  /** The failed call's status; 0 when there is none. */
+  status: number;
   count: number;
   first_seen: number;
   last_seen: number;
   build: string;
 }
 
-/** A backlog: how many wait, and since when the oldest has. */
+/** A backlog: how many wait (more: at least that many; the server reads a bounded
+ * number), and since when the oldest has. */
 export interface Backlog {
   count: number;
+  more: boolean;
   oldest_at: number | null;
 }
 
@@ -28,7 +31,7 @@ export interface HealthAnswer {
   checked_at: number;
   /** At most 100 groups, most recently seen first. */
   app_errors: AppErrorGroup[];
-  outbox: { waiting: number; failed: number; oldest_waiting_at: number | null };
+  outbox: { waiting: number; failed: number; more: boolean; oldest_waiting_at: number | null };
   orders_pending: Backlog;
   orders_to_invoice: Backlog;
   last_import: { at: number; by: string; summary: string } | null;

@@ -32,7 +32,7 @@ export function AppErrorsTable({ groups }: { groups: AppErrorGroup[] }) {
                 </th>
                 <td>{KIND_LABELS[g.kind] ?? g.kind}</td>
                 <td className="health-path">{g.path}</td>
-                <td className="health-status">{g.status ?? ''}</td>
+                <td className="health-status">{g.status || ''}</td>
                 <td className="health-count">{g.count}</td>
                 <td>{formatUkDateTime(g.first_seen)}</td>
                 <td>{formatUkDateTime(g.last_seen)}</td>

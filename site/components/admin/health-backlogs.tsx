@@ -12,19 +12,19 @@ export function HealthBacklogs({ health }: { health: HealthAnswer }) {
       <dl className="summary-list admin-facts">
         <dt>Emails waiting to be sent</dt>
         <dd className="health-outbox-waiting">
-          {outbox.waiting}
+          <Count n={outbox.waiting} more={outbox.more} />
           <Oldest at={outbox.oldest_waiting_at} now={now} />
         </dd>
         <dt>Emails that failed</dt>
         <dd className="health-outbox-failed">{outbox.failed}</dd>
         <dt>Orders pending</dt>
         <dd className="health-orders-pending">
-          {health.orders_pending.count}
+          <Count n={health.orders_pending.count} more={health.orders_pending.more} />
           <Oldest at={health.orders_pending.oldest_at} now={now} />
         </dd>
         <dt>Orders waiting for an invoice</dt>
         <dd className="health-orders-to-invoice">
-          {health.orders_to_invoice.count}
+          <Count n={health.orders_to_invoice.count} more={health.orders_to_invoice.more} />
           <Oldest at={health.orders_to_invoice.oldest_at} now={now} />
         </dd>
       </dl>
@@ -49,6 +49,9 @@ export function HealthBacklogs({ health }: { health: HealthAnswer }) {
     </section>
   );
 }
+
+/** A count the server may have stopped at (more): "500 or more". */
+const Count = ({ n, more }: { n: number; more: boolean }) => <>{more ? `${n} or more` : n}</>;
 
 function Oldest({ at, now }: { at: number | null; now: number }) {
   if (at === null) return null;

@@ -9,9 +9,9 @@ const now = Date.UTC(2026, 10, 27, 12, 0);
 const quiet: HealthAnswer = {
   checked_at: now,
   app_errors: [],
-  outbox: { waiting: 0, failed: 0, oldest_waiting_at: null },
-  orders_pending: { count: 0, oldest_at: null },
-  orders_to_invoice: { count: 0, oldest_at: null },
+  outbox: { waiting: 0, failed: 0, more: false, oldest_waiting_at: null },
+  orders_pending: { count: 0, more: false, oldest_at: null },
+  orders_to_invoice: { count: 0, more: false, oldest_at: null },
   last_import: null,
 };
 
@@ -46,14 +46,15 @@ describe('the Health page', () => {
       <HealthBacklogs
         health={{
           ...quiet,
-          outbox: { waiting: 2, failed: 1, oldest_waiting_at: now - 16 * 60_000 },
-          orders_pending: { count: 1, oldest_at: now - 5 * 60_000 },
-          orders_to_invoice: { count: 4, oldest_at: now - 11 * 60_000 },
+          outbox: { waiting: 2, failed: 1, more: false, oldest_waiting_at: now - 16 * 60_000 },
+          orders_pending: { count: 1, more: false, oldest_at: now - 5 * 60_000 },
+          orders_to_invoice: { count: 500, more: true, oldest_at: now - 11 * 60_000 },
         }}
       />,
     );
     expect(late).toContain('An email has waited 16 minutes to be sent, longer than 15 minutes');
     expect(late).not.toContain('pending for');
     expect(late).toContain('An order has waited 11 minutes for its invoice, longer than 10 minutes');
+    expect(late).toContain('<dd class="health-orders-to-invoice">500 or more');
   });
 });

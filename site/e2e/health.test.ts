@@ -95,8 +95,10 @@ async function corruptPayload(p: Page): Promise<() => number> {
     async (route: Route) => {
       const res = await route.fetch();
       const body = (await res.json()) as { products: Record<string, unknown>[] };
-      expect(body.products.length).toBeGreaterThan(48);
-      body.products[48]!.name = { [`health_${run}`]: 1 };
+      // (No expect here: a throw in a route handler leaves the request hanging. A category
+      // without a second page draws no error page, and the test says so by timing out.)
+      const first = body.products[48];
+      if (first) first.name = { [`health_${run}`]: 1 };
       served++;
       return route.fulfill({ response: res, body: JSON.stringify(body) });
     },

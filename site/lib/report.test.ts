@@ -155,6 +155,14 @@ describe('ReportCollector', () => {
     expect(empty).toMatchObject({ name: 'Error', message: 'Error' });
   });
 
+  it('splits a batch whose body would be over 16 KiB', () => {
+    const { c, sent } = collector();
+    for (let i = 0; i < 10; i++) c.add(report({ message: `${i} ${'😀'.repeat(300)}`, path: `/${'é'.repeat(199)}`, name: '€'.repeat(60) }));
+    expect(sent.length).toBeGreaterThan(1);
+    expect(sent.flatMap((b) => b.reports)).toHaveLength(10);
+    for (const b of sent) expect(new TextEncoder().encode(JSON.stringify(b)).length).toBeLessThanOrEqual(16 * 1024);
+  });
+
   it('leaves out a status outside 100..599', () => {
     const { c, sent } = collector();
     c.add(report({ statusCode: 0 }));

@@ -47,7 +47,7 @@ export interface ErrorReportBatch {
 }
 
 /** The endpoint's bounds, so that a report is never refused for its length. */
-export const REPORT_LIMITS = { perPageView: 10, message: 300, name: 60, path: 200, build: 64, count: 100 } as const;
+export const REPORT_LIMITS = { perPageView: 10, message: 300, name: 60, path: 200, build: 64, count: 100, bodyBytes: 16 * 1024 } as const;
 
 /** The endpoint the collector sends to. */
 export const REPORT_URL = '/api/errors';
@@ -128,11 +128,25 @@ export class ReportCollector {
   /** Sends what is waiting, if anything; never throws. */
   flush(): void {
     if (this.waiting.length === 0) return;
-    const user = this.env.user();
-    const batch: ErrorReportBatch = { build: boundedBuild(this.env.build()), agent: this.env.agent, ...(user && { user }), reports: this.waiting };
+    const reports = this.waiting;
     this.waiting = [];
+    this.send(reports);
+  }
+
+  /** Sends reports in one body, or in halves while the body is over the endpoint's 16 KiB
+   * (ten reports of long text outside ASCII can be; one never is). */
+  private send(reports: WireReport[]): void {
+    const user = this.env.user();
+    const batch: ErrorReportBatch = { build: boundedBuild(this.env.build()), agent: this.env.agent, ...(user && { user }), reports };
+    const body = JSON.stringify(batch);
+    if (reports.length > 1 && new TextEncoder().encode(body).length > REPORT_LIMITS.bodyBytes) {
+      const half = Math.ceil(reports.length / 2);
+      this.send(reports.slice(0, half));
+      this.send(reports.slice(half));
+      return;
+    }
     try {
-      this.env.send(JSON.stringify(batch));
+      this.env.send(body);
     } catch {
       /* the page is going: a report that cannot leave is lost, never an error of its own */
     }

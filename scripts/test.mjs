@@ -338,6 +338,9 @@ async function main(argv) {
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
     API_RATE_LIMIT: '0', // every e2e browser is 127.0.0.1: no per-address limit (its Go test covers it)
+    // POST /api/errors: every e2e browser is 127.0.0.1 and shares one allowance, which holds
+    // the whole suite's reports; e2e/health.test.ts floods it from 127.0.0.2 against this limit.
+    ERROR_REPORT_LIMIT: '200',
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
     // maildev: the edge and the Go mail tests send here; MAILDEV_URL is its web inbox and API.

@@ -1,41 +1,16 @@
+import type { AdminHealthAnswer, AppErrorGroupAnswer, BacklogAnswer } from './api-types';
 import type { ReportKind } from './report';
 
-// The answer of GET /api/admin/health (the contract of issue 34), declared here, in one
-// place, until the generated types in api-types.ts carry the Go answer type: times in Unix
-// ms, null where there is nothing.
+// The answer of GET /api/admin/health, as generated from the Go answer types (times in
+// Unix ms, null where there is nothing; a group's status is 0 when it has none; more:
+// the server read as many as it reads, and there are more).
 
 /** One group of app error reports: one kind, name, message and path. */
-export interface AppErrorGroup {
-  kind: ReportKind;
-  name: string;
-  message: string;
-  path: string;
-  /** The failed call's status; 0 when there is none. */
-  status: number;
-  count: number;
-  first_seen: number;
-  last_seen: number;
-  build: string;
-}
-
-/** A backlog: how many wait (more: at least that many; the server reads a bounded
- * number), and since when the oldest has. */
-export interface Backlog {
-  count: number;
-  more: boolean;
-  oldest_at: number | null;
-}
-
+export type AppErrorGroup = AppErrorGroupAnswer;
+/** A backlog: how many wait, and since when the oldest has. */
+export type Backlog = BacklogAnswer;
 /** GET /api/admin/health. */
-export interface HealthAnswer {
-  checked_at: number;
-  /** At most 100 groups, most recently seen first. */
-  app_errors: AppErrorGroup[];
-  outbox: { waiting: number; failed: number; more: boolean; oldest_waiting_at: number | null };
-  orders_pending: Backlog;
-  orders_to_invoice: Backlog;
-  last_import: { at: number; by: string; summary: string } | null;
-}
+export type HealthAnswer = AdminHealthAnswer;
 
 /** The alarms' thresholds (docs/operations.md): an email waiting longer than 15 minutes,
  * an order pending or waiting for its invoice longer than 10 minutes. */

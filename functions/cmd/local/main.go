@@ -140,7 +140,8 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		}
 		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		log.InfoContext(run, "orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
+		backlog := st.RecordOrderBacklogs(run, time.Now())
+		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
 	}
 }
 
@@ -154,6 +155,7 @@ func deliver(ctx context.Context, log *slog.Logger, st *store.Store, sender mail
 	t := time.NewTicker(deliverEvery)
 	defer t.Stop()
 	down := false
+	var gauged time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -161,6 +163,12 @@ func deliver(ctx context.Context, log *slog.Logger, st *store.Store, sender mail
 		case <-t.C:
 		}
 		run := metrics.Job(ctx, "sendEmails", metrics.NewID())
+		if time.Since(gauged) >= time.Minute {
+			// The outbox's gauges once a minute, as the cloud's sender writes them.
+			gauged = time.Now()
+			err := st.RecordOutboxBacklog(run, gauged)
+			log.InfoContext(run, "outbox", "err", err, metrics.Flush(run))
+		}
 		sent, failed, err := mail.Deliver(run, st, sender, time.Now())
 		switch {
 		case err != nil && down && sent == 0:

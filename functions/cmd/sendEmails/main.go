@@ -61,7 +61,9 @@ func main() {
 	lambda.Start(func(ctx context.Context) error {
 		ctx = metrics.Job(ctx, "sendEmails", runID(ctx))
 		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
-		log.InfoContext(ctx, "emails sent", "sent", sent, "failed", failed, "err", err, mail.DeliveryMetrics(ctx, sent, failed))
+		// The outbox's gauges after the run: the alarm on the oldest email reads them.
+		backlog := st.RecordOutboxBacklog(ctx, time.Now())
+		log.InfoContext(ctx, "emails sent", "sent", sent, "failed", failed, "err", err, "backlog_err", backlog, mail.DeliveryMetrics(ctx, sent, failed))
 		return err
 	})
 }

@@ -43,7 +43,10 @@ func main() {
 	lambda.Start(func(ctx context.Context) error {
 		ctx = metrics.Job(ctx, "sweepOrders", runID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		log.InfoContext(ctx, "orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(ctx))
+		// The backlogs after the sweep: the alarms on the oldest pending order and the
+		// oldest order waiting for its invoice read them.
+		backlog := st.RecordOrderBacklogs(ctx, time.Now())
+		log.InfoContext(ctx, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(ctx))
 		return err
 	})
 }

@@ -307,6 +307,7 @@ function requests(buyer, sku, staff, products) {
     // The picture upload needs no store: published to this edge's media folder at once.
     'POST /api/admin/catalogue/images': { as: staff, path: '/api/admin/catalogue/images?name=faults.png', body: solidPNG(120) },
     'GET /api/admin/catalogue/export': { as: staff, path: '/api/admin/catalogue/export?file=products' },
+    'GET /api/admin/health': { as: staff },
     'POST /api/shoppingCartSmall': { body: { token: t } },
     'GET /api/search': { path: '/api/search?q=card' },
     'POST /api/getProfile': { body: { token: t } },
@@ -338,6 +339,13 @@ function requests(buyer, sku, staff, products) {
     'POST /api/lists/{id}': { path: '/api/lists/abcdefghjkmn', body: { token: t, name: 'Fault list, renamed' } },
     'DELETE /api/lists/{id}': { path: '/api/lists/abcdefghjkmn' },
     'POST /api/lists/{id}/basket': { path: '/api/lists/abcdefghjkmn/basket', body: { token: t } },
+    'POST /api/errors': {
+      body: {
+        build: 'faults',
+        agent: 'desktop',
+        reports: [{ kind: 'api', name: 'ApiError', message: 'The basket answered 503.', path: '/basket/', status: 503, count: 1 }],
+      },
+    },
   };
 }
 

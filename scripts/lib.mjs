@@ -2,7 +2,7 @@
 // Shared helpers of the run, test, build and bench entry points: child processes that
 // are always stopped (and, when one dies at start, the last lines of its output), free and
 // busy ports, waiting for a port, Debian packages through apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -268,6 +268,20 @@ export async function ensureNpmPackages() {
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) return;
   say('setup', 'installing npm packages from package-lock.json');
   await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+}
+
+/** The build the local edge's log lines carry (BUILD_ID, docs/operations.md): the short
+ * commit of the checkout, with -dirty when a tracked file has changes (as `git describe
+ * --dirty` counts them), or `local` outside a git checkout or without git.
+ * @param {string} [dir] */
+export function localBuildId(dir = root) {
+  try {
+    const git = (/** @type {string[]} */ args) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = git(['rev-parse', '--short', 'HEAD']);
+    return git(['status', '--porcelain', '--untracked-files=no']) ? `${commit}-dirty` : commit;
+  } catch {
+    return 'local';
+  }
 }
 
 /** Builds the local Go commands (seed, snapshot, local edge, recover) into .local/bin. */

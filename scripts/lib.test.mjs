@@ -2,17 +2,18 @@
 // Busy ports are refused before anything starts, with a sentence naming the variable
 // that moves each one (scripts/lib.mjs ensurePortsFree, as the run command uses it), and so
 // are arguments the run command does not know; a service that dies at start is reported
-// with the last lines of its output.
+// with the last lines of its output; the build id the edge's log lines carry is the
+// checkout's short commit, -dirty with a changed tracked file, `local` outside git.
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
-import { TAIL_LINES, ensurePortsFree, freePort, root, startService, waitForPort } from './lib.mjs';
-import { portVariables } from './run.mjs';
+import { TAIL_LINES, ensurePortsFree, freePort, localBuildId, root, startService, waitForPort } from './lib.mjs';
+import { observabilityLines, portVariables } from './run.mjs';
 
 /** Listens on 127.0.0.1 (or host) on a free port until the test ends; answers the port.
  * @param {import('node:test').TestContext} t */
@@ -146,4 +147,29 @@ test('without a log file the error shows the captured output, stderr too, and a 
   );
   const silent = await waitForPort(await freePort(), { child: dyingService(0), timeoutMs: 20000 }).catch((e) => e);
   assert.match(silent.message, /^dying exited with 3 before listening on \d+, printing nothing$/);
+});
+
+test('localBuildId: the short commit, -dirty with a changed tracked file, local outside git', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-build-id-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  assert.equal(localBuildId(dir), 'local');
+  const git = (/** @type {string[]} */ ...args) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@shop.test', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+  git('init', '-q');
+  writeFileSync(path.join(dir, 'a.txt'), 'one');
+  git('add', 'a.txt');
+  git('commit', '-qm', 'one');
+  const commit = git('rev-parse', '--short', 'HEAD');
+  assert.equal(localBuildId(dir), commit);
+  writeFileSync(path.join(dir, 'b.txt'), 'untracked');
+  assert.equal(localBuildId(dir), commit, 'an untracked file is no change');
+  writeFileSync(path.join(dir, 'a.txt'), 'two');
+  assert.equal(localBuildId(dir), `${commit}-dirty`);
+});
+
+test('the run command says where the metrics and the error reports go', () => {
+  const text = observabilityLines({ port: 8123, buildId: 'abc1234-dirty' }).join('\n');
+  assert.match(text, /\.local\/logs\/edge\.log: scripts\/metrics summarises/);
+  assert.match(text, /build abc1234-dirty/);
+  assert.match(text, /http:\/\/127\.0\.0\.1:8123\/admin\/health\//);
 });

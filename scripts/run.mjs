@@ -22,6 +22,7 @@ import {
   ensureNpmPackages,
   ensurePortsFree,
   isStopping,
+  localBuildId,
   localDir,
   run,
   say,
@@ -50,6 +51,7 @@ export const variables = [
   ['TABLE_NAME', 'tradeshop', 'DynamoDB table'],
   ['SEED_PRODUCTS', '3000', 'size of the seed catalogue on first start (up to 200,000)'],
   ['SITE_URL', 'http://127.0.0.1:$PORT', "the site's public address (canonical URLs, sitemap)"],
+  ['BUILD_ID', 'the git commit', "the build the edge's log lines carry: the short commit, -dirty with changes; local outside git"],
 ];
 
 /** The variables that name a port, each checked free before anything starts; the script
@@ -104,10 +106,22 @@ function parseArguments(/** @type {string[]} */ argv) {
   return !help;
 }
 
+/** The lines that say where the running shop's metrics and error reports go
+ * (docs/operations.md "Metrics, locally").
+ * @param {{ port: number, buildId: string }} shop */
+export function observabilityLines({ port, buildId }) {
+  return [
+    `the edge logs every request as JSON lines with the metrics in them (CloudWatch EMF; build ${buildId}) to .local/logs/edge.log: scripts/metrics summarises the last 15 minutes (requests, 4xx, 5xx, p50/p99 per endpoint, orders, backlogs)`,
+    `the site's error reports go to POST /api/errors: the back office's Health page, http://127.0.0.1:${port}/admin/health/ (staff only: scripts/staff grant EMAIL), shows them`,
+  ];
+}
+
 async function main() {
   if (!parseArguments(process.argv.slice(2))) return;
   stopOnSignals();
   await ensurePortsFree(portVariables.map((variable) => ({ variable, port: Number(env(variable)) })));
+  const buildId = process.env.BUILD_ID || localBuildId();
+  for (const line of observabilityLines({ port: cfg.port, buildId })) say('run', line);
   await ensureNpmPackages();
   await ensureJava();
 
@@ -185,13 +199,14 @@ async function main() {
       AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}`,
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(cfg.mailSmtpPort),
+      BUILD_ID: buildId,
     },
     logFile: path.join(localDir, 'logs', 'edge.log'),
   });
   await waitForPort(cfg.port, { child: edge });
   say(
     'run',
-    `the shop is running at http://127.0.0.1:${cfg.port}/ and its emails arrive at ${mail.url}/  (request log: .local/logs/edge.log; Ctrl-C stops everything)`,
+    `the shop is running at http://127.0.0.1:${cfg.port}/ and its emails arrive at ${mail.url}/  (log and metrics: .local/logs/edge.log, scripts/metrics; error reports: /admin/health/; Ctrl-C stops everything)`,
   );
   const code = await edge.exited;
   if (isStopping()) return; // Ctrl-C: the signal handler stops the rest and exits

@@ -33,6 +33,7 @@ import {
   capture,
   ensureNpmPackages,
   freePort,
+  localBuildId,
   root,
   run,
   say,
@@ -48,6 +49,7 @@ import { buildSite, exportDir } from './build.mjs';
 import { startMaildev } from './maildev.mjs';
 import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
+import { checkLog } from './log-secrets.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
@@ -64,7 +66,10 @@ export const SUITES = [
   ['deploy', "the first deploy's offline dry-run (checks, cdk synth) of both stages"],
   ['build', 'seed a table, build the site from it, publish it to a release folder'],
   ['release', 'release dry-run of the build'],
-  ['e2e', 'end-to-end tests in headless Chromium against the local edge (E2E_FILTER="a b" runs the files matching any name)'],
+  [
+    'e2e',
+    'end-to-end tests in headless Chromium against the local edge (E2E_FILTER="a b" runs the files matching any name), then its log checked for the test passwords, tokens and email text',
+  ],
   ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped'],
 ];
 /** The suites that test the build, and so bring it along. */
@@ -333,6 +338,9 @@ async function main(argv) {
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
     STAGE: 'local',
     API_RATE_LIMIT: '0', // every e2e browser is 127.0.0.1: no per-address limit (its Go test covers it)
+    // POST /api/errors: every e2e browser is 127.0.0.1 and shares one allowance, which holds
+    // the whole suite's reports; e2e/health.test.ts floods it from 127.0.0.2 against this limit.
+    ERROR_REPORT_LIMIT: '200',
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
     // maildev: the edge and the Go mail tests send here; MAILDEV_URL is its web inbox and API.
@@ -416,18 +424,41 @@ async function main(argv) {
     });
   }
   if (built && has('e2e')) {
+    const edgeLog = path.join(scratch, 'edge.log');
+    // The tests record each password and ID token they use here (site/e2e/secrets.ts).
+    const secretsFile = path.join(scratch, 'e2e-secrets.jsonl');
     const edge = startService('edge', path.join(binDir, 'local'), [], {
       // PUBLISH_DIR: the back office's Publish catalogue releases into the folder served.
-      env: { ...stackEnv, PORT: String(edgePort), SITE_DIR: path.join(releaseDir, 'site'), MEDIA_DIR: media, PUBLISH_DIR: releaseDir },
-      logFile: path.join(scratch, 'edge.log'),
+      env: {
+        ...stackEnv,
+        PORT: String(edgePort),
+        SITE_DIR: path.join(releaseDir, 'site'),
+        MEDIA_DIR: media,
+        PUBLISH_DIR: releaseDir,
+        BUILD_ID: process.env.BUILD_ID || localBuildId(),
+      },
+      logFile: edgeLog,
     });
     await waitForPort(edgePort, { child: edge });
     await step('e2e', 'end-to-end tests in headless Chromium', () =>
       // E2E_FILTER (file name filters split by spaces, e.g. 'quick-order lists') runs only the matching files.
       vitest(path.join(root, 'site'), ['--config', 'vitest.e2e.config.mts', ...(process.env.E2E_FILTER ?? '').split(/\s+/).filter(Boolean)], {
-        env: { ...stackEnv, SHOP_URL: `http://127.0.0.1:${edgePort}`, AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`, RELEASE_DIR: releaseDir },
+        env: {
+          ...stackEnv,
+          SHOP_URL: `http://127.0.0.1:${edgePort}`,
+          AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
+          RELEASE_DIR: releaseDir,
+          E2E_SECRETS_FILE: secretsFile,
+        },
       }),
     );
+    // Issue 34: no log line carries a token, a password or an email's text. The edge's log
+    // of the whole e2e run is grepped for every secret the tests recorded, any JWT and the
+    // emails' sentences (scripts/log-secrets.mjs); a finding fails the e2e suite.
+    await step('e2e', "the edge's log holds no test password, ID token or email text", async () => {
+      const { lines, secrets } = checkLog({ logFile: edgeLog, secretsFile });
+      say('test', `  ${lines} log lines checked against ${secrets} recorded secrets, any JWT and the emails' sentences`);
+    });
   }
   // Its own store (on disk) and edge, the same release folder, this run's Auth emulator;
   // a plain script, not a *.test.mjs, so the script tests above never run it.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, screenshot, shopURL } from './browser';
+import { recordSecret } from './secrets';
 
 let browser: Browser;
 let ctx: BrowserContext;
@@ -8,6 +9,7 @@ let page: Page;
 const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
 const email = `buyer-${stamp}@cardshop.test`;
 const password = 'correct-horse-1';
+recordSecret('password', password);
 const business = 'Meadow Cards & Gifts';
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { recordSecret } from './secrets';
 
 /** The shop under test, started by scripts/test. */
 export const shopURL = (process.env.SHOP_URL ?? '').replace(/\/$/, '');
@@ -44,6 +45,8 @@ export async function emulatorUser(): Promise<{ uid: string; idToken: string; em
   });
   if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status}`);
   const body = (await res.json()) as { localId: string; idToken: string };
+  recordSecret('password', 'correct-horse-1');
+  recordSecret('ID token', body.idToken);
   return { uid: body.localId, idToken: body.idToken, email, password: 'correct-horse-1' };
 }
 

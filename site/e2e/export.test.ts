@@ -71,7 +71,16 @@ describe('every prerendered page', () => {
 
   it('in the back office is noindex and draws nothing of it before the staff check', () => {
     const admin = pages.filter((p) => p.startsWith('/admin/'));
-    expect(admin.sort()).toEqual(['/admin/', '/admin/accounts/', '/admin/catalogue/', '/admin/coupons/', '/admin/export/', '/admin/orders/', '/admin/stock/']);
+    expect(admin.sort()).toEqual([
+      '/admin/',
+      '/admin/accounts/',
+      '/admin/catalogue/',
+      '/admin/coupons/',
+      '/admin/export/',
+      '/admin/health/',
+      '/admin/orders/',
+      '/admin/stock/',
+    ]);
     for (const p of admin) {
       const html = readFileSync(path.join(out, p, 'index.html'), 'utf8');
       expect(html, p).toContain('<meta name="robots" content="noindex"/>');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, screenshot, shopURL } from './browser';
+import { recordSecret } from './secrets';
 
 // Layout a buyer sees (issue 12): the desktop dropdowns stay on screen and behave like
 // menus, no page scrolls sideways on a phone with long names, every text field is a
@@ -15,6 +16,7 @@ const email = `layout${stamp}`.padEnd(60 - domain.length, 'x') + domain;
 /** A 100-character business name with a 40-character word in it. */
 const business = `Harbourside ${'Greetingcardsandgiftwrapwholesalers'.padEnd(40, 'z')} of the Long Name Trading Company Ltd`.padEnd(100, '.');
 const password = 'correct-horse-1';
+recordSecret('password', password);
 
 let browser: Browser;
 let buyer: BrowserContext;

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { emulatorUser } from './browser';
+import { recordSecret } from './secrets';
 
 // Staff users for the end-to-end tests: scripts/staff run against this run's Auth emulator
 // (AUTH_EMULATOR_HOST, which scripts/test sets), as a person runs it against scripts/run's
@@ -47,5 +48,6 @@ export async function staffUser(): Promise<Awaited<ReturnType<typeof emulatorUse
   });
   if (!res.ok) throw new Error(`emulator sign-in failed: ${res.status}`);
   const body = (await res.json()) as { idToken: string };
+  recordSecret('ID token', body.idToken);
   return { ...user, idToken: body.idToken };
 }

@@ -11,7 +11,7 @@ vi.mock('./api', () => ({
     return next();
   },
 }));
-vi.mock('./report', () => ({ reportError: () => undefined }));
+vi.mock('./report', () => ({ reportError: () => undefined, setReportUser: () => undefined }));
 
 const { accountState, signedIn, signedOut } = await import('./account-store');
 

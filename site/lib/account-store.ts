@@ -1,6 +1,6 @@
 import { apiFetch } from './api';
 import type { CartLine, EmptyCartRow, ProfileAnswer as Profile } from './api-types';
-import { reportError } from './report';
+import { reportError, setReportUser } from './report';
 
 /** The signed-in user, or 0 when signed out (SPEC.md section 3). */
 export type User = { uid: string; email: string; displayName: string } | 0;
@@ -41,6 +41,8 @@ export function subscribeAccount(fn: () => void): () => void {
 }
 function set(patch: Partial<AccountState>) {
   state = { ...state, ...patch };
+  // Error reports carry a hash of the signed-in buyer's uid (lib/report.ts).
+  if ('user' in patch) setReportUser(state.user === 0 ? null : state.user.uid);
   for (const fn of listeners) fn();
 }
 
@@ -71,13 +73,13 @@ export async function loadBasket(): Promise<void> {
   const ticket = ++basketTicket;
   set({ basket: 'loading' });
   try {
-    const rows = await apiFetch<CartLine[] | EmptyCartRow[]>('/api/shoppingCartSmall', { body: { token: await idToken() } });
+    const rows = await apiFetch<CartLine[] | EmptyCartRow[]>('/api/shoppingCartSmall', { body: { token: await idToken() }, reportAs: 'basket' });
     if (ticket !== basketTicket) return;
     const empty = isEmptyCart(rows);
     set({ cart: empty ? [] : rows, basket: empty ? 'empty' : 'populated', cartUpdated: 0 });
   } catch (err) {
     if (ticket !== basketTicket) return;
-    reportError(err, { context: { where: 'basket load' } });
+    reportError(err, { kind: 'basket', context: { where: 'basket load' } });
     set({ basket: 'error', cartUpdated: 0 });
   }
 }

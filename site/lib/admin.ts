@@ -16,6 +16,7 @@ import type {
   StaffAnswer,
 } from './api-types';
 import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
+import type { HealthAnswer } from './health';
 import type { OrderAction } from './order-status';
 import { saveFile } from './save-file';
 
@@ -143,6 +144,12 @@ export function adminProduct(sku: string): Promise<ProductWithAudit> {
  * takes away). expected is the stock the page showed: a set refuses it if it moved. */
 export function adminStock(sku: string, change: { mode: 'set' | 'adjust'; quantity: number; expected: number; reason: string }): Promise<ProductWithAudit> {
   return adminPost(`/api/admin/products/${encodeURIComponent(sku)}/stock`, { ...change });
+}
+
+/** The shop's health for the Health page: app error groups, the email outbox, the order
+ * backlogs and the last catalogue import (GET /api/admin/health). */
+export function adminHealth(signal?: AbortSignal): Promise<HealthAnswer> {
+  return adminGet<HealthAnswer>('/api/admin/health', { ...(signal && { signal }) });
 }
 
 /** The export's file name for a range of London days. */

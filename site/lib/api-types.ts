@@ -247,6 +247,19 @@ export interface CatalogueImageAnswer {
   large: string;
 }
 
+export interface AdminHealthAnswer {
+  checked_at: UnixMillis;
+  app_errors: AppErrorGroupAnswer[];
+  outbox: OutboxHealthAnswer;
+  orders_pending: BacklogAnswer;
+  orders_to_invoice: BacklogAnswer;
+  last_import: LastImportAnswer | null;
+}
+
+export interface ErrorReportsAnswer {
+  recorded: number;
+}
+
 export interface CatalogueFile {
   generated_at: UnixMillis;
   products: number;
@@ -556,6 +569,37 @@ export interface ImportPlanAnswer {
   new_categories: number;
   changed_categories: number;
   first: ImportChangeAnswer[];
+}
+
+export interface AppErrorGroupAnswer {
+  kind: 'chunk' | 'fatal' | 'unhandled' | 'hydration' | 'api' | 'basket' | 'other';
+  name: string;
+  message: string;
+  path: string;
+  status: number;
+  count: number;
+  first_seen: UnixMillis;
+  last_seen: UnixMillis;
+  build: string;
+}
+
+export interface OutboxHealthAnswer {
+  waiting: number;
+  failed: number;
+  more: boolean;
+  oldest_waiting_at: UnixMillis | null;
+}
+
+export interface BacklogAnswer {
+  count: number;
+  more: boolean;
+  oldest_at: UnixMillis | null;
+}
+
+export interface LastImportAnswer {
+  at: UnixMillis;
+  by: string;
+  summary: string;
 }
 
 export interface Menu {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, apiFetchBlob, ensureCsrfToken, fieldProblems } from './api';
+import { ApiError, CSRF_HEADER, apiErrorText, apiFetch, apiFetchBlob, ensureCsrfToken, fieldProblems, isExpectedFailure } from './api';
+import { reportError, setReportSink, type ErrorReport } from './report';
 
 const doc = (token: string | null) =>
   ({
@@ -254,5 +255,52 @@ describe('fieldProblems', () => {
     expect(fieldProblems(new ApiError(400, 'Some fields need correcting.', problems))).toEqual(problems);
     expect(fieldProblems(new ApiError(409, 'Your basket is empty.'))).toEqual({});
     expect(fieldProblems(new TypeError('fetch failed'))).toEqual({});
+  });
+});
+
+describe('failed calls are reported with their status (docs/site-shell.md "Errors")', () => {
+  async function reportsOf(status: number, body: string, reportAs?: 'basket') {
+    const got: ErrorReport[] = [];
+    const restore = setReportSink((r) => got.push(r));
+    try {
+      const err = await apiFetch('/api/orders?x=1', {
+        method: 'GET',
+        fetchImpl: fakeFetch(status, body).impl,
+        doc: doc('t'),
+        ...(reportAs && { reportAs }),
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      reportError(err, { kind: 'other' }); // the caller's own report adds nothing
+    } finally {
+      setReportSink(restore);
+    }
+    return got;
+  }
+
+  it('a 500 is one api report naming the call, with its status', async () => {
+    const got = await reportsOf(500, '{"error":"Something went wrong on our side."}');
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({
+      kind: 'api',
+      name: 'ApiError',
+      statusCode: 500,
+      message: 'GET /api/orders answered 500: Something went wrong on our side.',
+    });
+  });
+
+  it('a basket load says basket', async () => {
+    const got = await reportsOf(503, '{}', 'basket');
+    expect(got.map((r) => r.kind)).toEqual(['basket']);
+  });
+
+  it('the answers the page expects and shows are not reported', async () => {
+    for (const status of [401, 403, 404, 409, 422, 429, 501]) expect(await reportsOf(status, '{"error":"No."}'), String(status)).toEqual([]);
+    expect(await reportsOf(400, '{"error":"Check the form.","problems":{"quantity":"Enter a quantity."}}')).toEqual([]);
+  });
+
+  it('a 400 without field problems is the site sending what the API refuses: reported', async () => {
+    expect(await reportsOf(400, '{"error":"The body is not JSON."}')).toHaveLength(1);
+    expect(isExpectedFailure(400)).toBe(false);
+    expect(isExpectedFailure(502)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { claimError, reportError, type ReportKind } from './report';
+
 /** The header the CSRF token travels in; configurable at build time. */
 export const CSRF_HEADER = process.env.NEXT_PUBLIC_CSRF_HEADER || 'X-CSRF-Token';
 
@@ -60,6 +62,9 @@ export interface ApiOptions {
    * expired, the secret was rotated, or another tab replaced the cookie) fetches the token
    * again and repeats the call once. */
   csrf?: boolean;
+  /** The kind a failed call is reported as (lib/report.ts); 'api' unless said (the basket's
+   * load says 'basket'). */
+  reportAs?: ReportKind;
 }
 
 type Doc = Pick<Document, 'querySelector'>;
@@ -67,7 +72,11 @@ type Doc = Pick<Document, 'querySelector'>;
 /** Fetches a CSRF token (GET /api/csrf sets its cookie) into the page's meta tag. */
 async function loadCsrfToken(fetchImpl: typeof fetch, doc: Doc): Promise<string> {
   const res = await fetchImpl('/api/csrf', { method: 'GET', credentials: 'same-origin', headers: { Accept: 'application/json' } });
-  if (!res.ok) throw new ApiError(res.status, 'The shop could not start a secure session: reload the page.');
+  if (!res.ok) {
+    const err = new ApiError(res.status, 'The shop could not start a secure session: reload the page.');
+    reportFailedCall(err, 'GET', '/api/csrf', 'api');
+    throw err;
+  }
   const { token } = (await res.json()) as { token: string };
   doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.setAttribute('content', token);
   return token;
@@ -133,9 +142,36 @@ async function request(path: string, opts: ApiOptions, accept: string): Promise<
     const orderId = typeof e.order_id === 'string' && e.order_id ? e.order_id : undefined;
     const code = typeof e.code === 'string' && e.code ? e.code : undefined;
     const problems = e.problems && typeof e.problems === 'object' && !Array.isArray(e.problems) ? (e.problems as Record<string, string>) : undefined;
-    throw new ApiError(res.status, e.error ?? `The request failed with status ${res.status}: please try again.`, problems, orderId, code, answer);
+    const err = new ApiError(res.status, e.error ?? `The request failed with status ${res.status}: please try again.`, problems, orderId, code, answer);
+    reportFailedCall(err, opts.method ?? 'POST', path, opts.reportAs ?? 'api');
+    throw err;
   }
   return res;
+}
+
+/** Whether a non-2xx answer is one the page expects and shows, not an app error
+ * (docs/site-shell.md "Errors"): 400 with field problems (a form's refusal), 401 (signed
+ * out or the sign-in expired), 403 (not staff, or a CSRF token that could not be renewed),
+ * 404 (no such order, product or account), 409 (the record changed, the basket was
+ * ordered), 422 (a catalogue import's file problems), 429 (the shop asked the caller to
+ * slow down) and 501 (this stack cannot publish). Everything else, 5xx above all, is
+ * reported. */
+export function isExpectedFailure(status: number, problems?: Record<string, string>): boolean {
+  if (status === 400) return problems !== undefined && Object.keys(problems).length > 0;
+  return [401, 403, 404, 409, 422, 429, 501].includes(status);
+}
+
+/** Reports a failed call with its status, unless the page expects it; either way the
+ * caller's own report of the same error adds nothing. */
+function reportFailedCall(err: ApiError, method: string, path: string, kind: ReportKind): void {
+  if (isExpectedFailure(err.status, err.problems)) {
+    claimError(err);
+    return;
+  }
+  const endpoint = path.split(/[?#]/)[0];
+  const report = new ApiError(err.status, `${method} ${endpoint} answered ${err.status}: ${err.message}`);
+  reportError(report, { kind, statusCode: err.status });
+  claimError(err);
 }
 
 /** The code of the API's 403 for a missing, stale or foreign CSRF token (docs/api.md). */

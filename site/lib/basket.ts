@@ -66,7 +66,7 @@ export function packsProblem(typed: string): string {
 export const WIDGET_LINES = 10;
 
 export async function getBasket(): Promise<Basket> {
-  return apiFetch<Basket>('/api/basket', { body: { token: await idToken() } });
+  return apiFetch<Basket>('/api/basket', { body: { token: await idToken() }, reportAs: 'basket' });
 }
 
 /** Adds whole packs of a product; the basket widget reloads. */

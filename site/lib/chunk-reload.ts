@@ -64,7 +64,7 @@ export const chunkReloadPending = () => reloading;
 export function reloadAfterChunkError(reason: unknown, env: () => ReloadEnv = browserEnv): 'reloading' | 'guarded' | 'other' {
   if (!isChunkLoadError(reason)) return 'other';
   if (reloading) return 'reloading';
-  reportError(reason, { context: { where: 'chunk load' } });
+  reportError(reason, { kind: 'chunk', context: { where: 'chunk load' } });
   const e = env();
   if (!claimChunkReload(e.storage, e.path, e.now)) return 'guarded';
   reloading = true;

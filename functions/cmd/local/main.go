@@ -20,13 +20,14 @@ import (
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	if err := run(log); err != nil {
 		log.Error("edge stopped", "err", err)
 		os.Exit(1)
@@ -137,10 +138,10 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 			return
 		case <-t.C:
 		}
-		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		if r != (orders.Recovered{}) || err != nil {
-			log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
-		}
+		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
+		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		backlog := st.RecordOrderBacklogs(run, time.Now())
+		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
 	}
 }
 
@@ -154,21 +155,29 @@ func deliver(ctx context.Context, log *slog.Logger, st *store.Store, sender mail
 	t := time.NewTicker(deliverEvery)
 	defer t.Stop()
 	down := false
+	var gauged time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
+		run := metrics.Job(ctx, "sendEmails", metrics.NewID())
+		if time.Since(gauged) >= time.Minute {
+			// The outbox's gauges once a minute, as the cloud's sender writes them.
+			gauged = time.Now()
+			err := st.RecordOutboxBacklog(run, gauged)
+			log.InfoContext(run, "outbox", "err", err, metrics.Flush(run))
+		}
+		sent, failed, err := mail.Deliver(run, st, sender, time.Now())
 		switch {
 		case err != nil && down && sent == 0:
-			// Still down: said so already.
+			// Still down: said so already (its failures are counted on that line only).
 		case err != nil:
-			log.Warn("emails not sent", "sent", sent, "failed", failed, "err", err)
+			log.WarnContext(run, "emails not sent", "sent", sent, "failed", failed, "err", err, mail.DeliveryMetrics(run, sent, failed))
 			down = sent == 0
-		case sent > 0:
-			log.Info("emails sent", "sent", sent)
+		case sent > 0 || failed > 0:
+			log.InfoContext(run, "emails sent", "sent", sent, "failed", failed, mail.DeliveryMetrics(run, sent, failed))
 			down = false
 		}
 	}

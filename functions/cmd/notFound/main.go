@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"os"
 	"time"
@@ -18,11 +17,12 @@ import (
 
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/lambdarun"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/notfound"
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	bucket := os.Getenv("SITE_BUCKET")
 	key := os.Getenv("NOT_FOUND_KEY")
 	if key == "" {

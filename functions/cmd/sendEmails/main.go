@@ -11,19 +11,28 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/store"
 )
 
+// runID is the Lambda's request id of this run, for its log lines.
+func runID(ctx context.Context) string {
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		return lc.AwsRequestID
+	}
+	return metrics.NewID()
+}
+
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	fail := func(err error) {
 		log.Error("start", "err", err)
 		os.Exit(1)
@@ -50,8 +59,11 @@ func main() {
 		fail(err)
 	}
 	lambda.Start(func(ctx context.Context) error {
+		ctx = metrics.Job(ctx, "sendEmails", runID(ctx))
 		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
-		log.Info("emails sent", "sent", sent, "failed", failed, "err", err)
+		// The outbox's gauges after the run: the alarm on the oldest email reads them.
+		backlog := st.RecordOutboxBacklog(ctx, time.Now())
+		log.InfoContext(ctx, "emails sent", "sent", sent, "failed", failed, "err", err, "backlog_err", backlog, mail.DeliveryMetrics(ctx, sent, failed))
 		return err
 	})
 }

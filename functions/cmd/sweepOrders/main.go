@@ -7,20 +7,29 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
 
+// runID is the Lambda's request id of this run, for its log lines.
+func runID(ctx context.Context) string {
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		return lc.AwsRequestID
+	}
+	return metrics.NewID()
+}
+
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
 	if err != nil {
 		log.Error("start", "err", err)
@@ -32,8 +41,12 @@ func main() {
 		os.Exit(1)
 	}
 	lambda.Start(func(ctx context.Context) error {
+		ctx = metrics.Job(ctx, "sweepOrders", runID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
-		log.Info("orders swept", "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err)
+		// The backlogs after the sweep: the alarms on the oldest pending order and the
+		// oldest order waiting for its invoice read them.
+		backlog := st.RecordOrderBacklogs(ctx, time.Now())
+		log.InfoContext(ctx, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(ctx))
 		return err
 	})
 }

@@ -57,6 +57,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	pictures := &mediaRecorder{Store: media.NewDirStore(t.TempDir())}
 	deps.Media = pictures
 	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one
+	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.
@@ -346,6 +347,13 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminCatalogueApply", func() (int, string) { return post("/api/admin/catalogue/apply", catalogueImport(job)) }, nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=products"), nil},
 		{"adminCatalogueExport", staffGet("/api/admin/catalogue/export?file=categories"), nil},
+		// A page's app error reports (counted against the client's limit), then the Health
+		// page that lists them with the outbox, the pending orders, the orders to invoice
+		// and the import above.
+		{"errors", func() (int, string) {
+			return post("/api/errors", `{"build":"access","agent":"desktop","reports":[{"kind":"api","name":"ApiError","message":"The basket answered 500.","path":"/basket/","status":500,"count":1}]}`)
+		}, nil},
+		{"adminHealth", staffGet("/api/admin/health"), nil},
 		// Quick order and saved lists: a look-up and an add of more lines than one
 		// UpdateItem holds (the basket's conditional put), a list saved from that basket,
 		// read, changed, added back to the basket, deleted.
@@ -436,6 +444,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	}
 	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 || r.Cancelled != 1 {
 		t.Fatalf("sweep: %+v, %v", r, err)
+	}
+	// Each run ends with the order backlogs' gauges (cmd/sweepOrders).
+	if err := st.RecordOrderBacklogs(ctx, time.Now()); err != nil {
+		t.Fatal(err)
 	}
 	checkAccesses(t, "sweepOrders", jobOf(t, file, "sweepOrders").Access, rec.take())
 	// The picture upload publishes only under the media bucket's media/products/, which is

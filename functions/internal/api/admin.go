@@ -152,6 +152,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCatalogueExport", "GET /api/admin/catalogue/export", handleCatalogueExport(cat)},
 		{"adminPublish", "POST /api/admin/catalogue/publish", handleAdminPublish(pub)},
 		{"adminPublish", "GET /api/admin/catalogue/publish", handleAdminPublishStatus(pub)},
+		{"adminHealth", "GET /api/admin/health", handleAdminHealth(staff, d.Store, d.Now)},
 	}
 }
 

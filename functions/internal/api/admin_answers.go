@@ -324,3 +324,56 @@ func importPlanOf(pl *catimport.Plan) importPlanAnswer {
 	}
 	return a
 }
+
+// adminHealthAnswer is the Health page (GET /api/admin/health): when it was read, the
+// app errors the site reported (at most 100 groups, most recently seen first), the email
+// outbox, the large orders pending, the orders waiting for their invoice, and the last
+// catalogue import (null when there has been none).
+type adminHealthAnswer struct {
+	CheckedAt       unixMillis            `json:"checked_at"`
+	AppErrors       []appErrorGroupAnswer `json:"app_errors"`
+	Outbox          outboxHealthAnswer    `json:"outbox"`
+	OrdersPending   backlogAnswer         `json:"orders_pending"`
+	OrdersToInvoice backlogAnswer         `json:"orders_to_invoice"`
+	LastImport      *lastImportAnswer     `json:"last_import"`
+}
+
+// appErrorGroupAnswer is the reports of one kind, name, message and path: how many,
+// when first and last seen, and the HTTP status (0 for none) and site build of the last.
+type appErrorGroupAnswer struct {
+	Kind      string     `json:"kind" ts:"'chunk' | 'fatal' | 'unhandled' | 'hydration' | 'api' | 'basket' | 'other'"`
+	Name      string     `json:"name"`
+	Message   string     `json:"message"`
+	Path      string     `json:"path"`
+	Status    int        `json:"status"`
+	Count     int        `json:"count"`
+	FirstSeen unixMillis `json:"first_seen"`
+	LastSeen  unixMillis `json:"last_seen"`
+	Build     string     `json:"build"`
+}
+
+// outboxHealthAnswer is the email outbox: the emails waiting (pending or being sent),
+// those failed (parked after their last attempt), and when the oldest waiting one was
+// written (null when none wait). More says the outbox holds more than the 1,000 counted.
+type outboxHealthAnswer struct {
+	Waiting         int         `json:"waiting"`
+	Failed          int         `json:"failed"`
+	More            bool        `json:"more"`
+	OldestWaitingAt *unixMillis `json:"oldest_waiting_at"`
+}
+
+// backlogAnswer is orders waiting: how many (at most 1,000 counted; more says there are
+// more) and when the oldest was placed (null when none wait).
+type backlogAnswer struct {
+	Count    int         `json:"count"`
+	More     bool        `json:"more"`
+	OldestAt *unixMillis `json:"oldest_at"`
+}
+
+// lastImportAnswer is the last catalogue import: when, by whom (the staff member's email,
+// else uid), and a sentence of what it changed.
+type lastImportAnswer struct {
+	At      unixMillis `json:"at"`
+	By      string     `json:"by"`
+	Summary string     `json:"summary"`
+}

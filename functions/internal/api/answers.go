@@ -33,7 +33,9 @@ var answerTypes = []any{
 	// The back office (admin_answers.go).
 	staffAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
 	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
-	catalogueImageAnswer{},
+	catalogueImageAnswer{}, adminHealthAnswer{},
+	// App error reports (apperrors.go).
+	errorReportsAnswer{},
 }
 
 // AnswerTypes answers the registered answer types (answerTypes), for cmd/apitypes.

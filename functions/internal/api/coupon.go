@@ -78,7 +78,7 @@ func handleGetCoupon(log *slog.Logger, verify auth.Verifier, st BasketStore, now
 		}
 		c, err := usableCoupon(r.Context(), st, who.UID, req.ActiveCouponID, now())
 		if err != nil {
-			log.InfoContext(r.Context(), "coupon refused", "request_id", RequestID(r.Context()), "err", err)
+			log.InfoContext(r.Context(), "coupon refused", "err", err)
 			writeError(w, r, log, err)
 			return
 		}
@@ -103,7 +103,7 @@ func handleUpdateCoupon(log *slog.Logger, verify auth.Verifier, st BasketStore, 
 			err = st.SetActiveCoupon(r.Context(), who.UID, couponPrefix+c.ID, now())
 		}
 		if err != nil {
-			log.InfoContext(r.Context(), "coupon refused", "request_id", RequestID(r.Context()), "err", err)
+			log.InfoContext(r.Context(), "coupon refused", "err", err)
 			writeError(w, r, log, err)
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,21 @@ func TestDepsForEndpointInTheCloud(t *testing.T) {
 	}
 	if _, err := DepsForEndpoint(context.Background(), getenv, log, "nope"); err == nil {
 		t.Error("an endpoint endpoints.json does not list started")
+	}
+}
+
+// TestEveryFunctionHasAGroup holds routes.go to the endpoint groups the metrics, the
+// alarms and the dashboard gather endpoints under (docs/operations.md).
+func TestEveryFunctionHasAGroup(t *testing.T) {
+	groups := []string{"catalogue", "basket", "orders", "account", "admin", "errors"}
+	for _, f := range endpointFunctions {
+		if !slices.Contains(groups, f.Group) {
+			t.Errorf("endpoint %s has group %q, not one of %v", f.Name, f.Group, groups)
+		}
+	}
+	for _, f := range jobFunctions {
+		if f.Group != "jobs" {
+			t.Errorf("job %s has group %q, not jobs", f.Name, f.Group)
+		}
 	}
 }

@@ -8,7 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/catimport"
@@ -183,6 +186,12 @@ type errPublishRunning struct{ status publish.Status }
 
 func (e *errPublishRunning) Error() string { return msgPublishRunning }
 
+// errTooManyReports refuses a client's app error reports past its limit for the minute:
+// 429 with Retry-After, the seconds to the next minute.
+type errTooManyReports struct{ retryAfter time.Duration }
+
+func (e *errTooManyReports) Error() string { return msgTooManyReports }
+
 // errImportStopped is an apply that stopped part-way: 500 saying to apply it again.
 type errImportStopped struct{ err error }
 
@@ -202,6 +211,7 @@ const (
 	msgStaleImport    = "The file changed since you checked it: check it again."
 	msgPublishRunning = "A publish is already running: wait for it to finish, then publish again."
 	msgImportStopped  = "The import stopped part-way. Apply it again to finish it: nothing is written twice."
+	msgTooManyReports = "This browser has sent as many error reports as the shop takes in a minute: the rest are not recorded."
 	msgStoreDown      = "The shop's database did not answer in time. Please try again in a moment."
 	msgKeysDown       = "The sign-in service did not answer: please try again in a moment."
 	msgInternal       = "Something went wrong on our side: please try again."
@@ -213,7 +223,11 @@ const (
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	status, body, failure := errorAnswer(err)
 	if failure != "" {
-		log.ErrorContext(r.Context(), failure, "request_id", RequestID(r.Context()), "path", r.URL.Path, "status", status, "err", err)
+		log.ErrorContext(r.Context(), failure, "path", r.URL.Path, "status", status, "err", err)
+	}
+	var tooMany *errTooManyReports
+	if errors.As(err, &tooMany) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(tooMany.retryAfter.Seconds())))))
 	}
 	var running *errPublishRunning
 	if errors.As(err, &running) {
@@ -238,6 +252,7 @@ func errorAnswer(err error) (status int, body errorBody, failure string) {
 	var missing *errServiceMissing
 	var running *errPublishRunning
 	var stopped *errImportStopped
+	var tooMany *errTooManyReports
 	switch {
 	case errors.As(err, &bad):
 		return http.StatusBadRequest, errorBody{Error: bad.msg, Problems: bad.problems}, ""
@@ -271,6 +286,8 @@ func errorAnswer(err error) (status int, body errorBody, failure string) {
 		return http.StatusConflict, errorBody{Error: running.Error()}, ""
 	case errors.As(err, &notHere):
 		return http.StatusNotImplemented, errorBody{Error: notHere.msg}, ""
+	case errors.As(err, &tooMany):
+		return http.StatusTooManyRequests, errorBody{Error: msgTooManyReports}, ""
 	case errors.Is(err, auth.ErrInvalidToken):
 		return http.StatusUnauthorized, errorBody{Error: msgSignIn}, ""
 	case errors.Is(err, errStaffOnly):

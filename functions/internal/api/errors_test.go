@@ -58,6 +58,7 @@ func TestErrorAnswersAreSentences(t *testing.T) {
 		{csrf.ErrCrossSite, http.StatusForbidden},
 		{csrf.ErrInvalid, http.StatusForbidden},
 		{errNotThroughSite, http.StatusForbidden},
+		{&errTooManyReports{retryAfter: 20_000_000_000}, http.StatusTooManyRequests},
 		{fmt.Errorf("get order: %w", store.ErrNotFound), http.StatusNotFound},
 		{fmt.Errorf("get order: %w", store.ErrUnavailable), http.StatusServiceUnavailable},
 		{auth.ErrKeysUnavailable, http.StatusServiceUnavailable},

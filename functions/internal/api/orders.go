@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/invoicepdf"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
@@ -96,15 +98,32 @@ func handlePlaceOrder(log *slog.Logger, verify auth.Verifier, placer orders.Plac
 		order.Email = who.Email
 		o, created, err := placer.Place(r.Context(), order)
 		if err != nil {
+			countRefusal(r.Context(), err)
 			writeError(w, r, log, err)
 			return
 		}
 		status := http.StatusOK
 		if created {
 			status = http.StatusCreated
+			metrics.Add(r.Context(), metrics.OrdersPlaced, 1)
+			metrics.Add(r.Context(), metrics.OrderValue, float64(o.TotalIncVAT))
 		}
 		encode(w, status, orderAnswerOf(o))
 	})
+}
+
+// countRefusal counts an order refused as things stand (a 409) under its reason; a bad
+// request or a store that did not answer is no refusal (the request metrics count those).
+func countRefusal(ctx context.Context, err error) {
+	var refused *shoperr.ConflictError
+	if !errors.As(err, &refused) {
+		return
+	}
+	reason := refused.Reason
+	if reason == "" {
+		reason = "other"
+	}
+	metrics.Add(ctx, metrics.OrdersRefused, 1, metrics.Reason(reason))
 }
 
 // reorderAnswer says what a reorder put back and what it could not.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
@@ -45,6 +46,18 @@ func RequireOriginSecret(secret string, h http.Handler) http.Handler {
 			return
 		}
 		r.Header.Del(OriginSecretHeader) // the handlers never see it
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), throughOriginKey{}, true)))
 	})
+}
+
+// throughOriginKey marks a request's context once RequireOriginSecret has checked it came
+// through CloudFront: only then are the headers CloudFront sets (the viewer's address)
+// the viewer's, not whatever a caller wrote.
+type throughOriginKey struct{}
+
+// throughOrigin reports whether the origin guard checked this request came through
+// CloudFront.
+func throughOrigin(ctx context.Context) bool {
+	ok, _ := ctx.Value(throughOriginKey{}).(bool)
+	return ok
 }

@@ -40,6 +40,9 @@ type Deps struct {
 	// Publisher publishes the catalogue from the back office; nil where the stack
 	// cannot (the cloud: a release engineer runs scripts/release).
 	Publisher Publisher
+	// ErrorReportLimit is how many app error reports one client may send a minute
+	// (ERROR_REPORT_LIMIT, default DefaultErrorReportLimit); 0 is no limit.
+	ErrorReportLimit int
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -77,8 +80,12 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err != nil {
 		return Deps{}, err
 	}
+	reportLimit, err := ParseErrorReportLimit(getenv("ERROR_REPORT_LIMIT"))
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, ErrorReportLimit: reportLimit}, nil
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -157,6 +164,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"list", "POST /api/lists/{id}", protect(d.Log, d.CSRF, saved.change())},
 		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
 		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
+		{"errors", "POST /api/errors", handleErrorReports(errorReportDeps{Log: d.Log, Store: d.Store, Limit: d.ErrorReportLimit, Now: d.Now})},
 	}, adminEndpoints(d, life)...)
 }
 
@@ -172,20 +180,20 @@ func Endpoints(d Deps) []Endpoint {
 //
 //go:generate go run ../../cmd/deployment -o endpoints.json
 var endpointFunctions = []DeployedFunction{
-	{Name: "shoppingCartSmall", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
-	{Name: "search", MemoryMB: 1024, Access: []Grant{indexQuery("gsi2")}},
-	{Name: "getProfile", Access: []Grant{grant("GetItem PutItem", "USER#*")}},
-	{Name: "profile", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
-	{Name: "csrf", CSRFSecret: true, Access: []Grant{}},
-	{Name: "session", CSRFSecret: true, Access: []Grant{}},
-	{Name: "recommended", Access: []Grant{grant("GetItem Query", "USER#*"), grant("BatchGetItem", "PRODUCT#*"), indexQuery("gsi1"), indexQuery("gsi2")}},
-	{Name: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
-	{Name: "basketAdd", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "basketAddMany", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "basketSet", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
-	{Name: "basketRemove", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
-	{Name: "prices", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "orders", CSRFSecret: true, Access: []Grant{
+	{Name: "shoppingCartSmall", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "search", Group: "catalogue", MemoryMB: 1024, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "getProfile", Group: "account", Access: []Grant{grant("GetItem PutItem", "USER#*")}},
+	{Name: "profile", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "csrf", Group: "account", CSRFSecret: true, Access: []Grant{}},
+	{Name: "session", Group: "account", CSRFSecret: true, Access: []Grant{}},
+	{Name: "recommended", Group: "catalogue", Access: []Grant{grant("GetItem Query", "USER#*"), grant("BatchGetItem", "PRODUCT#*"), indexQuery("gsi1"), indexQuery("gsi2")}},
+	{Name: "basket", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "basketAdd", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "basketAddMany", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "basketSet", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
+	{Name: "basketRemove", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "prices", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "orders", Group: "orders", CSRFSecret: true, Access: []Grant{
 		grant("GetItem BatchGetItem Query PutItem UpdateItem DeleteItem", "USER#*"),
 		grant("BatchGetItem UpdateItem", "PRODUCT#*", "COUPON#*"),
 		grant("UpdateItem", "COUNTER#ORDER"),
@@ -196,22 +204,23 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "order", Access: []Grant{grant("GetItem", "USER#*")}},
-	{Name: "invoice", Access: []Grant{grant("GetItem", "USER#*")}},
-	{Name: "reorder", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "billing", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
-	{Name: "checkout", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
-	{Name: "getCoupon", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
-	{Name: "updateCoupon", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
-	{Name: "skus", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "lists", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
-	{Name: "list", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "listBasket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "adminMe", CSRFSecret: true, Access: []Grant{}},
-	{Name: "adminPublish", CSRFSecret: true, Access: []Grant{}},
-	{Name: "adminOrders", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
-	{Name: "adminOrder", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
-	{Name: "adminOrderAction", CSRFSecret: true, Access: []Grant{
+	{Name: "order", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
+	{Name: "invoice", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
+	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
+	{Name: "updateCoupon", Group: "basket", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
+	{Name: "skus", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
+	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "errors", Group: "errors", Access: []Grant{grant("UpdateItem", "APPERR", "ERRRATE#*")}},
+	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
+	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
+	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
+	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
+	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
 		grant("GetItem UpdateItem", "USER#*"),
 		grant("Query PutItem", "AUDIT#ORDER#*"),
@@ -220,30 +229,31 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "adminExport", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
-	{Name: "adminAccounts", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
-	{Name: "adminAccount", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
-	{Name: "adminAccountUpdate", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
-	{Name: "adminCoupons", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
-	{Name: "adminCouponSave", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
-	{Name: "adminProduct", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
-	{Name: "adminStock", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
-	{Name: "adminCatalogueCheck", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
-	{Name: "adminCatalogueApply", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminAccounts", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminAccount", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
+	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
+	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
+	{Name: "adminProduct", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
+	{Name: "adminStock", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
+	{Name: "adminCatalogueCheck", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminCatalogueApply", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
 		indexQuery("gsi2"),
 		grant("GetItem UpdateItem", "PRODUCT#*"),
 		grant("BatchWriteItem", "PRODUCT#*", "CATEGORY#*", "RANGE#*"),
 		grant("PutItem", "AUDIT#PRODUCT#*", "AUDIT#IMPORT#CATALOGUE"),
 		grant("PutItem DeleteItem", "IMPORT#LOCK"),
 	}},
-	{Name: "adminCatalogueImages", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
-	{Name: "adminCatalogueExport", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminCatalogueImages", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
+	{Name: "adminCatalogueExport", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminHealth", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "APPERR", "OUTBOX", "PENDING", "INVOICING", "AUDIT#IMPORT#CATALOGUE")}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,
 // the email sender; each a functions/cmd/{name}), written to endpoints.json's jobs.
 var jobFunctions = []DeployedFunction{
-	{Name: "sweepOrders", Access: []Grant{
+	{Name: "sweepOrders", Group: "jobs", Access: []Grant{
 		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
 		grant("GetItem UpdateItem DeleteItem", "USER#*"),
@@ -254,7 +264,7 @@ var jobFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "sendEmails", Access: []Grant{grant("Query UpdateItem DeleteItem", "OUTBOX"), grant("GetItem PutItem", "SENT")}},
+	{Name: "sendEmails", Group: "jobs", Access: []Grant{grant("Query UpdateItem DeleteItem", "OUTBOX"), grant("GetItem PutItem", "SENT")}},
 }
 
 // NewHandler serves every endpoint, for the local edge. Unknown /api paths answer a
@@ -262,7 +272,7 @@ var jobFunctions = []DeployedFunction{
 func NewHandler(d Deps) http.Handler {
 	mux := http.NewServeMux()
 	for _, e := range Endpoints(d) {
-		mux.Handle(e.Pattern, e.Handler)
+		mux.Handle(e.Pattern, serving(e.Name, e.Handler))
 	}
 	mux.Handle("/api/", UnknownEndpoint())
 	return mux
@@ -281,7 +291,7 @@ func EndpointHandler(d Deps, name string) (http.Handler, error) {
 	found := false
 	for _, e := range Endpoints(d) {
 		if e.Name == name {
-			mux.Handle(e.Pattern, e.Handler)
+			mux.Handle(e.Pattern, serving(e.Name, e.Handler))
 			found = true
 		}
 	}

@@ -253,6 +253,14 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminPublish", route: "POST /api/admin/catalogue/publish", what: "starts a publish (the local edge's command)", request: func() answer {
 			return b.post("/api/admin/catalogue/publish", map[string]any{"token": stok})
 		}},
+		{endpoint: "errors", route: "POST /api/errors", what: "a page's two app error reports", request: func() answer {
+			return b.post("/api/errors", map[string]any{"build": "bench", "agent": "desktop", "reports": []map[string]any{
+				{"kind": "api", "name": "ApiError", "message": "The basket answered 500.", "path": "/basket/", "status": 500, "count": 1},
+				{"kind": "chunk", "name": "ChunkLoadError", "message": "Loading chunk 7 failed.", "path": "/cards/", "count": 2}}})
+		}},
+		{endpoint: "adminHealth", route: "GET /api/admin/health", what: "the Health page: error groups, backlogs, last import", request: func() answer {
+			return b.get("/api/admin/health", stok)
+		}},
 	}
 	var rows []Row
 	for _, s := range steps {

@@ -50,9 +50,13 @@ func WireProblems(types ...reflect.Type) []string {
 	return problems
 }
 
+// timeNames are the moments whose keys do not end in _at: when an app error was first
+// and last seen (the Health page's error groups, named so by issue 34's contract).
+var timeNames = map[string]bool{"first_seen": true, "last_seen": true}
+
 // timeKey reports whether a key names a moment: placed_at, valid_from, valid_to.
 func timeKey(key string) bool {
-	return strings.HasSuffix(key, "_at") || key == "at" || strings.HasPrefix(key, "valid_")
+	return strings.HasSuffix(key, "_at") || key == "at" || strings.HasPrefix(key, "valid_") || timeNames[key]
 }
 
 func moneyKey(key string) bool {

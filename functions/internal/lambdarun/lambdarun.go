@@ -14,6 +14,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/tradeshop/functions/internal/api"
+	"github.com/tradeshop/functions/internal/metrics"
 )
 
 // EndpointVar names the environment variable that tells the one API binary (cmd/api)
@@ -26,7 +27,7 @@ const EndpointVar = "API_ENDPOINT"
 // configuration is incomplete: a function that cannot serve should fail its first start,
 // not its first request.
 func Run(getenv func(string) string) {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
 	h, err := Handler(context.Background(), getenv, log)
 	if err != nil {
 		log.Error("start", "endpoint", getenv(EndpointVar), "err", err)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/outbox"
 )
 
@@ -118,4 +120,13 @@ func Deliver(ctx context.Context, box Outbox, sender Sender, now time.Time) (sen
 		}
 	}
 	return sent, failed, errors.Join(errs...)
+}
+
+// DeliveryMetrics is the attribute carrying a delivery run's metrics (EmailsSent,
+// EmailsFailed) and whatever else its context's scope recorded (the store's timeouts), for
+// the run's log line.
+func DeliveryMetrics(ctx context.Context, sent, failed int) slog.Attr {
+	metrics.Add(ctx, metrics.EmailsSent, float64(sent))
+	metrics.Add(ctx, metrics.EmailsFailed, float64(failed))
+	return metrics.Flush(ctx)
 }

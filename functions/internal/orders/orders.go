@@ -165,7 +165,8 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	case len(p.Lines) == 0:
 		return Order{}, &shoperr.ConflictError{Msg: "Your basket is empty."}
 	case p.BelowMinimumBy > 0:
-		return Order{}, &shoperr.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy))}
+		return Order{}, &shoperr.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy)),
+			Reason: shoperr.ReasonMinimumOrder}
 	case acct.Billing == nil:
 		return Order{}, &shoperr.ConflictError{Msg: "Complete the billing step before placing the order."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
@@ -208,20 +209,23 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 }
 
 func couponUsedUp(id string) error {
-	return &shoperr.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("The coupon %s has been used as many times as it allows: remove it from your basket and place the order again.", id),
+		Reason: shoperr.ReasonCouponUsedUp}
 }
 
 // ShortError is the refusal of an order with a line the stock cannot fill.
 func ShortError(name string, stock, packSize int) error {
 	a := basket.AvailabilityOf(stock, packSize)
 	if a.Status == basket.OutOfStock {
-		return &shoperr.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name)}
+		return &shoperr.ConflictError{Msg: fmt.Sprintf("%s is now out of stock: remove it from your basket and place the order again.", name),
+			Reason: shoperr.ReasonShortStock}
 	}
 	are := "are"
 	if a.PacksLeft == 1 {
 		are = "is"
 	}
-	return &shoperr.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are)}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("Only %s of %s %s left: change the line in your basket and place the order again.", basket.Plural(a.PacksLeft, "pack"), name, are),
+		Reason: shoperr.ReasonShortStock}
 }
 
 // DiscontinuedError refuses an order one of whose products was discontinued after the
@@ -246,5 +250,6 @@ func Pounds(p int64) string {
 // OverCredit refuses an order on account that would take the account over its credit
 // limit.
 func OverCredit(limit, owed int64) error {
-	return &shoperr.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed))}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed)),
+		Reason: shoperr.ReasonCreditLimit}
 }

@@ -272,7 +272,7 @@ func (pl Placer) pendingInTheWay(ctx context.Context, req Request, b basket.Bask
 		return pl.Store.Undo(ctx, b.PendingOrderID)
 	}
 	return &shoperr.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", b.PendingOrderID),
-		OrderID: b.PendingOrderID}
+		OrderID: b.PendingOrderID, Reason: shoperr.ReasonBasketClaimed}
 }
 
 // emptyBasket answers Place Order on an empty basket: the key's own order when this is
@@ -299,7 +299,8 @@ func (pl Placer) justOrdered(ctx context.Context, req Request, id string) (Order
 }
 
 func justOrderedError(id string) error {
-	return &shoperr.ConflictError{Msg: fmt.Sprintf("This basket was just ordered: see order %s.", id), OrderID: id}
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("This basket was just ordered: see order %s.", id), OrderID: id,
+		Reason: shoperr.ReasonBasketClaimed}
 }
 
 // keyUsed answers the order an idempotency key was used for.
@@ -307,7 +308,8 @@ func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bo
 	o, err := pl.Store.Order(ctx, req.UID, id)
 	if err != nil {
 		// The key's large order is still being placed (or is being undone).
-		return Order{}, false, &shoperr.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id}
+		return Order{}, false, &shoperr.ConflictError{Msg: fmt.Sprintf("Your order %s is still being placed: wait a few seconds, then check your orders.", id), OrderID: id,
+			Reason: shoperr.ReasonBasketClaimed}
 	}
 	return pl.invoiced(ctx, o), false, nil
 }

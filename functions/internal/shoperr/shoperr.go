@@ -7,11 +7,23 @@ import (
 
 // ConflictError is a request the shop refuses as things stand (out of stock, a basket
 // just ordered): its message is for the buyer. OrderID names an order the buyer should
-// see instead, if there is one. The API answers it 409.
+// see instead, if there is one. Reason says why in one word for the shop's metrics (an
+// order refused: one of the Reason constants; "" is another reason). The API answers it
+// 409.
 type ConflictError struct {
 	Msg     string
 	OrderID string
+	Reason  string
 }
+
+// Reasons an order is refused, as the metrics count them (docs/operations.md).
+const (
+	ReasonShortStock    = "short_stock"    // a line the stock cannot fill
+	ReasonCouponUsedUp  = "coupon_used_up" // the coupon was used as often as it allows
+	ReasonMinimumOrder  = "minimum_order"  // below the minimum order
+	ReasonBasketClaimed = "basket_claimed" // the basket was just ordered, or is being
+	ReasonCreditLimit   = "credit_limit"   // over the account's credit limit
+)
 
 func (e *ConflictError) Error() string { return e.Msg }
 

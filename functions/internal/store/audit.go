@@ -67,13 +67,18 @@ const auditLimit = 100
 
 // Audit answers the newest entries (at most 100) of thing's audit trail (AuditOrder+id, …).
 func (s *Store) Audit(ctx context.Context, thing string) ([]orders.AuditEntry, error) {
+	return s.auditNewest(ctx, thing, auditLimit)
+}
+
+// auditNewest answers the newest limit entries of thing's audit trail.
+func (s *Store) auditNewest(ctx context.Context, thing string, limit int) ([]orders.AuditEntry, error) {
 	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixAudit + thing))).Build()
 	if err != nil {
 		return nil, err
 	}
 	out, err := s.db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ScanIndexForward: aws.Bool(false),
-		ConsistentRead: aws.Bool(true), Limit: aws.Int32(auditLimit)})
+		ConsistentRead: aws.Bool(true), Limit: aws.Int32(int32(limit))})
 	if err != nil {
 		return nil, fmt.Errorf("audit of %s: %w", thing, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,9 +16,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/schema"
 )
 
@@ -152,7 +155,10 @@ func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 			r.MaxBackoff = maxBackoff
 		})
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-			return s.Initialize.Add(deadline(timeout, c.Patience), middleware.Before)
+			if err := s.Initialize.Add(deadline(timeout, c.Patience), middleware.Before); err != nil {
+				return err
+			}
+			return s.Finalize.Insert(throttleCount, "Retry", middleware.After)
 		})
 		if c.Endpoint != "" {
 			o.BaseEndpoint = aws.String(c.Endpoint)
@@ -201,12 +207,30 @@ func deadline(timeout time.Duration, patience Patience) middleware.InitializeMid
 				var send *smithyhttp.RequestSendError
 				if errors.Is(callCtx.Err(), context.DeadlineExceeded) || errors.As(err, &send) {
 					err = &unavailable{timeout: limit, err: err}
+					metrics.Add(ctx, metrics.StoreTimeouts, 1)
 				}
 			}
 			return out, md, err
 		})
 	})
 }
+
+// throttleCodes are the error codes of an attempt the table (or DynamoDB's request
+// limits) throttled.
+var throttleCodes = []string{"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
+
+// throttleCount counts each attempt of a call the table throttled (StoreThrottles, on the
+// line of the request or job making it), the SDK's retries included: it sits inside the
+// retry loop, after its Retry step.
+var throttleCount = middleware.FinalizeMiddlewareFunc("StoreThrottleCount",
+	func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleFinalize(ctx, in)
+		var api smithy.APIError
+		if err != nil && errors.As(err, &api) && slices.Contains(throttleCodes, api.ErrorCode()) {
+			metrics.Add(ctx, metrics.StoreThrottles, 1)
+		}
+		return out, md, err
+	})
 
 // TableName is the name of the table this store uses.
 func (s *Store) TableName() string { return s.table }

@@ -32,3 +32,10 @@ func (s *Store) UnlistForTest(ctx context.Context, pk, sk string) error {
 		UpdateExpression: aws.String("REMOVE gsi3pk, gsi3sk, #s"), ExpressionAttributeNames: map[string]string{"#s": "search"}})
 	return err
 }
+
+// ReadAtMostForTest reads at most limit items of partition pk as Backlogs does: how many
+// and whether there are more.
+func (s *Store) ReadAtMostForTest(ctx context.Context, pk string, limit int) (int, bool, error) {
+	items, more, err := partitionAtMost[backlogItem](ctx, s, pk, limit, []string{"createdAt"})
+	return len(items), more, err
+}

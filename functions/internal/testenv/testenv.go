@@ -61,6 +61,9 @@ func Verifier(t *testing.T) auth.Verifier {
 	return v
 }
 
+// Password is every test user's password (the log tests check it never reaches a log).
+const Password = "correct-horse-1"
+
 // User is a user signed up in the Auth emulator.
 type User struct {
 	UID     string
@@ -87,7 +90,7 @@ func NewNamedUser(t *testing.T, name string) User {
 // emulator of FIREBASE_AUTH_EMULATOR_HOST: NewNamedUser for a command (the benches).
 func SignUp(name string) (User, error) {
 	email := fmt.Sprintf("buyer-%s@shop.test", suffix())
-	req := map[string]any{"email": email, "password": "correct-horse-1", "returnSecureToken": true}
+	req := map[string]any{"email": email, "password": Password, "returnSecureToken": true}
 	if name != "" {
 		req["displayName"] = name
 	}
@@ -149,7 +152,7 @@ func VerifyEmail(t *testing.T, u User) User {
 	var out struct {
 		IDToken string `json:"idToken"`
 	}
-	emulatorCall(t, "accounts:signInWithPassword", map[string]any{"email": u.Email, "password": "correct-horse-1", "returnSecureToken": true}, &out)
+	emulatorCall(t, "accounts:signInWithPassword", map[string]any{"email": u.Email, "password": Password, "returnSecureToken": true}, &out)
 	if out.IDToken == "" {
 		t.Fatal("emulator sign-in: no token")
 	}
@@ -177,7 +180,7 @@ func GrantStaff(u User) (User, error) {
 	var out struct {
 		IDToken string `json:"idToken"`
 	}
-	if err := callEmulator("accounts:signInWithPassword", map[string]any{"email": u.Email, "password": "correct-horse-1", "returnSecureToken": true}, &out); err != nil {
+	if err := callEmulator("accounts:signInWithPassword", map[string]any{"email": u.Email, "password": Password, "returnSecureToken": true}, &out); err != nil {
 		return User{}, err
 	}
 	if out.IDToken == "" {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { ensureCsrfToken } from '@/lib/api';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
 import { reloadAfterChunkError } from '@/lib/chunk-reload';
+import { isHydrationError } from '@/lib/hydration';
 import { startPrefetch } from '@/lib/prefetch';
 import { reportError } from '@/lib/report';
 import { applyRules, type Manifest } from '@/lib/route-rules';
@@ -91,10 +92,22 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
     };
   }, [router, watcher]);
 
-  // A failed code-chunk load reloads the page, at most once per 10 s per path.
+  // A failed code-chunk load reloads the page, at most once per 10 s per path. Any other
+  // uncaught error or unhandled rejection is reported as unhandled; a failed hydration is
+  // the page guard's (lib/hydration.ts), and an image that failed to load is no error event.
   useEffect(() => {
-    const onError = (e: ErrorEvent) => void reloadAfterChunkError(e.error ?? e.message);
-    const onRejection = (e: PromiseRejectionEvent) => void reloadAfterChunkError(e.reason);
+    const onError = (e: Event) => {
+      if (!(e instanceof ErrorEvent)) return;
+      const reason: unknown = e.error ?? e.message;
+      if (reloadAfterChunkError(reason) !== 'other' || isHydrationError(reason)) return;
+      if (!e.error && e.message === 'Script error.') return; // another origin's script: nothing to say
+      reportError(reason, { kind: 'unhandled' });
+    };
+    const onRejection = (e: PromiseRejectionEvent) => {
+      if (reloadAfterChunkError(e.reason) !== 'other') return;
+      if (e.reason instanceof DOMException && e.reason.name === 'AbortError') return; // a call the page itself cancelled
+      reportError(e.reason, { kind: 'unhandled' });
+    };
     window.addEventListener('error', onError, true);
     window.addEventListener('unhandledrejection', onRejection);
     return () => {

@@ -25,7 +25,15 @@ export function NotFoundView({ reason, byGuard = false }: { reason?: 'invalid' |
     const crawler = isCrawler(navigator.userAgent);
     setSeen({ message, crawler });
     forgetPage(document, path, window.location.search);
-    if (!crawler) reportError(message, { statusCode: 404, path, fatal: false, ...(reason && { context: { reason } }) });
+    // The report names the path only: a query string or hash may hold what a buyer typed.
+    if (!crawler)
+      reportError(message.replace(full, path), {
+        kind: reason === 'hydration' ? 'hydration' : 'other',
+        statusCode: 404,
+        path,
+        fatal: false,
+        ...(reason && { context: { reason } }),
+      });
   }, [reason]);
   if (seen?.crawler) return null;
   return (

@@ -3,11 +3,15 @@
 //   -c lambdaDir=DIR              built functions (default .local/lambda, from scripts/build-lambdas.mjs)
 // Each stage's settings are the context key `stages` in cdk.json.
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { loadShopOperations } from '../lib/shop-config';
 import { addStage, parseStage, type StageConfig } from '../lib/shop-stack';
 
 const app = new App();
+// cdk-nag's AwsSolutions checks run at every synth (and so before every deploy): a finding
+// not acknowledged where its resource is made stops the synth (infra/test/nag.test.ts).
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 const stage = parseStage(app.node.tryGetContext('stage') ?? 'staging');
 const stages = (app.node.tryGetContext('stages') ?? {}) as Record<string, StageConfig | undefined>;
 const config = stages[stage];

@@ -131,7 +131,7 @@ describe('validation', () => {
   });
 });
 
-describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName)', () => {
+describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName), and back', () => {
   const RESTORED = 'TradeShop-production-restored-20261127';
   const { shop } = addStage(new App(), {
     stage: 'production',
@@ -143,9 +143,15 @@ describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName
   const t = Template.fromStack(shop);
   const restoredArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:eu-west-2:', { Ref: 'AWS::AccountId' }, `:table/${RESTORED}`]] };
 
-  it('creates no table: the restored one is used, not managed', () => {
-    t.resourceCountIs(TABLE, 0);
+  it("keeps the stack's own table as it was (protected, backed up) and outputs the restored one's name", () => {
+    t.resourceCountIs(TABLE, 1);
+    expect(t.findResources(TABLE)[SHOP_TABLE_LOGICAL_ID]).toEqual(stackTemplate('production').findResources(TABLE)[SHOP_TABLE_LOGICAL_ID]);
     t.hasOutput('TableName', { Value: RESTORED });
+  });
+
+  it("grants nothing on the stack's own table while the restored one is in use", () => {
+    expect(JSON.stringify(resources(t, 'AWS::IAM::Policy'))).not.toContain('"ShopTable"');
+    expect(JSON.stringify(resources(t, 'AWS::Lambda::Function'))).not.toContain('{"Ref":"ShopTable"}');
   });
 
   it('gives every function the restored table by name', () => {

@@ -124,8 +124,7 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
     const timeoutSeconds = raw['timeoutSeconds'] === undefined ? 10 : Number(raw['timeoutSeconds']);
     if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 29)
       fail('timeoutSeconds must be an integer from 1 to 29 (API Gateway gives up at 30 s)');
-    const group =
-      ENDPOINT_GROUPS.find((g) => g === (raw['group'] ?? groupBeforeTheField(r.name))) ?? fail(`group must be one of ${ENDPOINT_GROUPS.join(', ')}`);
+    const group = ENDPOINT_GROUPS.find((g) => g === raw['group']) ?? fail(`group must be one of ${ENDPOINT_GROUPS.join(', ')}`);
     const mediaBucket = raw['mediaBucket'] ?? false;
     if (typeof mediaBucket !== 'boolean') fail('mediaBucket must be true or false');
     const routes = Array.isArray(raw['routes']) && raw['routes'].length > 0 ? (raw['routes'] as unknown[]) : fail('routes must be a non-empty list');
@@ -143,21 +142,6 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
       }),
     };
   });
-}
-
-/**
- * The group of an endpoint in an endpoints.json written before it had a `group` field (issue
- * 34 adds it to the generator), from the issue's list. TRANSITIONAL: once endpoints.json
- * carries `group` for every endpoint this is never reached and goes.
- */
-function groupBeforeTheField(name: string): string {
-  if (name.startsWith('admin')) return 'admin';
-  if (['search', 'prices', 'skus', 'recommended'].includes(name)) return 'catalogue';
-  if (name === 'shoppingCartSmall' || name.startsWith('basket') || ['getCoupon', 'updateCoupon', 'checkout'].includes(name)) return 'basket';
-  if (['orders', 'order', 'invoice', 'reorder', 'billing'].includes(name)) return 'orders';
-  if (['getProfile', 'profile', 'csrf', 'session', 'lists', 'list', 'listBasket'].includes(name)) return 'account';
-  if (name === 'errors') return 'errors';
-  return '';
 }
 
 /** The rights of the scheduled job `name` (endpoints.json "jobs"), e.g. sweepOrders. */

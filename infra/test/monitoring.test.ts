@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_GROUPS, loadEndpoints } from '../lib/endpoints';
 import { DASHBOARD_WIDGETS, MAX_METRICS_PER_ALARM, REFUSAL_REASONS, TABLE_OPERATIONS, THRESHOLDS, groupWidgets } from '../lib/monitoring';
@@ -63,9 +66,9 @@ describe.each(STAGES)('ShopMonitoring in the %s stack', (stage) => {
     }
   });
 
-  it('has a group for every endpoint, from the contract list', () => {
+  it('has every group of the contract, and each endpoint in one of them', () => {
     expect(groups.every((g) => (ENDPOINT_GROUPS as readonly string[]).includes(g))).toBe(true);
-    expect(groups).toEqual(expect.arrayContaining(['catalogue', 'basket', 'orders', 'account', 'admin']));
+    expect([...groups].sort()).toEqual([...ENDPOINT_GROUPS].sort());
   });
 
   it.each(groups)('alarms on the %s group 5xx rate: over 5% of 5 minutes, judged from 20 requests, 1 of 1', (group) => {
@@ -307,5 +310,21 @@ describe.each(STAGES)('the CloudFront alarm of %s (us-east-1)', (stage) => {
     expect(dims).toContainEqual({ Name: 'Region', Value: 'Global' });
     // The distribution's id, read from the shop stack by CDK's cross-region reference.
     expect(JSON.stringify(dims.find((d) => d['Name'] === 'DistributionId'))).toMatch(/ExportsReader.*SiteDistribution/);
+  });
+});
+
+describe('the endpoints file and the groups', () => {
+  const withEndpoint = (change: Record<string, unknown>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradeshop-endpoints-'));
+    const file = path.join(dir, 'endpoints.json');
+    const [first, ...rest] = rawFile.endpoints;
+    writeFileSync(file, JSON.stringify({ ...rawFile, endpoints: [{ ...first, ...change }, ...rest] }));
+    return () => loadEndpoints(file);
+  };
+
+  it('refuses an endpoint without a group, or with one the contract does not list, naming it', () => {
+    expect(withEndpoint({ group: undefined })).toThrow(/endpoints\[0\]: group must be one of catalogue, basket, orders, account, admin, errors/);
+    expect(withEndpoint({ group: 'checkout' })).toThrow(/group must be one of/);
+    expect(withEndpoint({ group: 'basket' })).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 // @ts-check
 // The first deploy of a stage, as docs/infrastructure.md "First deploy" describes it: checks
-// what can be checked offline, builds the Lambdas, synthesises both stacks with the pinned
+// what can be checked offline, builds the Lambdas, synthesises the stage's stacks with the pinned
 // CDK CLI, and prints every step in order with the commands to run.
 //
 //   scripts/deploy --stage staging|production --dry-run   offline: checks, synth, the plan
@@ -173,7 +173,7 @@ export async function main(argv, env = process.env) {
   const alarmEmail = shop.filter((p) => p.startsWith('operations.alarm_email'));
   if (alarmEmail.length)
     lines.push('', `The deploy (step 4) will refuse until functions/config/shop.json operations.alarm_email is a real address: the alarms email it.`);
-  if (shop.length) lines.push('', `The release (step 8) will refuse until functions/config/shop.json holds the shop's real details: ${shop.join('; ')}`);
+  if (shop.length) lines.push('', `The release (the last step) will refuse until functions/config/shop.json holds the shop's real details: ${shop.join('; ')}`);
   console.log(lines.join('\n'));
   if (opt['dry-run']) return console.log('\nDry-run: nothing was deployed.');
   // The deploy itself subscribes the alarm email to the alarm topics: an example address

@@ -1,6 +1,8 @@
 // CDK app entry (see the root cdk.json). The only place that reads context or the environment:
 //   -c stage=staging|production   which stack to synthesize (default from cdk.json: staging)
 //   -c lambdaDir=DIR              built functions (default .local/lambda, from scripts/build-lambdas.mjs)
+//   -c build=ID                   the code's version every function logs as BUILD_ID (scripts/deploy
+//                                 passes the short commit; default unversioned)
 // Each stage's settings are the context key `stages` in cdk.json.
 import * as path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
@@ -25,4 +27,5 @@ const lambdaDir = path.resolve(repoRoot, String(app.node.tryGetContext('lambdaDi
 // that order. The account comes from the CLI's credentials at deploy time. The alarms email
 // functions/config/shop.json's operations.alarm_email, checked against its schema.
 const { alarmEmail } = loadShopOperations();
-addStage(app, { stage, config, lambdaDir, alarmEmail, account: process.env['CDK_DEFAULT_ACCOUNT'] });
+const build = app.node.tryGetContext('build') as string | undefined;
+addStage(app, { stage, config, lambdaDir, alarmEmail, ...(build !== undefined && { build: String(build) }), account: process.env['CDK_DEFAULT_ACCOUNT'] });

@@ -70,6 +70,9 @@ export interface ShopStackProps extends StackProps {
   readonly webAclArn: string;
   /** Who the alarms email: shop.json operations.alarm_email. */
   readonly alarmEmail: string;
+  /** The code's version, BUILD_ID on every function, on every log line (docs/operations.md);
+   * scripts/deploy passes the short commit. Default `unversioned`. */
+  readonly build?: string;
 }
 
 /**
@@ -85,6 +88,8 @@ export class ShopStack extends Stack {
   constructor(scope: Construct, id: string, props: ShopStackProps) {
     super(scope, id, props);
     const stage = parseStage(props.stage);
+    const build = props.build ?? 'unversioned';
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(build)) throw new Error(`build ${JSON.stringify(build)} must be 1 to 64 letters, digits, dots, hyphens or underscores`);
     Tags.of(this).add('tradeshop:stage', stage);
 
     this.shopTable = new ShopTable(this, 'ShopTable', { schema: props.schema ?? loadTableSchema(), existingTableName: props.config.tableName });
@@ -114,7 +119,7 @@ export class ShopStack extends Stack {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
       throttle: props.config.throttle,
-      environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
+      environment: { STAGE: stage, BUILD_ID: build, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
       csrfSecret,
       originSecret,
     });
@@ -122,7 +127,7 @@ export class ShopStack extends Stack {
     const sweeper = new OrderSweeper(this, 'OrderSweeper', {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
-      environment: { STAGE: stage, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
+      environment: { STAGE: stage, BUILD_ID: build, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
     });
 
     // The SES SMTP credentials: created with a placeholder (a random password and an
@@ -140,7 +145,7 @@ export class ShopStack extends Stack {
     const emailSender = new EmailSender(this, 'EmailSender', {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
-      environment: { STAGE: stage },
+      environment: { STAGE: stage, BUILD_ID: build },
       smtpSecret,
     });
 
@@ -154,6 +159,8 @@ export class ShopStack extends Stack {
     });
     const siteOrigin = props.config.siteOrigin ?? `https://${this.site.distribution.distributionDomainName}`;
     for (const fn of this.api.functions.values()) fn.addEnvironment('SITE_ORIGIN', siteOrigin);
+    // The 404 function's log lines carry the stage's namespace and the build like the rest.
+    this.site.notFound.addEnvironment('STAGE', stage).addEnvironment('BUILD_ID', build);
     // The back office's picture upload publishes to the media bucket (made with the site).
     for (const e of this.api.endpoints.filter((x) => x.mediaBucket)) grantMediaBucket(this.api.functions.get(e.name)!, this.site.mediaBucket);
 
@@ -201,7 +208,7 @@ export interface StageStacks {
  */
 export function addStage(
   app: App,
-  options: { stage: Stage; config: StageConfig; lambdaDir: string; alarmEmail: string; idPrefix?: string; account?: string },
+  options: { stage: Stage; config: StageConfig; lambdaDir: string; alarmEmail: string; build?: string; idPrefix?: string; account?: string },
 ): StageStacks {
   const { stage, config } = options;
   const { alarmEmail } = options;
@@ -223,6 +230,7 @@ export function addStage(
     lambdaDir: options.lambdaDir,
     webAclArn: edge.webAcl.webAcl.attrArn,
     alarmEmail,
+    ...(options.build !== undefined && { build: options.build }),
     description: `Wholesale trade shop (${stage}): table, API functions, static site on CloudFront, alarms and dashboard.`,
   });
   const edgeAlarms = new EdgeAlarmsStack(app, `${prefix}-${stage}-EdgeAlarms`, {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../lib/shop-stack';
-import { actionsOf, expectedStatements, rawFile, resources, stackTemplate, stageConfigs, tableStatements, type Statement } from './fixtures';
+import { actionsOf, expectedStatements, rawFile, resources, stackTemplate, stageConfigs, tableStatements, testBuild, type Statement } from './fixtures';
 
 describe.each(STAGES)('EmailSender in the %s stack', (stage) => {
   const t = stackTemplate(stage);
@@ -31,6 +31,7 @@ describe.each(STAGES)('EmailSender in the %s stack', (stage) => {
       SMTP_PORT: '587',
       SMTP_TLS: 'starttls',
       STAGE: stage,
+      BUILD_ID: testBuild,
       SMTP_SECRET_ARN: { Ref: smtpSecretId },
     });
     expect(vars).not.toHaveProperty('CSRF_SECRET');

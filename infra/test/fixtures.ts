@@ -38,6 +38,8 @@ export function fakeLambdaDir(names: readonly string[] = binaryNames): string {
 }
 
 const lambdaDir = fakeLambdaDir();
+/** The build the test stacks are deployed as (BUILD_ID on every function). */
+export const testBuild = 'abc1234-dirty';
 const stacks = new Map<Stage, StageStacks>();
 const templates = new Map<string, Template>();
 
@@ -45,7 +47,7 @@ const templates = new Map<string, Template>();
 export function stageStacks(stage: Stage): StageStacks {
   let s = stacks.get(stage);
   if (s === undefined) {
-    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, alarmEmail, idPrefix: 'Test', account: '123456789012' });
+    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, alarmEmail, build: testBuild, idPrefix: 'Test', account: '123456789012' });
     stacks.set(stage, s);
   }
   return s;

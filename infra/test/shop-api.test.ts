@@ -16,6 +16,7 @@ import {
   stackTemplate,
   stageConfigs,
   tableStatements,
+  testBuild,
   type Statement,
 } from './fixtures';
 
@@ -169,6 +170,12 @@ describe.each(STAGES)('ShopApi in the %s stack', (stage) => {
   it('lets no function scan the table or use wildcard DynamoDB rights', () => {
     const all = Object.values(policies).flatMap((p) => (p.Properties['PolicyDocument'].Statement as Statement[]).flatMap(actionsOf));
     expect(all.filter((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*' || a === '*')).toEqual([]);
+  });
+
+  it('gives every function of the stack (endpoints, notFound, the jobs) the build its log lines carry', () => {
+    const fnEnvs = Object.entries(fns).filter(([, fn]) => fn.Properties['Environment'] !== undefined && fn.Properties['Handler'] === 'bootstrap');
+    expect(fnEnvs.length).toBeGreaterThan(endpoints.length);
+    for (const [id, fn] of fnEnvs) expect(fn.Properties['Environment'].Variables['BUILD_ID'], id).toBe(testBuild);
   });
 
   it('never gives a function FIREBASE_AUTH_EMULATOR_HOST', () => {

@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   agentOf,
   boundedPath,
   boundedText,
   hashUid,
+  isNetworkFailure,
+  NETWORK_HOLD_MS,
   ReportCollector,
   reportError,
   setReportSink,
@@ -168,6 +170,35 @@ describe('ReportCollector', () => {
     c.add(report({ statusCode: 0 }));
     c.flush();
     expect(sent[0]!.reports[0]).not.toHaveProperty('status');
+  });
+
+  it('drops a network failure the page’s going cancelled, and sends one that stood', () => {
+    vi.useFakeTimers();
+    try {
+      const { c, sent } = collector();
+      const cancelled = report({ kind: 'basket', name: 'TypeError', message: 'Failed to fetch' });
+      c.add(cancelled);
+      vi.advanceTimersByTime(NETWORK_HOLD_MS - 1);
+      c.flush(); // pagehide: the page was going
+      expect(sent).toHaveLength(0);
+      vi.advanceTimersByTime(NETWORK_HOLD_MS);
+      c.flush();
+      expect(sent).toHaveLength(0); // dropped, not sent later
+      c.add(report({ kind: 'basket', name: 'TypeError', message: 'Load failed' }));
+      vi.advanceTimersByTime(NETWORK_HOLD_MS);
+      c.flush();
+      expect(sent.map((b) => b.reports.map((r) => r.message))).toEqual([['Load failed']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tells fetch’s network failures from other errors', () => {
+    expect(isNetworkFailure({ name: 'TypeError', message: 'Failed to fetch' })).toBe(true);
+    expect(isNetworkFailure({ name: 'TypeError', message: 'NetworkError when attempting to fetch resource.' })).toBe(true);
+    expect(isNetworkFailure({ name: 'TypeError', message: 'Load failed' })).toBe(true);
+    expect(isNetworkFailure({ name: 'TypeError', message: "Cannot read properties of undefined (reading 'name')" })).toBe(false);
+    expect(isNetworkFailure({ name: 'ApiError', message: 'Failed to fetch' })).toBe(false);
   });
 
   it('never throws when the send fails', () => {

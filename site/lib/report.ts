@@ -99,19 +99,50 @@ export interface CollectorEnv {
   send(body: string): boolean;
 }
 
+/** How long a network failure is held before it counts (NETWORK_HOLD_MS): a page that is
+ * going cancels its calls in flight, each a "Failed to fetch" just before pagehide, and
+ * those are the buyer leaving, not an app error. */
+export const NETWORK_HOLD_MS = 1500;
+
+/** Whether an error is fetch's own network failure (no answer at all), in the words of
+ * Chromium, Firefox and Safari. */
+export function isNetworkFailure(r: Pick<ErrorReport, 'name' | 'message'>): boolean {
+  return r.name === 'TypeError' && /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)$/.test(r.message);
+}
+
 /** Collects one page view's reports (a full page load; client navigations keep it) and
  * sends them in batches: a duplicate of a report not yet sent (same kind, name, message
  * and path) adds to its count; at most 10 reports leave a page view; a batch goes when it
- * holds 10, and whatever is waiting goes on flush (the page calls it when it is hidden). */
+ * holds 10, and whatever is waiting goes on flush (the page calls it when it is hidden).
+ * A network failure is held NETWORK_HOLD_MS first: one the page's going cancelled (a flush
+ * comes within that time) is dropped. */
 export class ReportCollector {
   private waiting: WireReport[] = [];
+  private held: { r: ErrorReport; timer: ReturnType<typeof setTimeout> }[] = [];
   private taken = 0;
 
   constructor(private readonly env: CollectorEnv) {}
 
-  /** Adds a report; answers whether it was kept (false for a crawler or past the cap). */
+  /** Adds a report; answers whether it was kept (false for a crawler or past the cap; a
+   * network failure is kept on hold). */
   add(r: ErrorReport): boolean {
     if (this.env.crawler) return false;
+    if (isNetworkFailure(r)) {
+      const held = {
+        r,
+        timer: setTimeout(() => {
+          this.held = this.held.filter((h) => h !== held);
+          this.queue(r);
+        }, NETWORK_HOLD_MS),
+      };
+      this.held.push(held);
+      return true;
+    }
+    return this.queue(r);
+  }
+
+  /** Queues a report for the next batch (see add). */
+  private queue(r: ErrorReport): boolean {
     const wire = toWire(r);
     const same = this.waiting.find((w) => w.kind === wire.kind && w.name === wire.name && w.message === wire.message && w.path === wire.path);
     if (same) {
@@ -125,8 +156,11 @@ export class ReportCollector {
     return true;
   }
 
-  /** Sends what is waiting, if anything; never throws. */
+  /** Sends what is waiting, if anything, and drops the network failures on hold (the page
+   * is going, or hidden: its calls were cancelled, not failed); never throws. */
   flush(): void {
+    for (const h of this.held) clearTimeout(h.timer);
+    this.held = [];
     if (this.waiting.length === 0) return;
     const reports = this.waiting;
     this.waiting = [];

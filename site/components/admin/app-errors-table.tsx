@@ -30,13 +30,19 @@ export function AppErrorsTable({ groups }: { groups: AppErrorGroup[] }) {
                 <th scope="row" className="health-message">
                   <span className="muted">{g.name}:</span> {g.message}
                 </th>
-                <td>{KIND_LABELS[g.kind] ?? g.kind}</td>
-                <td className="health-path">{g.path}</td>
-                <td className="health-status">{g.status || ''}</td>
-                <td className="health-count">{g.count}</td>
-                <td>{formatUkDateTime(g.first_seen)}</td>
-                <td>{formatUkDateTime(g.last_seen)}</td>
-                <td>{g.build || <span className="muted">unknown</span>}</td>
+                <td data-label="Kind">{KIND_LABELS[g.kind] ?? g.kind}</td>
+                <td className="health-path" data-label="Path">
+                  {g.path}
+                </td>
+                <td className="health-status" data-label="Status">
+                  {g.status || '—'}
+                </td>
+                <td className="health-count" data-label="Count">
+                  {g.count}
+                </td>
+                <td data-label="First seen">{formatUkDateTime(g.first_seen)}</td>
+                <td data-label="Last seen">{formatUkDateTime(g.last_seen)}</td>
+                <td data-label="Build">{g.build || <span className="muted">unknown</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -215,12 +215,24 @@ const (
 	msgStoreDown      = "The shop's database did not answer in time. Please try again in a moment."
 	msgKeysDown       = "The sign-in service did not answer: please try again in a moment."
 	msgInternal       = "Something went wrong on our side: please try again."
+	msgAbandoned      = "The request was abandoned: the page that sent it has gone."
 )
+
+// statusClientClosed is the status of a request its caller abandoned (writeError).
+const statusClientClosed = 499
 
 // writeError maps an error to its status and a message safe to show. It is the one
 // place that decides error statuses (a test holds every other place in this package to
 // 2xx); a 500 never carries err.Error().
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The caller went away (a page left while its calls were out) and its request's
+		// context ended the work: nothing failed here, and nobody reads the answer. It is
+		// no 5xx, so it raises no alarm; 499 is nginx's "client closed request".
+		log.InfoContext(r.Context(), "request abandoned by the client", "path", r.URL.Path)
+		encode(w, statusClientClosed, errorBody{Error: msgAbandoned})
+		return
+	}
 	status, body, failure := errorAnswer(err)
 	if failure != "" {
 		log.ErrorContext(r.Context(), failure, "path", r.URL.Path, "status", status, "err", err)

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"net/http"
 	"os"
+	"slices"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -422,4 +423,30 @@ func statusValue(e ast.Expr, statuses map[string]int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// TestHandlersLogWithTheirRequest holds the api package to slog's Context calls (and
+// LogAttrs, which takes one): a line logged with the request's context carries its request
+// id and endpoint (package metrics), so one request's lines can be found by its id
+// (docs/operations.md); a plain Info or Error call would drop them.
+func TestHandlersLogWithTheirRequest(t *testing.T) {
+	t.Parallel()
+	plain := []string{"Debug", "Info", "Warn", "Error", "Log"}
+	for path, f := range parseDir(t, ".") {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !slices.Contains(plain, sel.Sel.Name) || len(call.Args) == 0 {
+				return true
+			}
+			// A logger's plain call takes the message first: a string literal.
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				t.Errorf("%s: %s(%s, …) logs without the request's context: use %sContext(r.Context(), …)", path, sel.Sel.Name, lit.Value, sel.Sel.Name)
+			}
+			return true
+		})
+	}
 }

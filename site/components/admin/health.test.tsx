@@ -35,8 +35,29 @@ describe('the Health page', () => {
       />,
     );
     expect(html).toContain('<th scope="row" class="health-message"><span class="muted">ApiError:</span> GET /api/orders answered 500: No.</th>');
-    expect(html).toContain('<td class="health-path">/account/orders/</td><td class="health-status">500</td><td class="health-count">3</td>');
-    expect(html).toContain(`<td>${formatUkDateTime(now)}</td><td>b1</td>`); // London time
+    expect(html).toContain(
+      '<td class="health-path" data-label="Path">/account/orders/</td><td class="health-status" data-label="Status">500</td><td class="health-count" data-label="Count">3</td>',
+    );
+    expect(html).toContain(`<td data-label="Last seen">${formatUkDateTime(now)}</td><td data-label="Build">b1</td>`); // London time
+    const noStatus = renderToStaticMarkup(
+      <AppErrorsTable
+        groups={[
+          {
+            kind: 'chunk',
+            name: 'ChunkLoadError',
+            message: 'Loading chunk 7 failed.',
+            path: '/',
+            status: 0,
+            count: 1,
+            first_seen: now,
+            last_seen: now,
+            build: '',
+          },
+        ]}
+      />,
+    );
+    expect(noStatus).toContain('<td class="health-status" data-label="Status">—</td>');
+    expect(noStatus).toContain('<td data-label="Build"><span class="muted">unknown</span></td>');
     expect(renderToStaticMarkup(<AppErrorsTable groups={[]} />)).toContain('No app errors reported');
   });
 

@@ -142,7 +142,7 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
       return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: sentence }) });
     });
     await p.goto(shopURL + '/account/dashboard/');
-    await expect.poll(() => p.locator('main [role="alert"]').filter({ hasText: 'Your orders could not be loaded.' }).count()).toBe(1);
+    await expect.poll(() => p.locator('main [role="alert"]').filter({ hasText: 'Your orders could not be loaded.' }).count(), { timeout: 15_000 }).toBe(1);
     await leave(p);
     await context.close();
     const match = (r: Row) => r.kind === 'api' && r.message.includes(sentence);
@@ -175,7 +175,7 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
     const refresh = staffPage.getByRole('button', { name: 'Refresh', exact: true });
     await refresh.focus();
     await staffPage.keyboard.press('Enter');
-    await expect.poll(() => refresh.count()).toBe(1);
+    await expect.poll(() => refresh.count(), { timeout: 15_000 }).toBe(1);
     await expect(staffPage.getByRole('link', { name: 'Health', exact: true }).getAttribute('aria-current')).resolves.toBe('page');
   });
 

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tradeshop/functions/config"
@@ -105,4 +106,101 @@ func CreditedUnits(o Order, notes []CreditNote) []int {
 		}
 	}
 	return units
+}
+
+// CreditNoteProblems checks the credit note invariants (docs/invoices.md "Credit notes")
+// and answers each one broken, as a sentence; none means they hold. issued are the
+// numbers recorded (in order), counter the last number issued, and all the orders to
+// check, among them every order a number names:
+//   - the numbers are 1 to counter, none missing or repeated;
+//   - each number is on the order it names, and each note on an order has its number;
+//   - a note credits its order's invoice, at most the units invoiced of each line, and
+//     per VAT rate at most what the invoice charged (invoiced − credited = supplied ≥ 0);
+//   - a cancelled order is credited in full: per rate, credited = invoiced.
+func CreditNoteProblems(issued []IssuedNumber, counter int64, all []Order) []string {
+	var out []string
+	byRef := map[OrderRef]Order{}
+	for _, o := range all {
+		byRef[OrderRef{UID: o.UID, ID: o.ID}] = o
+	}
+	if int64(len(issued)) != counter {
+		out = append(out, fmt.Sprintf("%d credit note numbers are recorded but the counter says %d.", len(issued), counter))
+	}
+	named := map[int64]OrderRef{}
+	for i, n := range issued {
+		if n.Number != int64(i+1) {
+			out = append(out, fmt.Sprintf("Credit note number %d is recorded in place %d: a number is missing or repeated.", n.Number, i+1))
+		}
+		named[n.Number] = n.Order
+		o, ok := byRef[n.Order]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s names order %s, which is not there.", CreditNoteNumber(n.Number), n.Order.ID))
+			continue
+		}
+		if !slices.ContainsFunc(o.CreditNotes, func(c CreditNote) bool { return c.Number == n.Number }) {
+			out = append(out, fmt.Sprintf("%s names order %s, which does not carry it.", CreditNoteNumber(n.Number), o.ID))
+		}
+	}
+	for _, o := range all {
+		for _, c := range o.CreditNotes {
+			if ref, ok := named[c.Number]; !ok || ref != (OrderRef{UID: o.UID, ID: o.ID}) {
+				out = append(out, fmt.Sprintf("Order %s carries %s, which is not recorded as its own.", o.ID, CreditNoteNumber(c.Number)))
+			}
+		}
+		out = append(out, orderCreditProblems(o)...)
+	}
+	return out
+}
+
+// orderCreditProblems checks one order's credit notes against its invoice.
+func orderCreditProblems(o Order) []string {
+	if len(o.CreditNotes) == 0 {
+		if o.Status == StatusCancelled && o.Invoice != nil {
+			return []string{fmt.Sprintf("Order %s is cancelled but has no credit note.", o.ID)}
+		}
+		return nil
+	}
+	if o.Invoice == nil {
+		return []string{fmt.Sprintf("Order %s has credit notes but no invoice.", o.ID)}
+	}
+	var out []string
+	for _, c := range o.CreditNotes {
+		if c.Invoice != o.Invoice.Number {
+			out = append(out, fmt.Sprintf("%s on order %s credits %s, not the order's %s.", CreditNoteNumber(c.Number), o.ID,
+				InvoiceNumber(c.Invoice), InvoiceNumber(o.Invoice.Number)))
+		}
+	}
+	for i, units := range CreditedUnits(o, o.CreditNotes) {
+		if units > o.Lines[i].Quantity {
+			out = append(out, fmt.Sprintf("Order %s line %d (%s): %d units credited of %d invoiced.", o.ID, i+1, o.Lines[i].SKU, units, o.Lines[i].Quantity))
+		}
+	}
+	credited := map[int]RateTotal{}
+	for _, c := range o.CreditNotes {
+		for _, r := range c.Rates {
+			t := credited[r.Rate]
+			t.NetExVAT, t.VAT = t.NetExVAT+r.NetExVAT, t.VAT+r.VAT
+			credited[r.Rate] = t
+		}
+	}
+	invoiced := map[int]RateTotal{}
+	for _, r := range o.Invoice.Rates {
+		invoiced[r.Rate] = r
+	}
+	for rate, c := range credited {
+		inv := invoiced[rate]
+		if c.NetExVAT > inv.NetExVAT || c.VAT > inv.VAT {
+			out = append(out, fmt.Sprintf("Order %s at %d%%: %s (VAT %s) credited of %s (VAT %s) invoiced.", o.ID, rate,
+				Pounds(c.NetExVAT), Pounds(c.VAT), Pounds(inv.NetExVAT), Pounds(inv.VAT)))
+		}
+	}
+	if o.Status == StatusCancelled {
+		for rate, inv := range invoiced {
+			if c := credited[rate]; c.NetExVAT != inv.NetExVAT || c.VAT != inv.VAT {
+				out = append(out, fmt.Sprintf("Order %s is cancelled but at %d%% %s (VAT %s) is credited of %s (VAT %s) invoiced.", o.ID, rate,
+					Pounds(c.NetExVAT), Pounds(c.VAT), Pounds(inv.NetExVAT), Pounds(inv.VAT)))
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,85 @@
+package orders
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// cancelledWithNote is a mixed order (three rates, a coupon, delivery), invoiced and
+// cancelled, with its cancellation credit note n.
+func cancelledWithNote(t *testing.T, n int64) Order {
+	t.Helper()
+	o := mixedOrder(t, account.PayOnAccount, &basket.Coupon{Coupon: pricing.Coupon{ID: "WELCOME5", Kind: "fixed", AmountPence: 503}}, 1)
+	o.UID = "u1"
+	inv := NewInvoice(o, testShop, 42, now)
+	o.Invoice, o.Status, o.CancelledAt, o.CancelReason = &inv, StatusCancelled, now.Add(3600e9), "Short of stock"
+	o.CreditNotes = []CreditNote{CancellationCreditNote(o, n)}
+	return o
+}
+
+func TestCancellationCreditNoteCreditsTheInvoiceInFull(t *testing.T) {
+	t.Parallel()
+	o := cancelledWithNote(t, 7)
+	c := o.CreditNotes[0]
+	if c.NetExVAT() != o.NetExVAT || c.VAT() != o.VAT || c.TotalIncVAT() != o.TotalIncVAT {
+		t.Fatalf("credited %d + %d = %d, the order is %d + %d = %d", c.NetExVAT(), c.VAT(), c.TotalIncVAT(), o.NetExVAT, o.VAT, o.TotalIncVAT)
+	}
+	var lines, vat int64
+	for _, l := range c.Lines {
+		lines += l.NetExVAT
+		vat += l.VAT
+	}
+	if lines+c.DeliveryExVAT != o.NetExVAT || vat+c.DeliveryVAT != o.VAT {
+		t.Errorf("the lines and delivery credited (%d, VAT %d) do not add up to the order (%d, VAT %d)", lines+c.DeliveryExVAT, vat+c.DeliveryVAT, o.NetExVAT, o.VAT)
+	}
+	if c.Invoice != 42 || c.Reason != "Order cancelled: Short of stock" || !c.IssuedAt.Equal(o.CancelledAt) || c.Supplier != o.Invoice.Supplier {
+		t.Errorf("credit note %+v", c)
+	}
+	if CreditNoteNumber(c.Number) != "CN-000007" {
+		t.Errorf("number %s", CreditNoteNumber(c.Number))
+	}
+}
+
+func TestCreditNoteProblems(t *testing.T) {
+	t.Parallel()
+	ref := func(o Order) OrderRef { return OrderRef{UID: o.UID, ID: o.ID} }
+	for _, tc := range []struct {
+		name  string
+		spoil func(issued []IssuedNumber, o *Order) ([]IssuedNumber, int64)
+		want  string // "" for none
+	}{
+		{"they hold", func(is []IssuedNumber, _ *Order) ([]IssuedNumber, int64) { return is, 1 }, ""},
+		{"a number missing", func(is []IssuedNumber, _ *Order) ([]IssuedNumber, int64) { return nil, 1 }, "counter says 1"},
+		{"a number repeated", func(is []IssuedNumber, _ *Order) ([]IssuedNumber, int64) { return append(is, is[0]), 2 }, "missing or repeated"},
+		{"a note not recorded", func(is []IssuedNumber, o *Order) ([]IssuedNumber, int64) {
+			o.CreditNotes = append(o.CreditNotes, o.CreditNotes[0])
+			o.CreditNotes[1].Number = 2
+			return is, 1
+		}, "not recorded"},
+		{"more units credited than invoiced", func(is []IssuedNumber, o *Order) ([]IssuedNumber, int64) {
+			o.CreditNotes[0].Lines[0].Units++
+			return is, 1
+		}, "units credited of"},
+		{"a cancelled order not credited in full", func(is []IssuedNumber, o *Order) ([]IssuedNumber, int64) {
+			o.CreditNotes[0].Rates = o.CreditNotes[0].Rates[1:]
+			return is, 1
+		}, "is cancelled but at"},
+		{"a cancelled order with no note", func(_ []IssuedNumber, o *Order) ([]IssuedNumber, int64) {
+			o.CreditNotes = nil
+			return nil, 0
+		}, "has no credit note"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := cancelledWithNote(t, 1)
+			issued, counter := tc.spoil([]IssuedNumber{{Number: 1, Order: ref(o)}}, &o)
+			got := strings.Join(CreditNoteProblems(issued, counter, []Order{o}), "\n")
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Fatalf("want a problem with %q, got:\n%s", tc.want, got)
+			}
+		})
+	}
+}

@@ -436,7 +436,7 @@ export interface CreditNoteAnswer {
   number: string;
   issued_at: UnixMillis;
   invoice: string;
-  invoice_date: UnixMillis;
+  invoice_issued_at: UnixMillis;
   lines: CreditLineAnswer[];
   delivery_ex_vat: Pence;
   delivery_vat: Pence;

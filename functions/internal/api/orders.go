@@ -454,18 +454,18 @@ func invoiceAnswerOf(inv orders.Invoice) *invoiceAnswer {
 // creditNoteAnswer is a VAT credit note as the browser gets it (docs/invoices.md
 // "Credit notes"). Money is pence.
 type creditNoteAnswer struct {
-	Number        string             `json:"number"`          // CN-000007
-	IssuedAt      unixMillis         `json:"issued_at"`       // the credit note's date
-	Invoice       string             `json:"invoice"`         // the invoice credited, INV-000042
-	InvoiceDate   unixMillis         `json:"invoice_date"`    // its date
-	Lines         []creditLineAnswer `json:"lines"`           // the lines credited
-	DeliveryExVAT int64              `json:"delivery_ex_vat"` // the delivery charge credited
-	DeliveryVAT   int64              `json:"delivery_vat"`
-	VATRates      []vatRateAnswer    `json:"vat_rates"` // credited per rate, highest rate first
-	NetExVAT      int64              `json:"net_ex_vat"`
-	VAT           int64              `json:"vat"`
-	TotalIncVAT   int64              `json:"total_inc_vat"`
-	Reason        string             `json:"reason"`
+	Number          string             `json:"number"`            // CN-000007
+	IssuedAt        unixMillis         `json:"issued_at"`         // the credit note's date
+	Invoice         string             `json:"invoice"`           // the invoice credited, INV-000042
+	InvoiceIssuedAt unixMillis         `json:"invoice_issued_at"` // the invoice's date
+	Lines           []creditLineAnswer `json:"lines"`             // the lines credited
+	DeliveryExVAT   int64              `json:"delivery_ex_vat"`   // the delivery charge credited
+	DeliveryVAT     int64              `json:"delivery_vat"`
+	VATRates        []vatRateAnswer    `json:"vat_rates"` // credited per rate, highest rate first
+	NetExVAT        int64              `json:"net_ex_vat"`
+	VAT             int64              `json:"vat"`
+	TotalIncVAT     int64              `json:"total_inc_vat"`
+	Reason          string             `json:"reason"`
 }
 
 // creditLineAnswer is what a credit note credits of one order line (line: its index).
@@ -483,7 +483,7 @@ type creditLineAnswer struct {
 
 func creditNoteAnswerOf(c orders.CreditNote) creditNoteAnswer {
 	a := creditNoteAnswer{Number: orders.CreditNoteNumber(c.Number), IssuedAt: unixMillisOf(c.IssuedAt), Invoice: orders.InvoiceNumber(c.Invoice),
-		InvoiceDate: unixMillisOf(c.InvoiceDate), Lines: make([]creditLineAnswer, len(c.Lines)), DeliveryExVAT: c.DeliveryExVAT,
+		InvoiceIssuedAt: unixMillisOf(c.InvoiceDate), Lines: make([]creditLineAnswer, len(c.Lines)), DeliveryExVAT: c.DeliveryExVAT,
 		DeliveryVAT: c.DeliveryVAT, VATRates: make([]vatRateAnswer, len(c.Rates)), NetExVAT: c.NetExVAT(), VAT: c.VAT(),
 		TotalIncVAT: c.TotalIncVAT(), Reason: c.Reason}
 	for i, l := range c.Lines {

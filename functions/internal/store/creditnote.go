@@ -28,16 +28,16 @@ import (
 // taken without its note, and the marker stays until the note is issued, so the sweep
 // finishes a cancellation a crash interrupted with its note.
 
+// creditLineItem is a line credited, as stored: its description (SKU, name, pack size)
+// is the order line's, by its index, which never changes, so a note of every line of a
+// 500-line order keeps the order within its 400 KB item.
 type creditLineItem struct {
-	Line      int    `dynamodbav:"line"`
-	SKU       string `dynamodbav:"sku"`
-	Name      string `dynamodbav:"name"`
-	PackSize  int    `dynamodbav:"packSize"`
-	Units     int    `dynamodbav:"units"`
-	UnitPrice int64  `dynamodbav:"unitPrice"`
-	VATRate   int    `dynamodbav:"vatRate"`
-	NetExVAT  int64  `dynamodbav:"netExVat"`
-	VAT       int64  `dynamodbav:"vat"`
+	Line      int   `dynamodbav:"line"`
+	Units     int   `dynamodbav:"units"`
+	UnitPrice int64 `dynamodbav:"unitPrice"`
+	VATRate   int   `dynamodbav:"vatRate"`
+	NetExVAT  int64 `dynamodbav:"netExVat"`
+	VAT       int64 `dynamodbav:"vat"`
 }
 
 // creditNoteItem is a credit note as stored, in its order item (list creditNotes).
@@ -58,7 +58,7 @@ func creditNoteToItem(c orders.CreditNote) creditNoteItem {
 	it := creditNoteItem{Number: c.Number, IssuedAt: c.IssuedAt.UnixMilli(), Supplier: supplierItem(c.Supplier), Invoice: c.Invoice,
 		InvoiceDate: c.InvoiceDate.UnixMilli(), DeliveryExVAT: c.DeliveryExVAT, DeliveryVAT: c.DeliveryVAT, Reason: c.Reason}
 	for _, l := range c.Lines {
-		it.Lines = append(it.Lines, creditLineItem(l))
+		it.Lines = append(it.Lines, creditLineItem{Line: l.Line, Units: l.Units, UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.NetExVAT, VAT: l.VAT})
 	}
 	for _, r := range c.Rates {
 		it.Rates = append(it.Rates, rateItem(r))
@@ -66,12 +66,18 @@ func creditNoteToItem(c orders.CreditNote) creditNoteItem {
 	return it
 }
 
-func (it creditNoteItem) toCreditNote() orders.CreditNote {
+// toCreditNote is the note as stored, its lines described from the order's lines.
+func (it creditNoteItem) toCreditNote(lines []orders.Line) orders.CreditNote {
 	c := orders.CreditNote{Number: it.Number, IssuedAt: time.UnixMilli(it.IssuedAt).UTC(), Supplier: config.Business(it.Supplier),
 		Invoice: it.Invoice, InvoiceDate: time.UnixMilli(it.InvoiceDate).UTC(), DeliveryExVAT: it.DeliveryExVAT,
 		DeliveryVAT: it.DeliveryVAT, Reason: it.Reason}
 	for _, l := range it.Lines {
-		c.Lines = append(c.Lines, orders.CreditLine(l))
+		cl := orders.CreditLine{Line: l.Line, Units: l.Units, UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.NetExVAT, VAT: l.VAT}
+		if l.Line >= 0 && l.Line < len(lines) {
+			ol := lines[l.Line]
+			cl.SKU, cl.Name, cl.PackSize = ol.SKU, ol.Name, ol.PackSize
+		}
+		c.Lines = append(c.Lines, cl)
 	}
 	for _, r := range it.Rates {
 		c.Rates = append(c.Rates, orders.RateTotal(r))

@@ -191,7 +191,7 @@ func (it orderItem) toOrder() orders.Order {
 		o.Invoice = &inv
 	}
 	for _, c := range it.CreditNotes {
-		o.CreditNotes = append(o.CreditNotes, c.toCreditNote())
+		o.CreditNotes = append(o.CreditNotes, c.toCreditNote(o.Lines))
 	}
 	return o
 }

@@ -83,3 +83,20 @@ func TestCreditNoteProblems(t *testing.T) {
 		})
 	}
 }
+
+// A credit note credits an invoice: an order whose invoice is still being issued cannot
+// be cancelled yet, and says so; once invoiced it can.
+func TestCancelWaitsForTheInvoice(t *testing.T) {
+	t.Parallel()
+	o := mixedOrder(t, account.PayOnAccount, nil, 1)
+	o.Status, o.Version = StatusPlaced, 1
+	err := Allowed(o, ActionCancel)
+	if err == nil || !strings.Contains(err.Error(), "VAT invoice is still being issued: try the cancellation again in a minute.") {
+		t.Fatalf("cancel before the invoice: %v", err)
+	}
+	inv := NewInvoice(o, testShop, 1, now)
+	o.Invoice = &inv
+	if err := Allowed(o, ActionCancel); err != nil {
+		t.Fatalf("cancel of an invoiced order: %v", err)
+	}
+}

@@ -70,27 +70,55 @@ func (c CreditNote) VAT() int64 {
 // TotalIncVAT is the total credited inc VAT.
 func (c CreditNote) TotalIncVAT() int64 { return c.NetExVAT() + c.VAT() }
 
-// CancellationCreditNote is credit note n for cancelled order o (invoiced): every unit
-// of every line and the delivery charge, so its per-rate totals are the invoice's, to
-// the penny. It is dated when the cancellation began and gives its reason.
+// CancellationCreditNote is credit note n for cancelled order o (invoiced): what the
+// invoice charged less what o's earlier credit notes credited, line by line, the delivery
+// charge and per VAT rate, so that after it the order is credited in full, to the penny.
+// With no earlier note that is every unit of every line and the delivery charge, and its
+// per-rate totals are the invoice's. It is dated when the cancellation began and gives
+// its reason.
 func CancellationCreditNote(o Order, n int64) CreditNote {
 	c := CreditNote{Number: n, IssuedAt: o.CancelledAt, Reason: "Order cancelled.",
 		DeliveryExVAT: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT}
 	if o.CancelReason != "" {
 		c.Reason = "Order cancelled: " + o.CancelReason
 	}
+	credited := map[int]RateTotal{}
+	for _, e := range o.CreditNotes {
+		c.DeliveryExVAT, c.DeliveryVAT = c.DeliveryExVAT-e.DeliveryExVAT, c.DeliveryVAT-e.DeliveryVAT
+		for _, r := range e.Rates {
+			t := credited[r.Rate]
+			credited[r.Rate] = RateTotal{Rate: r.Rate, NetExVAT: t.NetExVAT + r.NetExVAT, VAT: t.VAT + r.VAT}
+		}
+	}
 	if o.Invoice != nil {
 		c.Supplier, c.Invoice, c.InvoiceDate = o.Invoice.Supplier, o.Invoice.Number, o.Invoice.IssuedAt
-		c.Rates = o.Invoice.Rates
+		for _, r := range o.Invoice.Rates {
+			left := RateTotal{Rate: r.Rate, NetExVAT: r.NetExVAT - credited[r.Rate].NetExVAT, VAT: r.VAT - credited[r.Rate].VAT}
+			if left.NetExVAT != 0 || left.VAT != 0 {
+				c.Rates = append(c.Rates, left)
+			}
+		}
 	}
 	amounts := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
 		amounts[i] = l.LineAmount
 	}
 	shares := pricing.ShareCoupon(amounts, o.CouponDiscount)
+	units := CreditedUnits(o, o.CreditNotes)
+	net, vat := make([]int64, len(o.Lines)), make([]int64, len(o.Lines))
+	for _, e := range o.CreditNotes {
+		for _, l := range e.Lines {
+			if l.Line >= 0 && l.Line < len(o.Lines) {
+				net[l.Line], vat[l.Line] = net[l.Line]+l.NetExVAT, vat[l.Line]+l.VAT
+			}
+		}
+	}
 	for i, l := range o.Lines {
-		c.Lines = append(c.Lines, CreditLine{Line: i, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: l.Quantity,
-			UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.LineAmount - shares[i], VAT: l.VAT})
+		if units[i] >= l.Quantity && net[i] >= l.LineAmount-shares[i] && vat[i] >= l.VAT {
+			continue // credited in full already
+		}
+		c.Lines = append(c.Lines, CreditLine{Line: i, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: l.Quantity - units[i],
+			UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.LineAmount - shares[i] - net[i], VAT: l.VAT - vat[i]})
 	}
 	return c
 }

@@ -100,3 +100,30 @@ func TestCancelWaitsForTheInvoice(t *testing.T) {
 		t.Fatalf("cancel of an invoiced order: %v", err)
 	}
 }
+
+// After a credit note for part of the order (issue 35, item 2), the cancellation's note
+// credits what is left, so that the order is credited in full, to the penny.
+func TestCancellationCreditsWhatEarlierNotesLeft(t *testing.T) {
+	t.Parallel()
+	o := cancelledWithNote(t, 1)
+	full := o.CreditNotes[0]
+	// A first note of 2 units of line 0 and half the delivery charge.
+	l0 := full.Lines[0]
+	part := CreditNote{Number: 1, Invoice: full.Invoice, DeliveryExVAT: o.DeliveryCharge / 2, DeliveryVAT: o.DeliveryVAT / 2,
+		Lines: []CreditLine{{Line: 0, Units: 2, UnitPrice: l0.UnitPrice, VATRate: l0.VATRate, NetExVAT: 2 * l0.UnitPrice, VAT: 2 * l0.UnitPrice * int64(l0.VATRate) / 100}}}
+	part.Rates = []RateTotal{{Rate: l0.VATRate, NetExVAT: part.Lines[0].NetExVAT, VAT: part.Lines[0].VAT},
+		{Rate: testShop.DefaultVATRate, NetExVAT: part.DeliveryExVAT, VAT: part.DeliveryVAT}}
+	if l0.VATRate == testShop.DefaultVATRate {
+		part.Rates = []RateTotal{{Rate: l0.VATRate, NetExVAT: part.Lines[0].NetExVAT + part.DeliveryExVAT, VAT: part.Lines[0].VAT + part.DeliveryVAT}}
+	}
+	o.CreditNotes = []CreditNote{part}
+	rest := CancellationCreditNote(o, 2)
+	o.CreditNotes = append(o.CreditNotes, rest)
+	if p := CreditNoteProblems([]IssuedNumber{{1, OrderRef{o.UID, o.ID}}, {2, OrderRef{o.UID, o.ID}}}, 2, []Order{o}); len(p) != 0 {
+		t.Fatalf("after the part and the rest: %v", p)
+	}
+	if rest.Lines[0].Units != l0.Units-2 || rest.TotalIncVAT()+part.TotalIncVAT() != o.TotalIncVAT {
+		t.Errorf("the rest credits %d units of line 0 (want %d) and %d with the part's %d (the order is %d)",
+			rest.Lines[0].Units, l0.Units-2, rest.TotalIncVAT(), part.TotalIncVAT(), o.TotalIncVAT)
+	}
+}

@@ -220,7 +220,7 @@ func TestCancellationNotice(t *testing.T) {
 	o.Invoice, o.CancelledAt = &inv, placedAt.Add(48*time.Hour)
 	o.CreditNotes = []orders.CreditNote{orders.CancellationCreditNote(o, 7)}
 	m = Notices{Shop: shop}.Cancelled(o)[0]
-	credit := []string{"VAT credit note CN-000007 of 25 November 2026 credits invoice INV-000042 of 23 November 2026 in full",
+	credit := []string{"VAT credit note CN-000007 of 25 November 2026 credits invoice INV-000042 of 23 November 2026: ",
 		"£57.17 inc VAT", "Download it as a PDF"}
 	has(t, "cancellation text with its credit note", flat(m.Text), credit...)
 	has(t, "cancellation HTML with its credit note", shown(m.HTML), credit...)

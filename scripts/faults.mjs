@@ -16,7 +16,11 @@
 //      runs and ordercheck reads the table: every acknowledged order exists, stock + units
 //      ordered = initial stock for every product, the coupon's used count = the orders
 //      that carry it (and no more than its limit), every order has its VAT invoice and the
-//      invoice numbers run 1 to N with no gap or repeat, each on its order. Meanwhile a
+//      invoice numbers run 1 to N with no gap or repeat, each on its order. Two staff
+//      cancel orders meanwhile (the second again, at once, orders the first just sent):
+//      every cancellation answered 200 is cancelled, with what it held given back and
+//      one credit note, and ordercheck finds every credit note invariant holding
+//      (numbers 1 to N, each on its order, crediting what was invoiced). Meanwhile a
 //      quick-order buyer adds 90 lines at a time (one put of the basket): each line then
 //      holds every add acknowledged and nothing of one refused.
 //   C. Mail server stopped: the suite's own maildev (the edge sends the shop's emails to
@@ -359,6 +363,8 @@ async function storePaused(product) {
   await must('search (builds the index)', await api(buyer, 'GET', '/api/search?q=card'));
   const staff = await staffUser();
   await csrfFor(staff);
+  const staff2 = await staffUser();
+  await csrfFor(staff2);
   const importFile = await unchangedImportFile(staff, product.sku);
   const applyBody = { token: staff.token, products: { name: 'faults.csv', text: importFile }, full: false, images: {}, job: importJob(importFile) };
 
@@ -559,18 +565,21 @@ async function staffUser() {
 }
 
 /** Staff cancel orders as they are acknowledged, while the kills go on: each at most once
- * (version 1), its answer kept (200: cancelled; anything else: maybe, as for a buyer). */
-async function staffRun(staff, tally, chaosDone) {
+ * (version 1), its answer kept (200: cancelled; anything else: maybe, as for a buyer).
+ * A second member of staff (again) cancels an order the first has just sent, at the same
+ * time where it can: one of the two wins, and the order still gets one credit note. */
+async function staffRun(staff, tally, chaosDone, again = false) {
   while (!chaosDone()) {
-    const open = tally.acked.filter((a) => !tally.cancels.has(a.id));
-    if (open.length === 0 || Math.random() < 0.6) {
-      await sleep(rand(150, 400));
+    const open = again ? [...tally.cancels.keys()].filter((id) => !tally.again.has(id)) : tally.acked.map((a) => a.id).filter((id) => !tally.cancels.has(id));
+    if (open.length === 0 || Math.random() < (again ? 0.3 : 0.6)) {
+      await sleep(again ? rand(20, 120) : rand(150, 400));
       continue;
     }
-    const o = open[Math.floor(Math.random() * open.length)];
-    tally.cancels.set(o.id, 'sent');
-    const r = await api(staff, 'POST', `/api/admin/orders/${o.id}/action`, { token: staff.token, action: 'cancel', version: 1, reason: 'Fault suite' });
-    tally.cancels.set(o.id, r.status || r.error);
+    const id = open[again ? open.length - 1 : Math.floor(Math.random() * open.length)];
+    const answers = again ? tally.again : tally.cancels;
+    answers.set(id, 'sent');
+    const r = await api(staff, 'POST', `/api/admin/orders/${id}/action`, { token: staff.token, action: 'cancel', version: 1, reason: 'Fault suite' });
+    answers.set(id, r.status || r.error);
   }
 }
 
@@ -631,6 +640,8 @@ async function killNine(products, coupon) {
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => emulatorUser(i)));
   const staff = await staffUser();
   await csrfFor(staff);
+  const staff2 = await staffUser();
+  await csrfFor(staff2);
   await Promise.all(
     buyers.map(async (b, i) => {
       await csrfFor(b);
@@ -643,14 +654,15 @@ async function killNine(products, coupon) {
   const quickLines = await inStockLines(QUICK_LINES + 30);
   /** @type {{ acked: { sku: string, quantity: number }[][], refused: string[], unknown: { sku: string, quantity: number }[][] }} */
   const quickTally = { acked: [], refused: [], unknown: [] };
-  /** @type {{ acked: { uid: string, id: string }[], refused: string[], other: string[], cancels: Map<string, string | number> }} */
-  const tally = { acked: [], refused: [], other: [], cancels: new Map() };
+  /** @type {{ acked: { uid: string, id: string }[], refused: string[], other: string[], cancels: Map<string, string | number>, again: Map<string, string | number> }} */
+  const tally = { acked: [], refused: [], other: [], cancels: new Map(), again: new Map() };
   let chaosDone = false;
   const t0 = performance.now();
   const [kills] = await Promise.all([
     chaos().finally(() => (chaosDone = true)),
     Promise.all(buyers.map((b) => buyerRun(b, products, tally, () => chaosDone))),
     staffRun(staff, tally, () => chaosDone),
+    staffRun(staff2, tally, () => chaosDone, true),
     quickBuyerRun(quick, quickLines, quickTally, () => chaosDone),
   ]);
   say(
@@ -663,6 +675,9 @@ async function killNine(products, coupon) {
   const cancelAnswers = {};
   for (const v of tally.cancels.values()) cancelAnswers[v] = (cancelAnswers[v] ?? 0) + 1;
   say('faults', `B. staff cancellations sent meanwhile, by answer: ${JSON.stringify(cancelAnswers)}`);
+  const againAnswers = {};
+  for (const v of tally.again.values()) againAnswers[v] = (againAnswers[v] ?? 0) + 1;
+  say('faults', `B. the same orders cancelled again by a second member of staff, by answer: ${JSON.stringify(againAnswers)}`);
   check('the store and the edge were each killed at least once while buyers ordered', kills.includes('edge') && kills.includes('store'), kills.join(', '));
   check('some orders were acknowledged', tally.acked.length > 0, String(tally.acked.length));
   // Quick order (docs/orders.md): a line holds every add acknowledged, and nothing of an
@@ -723,7 +738,7 @@ async function killNine(products, coupon) {
   const cancelling = out.orders.filter((o) => o.status === 'cancelling');
   check('no cancellation is left half done after recovery', cancelling.length === 0, cancelling.map((o) => o.id).join(', '));
   const byId = new Map(out.orders.map((o) => [o.id, o]));
-  const notCancelled = [...tally.cancels].filter(([id, answer]) => answer === 200 && byId.get(id)?.status !== 'cancelled');
+  const notCancelled = [...tally.cancels, ...tally.again].filter(([id, answer]) => answer === 200 && byId.get(id)?.status !== 'cancelled');
   check(
     'every cancellation answered 200 is cancelled',
     notCancelled.length === 0,
@@ -767,6 +782,30 @@ async function killNine(products, coupon) {
         ? `; out of place: ${misplaced
             .slice(0, 5)
             .map((n) => n.number)
+            .join(', ')}`
+        : ''
+    }`,
+  );
+  // The credit note invariants (docs/invoices.md "Credit notes"), checked by ordercheck
+  // (orders.CreditNoteProblems): numbers 1 to N, none missing or repeated, each on the
+  // order it names; a note credits at most what was invoiced; a cancelled order is
+  // credited in full. And each cancelled order has exactly one (the suite credits nothing
+  // else), an order not cancelled none.
+  const credits = out.credit_notes;
+  check(
+    'credit note numbers run 1 to N with no gap or repeat, each on its order, crediting what was invoiced',
+    credits.problems.length === 0 && credits.numbers.length === credits.counter,
+    `${credits.numbers.length} numbers, counter ${credits.counter}${credits.problems.length ? `; ${credits.problems.slice(0, 5).join(' ')}` : ''}`,
+  );
+  const wrongNotes = out.orders.filter((o) => o.credit_notes.length !== (o.status === 'cancelled' ? 1 : 0));
+  check(
+    'each cancelled order has one credit note, and no other order has any',
+    wrongNotes.length === 0 && credits.numbers.length === out.orders.filter((o) => o.status === 'cancelled').length,
+    `${out.orders.filter((o) => o.status === 'cancelled').length} cancelled${
+      wrongNotes.length
+        ? `; wrong: ${wrongNotes
+            .slice(0, 5)
+            .map((o) => `${o.id} (${o.status}) ${o.credit_notes.length}`)
             .join(', ')}`
         : ''
     }`,

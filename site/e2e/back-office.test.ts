@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, belowMinimumBy, axeViolations, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
@@ -7,7 +8,7 @@ import { grantStaff } from './staff';
  * email through the local inbox (maildev), staff granted by scripts/staff confirm, mark
  * paid and dispatch it with a tracking reference from /admin/, the buyer sees it
  * dispatched and gets the dispatch email; a second order is cancelled by staff and its
- * stock is back. */
+ * stock is back, with a VAT credit note the buyer sees, downloads and is emailed. */
 
 const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
 
@@ -225,5 +226,33 @@ describe('the back office', { timeout: 180_000 }, () => {
     await expect(buyerPage.locator('.order-cancelled').textContent()).resolves.toContain('Ordered twice by mistake');
     const mail = await emailTo(buyer.email, `Your order ${second} has been cancelled`);
     expect(mail.text ?? '').toContain(second);
+  });
+
+  it('the cancellation issues a VAT credit note: staff and the buyer see it, the buyer downloads its PDF and is emailed its number', async () => {
+    // The order cancelled by the test above (the buyer's page is still on it).
+    const heading = buyerPage.getByRole('heading', { name: /^VAT credit note CN-\d{6}$/ });
+    await expect.poll(() => heading.count(), { timeout: 20_000 }).toBe(1);
+    const number = ((await heading.textContent()) ?? '').replace('VAT credit note ', '');
+    const second = new URL(buyerPage.url()).searchParams.get('id')!;
+    const note = buyerPage.locator('.credit-note');
+    await expect(note.textContent()).resolves.toContain('Order cancelled: Ordered twice by mistake');
+    await expect(note.textContent()).resolves.toMatch(/INV-\d{6} of /);
+    await expect(note.textContent()).resolves.toContain('Total credited inc VAT');
+    const button = buyerPage.getByRole('button', { name: `Download credit note ${number} (PDF)` });
+    const [download] = await Promise.all([buyerPage.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toBe(`${number}.pdf`);
+    expect(
+      readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
+    await screenshot(buyerPage, 'credit-note');
+
+    const mail = await emailTo(buyer.email, `Your order ${second} has been cancelled`);
+    expect(mail.text ?? '').toContain(`VAT credit note ${number}`);
+
+    await staffPage.goto(`${shopURL}/admin/orders/?id=${encodeURIComponent(second)}`);
+    await expect.poll(() => staffPage.locator('.admin-facts .credit-note-fact').count(), { timeout: 20_000 }).toBe(1);
+    await expect(staffPage.locator('.admin-facts .credit-note-fact').textContent()).resolves.toContain(number);
   });
 });

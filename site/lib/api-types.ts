@@ -119,6 +119,7 @@ export interface OrderAnswer {
   deliver_to?: AddressAnswer;
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
+  credit_notes: CreditNoteAnswer[];
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -431,6 +432,21 @@ export interface InvoiceAnswer {
   payment_terms: string;
 }
 
+export interface CreditNoteAnswer {
+  number: string;
+  issued_at: UnixMillis;
+  invoice: string;
+  invoice_issued_at: UnixMillis;
+  lines: CreditLineAnswer[];
+  delivery_ex_vat: Pence;
+  delivery_vat: Pence;
+  vat_rates: VatRateAnswer[];
+  net_ex_vat: Pence;
+  vat: Pence;
+  total_inc_vat: Pence;
+  reason: string;
+}
+
 export interface DispatchAnswer {
   carrier: string;
   tracking: string;
@@ -497,6 +513,7 @@ export interface AdminOrderAnswer {
   deliver_to?: AddressAnswer;
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
+  credit_notes: CreditNoteAnswer[];
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -683,6 +700,18 @@ export interface SupplierAnswer {
 
 export interface VatRateAnswer {
   rate: number;
+  net_ex_vat: Pence;
+  vat: Pence;
+}
+
+export interface CreditLineAnswer {
+  line: number;
+  sku: string;
+  name: string;
+  pack_size: number;
+  units: number;
+  unit_price: Pence;
+  vat_rate: number;
   net_ex_vat: Pence;
   vat: Pence;
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('./account-store', () => ({ idToken: async () => 'id-token' }));
 vi.mock('./save-file', () => ({ saveFile: vi.fn() }));
-const { awaitInvoice, downloadInvoice, invoicePdf } = await import('./checkout');
+const { awaitInvoice, creditNotePdf, downloadCreditNote, downloadInvoice, invoicePdf } = await import('./checkout');
 const { saveFile } = await import('./save-file');
 const { ApiError } = await import('./api');
 import type { Invoice, Order } from './checkout';
@@ -99,6 +99,16 @@ describe('invoicePdf and downloadInvoice', () => {
     serve(200, '<!doctype html>', 'text/html');
     await expect(invoicePdf('TS-100042')).rejects.toThrow(/not a PDF/);
     expect(saveFile).not.toHaveBeenCalled();
+  });
+
+  it('fetches a credit note the same way, at its own path, and saves it as its number', async () => {
+    const calls = serve(200, '%PDF-1.7', 'application/pdf');
+    await downloadCreditNote('TS-100042', 'CN-000007', {} as Document);
+    expect(calls[0]!.url).toBe('/api/orders/TS-100042/creditNotes/CN-000007');
+    expect((calls[0]!.init.headers as Record<string, string>).Authorization).toBe('Bearer id-token');
+    expect(vi.mocked(saveFile).mock.calls[0]![1]).toBe('CN-000007.pdf');
+    serve(200, '<!doctype html>', 'text/html');
+    await expect(creditNotePdf('TS-100042', 'CN-000007')).rejects.toThrow(/not a PDF/);
   });
 
   it('does not ask for an invoice that is not issued', async () => {

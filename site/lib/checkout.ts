@@ -17,6 +17,8 @@ export type {
   AddressAnswer as Address,
   BillingAnswer as Billing,
   CheckoutAnswer as CheckoutInfo,
+  CreditLineAnswer as CreditLine,
+  CreditNoteAnswer as CreditNote,
   DispatchAnswer as Dispatch,
   InvoiceAnswer as Invoice,
   OrderAnswer as Order,
@@ -130,6 +132,23 @@ export async function invoicePdf(id: string): Promise<Blob> {
 export async function downloadInvoice(order: Pick<Order, 'id' | 'invoice'>, doc: Document = document): Promise<void> {
   if (!order.invoice) throw new Error(`the invoice of order ${order.id} is not issued yet`);
   saveFile(await invoicePdf(order.id), `${order.invoice.number}.pdf`, doc);
+}
+
+/** One of the order's VAT credit notes as a PDF (GET /api/orders/{id}/creditNotes/{number});
+ * failures as invoicePdf's. */
+export async function creditNotePdf(id: string, number: string): Promise<Blob> {
+  const pdf = await apiFetchBlob(`/api/orders/${encodeURIComponent(id)}/creditNotes/${encodeURIComponent(number)}`, 'application/pdf', {
+    method: 'GET',
+    headers: await bearer(),
+  });
+  if (pdf.type.split(';')[0]!.trim().toLowerCase() !== 'application/pdf')
+    throw new Error(`credit note ${number} of order ${id} came back as ${pdf.type || 'no type'}, not a PDF`);
+  return pdf;
+}
+
+/** Downloads one of the order's VAT credit notes as CN-….pdf, as downloadInvoice does. */
+export async function downloadCreditNote(orderId: string, number: string, doc: Document = document): Promise<void> {
+  saveFile(await creditNotePdf(orderId, number), `${number}.pdf`, doc);
 }
 
 /** A page of the buyer's orders, newest first (20 at most), and the cursor of the next

@@ -13,7 +13,10 @@
 //	ordercheck check -uids UID,… -skus SKU,… -coupon FAULTS1
 //	    prints every order of those buyers (id, status, coupon, lines, invoice number),
 //	    each product's stock now, the coupon's used count and limit, and the invoice
-//	    numbers issued (each with its order) and the invoice counter.
+//	    numbers issued (each with its order) and the invoice counter; and the credit
+//	    note numbers issued (each with its order), the credit note counter, and every
+//	    credit note invariant the table breaks (orders.CreditNoteProblems, sentences;
+//	    none when they hold).
 package main
 
 import (
@@ -28,6 +31,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -147,6 +151,8 @@ type checkOrder struct {
 	CouponID string      `json:"coupon_id,omitempty"`
 	Lines    []checkLine `json:"lines"`
 	Invoice  int64       `json:"invoice"` // its invoice number, 0 for none
+	// CreditNotes are the numbers of its credit notes.
+	CreditNotes []int64 `json:"credit_notes"`
 }
 
 // checkNumber is an invoice number issued and the order it names.
@@ -163,21 +169,26 @@ func check(ctx context.Context, st *store.Store, args []string) (any, error) {
 	couponID := fs.String("coupon", "FAULTS1", "the coupon")
 	_ = fs.Parse(args)
 
-	orders := []checkOrder{}
+	out := []checkOrder{}
+	var all []orders.Order
 	for _, uid := range list(*uids) {
 		placed, err := st.Orders(ctx, uid)
 		if err != nil {
 			return nil, fmt.Errorf("orders of %s: %w", uid, err)
 		}
+		all = append(all, placed...)
 		for _, o := range placed {
-			c := checkOrder{UID: uid, ID: o.ID, Status: o.Status, CouponID: o.CouponID, Lines: []checkLine{}}
+			c := checkOrder{UID: uid, ID: o.ID, Status: o.Status, CouponID: o.CouponID, Lines: []checkLine{}, CreditNotes: []int64{}}
 			if o.Invoice != nil {
 				c.Invoice = o.Invoice.Number
+			}
+			for _, n := range o.CreditNotes {
+				c.CreditNotes = append(c.CreditNotes, n.Number)
 			}
 			for _, l := range o.Lines {
 				c.Lines = append(c.Lines, checkLine{SKU: l.SKU, Quantity: l.Quantity})
 			}
-			orders = append(orders, c)
+			out = append(out, c)
 		}
 	}
 	products, err := st.ProductsBySKU(ctx, list(*skus))
@@ -208,7 +219,50 @@ func check(ctx context.Context, st *store.Store, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"orders": orders, "stock": stock,
-		"coupon":   map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit},
-		"invoices": map[string]any{"numbers": numbers, "counter": last}}, nil
+	credits, err := creditNotes(ctx, st, all)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"orders": out, "stock": stock,
+		"coupon":       map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit},
+		"invoices":     map[string]any{"numbers": numbers, "counter": last},
+		"credit_notes": credits}, nil
+}
+
+// creditNotes reads the credit note numbers and counter, and checks the invariants over
+// the orders read and every other order a number names.
+func creditNotes(ctx context.Context, st *store.Store, all []orders.Order) (map[string]any, error) {
+	issued, err := st.CreditNoteNumbers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	last, err := st.CreditNoteCounter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	read := map[orders.OrderRef]bool{}
+	for _, o := range all {
+		read[orders.OrderRef{UID: o.UID, ID: o.ID}] = true
+	}
+	numbers := []checkNumber{}
+	for _, n := range issued {
+		numbers = append(numbers, checkNumber{Number: n.Number, UID: n.Order.UID, OrderID: n.Order.ID})
+		if read[n.Order] {
+			continue
+		}
+		read[n.Order] = true
+		o, err := st.Order(ctx, n.Order.UID, n.Order.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // CreditNoteProblems names it
+		}
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, o)
+	}
+	problems := orders.CreditNoteProblems(issued, last, all)
+	if problems == nil {
+		problems = []string{}
+	}
+	return map[string]any{"numbers": numbers, "counter": last, "problems": problems}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -312,6 +313,30 @@ func handleInvoice(log *slog.Logger, verify auth.Verifier, st OrderReader, shop 
 	})
 }
 
+// handleCreditNote answers GET /api/orders/{id}/creditNotes/{number}: one of the
+// order's VAT credit notes (number as CN-000007) as a PDF to download; 404 as GET
+// /api/orders/{id}, and for a number that is not one of the order's credit notes.
+func handleCreditNote(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
+	return withOrder(log, verify, st, func(w http.ResponseWriter, r *http.Request, o orders.Order) {
+		number := r.PathValue("number")
+		i := slices.IndexFunc(o.CreditNotes, func(c orders.CreditNote) bool { return orders.CreditNoteNumber(c.Number) == number })
+		if i < 0 {
+			writeError(w, r, log, store.ErrNotFound)
+			return
+		}
+		doc, err := invoicepdf.RenderCreditNote(o, o.CreditNotes[i])
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, number))
+		w.Header().Set("Cache-Control", "private, no-store")
+		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+		_, _ = w.Write(doc)
+	})
+}
+
 // withOrder reads the token's buyer's order {id} for next: a path id that is not an
 // order number is never looked up, and answers the same 404 as an order that does not
 // exist or is someone else's.
@@ -366,6 +391,9 @@ type orderAnswer struct {
 	// Invoice is the order's VAT invoice; null while it is being issued (a second after
 	// the order is placed, or until the sweep issues it after a crash).
 	Invoice *invoiceAnswer `json:"invoice"`
+	// CreditNotes are the VAT credit notes issued against the invoice, oldest first
+	// (empty for none): a cancellation issues one for the whole order.
+	CreditNotes []creditNoteAnswer `json:"credit_notes"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
 	PaidAt       *unixMillis     `json:"paid_at"`
 	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
@@ -423,6 +451,50 @@ func invoiceAnswerOf(inv orders.Invoice) *invoiceAnswer {
 	return a
 }
 
+// creditNoteAnswer is a VAT credit note as the browser gets it (docs/invoices.md
+// "Credit notes"). Money is pence.
+type creditNoteAnswer struct {
+	Number          string             `json:"number"`            // CN-000007
+	IssuedAt        unixMillis         `json:"issued_at"`         // the credit note's date
+	Invoice         string             `json:"invoice"`           // the invoice credited, INV-000042
+	InvoiceIssuedAt unixMillis         `json:"invoice_issued_at"` // the invoice's date
+	Lines           []creditLineAnswer `json:"lines"`             // the lines credited
+	DeliveryExVAT   int64              `json:"delivery_ex_vat"`   // the delivery charge credited
+	DeliveryVAT     int64              `json:"delivery_vat"`
+	VATRates        []vatRateAnswer    `json:"vat_rates"` // credited per rate, highest rate first
+	NetExVAT        int64              `json:"net_ex_vat"`
+	VAT             int64              `json:"vat"`
+	TotalIncVAT     int64              `json:"total_inc_vat"`
+	Reason          string             `json:"reason"`
+}
+
+// creditLineAnswer is what a credit note credits of one order line (line: its index).
+type creditLineAnswer struct {
+	Line      int    `json:"line"`
+	SKU       string `json:"sku"`
+	Name      string `json:"name"`
+	PackSize  int    `json:"pack_size"`
+	Units     int    `json:"units"`
+	UnitPrice int64  `json:"unit_price"`
+	VATRate   int    `json:"vat_rate"`
+	NetExVAT  int64  `json:"net_ex_vat"`
+	VAT       int64  `json:"vat"`
+}
+
+func creditNoteAnswerOf(c orders.CreditNote) creditNoteAnswer {
+	a := creditNoteAnswer{Number: orders.CreditNoteNumber(c.Number), IssuedAt: unixMillisOf(c.IssuedAt), Invoice: orders.InvoiceNumber(c.Invoice),
+		InvoiceIssuedAt: unixMillisOf(c.InvoiceDate), Lines: make([]creditLineAnswer, len(c.Lines)), DeliveryExVAT: c.DeliveryExVAT,
+		DeliveryVAT: c.DeliveryVAT, VATRates: make([]vatRateAnswer, len(c.Rates)), NetExVAT: c.NetExVAT(), VAT: c.VAT(),
+		TotalIncVAT: c.TotalIncVAT(), Reason: c.Reason}
+	for i, l := range c.Lines {
+		a.Lines[i] = creditLineAnswer(l)
+	}
+	for i, r := range c.Rates {
+		a.VATRates[i] = vatRateAnswer(r)
+	}
+	return a
+}
+
 func orderAnswerOf(o orders.Order) orderAnswer {
 	a := orderAnswer{ID: o.ID, PlacedAt: unixMillisOf(o.PlacedAt), Lines: make([]orderLineAnswer, len(o.Lines)), GoodsExVAT: o.GoodsExVAT,
 		CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT,
@@ -441,6 +513,10 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	}
 	if o.Invoice != nil {
 		a.Invoice = invoiceAnswerOf(*o.Invoice)
+	}
+	a.CreditNotes = make([]creditNoteAnswer, len(o.CreditNotes))
+	for i, c := range o.CreditNotes {
+		a.CreditNotes[i] = creditNoteAnswerOf(c)
 	}
 	a.PaidAt, a.ConfirmedAt, a.DispatchedAt = msOrNull(o.PaidAt), msOrNull(o.ConfirmedAt), msOrNull(o.DispatchedAt)
 	a.CompletedAt, a.CancelledAt, a.CancelReason = msOrNull(o.CompletedAt), msOrNull(o.CancelledAt), o.CancelReason

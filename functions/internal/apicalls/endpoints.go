@@ -69,7 +69,7 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	}
 	extra := b.products[BasketLines] // a 21st product, added and removed again
 	other := b.others[0]             // in no basket: the back office's product
-	var orderID, listID, job string
+	var orderID, listID, job, creditNote string
 	var picture map[string]any
 	today := time.Now().In(london).Format(time.DateOnly)
 	billing := map[string]any{"company": "Round Trip Cards Ltd", "contact": "Pat Bench", "payment_method": "proforma",
@@ -190,6 +190,23 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminOrder", route: "GET /api/admin/orders/{id}", what: "one order with its audit", request: func() answer { return b.get("/api/admin/orders/"+orderID, stok) }},
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "confirms it", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "confirm", "version": 1}))
+		}},
+		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "cancels it, with its VAT credit note", request: func() answer {
+			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 2, "reason": "Round trips"}))
+		}, after: func(a answer) error {
+			var out struct {
+				Order struct {
+					CreditNotes []struct{ Number string } `json:"credit_notes"`
+				}
+			}
+			if err := a.json(&out); err != nil || len(out.Order.CreditNotes) != 1 {
+				return fmt.Errorf("no credit note in the cancellation's answer: %s", a.body)
+			}
+			creditNote = out.Order.CreditNotes[0].Number
+			return nil
+		}},
+		{endpoint: "creditNote", route: "GET /api/orders/{id}/creditNotes/{number}", what: "its VAT credit note (PDF)", request: func() answer {
+			return b.get("/api/orders/"+orderID+"/creditNotes/"+creditNote, tok)
 		}},
 		{endpoint: "adminExport", route: "GET /api/admin/export", what: "today's orders as CSV", request: func() answer {
 			return b.get("/api/admin/export?from="+today+"&to="+today, stok)

@@ -137,6 +137,9 @@ type view struct {
 
 	Carrier, Tracking string
 	CancelReason      string
+	// CreditNote is the last credit note issued on the order ("" for none): its number,
+	// date and amounts, and the invoice it credits.
+	CreditNote, CreditNoteDate, CreditNoteNet, CreditNoteVAT, CreditNoteTotal string
 }
 
 type shopView struct {
@@ -194,6 +197,12 @@ func (n Notices) view(o orders.Order) view {
 	}
 	if d := o.Dispatch; d != nil {
 		v.Carrier, v.Tracking = d.Carrier, d.Tracking
+	}
+	if len(o.CreditNotes) > 0 {
+		c := o.CreditNotes[len(o.CreditNotes)-1]
+		v.CreditNote, v.CreditNoteDate = orders.CreditNoteNumber(c.Number), orders.InvoiceDate(c.IssuedAt)
+		v.CreditNoteNet, v.CreditNoteVAT, v.CreditNoteTotal = orders.Pounds(c.NetExVAT()), orders.Pounds(c.VAT()), orders.Pounds(c.TotalIncVAT())
+		v.Invoice, v.InvoiceDate = orders.InvoiceNumber(c.Invoice), orders.InvoiceDate(c.InvoiceDate)
 	}
 	return v
 }

@@ -214,6 +214,18 @@ func TestCancellationNotice(t *testing.T) {
 	has(t, "cancellation HTML", shown(m.HTML), facts...)
 	lacks(t, "an unpaid order's cancellation", m.Text, "refund")
 
+	// With its credit note (the cancellation's last transaction issues it): the note's
+	// number, date and amounts, and the invoice it credits.
+	inv := orders.NewInvoice(o, shop, 42, placedAt)
+	o.Invoice, o.CancelledAt = &inv, placedAt.Add(48*time.Hour)
+	o.CreditNotes = []orders.CreditNote{orders.CancellationCreditNote(o, 7)}
+	m = Notices{Shop: shop}.Cancelled(o)[0]
+	credit := []string{"VAT credit note CN-000007 of 25 November 2026 credits invoice INV-000042 of 23 November 2026: ",
+		"£57.17 inc VAT", "Download it as a PDF"}
+	has(t, "cancellation text with its credit note", flat(m.Text), credit...)
+	has(t, "cancellation HTML with its credit note", shown(m.HTML), credit...)
+	o.CreditNotes, o.Invoice = nil, nil
+
 	o.CancelReason, o.PaidAt = "", placedAt.Add(time.Hour)
 	m = Notices{Shop: shop}.Cancelled(o)[0]
 	lacks(t, "a cancellation without a reason", m.Text, "Reason")

@@ -91,6 +91,10 @@ func Allowed(o Order, name string) error {
 		if o.Status != StatusPlaced && o.Status != StatusConfirmed {
 			return refuse("it can no longer be cancelled.")
 		}
+		if o.Invoice == nil {
+			// Its credit note credits the invoice: the sweep issues it within a minute.
+			return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s's VAT invoice is still being issued: try the cancellation again in a minute.", o.ID)}
+		}
 	default:
 		return &shoperr.FieldError{Field: "action", Problem: "The action must be one of confirm, pay, dispatch, complete, cancel."}
 	}

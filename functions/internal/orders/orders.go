@@ -55,6 +55,9 @@ type Order struct {
 	// Invoice is the order's VAT invoice; nil until it is issued (right after the order
 	// is placed, or by the sweep after a crash in between).
 	Invoice *Invoice
+	// CreditNotes are the VAT credit notes issued against the invoice, oldest first (a
+	// cancellation issues one for the whole order). Never changed once issued.
+	CreditNotes []CreditNote
 	// Email is the buyer's email address when the order was placed (from the sign-in):
 	// where its emails go.
 	Email string

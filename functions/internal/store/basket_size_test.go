@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/orders"
@@ -70,13 +72,35 @@ func TestMaxBasketFitsAnItem(t *testing.T) {
 			DiscountPercent: 50, UnitPrice: 99999, LineAmount: 999990000, VATRate: 20, VAT: 199998000})
 	}
 	basketSize := itemSize(item)
-	orderItem, err := attributevalue.MarshalMap(orderToItem(o))
+	stored, err := attributevalue.MarshalMap(orderToItem(o))
 	if err != nil {
 		t.Fatal(err)
 	}
-	orderSize := itemSize(orderItem)
+	orderSize := itemSize(stored)
 	t.Logf("%d lines: basket item %d bytes, order item %d bytes (limit %d)", basket.MaxLines, basketSize, orderSize, limit)
 	if basketSize > limit/2 || orderSize > limit*3/4 {
 		t.Fatalf("too close to the 400 KB item: basket %d, order %d bytes", basketSize, orderSize)
+	}
+	// Cancelled, with its credit note of every line: still one item, with room for more
+	// notes (its lines keep no description of their own: the order line's is read back).
+	inv := orders.NewInvoice(o, config.Shop{DefaultVATRate: 20}, 1, now)
+	o.Invoice, o.Status, o.CancelledAt, o.CancelReason = &inv, orders.StatusCancelled, now, strings.Repeat("r", 200)
+	o.CreditNotes = []orders.CreditNote{orders.CancellationCreditNote(o, 1)}
+	credited, err := attributevalue.MarshalMap(orderToItem(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cancelled with its credit note: order item %d bytes", itemSize(credited))
+	if size := itemSize(credited); size > limit*3/4 {
+		t.Fatalf("a cancelled order of %d lines with its credit note is %d bytes, too close to the 400 KB item", basket.MaxLines, size)
+	}
+	var back orderItem
+	if err := attributevalue.UnmarshalMap(credited, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := o.CreditNotes[0] // its times as stored: Unix ms, UTC
+	want.IssuedAt, want.InvoiceDate = time.UnixMilli(want.IssuedAt.UnixMilli()).UTC(), time.UnixMilli(want.InvoiceDate.UnixMilli()).UTC()
+	if got := back.toOrder(); !reflect.DeepEqual(got.CreditNotes, []orders.CreditNote{want}) {
+		t.Errorf("the credit note read back differs from the one stored: %+v", got.CreditNotes[0].Lines[:1])
 	}
 }

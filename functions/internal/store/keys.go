@@ -21,6 +21,12 @@ const (
 	pkInvoice        = "INVOICE"
 	pkToInvoice      = "INVOICING"
 
+	// pkCreditNoteCounter keys the last credit note number issued; pkCreditNote is the
+	// partition of the numbers issued (sk the number, zero-padded). A cancellation's
+	// CANCELLING marker (lifecycle.go) is what the sweep finds its credit note by.
+	pkCreditNoteCounter = "COUNTER#CREDITNOTE"
+	pkCreditNote        = "CREDITNOTE"
+
 	// skProfile is the sort key of a user's profile item (pk USER#{uid}).
 	skProfile = "PROFILE"
 	// skBasket is the sort key of a user's basket item (pk USER#{uid}); the lines kept

@@ -112,8 +112,8 @@ func chunks(lines []orders.Line) [][]orders.Line {
 // orders.LifecycleStore). Each step is one transaction recorded on the order, so a
 // repeat after a crash at any point gives nothing back twice: the stock of each chunk
 // of lines (the chunk's number added to the order's returned set on condition it is not
-// there), then, on condition every chunk is returned, the coupon's use, the credit, the
-// emails, the marker's removal and the status cancelled.
+// there), then, on condition every chunk is returned, the credit note, the coupon's use,
+// the credit, the emails, the marker's removal and the status cancelled (creditnote.go).
 func (s *Store) FinishCancel(ctx context.Context, uid, id string, emails func(o orders.Order) []outbox.Message) (orders.Order, error) {
 	it, err := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
 	if err != nil {
@@ -152,43 +152,7 @@ func (s *Store) FinishCancel(ctx context.Context, uid, id string, emails func(o 
 			return s.FinishCancel(ctx, uid, id, emails)
 		}
 	}
-	done := o
-	done.Status = orders.StatusCancelled
-	t := &txn{}
-	errs := []error{
-		t.update(role{}, orderKey(uid, id), s.table, expression.Set(status, expression.Value(orders.StatusCancelled)),
-			ptr(cancelling.And(expression.Size(returned).Equal(expression.Value(len(parts)))))),
-		t.del(role{}, s.table, key(pkCancelling, id), expression.AttributeExists(expression.Name("pk"))),
-	}
-	if o.CouponID != "" {
-		// Given back with no limit to check: limits do not matter to a give-back.
-		p := orders.Placement{Order: o, Coupon: &StoredCoupon{}}
-		p.Coupon.ID = o.CouponID
-		errs = append(errs, s.useCoupon(t, p, -1))
-	}
-	if !o.ProForma() && !o.Paid() {
-		errs = append(errs, s.owe(t, uid, -o.TotalIncVAT))
-	}
-	if emails != nil {
-		for _, m := range emails(done) {
-			errs = append(errs, s.putOutbox(t, m, o.CancelledAt))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return orders.Order{}, err
-	}
-	if err := s.run(ctx, t, ""); err != nil {
-		var refused *orders.Refused
-		if !errors.As(err, &refused) {
-			return orders.Order{}, fmt.Errorf("finish cancelling %s: %w", id, err)
-		}
-		now, gerr := getItem[orderItem](ctx, s, prefixUser+uid, prefixOrder+id)
-		if gerr == nil && now.Status == orders.StatusCancelled {
-			return now.toOrder(), nil // another run finished it
-		}
-		return orders.Order{}, fmt.Errorf("finish cancelling %s: %w", id, err)
-	}
-	return done, nil
+	return s.finishCancelled(ctx, o, len(parts), emails)
 }
 
 // dropCancelling deletes a cancelled order's marker left by a crash, if any.

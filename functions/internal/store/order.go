@@ -53,7 +53,9 @@ type orderItem struct {
 	DeliverTo      *Address        `dynamodbav:"deliverTo,omitempty"`
 	DeliveryNote   string          `dynamodbav:"deliveryNote,omitempty"`
 	Invoice        *invoiceItem    `dynamodbav:"invoice,omitempty"` // set once, by IssueInvoice
-	Email          string          `dynamodbav:"email,omitempty"`
+	// CreditNotes are appended to, never changed (creditnote.go).
+	CreditNotes []creditNoteItem `dynamodbav:"creditNotes,omitempty"`
+	Email       string           `dynamodbav:"email,omitempty"`
 	// Version moves on with each staff action (absent, 0, on orders placed before it was kept).
 	Version      int64         `dynamodbav:"version"`
 	PaidAt       int64         `dynamodbav:"paidAt,omitempty"` // Unix ms, 0: unpaid
@@ -124,6 +126,9 @@ func orderToItem(o orders.Order) orderItem {
 		inv := invoiceToItem(*o.Invoice)
 		it.Invoice = &inv
 	}
+	for _, c := range o.CreditNotes {
+		it.CreditNotes = append(it.CreditNotes, creditNoteToItem(c))
+	}
 	for _, l := range o.Lines {
 		it.Lines = append(it.Lines, orderLineItem(l))
 	}
@@ -184,6 +189,9 @@ func (it orderItem) toOrder() orders.Order {
 	if it.Invoice != nil {
 		inv := it.Invoice.toInvoice()
 		o.Invoice = &inv
+	}
+	for _, c := range it.CreditNotes {
+		o.CreditNotes = append(o.CreditNotes, c.toCreditNote(o.Lines))
 	}
 	return o
 }

@@ -6,7 +6,7 @@ import { OrderAddresses } from '@/components/checkout/order-addresses';
 import { OrderLinesTable } from '@/components/checkout/order-lines-table';
 import { OrderTotals } from '@/components/checkout/order-totals';
 import { adminOrder, type AdminOrder } from '@/lib/admin';
-import { formatUkDateTime } from '@/lib/format';
+import { formatPence, formatUkDateTime } from '@/lib/format';
 import { isPaid, isProForma, statusWord } from '@/lib/order-status';
 import { AuditTrail } from './audit-trail';
 import { OrderActions } from './order-actions';
@@ -94,6 +94,18 @@ function OrderFacts({ order: o }: { order: AdminOrder }) {
       <dd>{o.billing?.po_ref || '—'}</dd>
       <dt>Invoice</dt>
       <dd>{o.invoice ? o.invoice.number : 'Being issued'}</dd>
+      {o.credit_notes.length > 0 && (
+        <>
+          <dt>Credit notes</dt>
+          <dd>
+            {o.credit_notes.map((c) => (
+              <span key={c.number} className="credit-note-fact">
+                {c.number} of {formatUkDateTime(c.issued_at)}: {formatPence(c.total_inc_vat)} inc VAT credited against {c.invoice} ({c.reason}){' '}
+              </span>
+            ))}
+          </dd>
+        </>
+      )}
       {o.confirmed_at ? (
         <>
           <dt>Confirmed</dt>

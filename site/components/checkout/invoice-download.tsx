@@ -1,11 +1,12 @@
 'use client';
 import { useState } from 'react';
 import { apiErrorText } from '@/lib/api';
-import { downloadInvoice, type Order } from '@/lib/checkout';
+import { downloadCreditNote, downloadInvoice, type CreditNote, type Order } from '@/lib/checkout';
 
-/** Download PDF: the order's VAT invoice as INV-….pdf. The button keeps the focus while the
- * PDF is prepared (aria-disabled, not disabled), and a failure is said below it. */
-export function InvoiceDownload({ order }: { order: Order }) {
+/** Download PDF: the order's VAT invoice as INV-….pdf, or with note one of its credit notes
+ * as CN-….pdf. The button keeps the focus while the PDF is prepared (aria-disabled, not
+ * disabled), and a failure is said below it. */
+export function InvoiceDownload({ order, note }: { order: Order; note?: CreditNote }) {
   const [preparing, setPreparing] = useState(false);
   const [error, setError] = useState('');
   async function download() {
@@ -13,7 +14,8 @@ export function InvoiceDownload({ order }: { order: Order }) {
     setPreparing(true);
     setError('');
     try {
-      await downloadInvoice(order);
+      if (note) await downloadCreditNote(order.id, note.number);
+      else await downloadInvoice(order);
     } catch (err) {
       setError(apiErrorText(err, 'The PDF could not be prepared. Please try again.'));
     } finally {
@@ -23,7 +25,7 @@ export function InvoiceDownload({ order }: { order: Order }) {
   return (
     <>
       <button type="button" className="button" onClick={() => void download()} aria-disabled={preparing} aria-busy={preparing}>
-        {preparing ? 'Preparing PDF…' : 'Download PDF'}
+        {preparing ? 'Preparing PDF…' : note ? `Download credit note ${note.number} (PDF)` : 'Download PDF'}
       </button>
       {error && (
         <p className="form-error" role="alert">

@@ -4,6 +4,7 @@ import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { reorder, type ReorderAnswer } from '@/lib/checkout';
+import { CreditNoteView } from './credit-note-view';
 import { InvoiceDownload } from './invoice-download';
 import { OrderAgain } from './order-again';
 import { OrderStatus } from './order-status';
@@ -12,7 +13,8 @@ import { ReorderResult } from './reorder-result';
 import { useOrder } from './use-order';
 
 /** One order (id, from ?id= on /account/orders/): where it is (status, dispatch,
- * cancellation) and its VAT invoice, with Print, Download PDF (once the invoice is issued),
+ * cancellation), its VAT invoice and any credit notes against it (each with its own
+ * Download PDF), with Print, Download PDF (once the invoice is issued),
  * Reorder (the whole order) and Order again (the lines ticked). An order the account does
  * not have is said so; any other failed load offers Try again. */
 export function OrderDetail({ id }: { id: string }) {
@@ -63,6 +65,9 @@ export function OrderDetail({ id }: { id: string }) {
       )}
       <OrderStatus order={order} />
       <OrderView order={order} invoiceLate={invoiceLate} />
+      {order.credit_notes.map((note) => (
+        <CreditNoteView key={note.number} order={order} note={note} />
+      ))}
       <OrderAgain order={order} />
     </>
   );

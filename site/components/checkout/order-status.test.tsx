@@ -16,6 +16,7 @@ const base = {
   vat: 0,
   total_inc_vat: 0,
   invoice: null,
+  credit_notes: [],
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,

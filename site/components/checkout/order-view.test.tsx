@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { Invoice, Order } from '@/lib/checkout';
+import type { CreditNote, Invoice, Order } from '@/lib/checkout';
+import { CreditNoteView } from './credit-note-view';
 import { OrderView } from './order-view';
 
 const invoice: Invoice = {
@@ -72,6 +73,7 @@ const order: Order = {
   deliver_to: { line1: '4 Quay Street', line2: '', town: 'Exampleton', postcode: 'EX1 2AB' },
   delivery_note: 'Side door',
   invoice,
+  credit_notes: [],
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,
@@ -179,5 +181,38 @@ describe('OrderView while the invoice is being issued', () => {
 
   it('says so when the invoice is taking longer than it should', () => {
     expect(pending({}, true)).toContain('role="status">Your VAT invoice is taking longer than usual to issue. Reload this page in a minute to see it.</p>');
+  });
+});
+
+describe('CreditNoteView', () => {
+  const note: CreditNote = {
+    number: 'CN-000007',
+    issued_at: Date.UTC(2026, 6, 2, 9),
+    invoice: 'INV-000042',
+    invoice_issued_at: Date.UTC(2026, 5, 30, 23, 30),
+    lines: [{ line: 0, sku: 'XM-1', name: 'Robin cards', pack_size: 6, units: 12, unit_price: 285, vat_rate: 20, net_ex_vat: 3420, vat: 684 }],
+    delivery_ex_vat: 795,
+    delivery_vat: 159,
+    vat_rates: [{ rate: 20, net_ex_vat: 4215, vat: 843 }],
+    net_ex_vat: 4215,
+    vat: 843,
+    total_inc_vat: 5058,
+    reason: 'Order cancelled: Customer asked to cancel',
+  };
+  const html = renderToStaticMarkup(<CreditNoteView order={{ ...order, status: 'cancelled', credit_notes: [note] }} note={note} />);
+  const page = text(html);
+
+  it('gives its number and date, the invoice it credits with its date, and the reason', () => {
+    expect(page).toContain('VAT credit note CN-000007');
+    expect(page).toContain('Credit note date 2 July 2026');
+    expect(page).toContain('Credits invoice INV-000042 of 1 July 2026');
+    expect(page).toContain('Reason Order cancelled: Customer asked to cancel');
+  });
+
+  it('lists each line and the delivery credited, the VAT per rate and the totals, as the server gave them', () => {
+    expect(rows(html, 'Lines credited')).toEqual(['Robin cards (XM-1) £2.85 12 20% £34.20 £6.84', 'Delivery £7.95 £1.59']);
+    expect(rows(html, 'VAT credited')).toEqual(['20% £42.15 £8.43']);
+    expect(page).toContain('Total credited inc VAT £50.58');
+    expect(page).toContain('Download credit note CN-000007 (PDF)');
   });
 });

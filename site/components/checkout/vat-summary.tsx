@@ -1,11 +1,12 @@
 import type { VatRateTotal } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 
-/** An invoice's totals per VAT rate, as the server gives them (highest rate first). */
-export function VatSummary({ rates }: { rates: VatRateTotal[] }) {
+/** An invoice's (or a credit note's) totals per VAT rate, as the server gives them
+ * (highest rate first). */
+export function VatSummary({ rates, caption = 'VAT summary' }: { rates: VatRateTotal[]; caption?: string }) {
   return (
     <table className="basket-table vat-summary">
-      <caption>VAT summary</caption>
+      <caption>{caption}</caption>
       <thead>
         <tr>
           <th scope="col">VAT rate</th>

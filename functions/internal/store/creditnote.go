@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/outbox"
+)
+
+// Credit note numbers are one gap-free sequence of their own (docs/invoices.md "Credit
+// notes"), kept as the invoice numbers are: a counter item (COUNTER#CREDITNOTE) with the
+// last number issued and one item per number issued (pk CREDITNOTE, sk the number). A
+// cancellation's credit note is issued by the transaction that finishes the cancellation:
+// it moves the counter from n to n+1 (on condition it still holds n), adds the note to
+// the order and sets it cancelled (on condition it is still cancelling), records the
+// number (on condition it is not recorded), gives back the coupon's use and the credit,
+// queues the emails and deletes the CANCELLING marker. All or nothing: a number is never
+// taken without its note, and the marker stays until the note is issued, so the sweep
+// finishes a cancellation a crash interrupted with its note.
+
+// creditLineItem is a line credited, as stored: its description (SKU, name, pack size)
+// is the order line's, by its index, which never changes, so a note of every line of a
+// 500-line order keeps the order within its 400 KB item.
+type creditLineItem struct {
+	Line      int   `dynamodbav:"line"`
+	Units     int   `dynamodbav:"units"`
+	UnitPrice int64 `dynamodbav:"unitPrice"`
+	VATRate   int   `dynamodbav:"vatRate"`
+	NetExVAT  int64 `dynamodbav:"netExVat"`
+	VAT       int64 `dynamodbav:"vat"`
+}
+
+// creditNoteItem is a credit note as stored, in its order item (list creditNotes).
+type creditNoteItem struct {
+	Number        int64            `dynamodbav:"number"`
+	IssuedAt      int64            `dynamodbav:"issuedAt"` // Unix ms
+	Supplier      supplierItem     `dynamodbav:"supplier"`
+	Invoice       int64            `dynamodbav:"invoice"`
+	InvoiceDate   int64            `dynamodbav:"invoiceDate"` // Unix ms
+	Lines         []creditLineItem `dynamodbav:"lines"`
+	DeliveryExVAT int64            `dynamodbav:"deliveryExVat"`
+	DeliveryVAT   int64            `dynamodbav:"deliveryVat"`
+	Rates         []rateItem       `dynamodbav:"rates"`
+	Reason        string           `dynamodbav:"reason"`
+}
+
+func creditNoteToItem(c orders.CreditNote) creditNoteItem {
+	it := creditNoteItem{Number: c.Number, IssuedAt: c.IssuedAt.UnixMilli(), Supplier: supplierItem(c.Supplier), Invoice: c.Invoice,
+		InvoiceDate: c.InvoiceDate.UnixMilli(), DeliveryExVAT: c.DeliveryExVAT, DeliveryVAT: c.DeliveryVAT, Reason: c.Reason}
+	for _, l := range c.Lines {
+		it.Lines = append(it.Lines, creditLineItem{Line: l.Line, Units: l.Units, UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.NetExVAT, VAT: l.VAT})
+	}
+	for _, r := range c.Rates {
+		it.Rates = append(it.Rates, rateItem(r))
+	}
+	return it
+}
+
+// toCreditNote is the note as stored, its lines described from the order's lines.
+func (it creditNoteItem) toCreditNote(lines []orders.Line) orders.CreditNote {
+	c := orders.CreditNote{Number: it.Number, IssuedAt: time.UnixMilli(it.IssuedAt).UTC(), Supplier: config.Business(it.Supplier),
+		Invoice: it.Invoice, InvoiceDate: time.UnixMilli(it.InvoiceDate).UTC(), DeliveryExVAT: it.DeliveryExVAT,
+		DeliveryVAT: it.DeliveryVAT, Reason: it.Reason}
+	for _, l := range it.Lines {
+		cl := orders.CreditLine{Line: l.Line, Units: l.Units, UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.NetExVAT, VAT: l.VAT}
+		if l.Line >= 0 && l.Line < len(lines) {
+			ol := lines[l.Line]
+			cl.SKU, cl.Name, cl.PackSize = ol.SKU, ol.Name, ol.PackSize
+		}
+		c.Lines = append(c.Lines, cl)
+	}
+	for _, r := range it.Rates {
+		c.Rates = append(c.Rates, orders.RateTotal(r))
+	}
+	return c
+}
+
+// creditNoteNumberItem records that number was issued, and to which order.
+type creditNoteNumberItem struct {
+	PK       string `dynamodbav:"pk"`
+	SK       string `dynamodbav:"sk"`
+	Number   int64  `dynamodbav:"number"`
+	OrderID  string `dynamodbav:"orderId"`
+	UID      string `dynamodbav:"uid"`
+	IssuedAt int64  `dynamodbav:"issuedAt"`
+}
+
+// finishCancelled issues cancelling order o's credit note and sets it cancelled, giving
+// back the coupon's use and the credit, with the emails (see the comment above); parts
+// is how many chunks of lines must be given back first. A lost race to the counter tries
+// the next number at once; a transaction conflict reads the counter again after a pause.
+func (s *Store) finishCancelled(ctx context.Context, o orders.Order, parts int, emails func(o orders.Order) []outbox.Message) (orders.Order, error) {
+	if o.Invoice == nil {
+		// Placement and invoice are seconds apart and cancel waits for the invoice
+		// (orders.Apply); the sweep tries again once the invoice sweep has issued it.
+		return orders.Order{}, fmt.Errorf("finish cancelling %s: its invoice is not issued yet", o.ID)
+	}
+	last := int64(-1)
+	for attempt := 0; attempt < issueAttempts; attempt++ {
+		if last < 0 {
+			n, err := s.CreditNoteCounter(ctx)
+			if err != nil {
+				return orders.Order{}, err
+			}
+			last = n
+		}
+		done := o
+		done.Status = orders.StatusCancelled
+		done.CreditNotes = append(slices.Clone(o.CreditNotes), orders.CancellationCreditNote(o, last+1))
+		t, err := s.cancelledTxn(o, done, last, parts, emails)
+		if err != nil {
+			return orders.Order{}, err
+		}
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
+		var cancelled *types.TransactionCanceledException
+		switch {
+		case err == nil:
+			return done, nil
+		case errors.As(err, &cancelled):
+			reasons := cancelled.CancellationReasons
+			code := func(i int) string {
+				if i < len(reasons) {
+					return aws.ToString(reasons[i].Code)
+				}
+				return ""
+			}
+			switch {
+			case code(1) == "ConditionalCheckFailed":
+				// Finished meanwhile by another run (the sweep, two staff at once).
+				now, gerr := getItem[orderItem](ctx, s, prefixUser+o.UID, prefixOrder+o.ID)
+				if gerr == nil && now.Status == orders.StatusCancelled {
+					return now.toOrder(), nil
+				}
+				return orders.Order{}, fmt.Errorf("finish cancelling %s: the order is not ready to be cancelled", o.ID)
+			case code(0) == "ConditionalCheckFailed":
+				// Another credit note took the number: its value came with the refusal.
+				n, ok := numberOf(reasons[0].Item["n"])
+				if !ok {
+					n = -1
+				}
+				last = n
+				continue
+			case code(2) == "ConditionalCheckFailed":
+				return orders.Order{}, fmt.Errorf("credit note for %s: number %d is recorded but the counter says %d", o.ID, last+1, last)
+			case !isTxnConflict(err):
+				return orders.Order{}, fmt.Errorf("finish cancelling %s: %w", o.ID, refusal(t, reasons))
+			}
+		case !isTxnConflict(err):
+			return orders.Order{}, fmt.Errorf("finish cancelling %s: %w", o.ID, err)
+		}
+		last = -1
+		pause(ctx, attempt)
+	}
+	return orders.Order{}, fmt.Errorf("finish cancelling %s: the credit note counter stayed busy for %d attempts", o.ID, issueAttempts)
+}
+
+// cancelledTxn builds the transaction that finishes o's cancellation as done (with its
+// new credit note, the last one in done.CreditNotes), the counter holding last. The
+// counter, the order and the number come first: finishCancelled reads their reasons by
+// position.
+func (s *Store) cancelledTxn(o, done orders.Order, last int64, parts int, emails func(o orders.Order) []outbox.Message) (*txn, error) {
+	note := done.CreditNotes[len(done.CreditNotes)-1]
+	n := expression.Name("n")
+	counterCond := n.Equal(expression.Value(last))
+	if last == 0 {
+		counterCond = expression.AttributeNotExists(n).Or(n.Equal(expression.Value(0)))
+	}
+	status, returned, notes := expression.Name("status"), expression.Name("returned"), expression.Name("creditNotes")
+	ready := status.Equal(expression.Value(orders.StatusCancelling)).And(expression.Size(returned).Equal(expression.Value(parts)))
+	t := &txn{}
+	errs := []error{
+		t.update(role{}, key(pkCreditNoteCounter, skItem), s.table, expression.Set(n, expression.Value(note.Number)), &counterCond),
+		t.update(role{}, orderKey(o.UID, o.ID), s.table,
+			expression.Set(status, expression.Value(orders.StatusCancelled)).
+				Set(notes, expression.ListAppend(expression.IfNotExists(notes, expression.Value([]creditNoteItem{})),
+					expression.Value([]creditNoteItem{creditNoteToItem(note)}))),
+			&ready),
+		t.put(role{}, s.table, creditNoteNumberItem{PK: pkCreditNote, SK: invoiceNumberSK(note.Number), Number: note.Number,
+			OrderID: o.ID, UID: o.UID, IssuedAt: note.IssuedAt.UnixMilli()}, notThere),
+		t.del(role{}, s.table, key(pkCancelling, o.ID), expression.AttributeExists(expression.Name("pk"))),
+	}
+	if o.CouponID != "" {
+		// Given back with no limit to check: limits do not matter to a give-back.
+		p := orders.Placement{Order: o, Coupon: &StoredCoupon{}}
+		p.Coupon.ID = o.CouponID
+		errs = append(errs, s.useCoupon(t, p, -1))
+	}
+	if !o.ProForma() && !o.Paid() {
+		errs = append(errs, s.owe(t, o.UID, -o.TotalIncVAT))
+	}
+	if emails != nil {
+		for _, m := range emails(done) {
+			errs = append(errs, s.putOutbox(t, m, o.CancelledAt))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("build the cancellation of %s: %w", o.ID, err)
+	}
+	return t, nil
+}
+
+// CreditNoteCounter reads the last credit note number issued (0 before the first).
+func (s *Store) CreditNoteCounter(ctx context.Context) (int64, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pkCreditNoteCounter, skItem),
+		ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return 0, fmt.Errorf("read the credit note counter: %w", err)
+	}
+	n, _ := numberOf(out.Item["n"])
+	return n, nil
+}
+
+// CreditNoteNumbers answers every credit note number issued, in order, with its order:
+// what the invariant check reads (1 to N with no gap, each on the order it names).
+func (s *Store) CreditNoteNumbers(ctx context.Context) ([]orders.IssuedNumber, error) {
+	items, err := partition[creditNoteNumberItem](ctx, s, pkCreditNote)
+	if err != nil {
+		return nil, fmt.Errorf("credit note numbers: %w", err)
+	}
+	out := make([]orders.IssuedNumber, len(items))
+	for i, it := range items {
+		out[i] = orders.IssuedNumber{Number: it.Number, Order: orders.OrderRef{UID: it.UID, ID: it.OrderID}}
+	}
+	return out, nil
+}

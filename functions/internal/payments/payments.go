@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tradeshop/functions/internal/orders"
@@ -186,4 +188,15 @@ func Check(lines []Line, left int64, invoices []Invoice) error {
 			orders.Pounds(left), orders.Pounds(sum)))
 	}
 	return nil
+}
+
+// ParseInvoiceNumber reads an invoice number as staff write it (INV-000042, or 42); 0
+// when it is not one.
+func ParseInvoiceNumber(s string) int64 {
+	s = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "INV-")
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }

@@ -194,7 +194,9 @@ type fakeStore struct {
 	writes   []Write
 }
 
-func (f *fakeStore) AccountBusiness(context.Context, string) (string, error) { return "Fake Cards Ltd", nil }
+func (f *fakeStore) AccountBusiness(context.Context, string) (string, error) {
+	return "Fake Cards Ltd", nil
+}
 func (f *fakeStore) Orders(context.Context, string) ([]orders.Order, error) {
 	return slices.Clone(f.orders), nil
 }

@@ -330,6 +330,15 @@ func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
 	if d.Payments, err = s.Store.Payments(ctx, uid); err != nil {
 		return Documents{}, err
 	}
+	// Credit notes are read here once they are issued (issue 35, item 1); each takes
+	// its gross off its order's invoice, for the allocation as for the ledger.
+	credited := map[string]int64{}
+	for _, cn := range d.CreditNotes {
+		credited[cn.OrderID] += cn.Gross
+	}
+	for i := range d.Invoices {
+		d.Invoices[i].Credited = credited[d.Invoices[i].OrderID]
+	}
 	return d, nil
 }
 

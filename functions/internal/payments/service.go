@@ -211,7 +211,7 @@ func (s Service) allocate(ctx context.Context, p Payment, isNew bool, hand []Lin
 				return Payment{}, err
 			}
 		}
-		w := s.write(p, isNew, lines, invs, by)
+		w := s.write(p, isNew, lines, invs, by, s.Now())
 		err = s.Store.WriteAllocation(ctx, w)
 		switch {
 		case err == nil:
@@ -227,9 +227,8 @@ func (s Service) allocate(ctx context.Context, p Payment, isNew bool, hand []Lin
 	return Payment{}, fmt.Errorf("allocate payment %s: still racing after %d attempts", p.ID, attempts)
 }
 
-// write builds the Write of p's allocation of lines against invs.
-func (s Service) write(p Payment, isNew bool, lines []Line, invs []Invoice, by orders.Staff) Write {
-	now := s.Now()
+// write builds the Write of p's allocation of lines against invs at now.
+func (s Service) write(p Payment, isNew bool, lines []Line, invs []Invoice, by orders.Staff, now time.Time) Write {
 	by0 := map[int64]Invoice{}
 	for _, inv := range invs {
 		by0[inv.Number] = inv
@@ -281,7 +280,7 @@ func (s Service) PayInvoice(ctx context.Context, o orders.Order, by orders.Staff
 	p := Payment{ID: NewID(), UID: o.UID, Method: MethodBankTransfer, Date: Day(now).Format(time.DateOnly), Amount: inv.Outstanding(),
 		Reference: o.ID, RecordedAt: now, By: by}
 	lines := []Line{{Invoice: inv.Number, Amount: inv.Outstanding()}}
-	w := s.write(p, true, lines, []Invoice{inv}, by)
+	w := s.write(p, true, lines, []Invoice{inv}, by, now)
 	if err := s.Store.WriteAllocation(ctx, w); err != nil {
 		if errors.Is(err, ErrInvoiceMoved) || errors.Is(err, ErrBusy) || errors.Is(err, ErrPaymentMoved) {
 			return orders.Order{}, orders.ErrStale(o)

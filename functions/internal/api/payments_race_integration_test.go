@@ -171,3 +171,53 @@ func TestAllocationsStayExactUnder50ConcurrentWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestPaymentEndpoints: a member of staff records a bank transfer for two invoices
+// through the API (oldest first), the ledger shows it, an allocation by hand of more
+// than the rest is refused with its sentence, and Mark paid on the third order is a
+// payment that pays it.
+func TestPaymentEndpoints(t *testing.T) {
+	t.Parallel()
+	s := newRaceShop(t)
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	u := s.buyer()
+	os := invoicedOrders(t, s, u, 3)
+	today := time.Now().In(london).Format(time.DateOnly)
+	two := os[0].TotalIncVAT + os[1].TotalIncVAT
+	code, out := s.c.post("/api/admin/accounts/"+u.UID+"/payments", fmt.Sprintf(`{"token":%q,"method":"bank_transfer","date":%q,"amount":%d,"reference":"BACS TWO"}`,
+		staff.IDToken, today, two+500), nil)
+	if code != 200 {
+		t.Fatalf("record: %d %v", code, out)
+	}
+	p := out["payment"].(map[string]any)
+	ledger := out["ledger"].(map[string]any)
+	if p["allocated"].(float64) != float64(two+500) || len(p["allocations"].([]any)) != 3 || p["unallocated"].(float64) != 0 {
+		t.Fatalf("payment %v", p)
+	}
+	want := os[0].TotalIncVAT + os[1].TotalIncVAT + os[2].TotalIncVAT - (two + 500)
+	if ledger["balance"].(float64) != float64(want) || ledger["due"].(float64) != float64(want) || len(ledger["entries"].([]any)) != 4 {
+		t.Fatalf("ledger %v, want balance %d", ledger, want)
+	}
+	code, out = s.c.post("/api/admin/accounts/"+u.UID+"/payments", fmt.Sprintf(`{"token":%q,"method":"cheque","date":%q,"amount":100000,"reference":"CHQ 1","allocate":"by_hand","lines":[{"invoice":%q,"amount":%d}]}`,
+		staff.IDToken, today, orders.InvoiceNumber(os[2].Invoice.Number), want+1), nil)
+	if code != 409 || out["error"] != fmt.Sprintf("Invoice %s owes only %s: allocate at most that.", orders.InvoiceNumber(os[2].Invoice.Number), orders.Pounds(want)) {
+		t.Fatalf("more than it owes: %d %v", code, out)
+	}
+	code, out = s.c.post("/api/admin/accounts/"+u.UID+"/payments", fmt.Sprintf(`{"token":%q,"method":"cash","date":"tomorrow","amount":0,"reference":""}`, staff.IDToken), nil)
+	if code != 400 {
+		t.Fatalf("a bad payment: %d %v", code, out)
+	}
+	o, err := s.st.Order(context.Background(), u.UID, os[2].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out = s.c.post("/api/admin/orders/"+o.ID+"/action", fmt.Sprintf(`{"token":%q,"action":"pay","version":%d}`, staff.IDToken, o.Version), nil)
+	if code != 200 || out["order"].(map[string]any)["paid_at"] == nil {
+		t.Fatalf("mark paid: %d %v", code, out)
+	}
+	code, out, _ = s.c.get("/api/admin/accounts/"+u.UID+"/ledger", staff.IDToken)
+	if code != 200 || out["balance"].(float64) != 0 || out["due"].(float64) != 0 || len(out["entries"].([]any)) != 5 {
+		t.Fatalf("ledger after Mark paid: %d %v", code, out)
+	}
+	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	mrand "math/rand/v2"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/shoperr"
+	"github.com/tradeshop/functions/internal/text"
 )
 
 // The store's refusals of a Write, each a lost race the service reads again after.
@@ -111,9 +113,10 @@ func Problems(r Recording, today time.Time) map[string]string {
 	if r.Amount <= 0 || r.Amount > MaxAmount {
 		p["amount"] = "The amount must be between £0.01 and £10,000,000."
 	}
-	if _, err := Reference.Clean(r.Reference); err != nil {
-		p["reference"] = err.Error()
-	}
+	var clean text.Cleaner
+	ref := r.Reference
+	clean.Clean(Reference, &ref)
+	maps.Copy(p, clean.Problems)
 	switch r.Allocate {
 	case "", AllocateOldest, AllocateNone:
 		if len(r.Lines) > 0 {

@@ -201,10 +201,11 @@ func (s Service) allocate(ctx context.Context, p Payment, isNew bool, hand []Lin
 				return Payment{}, conflict(fmt.Sprintf("Payment %s is allocated in full already.", p.ID))
 			}
 		}
-		invs, err := s.invoices(ctx, p.UID)
+		d, err := s.invoices(ctx, p.UID)
 		if err != nil {
 			return Payment{}, err
 		}
+		invs := d.Invoices
 		lines := hand
 		if hand == nil {
 			lines = OldestFirst(invs, p.Unallocated())
@@ -310,8 +311,23 @@ func (s Service) Ledger(ctx context.Context, uid string) (Ledger, error) {
 	return Build(docs, s.Now()), nil
 }
 
-// documents reads account uid's documents. Credit notes join here once they are issued.
+// documents reads account uid's documents: its invoices (with its credit notes) and
+// its payments.
 func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
+	d, err := s.invoices(ctx, uid)
+	if err != nil {
+		return Documents{}, err
+	}
+	if d.Payments, err = s.Store.Payments(ctx, uid); err != nil {
+		return Documents{}, err
+	}
+	return d, nil
+}
+
+// invoices reads account uid's invoices as allocation sees them, by number: what each
+// owes after its credit notes and allocations (one marked paid before payments were
+// recorded owes nothing, and is in MarkedPaid too). Payments are not read.
+func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 	os, err := s.Store.Orders(ctx, uid)
 	if err != nil {
 		return Documents{}, err
@@ -329,9 +345,6 @@ func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
 		d.Invoices = append(d.Invoices, inv)
 	}
 	sortInvoices(d.Invoices)
-	if d.Payments, err = s.Store.Payments(ctx, uid); err != nil {
-		return Documents{}, err
-	}
 	// Credit notes are read here once they are issued (issue 35, item 1); each takes
 	// its gross off its order's invoice, for the allocation as for the ledger.
 	credited := map[string]int64{}
@@ -342,13 +355,6 @@ func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
 		d.Invoices[i].Credited = credited[d.Invoices[i].OrderID]
 	}
 	return d, nil
-}
-
-// invoices reads account uid's invoices as allocation sees them (one marked paid
-// before payments were recorded owes nothing).
-func (s Service) invoices(ctx context.Context, uid string) ([]Invoice, error) {
-	d, err := s.documents(ctx, uid)
-	return d.Invoices, err
 }
 
 // NewID makes a payment's id: PAY- and 12 random hex digits, upper case.

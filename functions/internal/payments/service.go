@@ -271,7 +271,8 @@ func (s Service) write(p Payment, isNew bool, lines []Line, invs []Invoice, by o
 // PayInvoice settles order o's invoice as the back office's "Mark paid" does: a bank
 // transfer received today for what the invoice still owes, referenced with the order
 // number, recorded and allocated to it in one transaction. The order is then paid (its
-// version moved on); version is the one the member of staff saw.
+// version moved on). The caller (orders.Lifecycle) has held the action to the version the
+// member of staff saw; an allocation that loses a race to the invoice is ErrStale.
 func (s Service) PayInvoice(ctx context.Context, o orders.Order, by orders.Staff) (orders.Order, error) {
 	inv, ok := InvoiceOf(o)
 	if !ok {

@@ -294,6 +294,17 @@ function requests(buyer, sku, staff, products) {
       path: `/api/admin/accounts/${buyer.uid}`,
       body: { token: s, version: 1, approved_for_credit: false, dsc: '' },
     },
+    'GET /api/admin/accounts/{uid}/ledger': { as: staff, path: `/api/admin/accounts/${buyer.uid}/ledger` },
+    'POST /api/admin/accounts/{uid}/payments': {
+      as: staff,
+      path: `/api/admin/accounts/${buyer.uid}/payments`,
+      body: { token: s, method: 'bank_transfer', date: new Date().toISOString().slice(0, 10), amount: 100, reference: 'Fault suite', allocate: 'none' },
+    },
+    'POST /api/admin/accounts/{uid}/payments/{id}/allocate': {
+      as: staff,
+      path: `/api/admin/accounts/${buyer.uid}/payments/PAY-000000000000/allocate`,
+      body: { token: s },
+    },
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
     'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },

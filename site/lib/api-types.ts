@@ -257,6 +257,19 @@ export interface AdminHealthAnswer {
   last_import: LastImportAnswer | null;
 }
 
+export interface AdminLedgerAnswer {
+  entries: LedgerEntryAnswer[];
+  balance: Pence;
+  due: Pence;
+  overdue: Pence;
+  unallocated: Pence;
+}
+
+export interface AdminPaymentAnswer {
+  payment: PaymentAnswer;
+  ledger: AdminLedgerAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -619,6 +632,35 @@ export interface LastImportAnswer {
   summary: string;
 }
 
+export interface LedgerEntryAnswer {
+  kind: 'invoice' | 'credit_note' | 'payment';
+  date: string;
+  reference: string;
+  order_id: string;
+  debit: Pence;
+  credit: Pence;
+  balance: Pence;
+  outstanding: Pence;
+  due_on: string | null;
+  past_due: boolean;
+  method: string;
+  payment_reference: string;
+  unallocated: Pence;
+}
+
+export interface PaymentAnswer {
+  id: string;
+  method: 'bank_transfer' | 'cheque';
+  date: string;
+  amount: Pence;
+  reference: string;
+  recorded_at: UnixMillis;
+  recorded_by: string;
+  allocated: Pence;
+  unallocated: Pence;
+  allocations: AllocationAnswer[];
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -722,6 +764,13 @@ export interface ImportChangeAnswer {
   name: string;
   kind: 'new' | 'changed' | 'discontinued';
   fields?: ImportFieldChangeAnswer[];
+}
+
+export interface AllocationAnswer {
+  invoice: string;
+  order_id: string;
+  amount: Pence;
+  at: UnixMillis;
 }
 
 export interface MenuGroup {

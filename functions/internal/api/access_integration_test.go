@@ -102,6 +102,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	}
 	var orderID, largeID, creditNote string
 	var accountVersion int64
+	var paymentID string
 	su := testenv.Staff(t, testenv.NewNamedUser(t, "Access Staff"))
 	stok := fmt.Sprintf("%q", su.IDToken)
 	staffGet := func(path string) func() (int, string) {
@@ -305,6 +306,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminOrderAction", func() (int, string) {
 			return post("/api/admin/orders/"+orderID+"/action", `{"token":`+stok+`,"action":"confirm","version":1}`)
 		}, nil},
+		// Mark paid: a payment recorded and allocated to the order's invoice.
+		{"adminOrderAction", func() (int, string) {
+			return post("/api/admin/orders/"+orderID+"/action", `{"token":`+stok+`,"action":"pay","version":2}`)
+		}, nil},
 		// The large order, cancelled: its stock given back in steps.
 		{"adminOrderAction", func() (int, string) {
 			return post("/api/admin/orders/"+largeID+"/action", `{"token":`+stok+`,"action":"cancel","version":1,"reason":"Access test"}`)
@@ -321,6 +326,19 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminAccountUpdate", func() (int, string) {
 			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
+		// Payments: one recorded unallocated, then allocated oldest first; the ledger.
+		{"adminPaymentRecord", func() (int, string) {
+			code, body := post("/api/admin/accounts/"+u.UID+"/payments", `{"token":`+stok+`,"method":"bank_transfer","date":"`+
+				time.Now().In(london).Format(time.DateOnly)+`","amount":1000,"reference":"ACCESS 1","allocate":"none"}`)
+			var out struct{ Payment struct{ ID string } }
+			_ = json.Unmarshal([]byte(body), &out)
+			paymentID = out.Payment.ID
+			return code, body
+		}, nil},
+		{"adminPaymentAllocate", func() (int, string) {
+			return post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", `{"token":`+stok+`}`)
+		}, nil},
+		{"adminLedger", func() (int, string) { return staffGet("/api/admin/accounts/" + u.UID + "/ledger")() }, nil},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
 		{"adminCouponSave", func() (int, string) {
 			return post("/api/admin/coupons", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test","kind":"percent","percent":5,"version":0}}`)

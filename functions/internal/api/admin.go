@@ -19,6 +19,7 @@ import (
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/stock"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
@@ -130,6 +131,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	accounts := tradeaccounts.Service{Store: d.Store, Now: d.Now}
 	offers := coupons.Service{Store: d.Store, Now: d.Now}
 	stocks := stock.Service{Store: d.Store, Now: d.Now}
+	pays := payments.Service{Store: d.Store, Now: d.Now}
 	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	return []Endpoint{
@@ -141,6 +143,9 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminAccounts", "GET /api/admin/accounts", handleAdminAccounts(staff, accounts)},
 		{"adminAccount", "GET /api/admin/accounts/{uid}", handleAdminAccount(staff, accounts)},
 		{"adminAccountUpdate", "POST /api/admin/accounts/{uid}", handleAdminAccountUpdate(staff, accounts)},
+		{"adminLedger", "GET /api/admin/accounts/{uid}/ledger", handleAdminLedger(staff, pays)},
+		{"adminPaymentRecord", "POST /api/admin/accounts/{uid}/payments", handleAdminPaymentRecord(staff, pays)},
+		{"adminPaymentAllocate", "POST /api/admin/accounts/{uid}/payments/{id}/allocate", handleAdminPaymentAllocate(staff, pays)},
 		{"adminCoupons", "GET /api/admin/coupons", handleAdminCoupons(staff, offers)},
 		{"adminCouponSave", "POST /api/admin/coupons", handleAdminCouponSave(staff, offers, true)},
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
@@ -131,7 +132,7 @@ type Endpoint struct {
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
-	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now}
+	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now}}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
@@ -224,8 +225,9 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
 	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
-		grant("GetItem UpdateItem", "USER#*"),
+		grant("GetItem UpdateItem PutItem", "USER#*"),
 		grant("Query PutItem", "AUDIT#ORDER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
 		grant("PutItem DeleteItem", "CANCELLING"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
@@ -236,6 +238,15 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccounts", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccount", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
+	{Name: "adminLedger", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
+	{Name: "adminPaymentRecord", Group: "admin", CSRFSecret: true, Access: []Grant{
+		grant("GetItem Query PutItem UpdateItem", "USER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),
+	}},
+	{Name: "adminPaymentAllocate", Group: "admin", CSRFSecret: true, Access: []Grant{
+		grant("GetItem Query UpdateItem", "USER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),
+	}},
 	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},

@@ -69,7 +69,7 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	}
 	extra := b.products[BasketLines] // a 21st product, added and removed again
 	other := b.others[0]             // in no basket: the back office's product
-	var orderID, listID, job, creditNote string
+	var orderID, listID, job, creditNote, paymentID string
 	var picture map[string]any
 	today := time.Now().In(london).Format(time.DateOnly)
 	billing := map[string]any{"company": "Round Trip Cards Ltd", "contact": "Pat Bench", "payment_method": "proforma",
@@ -220,6 +220,23 @@ func (b *Bench) Endpoints() ([]Row, error) {
 			}
 			return b.post("/api/admin/accounts/"+u.UID, staffWith(map[string]any{"version": p.UpdatedAt.UnixMilli(), "approved_for_credit": true,
 				"credit_limit": 100000, "dsc": `{"range:wholesale-christmas":10}`}))
+		}},
+		{endpoint: "adminPaymentRecord", route: "POST /api/admin/accounts/{uid}/payments", what: "a bank transfer, not allocated yet", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/payments", staffWith(map[string]any{"method": "bank_transfer", "date": today,
+				"amount": 5000, "reference": "BACS ROUND TRIP", "allocate": "none"}))
+		}, after: func(a answer) error {
+			var out struct{ Payment struct{ ID string } }
+			if err := a.json(&out); err != nil {
+				return err
+			}
+			paymentID = out.Payment.ID
+			return nil
+		}},
+		{endpoint: "adminPaymentAllocate", route: "POST /api/admin/accounts/{uid}/payments/{id}/allocate", what: "allocates it oldest first", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", staffWith(map[string]any{}))
+		}},
+		{endpoint: "adminLedger", route: "GET /api/admin/accounts/{uid}/ledger", what: "the account's ledger", request: func() answer {
+			return b.get("/api/admin/accounts/"+u.UID+"/ledger", stok)
 		}},
 		{endpoint: "adminCoupons", route: "GET /api/admin/coupons", what: "every coupon", request: func() answer { return b.get("/api/admin/coupons", stok) }},
 		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons", what: "a new coupon", request: func() answer {

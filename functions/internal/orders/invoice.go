@@ -24,6 +24,10 @@ type Invoice struct {
 	Supplier     config.Business
 	Rates        []RateTotal // highest rate first
 	PaymentTerms string
+	// TermsDays is how many days from the invoice date it is due in, as the terms were
+	// when it was issued: PaymentDays on account, 0 for pro-forma (due at once). Invoices
+	// issued before it was kept read as those same terms (store).
+	TermsDays int
 }
 
 // RateTotal is what an invoice charges at one VAT rate: goods (after the coupon) and
@@ -45,7 +49,16 @@ const PaymentDays = 30
 // at the shop's rate) and the payment terms of o's payment method.
 func NewInvoice(o Order, shop config.Shop, n int64, at time.Time) Invoice {
 	return Invoice{Number: n, IssuedAt: at, Supplier: shop.Business, Rates: RateTotals(o, shop.DefaultVATRate),
-		PaymentTerms: paymentTerms(o, shop, at)}
+		PaymentTerms: paymentTerms(o, shop, at), TermsDays: TermsDaysOf(o)}
+}
+
+// TermsDaysOf is how many days o's invoice gives to pay: PaymentDays on account, none
+// for pro-forma.
+func TermsDaysOf(o Order) int {
+	if o.ProForma() {
+		return 0
+	}
+	return PaymentDays
 }
 
 // RateTotals adds o up per VAT rate, highest rate first; delivery is charged at

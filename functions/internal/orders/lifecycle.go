@@ -167,11 +167,22 @@ type LifecycleStore interface {
 	FinishCancel(ctx context.Context, uid, id string, emails func(o Order) []outbox.Message) (Order, error)
 }
 
+// InvoicePayer settles an order's invoice with a payment recorded and allocated to it
+// (package payments): what "Mark paid" does since payments are recorded.
+type InvoicePayer interface {
+	// PayInvoice records a payment of what o's invoice still owes and allocates it to
+	// the invoice, setting o paid (its version moved on); ErrStale-like when o moved.
+	PayInvoice(ctx context.Context, o Order, by Staff) (Order, error)
+}
+
 // Lifecycle carries out staff actions.
 type Lifecycle struct {
 	Store  LifecycleStore
 	Notify Notifier // nil: no emails
 	Now    func() time.Time
+	// Payer settles an invoice for the pay action; nil marks the order paid with no
+	// payment (as before payments were recorded: tests of the lifecycle alone).
+	Payer InvoicePayer
 }
 
 // Act takes action a on uid's order id: the order after it, or a refusal (a
@@ -185,6 +196,9 @@ func (l Lifecycle) Act(ctx context.Context, uid, id string, a Action) (Order, er
 	after, err := Apply(o, a, now)
 	if err != nil {
 		return Order{}, err
+	}
+	if a.Name == ActionPay && l.Payer != nil {
+		return l.Payer.PayInvoice(ctx, o, a.By)
 	}
 	c := Change{Before: o, After: after, Audit: AuditEntry{At: now, By: a.By, Action: a.Name, Before: auditFields(o, a.Name), After: auditFields(after, a.Name)}}
 	if a.Name == ActionPay && o.Owes() {

@@ -70,6 +70,9 @@ type Order struct {
 	CancelledAt  time.Time
 	Dispatch     *Dispatch // set when dispatched
 	CancelReason string
+	// InvoicePaid is what payments allocated to the order's invoice add up to (pence,
+	// package payments); once they cover the invoice the order is paid (PaidAt).
+	InvoicePaid int64
 }
 
 // Dispatch is how an order went out.

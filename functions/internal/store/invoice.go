@@ -50,11 +50,14 @@ type invoiceItem struct {
 	Supplier     supplierItem `dynamodbav:"supplier"`
 	Rates        []rateItem   `dynamodbav:"rates"`
 	PaymentTerms string       `dynamodbav:"paymentTerms"`
+	// TermsDays is absent on invoices issued before the terms were kept (issue 35): read
+	// as the terms of the order's payment method then, which have not changed since.
+	TermsDays *int `dynamodbav:"termsDays,omitempty"`
 }
 
 func invoiceToItem(inv orders.Invoice) invoiceItem {
 	it := invoiceItem{Number: inv.Number, IssuedAt: inv.IssuedAt.UnixMilli(), Supplier: supplierItem(inv.Supplier),
-		PaymentTerms: inv.PaymentTerms}
+		PaymentTerms: inv.PaymentTerms, TermsDays: &inv.TermsDays}
 	for _, r := range inv.Rates {
 		it.Rates = append(it.Rates, rateItem(r))
 	}

@@ -65,6 +65,8 @@ type orderItem struct {
 	CancelledAt  int64         `dynamodbav:"cancelledAt,omitempty"`
 	Dispatch     *dispatchItem `dynamodbav:"dispatch,omitempty"`
 	CancelReason string        `dynamodbav:"cancelReason,omitempty"`
+	// InvoicePaid is what payments allocated to the invoice add up to (payments.go).
+	InvoicePaid int64 `dynamodbav:"invoicePaid,omitempty"`
 	// Returned are the chunks of lines (orders.ChunkLines each) whose stock a
 	// cancellation has given back.
 	Returned []int `dynamodbav:"returned,numberset,omitempty"`
@@ -117,7 +119,7 @@ func orderToItem(o orders.Order) orderItem {
 		DeliveryVAT: &o.DeliveryVAT, DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT,
 		Status: o.Status, DeliveryNote: o.DeliveryNote, Email: o.Email, Version: o.Version, PaidAt: msOrZero(o.PaidAt),
 		ConfirmedAt: msOrZero(o.ConfirmedAt), DispatchedAt: msOrZero(o.DispatchedAt), CompletedAt: msOrZero(o.CompletedAt),
-		CancelledAt: msOrZero(o.CancelledAt), CancelReason: o.CancelReason,
+		CancelledAt: msOrZero(o.CancelledAt), CancelReason: o.CancelReason, InvoicePaid: o.InvoicePaid,
 		GSI3PK: pkOrderList, GSI3SK: orderListSK(o.ID), Search: orderSearchText(o)}
 	if o.Dispatch != nil {
 		it.Dispatch = &dispatchItem{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
@@ -164,7 +166,7 @@ func (it orderItem) toOrder() orders.Order {
 		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote,
 		Email: it.Email, Version: it.Version, PaidAt: timeOfMs(it.PaidAt), ConfirmedAt: timeOfMs(it.ConfirmedAt),
 		DispatchedAt: timeOfMs(it.DispatchedAt), CompletedAt: timeOfMs(it.CompletedAt), CancelledAt: timeOfMs(it.CancelledAt),
-		CancelReason: it.CancelReason}
+		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid}
 	if it.Dispatch != nil {
 		o.Dispatch = &orders.Dispatch{Carrier: it.Dispatch.Carrier, Tracking: it.Dispatch.Tracking}
 	}
@@ -188,6 +190,9 @@ func (it orderItem) toOrder() orders.Order {
 	}
 	if it.Invoice != nil {
 		inv := it.Invoice.toInvoice()
+		if it.Invoice.TermsDays == nil {
+			inv.TermsDays = orders.TermsDaysOf(o)
+		}
 		o.Invoice = &inv
 	}
 	for _, c := range it.CreditNotes {

@@ -1,0 +1,126 @@
+package payments
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/tradeshop/functions/internal/orders"
+)
+
+// The kinds of document on a ledger.
+const (
+	KindInvoice    = "invoice"
+	KindCreditNote = "credit_note"
+	KindPayment    = "payment"
+)
+
+// CreditNote is a credit note as the ledger sees it: the seam for VAT credit notes
+// (issue 35, item 1), which the store will answer with the account's documents. It
+// takes Gross off the invoice of its order.
+type CreditNote struct {
+	Number   int64
+	OrderID  string
+	IssuedAt time.Time
+	Gross    int64
+}
+
+// Documents are an account's money documents, as the store reads them.
+type Documents struct {
+	Invoices    []Invoice // each with Paid as its allocations add up; Credited is worked out here
+	CreditNotes []CreditNote
+	Payments    []Payment
+	// MarkedPaid are invoices settled by the back office's "Mark paid" before payments
+	// were recorded (their orders are paid with nothing allocated): the ledger shows
+	// each as a payment of what it was owed, so the balance stays the documents' sum.
+	MarkedPaid []Invoice
+}
+
+// Entry is one line of a ledger.
+type Entry struct {
+	Kind      string
+	Date      time.Time // the London day: invoice and credit note dates, the day a payment was received
+	At        time.Time // when it was issued or recorded: the order within a day
+	Reference string    // INV-000042, CN-000007, PAY-…
+	OrderID   string    // an invoice's and a credit note's order
+	Debit     int64     // an invoice's gross amount
+	Credit    int64     // a credit note's or a payment's amount
+	Balance   int64     // the running balance after this entry
+	// An invoice's state now: what it still owes, when it is due, whether overdue.
+	Outstanding int64
+	DueOn       time.Time
+	Overdue     bool
+	// A payment's own details and what it has left to allocate.
+	Method      string
+	PaymentRef  string
+	Unallocated int64
+}
+
+// Ledger is an account's documents in date order with a running balance, and its
+// figures now.
+type Ledger struct {
+	Entries []Entry
+	// Balance is Σ invoices − Σ credit notes − Σ payments: the last entry's running balance.
+	Balance int64
+	// Due is what the open invoices still owe; Overdue the part past its due date.
+	Due     int64
+	Overdue int64
+	// Unallocated is what payments hold that is not yet set against an invoice:
+	// Balance = Due − Unallocated (invoices overpaid by credit notes aside).
+	Unallocated int64
+}
+
+// Build draws the ledger of docs on London day today.
+func Build(docs Documents, today time.Time) Ledger {
+	credited := map[string]int64{}
+	var entries []Entry
+	for _, cn := range docs.CreditNotes {
+		credited[cn.OrderID] += cn.Gross
+		entries = append(entries, Entry{Kind: KindCreditNote, Date: Day(cn.IssuedAt), At: cn.IssuedAt,
+			Reference: CreditNoteNumber(cn.Number), OrderID: cn.OrderID, Credit: cn.Gross})
+	}
+	var l Ledger
+	for _, inv := range docs.Invoices {
+		inv.Credited = credited[inv.OrderID]
+		e := Entry{Kind: KindInvoice, Date: Day(inv.IssuedAt), At: inv.IssuedAt, Reference: orders.InvoiceNumber(inv.Number),
+			OrderID: inv.OrderID, Debit: inv.Gross, Outstanding: max(inv.Outstanding(), 0), DueOn: inv.DueOn(), Overdue: inv.Overdue(today)}
+		l.Due += e.Outstanding
+		if e.Overdue {
+			l.Overdue += e.Outstanding
+		}
+		entries = append(entries, e)
+	}
+	for _, p := range docs.Payments {
+		day, err := ParseDate(p.Date)
+		if err != nil {
+			day = Day(p.RecordedAt)
+		}
+		entries = append(entries, Entry{Kind: KindPayment, Date: day, At: p.RecordedAt, Reference: p.ID, Credit: p.Amount,
+			Method: p.Method, PaymentRef: p.Reference, Unallocated: p.Unallocated()})
+		l.Unallocated += p.Unallocated()
+	}
+	for _, inv := range docs.MarkedPaid {
+		entries = append(entries, Entry{Kind: KindPayment, Date: Day(inv.IssuedAt), At: inv.IssuedAt.Add(time.Millisecond),
+			Reference: "PAID-" + inv.OrderID, Credit: inv.Gross - inv.Paid, PaymentRef: "Marked paid before payments were recorded"})
+	}
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		if c := a.Date.Compare(b.Date); c != 0 {
+			return c
+		}
+		return a.At.Compare(b.At)
+	})
+	for i := range entries {
+		l.Balance += entries[i].Debit - entries[i].Credit
+		entries[i].Balance = l.Balance
+	}
+	l.Entries = entries
+	return l
+}
+
+// CreditNoteNumber formats a credit note's number as the ledger shows it.
+func CreditNoteNumber(n int64) string { return "CN-" + orders.InvoiceNumber(n)[len("INV-"):] }
+
+// sortInvoices puts invoices in the order of their numbers.
+func sortInvoices(invs []Invoice) {
+	slices.SortFunc(invs, func(a, b Invoice) int { return cmp.Compare(a.Number, b.Number) })
+}

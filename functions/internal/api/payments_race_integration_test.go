@@ -17,7 +17,7 @@ import (
 // checkPaymentInvariants holds an account to docs/invoices.md "Payments": each
 // payment's allocations add up to its allocated total and stay within it; each invoice's
 // allocations add up to what its order records and stay within its gross; the balance is
-// Σ invoices − Σ payments and the ledger's last running balance; due − unallocated is
+// Σ invoices − Σ credit notes − Σ payments and the ledger's last running balance; due − unallocated is
 // the balance.
 func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid string) payments.Ledger {
 	t.Helper()
@@ -43,12 +43,15 @@ func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid
 		}
 		paid += p.Amount
 	}
-	var invoiced int64
+	var invoiced, credited int64
 	for _, o := range os {
 		if o.Invoice == nil {
 			continue
 		}
 		invoiced += o.TotalIncVAT
+		for _, cn := range o.CreditNotes {
+			credited += cn.TotalIncVAT()
+		}
 		if toInvoice[o.ID] != o.InvoicePaid || o.InvoicePaid > o.TotalIncVAT {
 			t.Errorf("order %s: allocated %d, records %d, gross %d", o.ID, toInvoice[o.ID], o.InvoicePaid, o.TotalIncVAT)
 		}
@@ -60,8 +63,8 @@ func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Balance != invoiced-paid {
-		t.Errorf("balance %d, want Σ invoices %d − Σ payments %d", l.Balance, invoiced, paid)
+	if l.Balance != invoiced-credited-paid {
+		t.Errorf("balance %d, want Σ invoices %d − Σ credit notes %d − Σ payments %d", l.Balance, invoiced, credited, paid)
 	}
 	if n := len(l.Entries); n == 0 || l.Entries[n-1].Balance != l.Balance {
 		t.Errorf("the ledger's last running balance is not the balance %d: %+v", l.Balance, l.Entries)
@@ -218,6 +221,42 @@ func TestPaymentEndpoints(t *testing.T) {
 	code, out, _ = s.c.get("/api/admin/accounts/"+u.UID+"/ledger", staff.IDToken)
 	if code != 200 || out["balance"].(float64) != 0 || out["due"].(float64) != 0 || len(out["entries"].([]any)) != 5 {
 		t.Fatalf("ledger after Mark paid: %d %v", code, out)
+	}
+	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+}
+
+// A cancelled order's credit note is in its account's ledger and takes its invoice off the
+// balance: Σ invoices − Σ credit notes − Σ payments, as docs/invoices.md says, and nothing
+// can be allocated to the cancelled invoice.
+func TestLedgerCountsCreditNotes(t *testing.T) {
+	t.Parallel()
+	s := newRaceShop(t)
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	u := s.buyer()
+	os := invoicedOrders(t, s, u, 2)
+	code, out := s.c.post("/api/admin/orders/"+os[0].ID+"/action", fmt.Sprintf(`{"token":%q,"action":"cancel","version":%d,"reason":"Ordered twice"}`, staff.IDToken, os[0].Version), nil)
+	if code != 200 {
+		t.Fatalf("cancel: %d %v", code, out)
+	}
+	l := checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+	if l.Balance != os[1].TotalIncVAT {
+		t.Errorf("balance %d, want the other order's %d", l.Balance, os[1].TotalIncVAT)
+	}
+	kinds := map[string]int{}
+	for _, e := range l.Entries {
+		kinds[string(e.Kind)]++
+	}
+	if kinds[string(payments.KindCreditNote)] != 1 || kinds[string(payments.KindInvoice)] != 2 {
+		t.Errorf("ledger entries by kind %v, want 2 invoices and 1 credit note", kinds)
+	}
+	today := time.Now().In(london).Format(time.DateOnly)
+	code, out = s.c.post("/api/admin/accounts/"+u.UID+"/payments", fmt.Sprintf(`{"token":%q,"method":"bank_transfer","date":%q,"amount":%d,"reference":"BACS ALL"}`,
+		staff.IDToken, today, os[0].TotalIncVAT+os[1].TotalIncVAT), nil)
+	if code != 200 {
+		t.Fatalf("record: %d %v", code, out)
+	}
+	if got := out["payment"].(map[string]any)["allocated"].(float64); got != float64(os[1].TotalIncVAT) {
+		t.Errorf("allocated %v, want only the open invoice's %d", got, os[1].TotalIncVAT)
 	}
 	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
 }

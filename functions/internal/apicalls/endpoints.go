@@ -191,6 +191,23 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "confirms it", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "confirm", "version": 1}))
 		}},
+		{endpoint: "adminPaymentRecord", route: "POST /api/admin/accounts/{uid}/payments", what: "a bank transfer, not allocated yet", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/payments", staffWith(map[string]any{"method": "bank_transfer", "date": today,
+				"amount": 5000, "reference": "BACS ROUND TRIP", "allocate": "none"}))
+		}, after: func(a answer) error {
+			var out struct{ Payment struct{ ID string } }
+			if err := a.json(&out); err != nil {
+				return err
+			}
+			paymentID = out.Payment.ID
+			return nil
+		}},
+		{endpoint: "adminPaymentAllocate", route: "POST /api/admin/accounts/{uid}/payments/{id}/allocate", what: "allocates it oldest first", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", staffWith(map[string]any{}))
+		}},
+		{endpoint: "adminLedger", route: "GET /api/admin/accounts/{uid}/ledger", what: "the account's ledger", request: func() answer {
+			return b.get("/api/admin/accounts/"+u.UID+"/ledger", stok)
+		}},
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "cancels it, with its VAT credit note", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 2, "reason": "Round trips"}))
 		}, after: func(a answer) error {
@@ -220,23 +237,6 @@ func (b *Bench) Endpoints() ([]Row, error) {
 			}
 			return b.post("/api/admin/accounts/"+u.UID, staffWith(map[string]any{"version": p.UpdatedAt.UnixMilli(), "approved_for_credit": true,
 				"credit_limit": 100000, "dsc": `{"range:wholesale-christmas":10}`}))
-		}},
-		{endpoint: "adminPaymentRecord", route: "POST /api/admin/accounts/{uid}/payments", what: "a bank transfer, not allocated yet", request: func() answer {
-			return b.post("/api/admin/accounts/"+u.UID+"/payments", staffWith(map[string]any{"method": "bank_transfer", "date": today,
-				"amount": 5000, "reference": "BACS ROUND TRIP", "allocate": "none"}))
-		}, after: func(a answer) error {
-			var out struct{ Payment struct{ ID string } }
-			if err := a.json(&out); err != nil {
-				return err
-			}
-			paymentID = out.Payment.ID
-			return nil
-		}},
-		{endpoint: "adminPaymentAllocate", route: "POST /api/admin/accounts/{uid}/payments/{id}/allocate", what: "allocates it oldest first", request: func() answer {
-			return b.post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", staffWith(map[string]any{}))
-		}},
-		{endpoint: "adminLedger", route: "GET /api/admin/accounts/{uid}/ledger", what: "the account's ledger", request: func() answer {
-			return b.get("/api/admin/accounts/"+u.UID+"/ledger", stok)
 		}},
 		{endpoint: "adminCoupons", route: "GET /api/admin/coupons", what: "every coupon", request: func() answer { return b.get("/api/admin/coupons", stok) }},
 		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons", what: "a new coupon", request: func() answer {

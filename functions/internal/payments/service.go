@@ -344,10 +344,13 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 			inv.Paid = inv.Gross
 		}
 		d.Invoices = append(d.Invoices, inv)
+		for _, cn := range o.CreditNotes {
+			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: cn.TotalIncVAT()})
+		}
 	}
 	sortInvoices(d.Invoices)
-	// Credit notes are read here once they are issued (issue 35, item 1); each takes
-	// its gross off its order's invoice, for the allocation as for the ledger.
+	// Each credit note (kept on its order) takes its gross off its order's invoice, for
+	// the allocation as for the ledger.
 	credited := map[string]int64{}
 	for _, cn := range d.CreditNotes {
 		credited[cn.OrderID] += cn.Gross

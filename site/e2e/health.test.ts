@@ -77,6 +77,9 @@ async function countsOf(match: (r: Row) => boolean): Promise<number[]> {
 /** Leaves the page, as a buyer does: pagehide sends what it collected. */
 async function leave(p: Page): Promise<void> {
   await p.goto('about:blank');
+  // The beacon the page sent on pagehide is still on its way: closing the context at once
+  // can cancel it (a test closes its context next).
+  await p.waitForTimeout(1_000);
 }
 
 /** Counts the page's document loads (as account-shell.test.ts does). */

@@ -59,13 +59,7 @@ func (d *doc) creditHead(o orders.Order, c orders.CreditNote) {
 	d.font(fontBold, headSize)
 	d.text(margin, d.y, "VAT credit note")
 	d.y += 30
-	supplier := []string{s.LegalName}
-	if s.TradingName != "" && s.TradingName != s.LegalName {
-		supplier = append(supplier, "Trading as "+s.TradingName)
-	}
-	supplier = append(supplier, s.RegisteredAddress,
-		fmt.Sprintf("Registered in %s, company number %s", s.RegisteredIn, s.CompanyNumber),
-		"VAT registration number "+s.VATNumber)
+	supplier := supplierLines(s)
 	facts := []string{
 		"Credit note number " + orders.CreditNoteNumber(c.Number),
 		"Credit note date " + orders.InvoiceDate(c.IssuedAt),
@@ -78,40 +72,17 @@ func (d *doc) creditHead(o orders.Order, c orders.CreditNote) {
 	left := d.block(margin, d.y, 250, "Supplier", supplier)
 	rightY := d.block(330, d.y, right-330, "Credit note", facts)
 	d.y = max(left, rightY) + 10
-	var buyer []string
-	if b := o.Billing; b != nil {
-		buyer = append(buyer, b.Company, b.Contact, address(b.Address))
-		if b.VATNumber != "" {
-			buyer = append(buyer, "VAT registration number "+b.VATNumber)
-		}
-	}
+	buyer := buyerLines(o)
 	d.y = d.block(margin, d.y, 250, "Credit to", buyer) + 14
-}
-
-// creditTableHead draws the credit note's lines table header.
-func (d *doc) creditTableHead() {
-	d.font(fontBold, 8)
-	for _, c := range creditColumns {
-		if c.right {
-			d.textRight(c.x+c.w, d.y, c.head)
-		} else {
-			d.text(c.x, d.y, c.head)
-		}
-	}
-	d.y += lineH
-	d.pdf.SetLineWidth(0.5)
-	d.pdf.Line(margin, d.y-2, right, d.y-2)
-	d.y += rowGap
-	d.font(fontReg, bodySize)
 }
 
 // creditLines draws every line credited, and the delivery charge credited if any.
 func (d *doc) creditLines(c orders.CreditNote) {
-	d.creditTableHead()
+	d.tableHead(creditColumns)
 	row := func(sku, name string, units, unit, rate, net, vat string) {
 		desc := d.wrap(name, creditColumns[1].w)
 		if d.room(float64(len(desc))*lineH + rowGap) {
-			d.creditTableHead()
+			d.tableHead(creditColumns)
 		}
 		cells := []string{sku, "", units, unit, rate, net, vat}
 		for i, col := range creditColumns {

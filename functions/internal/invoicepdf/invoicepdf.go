@@ -172,13 +172,7 @@ func (d *doc) head(o orders.Order) {
 	d.text(margin, d.y, "VAT invoice")
 	d.y += 30
 
-	supplier := []string{s.LegalName}
-	if s.TradingName != "" && s.TradingName != s.LegalName {
-		supplier = append(supplier, "Trading as "+s.TradingName)
-	}
-	supplier = append(supplier, s.RegisteredAddress,
-		fmt.Sprintf("Registered in %s, company number %s", s.RegisteredIn, s.CompanyNumber),
-		"VAT registration number "+s.VATNumber)
+	supplier := supplierLines(s)
 	facts := []string{
 		"Invoice number " + orders.InvoiceNumber(inv.Number),
 		"Invoice date " + orders.InvoiceDate(inv.IssuedAt),
@@ -192,13 +186,7 @@ func (d *doc) head(o orders.Order) {
 	rightY := d.block(330, d.y, right-330, "Invoice", facts)
 	d.y = max(left, rightY) + 10
 
-	var buyer []string
-	if b := o.Billing; b != nil {
-		buyer = append(buyer, b.Company, b.Contact, address(b.Address))
-		if b.VATNumber != "" {
-			buyer = append(buyer, "VAT registration number "+b.VATNumber)
-		}
-	}
+	buyer := buyerLines(o)
 	var deliver []string
 	if o.DeliverTo != nil {
 		deliver = append(deliver, address(*o.DeliverTo))
@@ -211,6 +199,30 @@ func (d *doc) head(o orders.Order) {
 	d.y = max(left, rightY) + 14
 }
 
+// supplierLines are the supplier's block, as an invoice or credit note names it: legal
+// and trading name, registered office, company and VAT numbers.
+func supplierLines(s config.Business) []string {
+	lines := []string{s.LegalName}
+	if s.TradingName != "" && s.TradingName != s.LegalName {
+		lines = append(lines, "Trading as "+s.TradingName)
+	}
+	return append(lines, s.RegisteredAddress,
+		fmt.Sprintf("Registered in %s, company number %s", s.RegisteredIn, s.CompanyNumber),
+		"VAT registration number "+s.VATNumber)
+}
+
+// buyerLines are the buyer's block: company, contact, billing address and VAT number.
+func buyerLines(o orders.Order) []string {
+	var lines []string
+	if b := o.Billing; b != nil {
+		lines = append(lines, b.Company, b.Contact, address(b.Address))
+		if b.VATNumber != "" {
+			lines = append(lines, "VAT registration number "+b.VATNumber)
+		}
+	}
+	return lines
+}
+
 func address(a account.Address) string {
 	parts := []string{a.Line1}
 	if a.Line2 != "" {
@@ -219,10 +231,10 @@ func address(a account.Address) string {
 	return strings.Join(append(parts, a.Town, a.Postcode), ", ")
 }
 
-// tableHead draws the lines table's header row.
-func (d *doc) tableHead() {
+// tableHead draws a lines table's header row: the invoice's columns or the credit note's.
+func (d *doc) tableHead(cols []column) {
 	d.font(fontBold, 8)
-	for _, c := range columns {
+	for _, c := range cols {
 		if c.right {
 			d.textRight(c.x+c.w, d.y, c.head)
 		} else {
@@ -238,11 +250,11 @@ func (d *doc) tableHead() {
 
 // lines draws every line of the order, the header again on each new page.
 func (d *doc) lines(o orders.Order) {
-	d.tableHead()
+	d.tableHead(columns)
 	for _, l := range o.Lines {
 		desc := d.wrap(fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize), columns[1].w)
 		if d.room(float64(len(desc))*lineH + rowGap) {
-			d.tableHead()
+			d.tableHead(columns)
 		}
 		discount := ""
 		if l.DiscountPercent > 0 {

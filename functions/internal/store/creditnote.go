@@ -85,16 +85,6 @@ func (it creditNoteItem) toCreditNote(lines []orders.Line) orders.CreditNote {
 	return c
 }
 
-// creditNoteNumberItem records that number was issued, and to which order.
-type creditNoteNumberItem struct {
-	PK       string `dynamodbav:"pk"`
-	SK       string `dynamodbav:"sk"`
-	Number   int64  `dynamodbav:"number"`
-	OrderID  string `dynamodbav:"orderId"`
-	UID      string `dynamodbav:"uid"`
-	IssuedAt int64  `dynamodbav:"issuedAt"`
-}
-
 // finishCancelled issues cancelling order o's credit note and sets it cancelled, giving
 // back the coupon's use and the credit, with the emails (see the comment above); parts
 // is how many chunks of lines must be given back first. A lost race to the counter tries
@@ -185,7 +175,7 @@ func (s *Store) cancelledTxn(o, done orders.Order, last int64, parts int, emails
 				Set(notes, expression.ListAppend(expression.IfNotExists(notes, expression.Value([]creditNoteItem{})),
 					expression.Value([]creditNoteItem{creditNoteToItem(note)}))),
 			&ready),
-		t.put(role{}, s.table, creditNoteNumberItem{PK: pkCreditNote, SK: invoiceNumberSK(note.Number), Number: note.Number,
+		t.put(role{}, s.table, issuedNumberItem{PK: pkCreditNote, SK: invoiceNumberSK(note.Number), Number: note.Number,
 			OrderID: o.ID, UID: o.UID, IssuedAt: note.IssuedAt.UnixMilli()}, notThere),
 		t.del(role{}, s.table, key(pkCancelling, o.ID), expression.AttributeExists(expression.Name("pk"))),
 	}
@@ -211,25 +201,11 @@ func (s *Store) cancelledTxn(o, done orders.Order, last int64, parts int, emails
 
 // CreditNoteCounter reads the last credit note number issued (0 before the first).
 func (s *Store) CreditNoteCounter(ctx context.Context) (int64, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pkCreditNoteCounter, skItem),
-		ConsistentRead: aws.Bool(true)})
-	if err != nil {
-		return 0, fmt.Errorf("read the credit note counter: %w", err)
-	}
-	n, _ := numberOf(out.Item["n"])
-	return n, nil
+	return s.counter(ctx, pkCreditNoteCounter, "credit note")
 }
 
 // CreditNoteNumbers answers every credit note number issued, in order, with its order:
 // what the invariant check reads (1 to N with no gap, each on the order it names).
 func (s *Store) CreditNoteNumbers(ctx context.Context) ([]orders.IssuedNumber, error) {
-	items, err := partition[creditNoteNumberItem](ctx, s, pkCreditNote)
-	if err != nil {
-		return nil, fmt.Errorf("credit note numbers: %w", err)
-	}
-	out := make([]orders.IssuedNumber, len(items))
-	for i, it := range items {
-		out[i] = orders.IssuedNumber{Number: it.Number, Order: orders.OrderRef{UID: it.UID, ID: it.OrderID}}
-	}
-	return out, nil
+	return s.issuedNumbers(ctx, pkCreditNote, "credit note")
 }

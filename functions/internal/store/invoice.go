@@ -73,8 +73,9 @@ func (it invoiceItem) toInvoice() orders.Invoice {
 	return inv
 }
 
-// invoiceNumberItem records that number was issued, and to which order.
-type invoiceNumberItem struct {
+// issuedNumberItem records that a number of a gap-free sequence (an invoice's in INVOICE,
+// a credit note's in CREDITNOTE) was issued, and to which order.
+type issuedNumberItem struct {
 	PK       string `dynamodbav:"pk"`
 	SK       string `dynamodbav:"sk"`
 	Number   int64  `dynamodbav:"number"`
@@ -188,7 +189,7 @@ func (s *Store) issue(ctx context.Context, o orders.Order, last int64, inv order
 		t.update(role{}, key(prefixUser+o.UID, prefixOrder+o.ID), s.table,
 			expression.Set(expression.Name("invoice"), expression.Value(invoiceToItem(inv))),
 			ptr(expression.AttributeExists(expression.Name("pk")).And(expression.AttributeNotExists(expression.Name("invoice"))))),
-		t.put(role{}, s.table, invoiceNumberItem{PK: pkInvoice, SK: invoiceNumberSK(inv.Number), Number: inv.Number, OrderID: o.ID,
+		t.put(role{}, s.table, issuedNumberItem{PK: pkInvoice, SK: invoiceNumberSK(inv.Number), Number: inv.Number, OrderID: o.ID,
 			UID: o.UID, IssuedAt: inv.IssuedAt.UnixMilli()}, notThere),
 	}
 	for _, m := range emails {
@@ -232,10 +233,16 @@ func pause(ctx context.Context, attempt int) {
 
 // InvoiceCounter reads the last invoice number issued (0 before the first).
 func (s *Store) InvoiceCounter(ctx context.Context) (int64, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pkInvoiceCounter, skItem),
+	return s.counter(ctx, pkInvoiceCounter, "invoice")
+}
+
+// counter reads the last number a sequence's counter item (pk) issued, 0 before the first;
+// what names the sequence in an error.
+func (s *Store) counter(ctx context.Context, pk, what string) (int64, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pk, skItem),
 		ConsistentRead: aws.Bool(true)})
 	if err != nil {
-		return 0, fmt.Errorf("read the invoice counter: %w", err)
+		return 0, fmt.Errorf("read the %s counter: %w", what, err)
 	}
 	n, _ := numberOf(out.Item["n"])
 	return n, nil
@@ -268,9 +275,15 @@ func (s *Store) ToInvoice(ctx context.Context, before time.Time) ([]orders.Order
 // InvoiceNumbers answers every invoice number issued, in order, with its order: what the
 // invariant check reads (one number per invoice, 1 to N with no gap).
 func (s *Store) InvoiceNumbers(ctx context.Context) ([]orders.IssuedNumber, error) {
-	items, err := partition[invoiceNumberItem](ctx, s, pkInvoice)
+	return s.issuedNumbers(ctx, pkInvoice, "invoice")
+}
+
+// issuedNumbers reads every number of a sequence's partition (pk), in order, with its
+// order; what names the sequence in an error.
+func (s *Store) issuedNumbers(ctx context.Context, pk, what string) ([]orders.IssuedNumber, error) {
+	items, err := partition[issuedNumberItem](ctx, s, pk)
 	if err != nil {
-		return nil, fmt.Errorf("invoice numbers: %w", err)
+		return nil, fmt.Errorf("%s numbers: %w", what, err)
 	}
 	out := make([]orders.IssuedNumber, len(items))
 	for i, it := range items {

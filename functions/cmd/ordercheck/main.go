@@ -16,7 +16,10 @@
 //	    numbers issued (each with its order) and the invoice counter; and the credit
 //	    note numbers issued (each with its order), the credit note counter, and every
 //	    credit note invariant the table breaks (orders.CreditNoteProblems, sentences;
-//	    none when they hold).
+//	    none when they hold); and, for every account (those -uids names and every one the
+//	    staff list holds), how many accounts, payments, credit on account items, refunds and
+//	    allocations it read, and every money invariant the table breaks
+//	    (payments.AccountProblems, sentences; none when they hold).
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -223,10 +227,72 @@ func check(ctx context.Context, st *store.Store, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	money, err := moneyChecks(ctx, st, list(*uids))
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{"orders": out, "stock": stock,
 		"coupon":       map[string]any{"id": c.ID, "used": c.Used, "limit": c.UsageLimit},
 		"invoices":     map[string]any{"numbers": numbers, "counter": last},
-		"credit_notes": credits}, nil
+		"credit_notes": credits,
+		"payments":     money}, nil
+}
+
+// moneyCheck is what the money check read and found (docs/invoices.md "Payments").
+type moneyCheck struct {
+	Accounts        int      `json:"accounts"`
+	Payments        int      `json:"payments"`
+	CreditOnAccount int      `json:"credit_on_account"`
+	Refunds         int      `json:"refunds"`
+	Allocations     int      `json:"allocations"`
+	Problems        []string `json:"problems"`
+}
+
+// moneyChecks holds every account to the money invariants (payments.AccountProblems):
+// the accounts uids names and every account the staff list holds, each with its ledger
+// as the service draws it.
+func moneyChecks(ctx context.Context, st *store.Store, uids []string) (moneyCheck, error) {
+	all := slices.Clone(uids)
+	var from *store.ListCursor
+	for {
+		page, next, err := st.StaffAccounts(ctx, "", from, 100)
+		if err != nil {
+			return moneyCheck{}, err
+		}
+		for _, p := range page {
+			all = append(all, p.UID)
+		}
+		if next == nil {
+			break
+		}
+		from = next
+	}
+	slices.Sort(all)
+	svc := payments.Service{Store: st, Now: time.Now}
+	out := moneyCheck{Problems: []string{}}
+	for _, uid := range slices.Compact(all) {
+		b, err := st.MoneyBooks(ctx, uid)
+		if err != nil {
+			return moneyCheck{}, err
+		}
+		if b.Ledger, err = svc.Ledger(ctx, uid); errors.Is(err, store.ErrNotFound) && len(b.Orders) == 0 && len(b.Held) == 0 {
+			continue // a buyer who never saved a profile and has no money
+		} else if err != nil {
+			return moneyCheck{}, fmt.Errorf("ledger of %s: %w", uid, err)
+		}
+		out.Accounts++
+		for _, h := range b.Held {
+			if h.Method == "credit_note" {
+				out.CreditOnAccount++
+			} else {
+				out.Payments++
+			}
+			out.Allocations += len(h.Allocations)
+		}
+		out.Refunds += len(b.Refunds)
+		out.Problems = append(out.Problems, payments.AccountProblems(b)...)
+	}
+	return out, nil
 }
 
 // creditNotes reads the credit note numbers and counter, and checks the invariants over

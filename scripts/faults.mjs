@@ -35,9 +35,19 @@
 //      is IMPORT_STOCK less the units ordered after the import read it (bounded by the orders
 //      acknowledged after the first run started and those sent after the kill): its
 //      figure was applied once, and no order's units were given back.
+//   E. Payments under kill -9: six buyers (four approved for credit and on account, two
+//      pro-forma) place orders; then two staff record payments against their accounts
+//      (allocated oldest first, by hand, or recorded unallocated and then allocated by
+//      both at the same moment) while a third cancels their orders, and the edge and the
+//      store are killed with SIGKILL as in B; after recover, every payment answered 200
+//      is in the table, every cancellation answered 200 is done, and ordercheck finds
+//      every account keeping the money invariants (payments.AccountProblems: balance,
+//      ledger, allocations, credit on account, refunds, owed; docs/invoices.md "Payments").
 //
 // Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
-// (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500).
+// (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500),
+// FAULTS_ROUNDS (ABCDE: the rounds to run, by letter; B and E need no site build, so
+// FAULTS_ROUNDS=E with FAULTS_SITE_DIR a folder holding an index.html runs E alone).
 // It exits 1 when a check fails, naming each one.
 import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -52,6 +62,7 @@ const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
 const siteDir = process.env.FAULTS_SITE_DIR || path.join(localDir, 'release', 'site');
 const timeoutMs = Number(process.env.FAULTS_STORE_TIMEOUT_MS || 1500);
+const rounds = (process.env.FAULTS_ROUNDS || 'ABCDE').toUpperCase();
 const unavailable = "The shop's database did not answer in time. Please try again in a moment.";
 const BUYERS = 20;
 const ORDERS_EACH = 3;
@@ -70,6 +81,11 @@ const IMPORT_STOCK = 100_000;
 // this many while the kills go on.
 const QUICK_LINES = 90;
 const MAX_QUICK_ADDS = 30;
+// E: the paying buyers (the first PAY_ON_ACCOUNT on account, the rest pro-forma) and the
+// orders each places before the kills.
+const PAY_BUYERS = 6;
+const PAY_ON_ACCOUNT = 4;
+const PAY_ORDERS_EACH = 3;
 
 const checks = [];
 function check(name, ok, detail = '') {
@@ -595,7 +611,9 @@ async function staffRun(staff, tally, chaosDone, again = false) {
   }
 }
 
-async function chaos() {
+/** The kills of a round (B, or E): the edge, the store, the edge, each restarted after a
+ * moment. */
+async function chaos(round = 'B') {
   const kills = [];
   const plan = ['edge', 'store', 'edge'];
   for (const what of plan) {
@@ -603,17 +621,17 @@ async function chaos() {
     if (what === 'edge') {
       await kill9(edge);
       kills.push('edge');
-      say('faults', 'B. kill -9 of the edge');
+      say('faults', `${round}. kill -9 of the edge`);
       await sleep(rand(200, 1000));
       await startEdge();
     } else {
       await kill9(store.child);
       kills.push('store');
-      say('faults', 'B. kill -9 of the store');
+      say('faults', `${round}. kill -9 of the store`);
       await sleep(rand(200, 1000));
       await startStore();
     }
-    say('faults', `B. ${what} restarted`);
+    say('faults', `${round}. ${what} restarted`);
   }
   return kills;
 }
@@ -1060,6 +1078,170 @@ async function importKilled(skip) {
   );
 }
 
+// ---------------------------------------------------------------- E. payments under kill -9
+
+/** A buyer whose email the Auth emulator marks verified (as paying on account needs),
+ * signed in again so the token says so, with a profile, approved for credit by staff
+ * (onAccount) and billed on account, or billed pro-forma. */
+async function payingBuyer(i, staff, onAccount) {
+  const u = await emulatorUser(`pay-${i}`);
+  const upd = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:update?key=local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+    body: JSON.stringify({ localId: u.uid, emailVerified: true }),
+  });
+  if (!upd.ok) throw new Error(`emulator accounts:update answered ${upd.status}`);
+  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: u.email, password: u.password, returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator sign-in answered ${res.status}`);
+  const b = { ...u, token: /** @type {{ idToken: string }} */ (await res.json()).idToken, onAccount };
+  await csrfFor(b);
+  await must('getProfile', await api(b, 'POST', '/api/getProfile', { token: b.token }));
+  if (onAccount) {
+    const page = await must('account', await api(staff, 'GET', `/api/admin/accounts/${b.uid}`));
+    await must(
+      'approve for credit',
+      await api(staff, 'POST', `/api/admin/accounts/${b.uid}`, {
+        token: staff.token,
+        version: page.body.account.version,
+        approved_for_credit: true,
+        credit_limit: 50_000_000,
+        dsc: '',
+      }),
+    );
+  }
+  await must('billing', await api(b, 'POST', '/api/billing', { token: b.token, billing: { ...billing, payment_method: onAccount ? 'account' : 'proforma' } }));
+  return b;
+}
+
+/** Places one order of product p for buyer b (persisting through kills): its id, or null. */
+async function placeOne(b, p) {
+  const set = await persist(() => api(b, 'POST', '/api/basket/set', { token: b.token, sku: p.sku, quantity: p.packs_per_order * p.pack_size }));
+  if (set.status !== 200) return null;
+  const key = `faults-${randomUUID()}`;
+  const r = await persist(() => api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: key, delivery_option: 'standard', same_as_billing: true }));
+  return r.status >= 200 && r.status < 300 && r.body?.id ? r.body.id : null;
+}
+
+/** A member of staff recording payments against the buyers' accounts while the kills go
+ * on, each request sent once (recording is not idempotent: an answer lost to a kill is
+ * never sent again). In turn: a payment allocated oldest first; one allocated by hand to
+ * an invoice the ledger says still owes; one recorded unallocated and then allocated
+ * oldest first by both members of staff at the same moment. Each 200 is kept. */
+async function payRun(staff, other, buyers, tally, chaosDone) {
+  const today = new Date().toISOString().slice(0, 10);
+  for (let k = 0; !chaosDone(); k++) {
+    const b = buyers[Math.floor(Math.random() * buyers.length)];
+    const base = `/api/admin/accounts/${b.uid}/payments`;
+    const amount = Math.round(rand(2000, 30000));
+    const pay = { token: staff.token, method: k % 2 ? 'cheque' : 'bank_transfer', date: today, amount, reference: `Faults ${k}` };
+    const kind = ['oldest', 'by_hand', 'both'][k % 3];
+    let r;
+    if (kind === 'oldest') {
+      r = await api(staff, 'POST', base, { ...pay, allocate: 'oldest' });
+    } else if (kind === 'by_hand') {
+      const ledger = await api(staff, 'GET', `/api/admin/accounts/${b.uid}/ledger`);
+      const open = ledger.status === 200 ? ledger.body.entries.filter((e) => e.kind === 'invoice' && e.outstanding > 0) : [];
+      if (open.length === 0) {
+        await sleep(rand(50, 200));
+        continue;
+      }
+      const inv = open[Math.floor(Math.random() * open.length)];
+      r = await api(staff, 'POST', base, { ...pay, amount: Math.min(amount, inv.outstanding), allocate: 'by_hand', lines: [{ invoice: inv.reference, amount: Math.min(amount, inv.outstanding) }] });
+    } else {
+      r = await api(staff, 'POST', base, { ...pay, allocate: 'none' });
+      if (r.status === 200) {
+        const id = r.body.payment.id;
+        const both = await Promise.all([staff, other].map((s) => api(s, 'POST', `${base}/${id}/allocate`, { token: s.token })));
+        for (const a of both) tally.allocations[a.status || a.error] = (tally.allocations[a.status || a.error] ?? 0) + 1;
+      }
+    }
+    tally.payments[`${kind} ${r.status || r.error}`] = (tally.payments[`${kind} ${r.status || r.error}`] ?? 0) + 1;
+    if (r.status === 200) tally.recorded.push({ uid: b.uid, id: r.body.payment.id, amount: r.body.payment.amount });
+    await sleep(rand(20, 120));
+  }
+}
+
+/** A member of staff cancelling the buyers' orders while payments are allocated to them:
+ * each order once, at the version its page shows. */
+async function cancelRun(staff, orderIds, tally, chaosDone) {
+  const open = [...orderIds];
+  while (!chaosDone() && open.length) {
+    await sleep(rand(300, 900));
+    const id = open.splice(Math.floor(Math.random() * open.length), 1)[0];
+    const page = await api(staff, 'GET', `/api/admin/orders/${id}`);
+    if (page.status !== 200) continue;
+    const r = await api(staff, 'POST', `/api/admin/orders/${id}/action`, { token: staff.token, action: 'cancel', version: page.body.order.version, reason: 'Fault suite' });
+    tally.cancels.set(id, r.status || r.error);
+  }
+}
+
+async function paymentsKilled(products, coupon) {
+  const staff = await staffUser();
+  await csrfFor(staff);
+  const staff2 = await staffUser();
+  await csrfFor(staff2);
+  const buyers = await Promise.all(Array.from({ length: PAY_BUYERS }, (_, i) => payingBuyer(i, staff, i < PAY_ON_ACCOUNT)));
+  const placed = [];
+  await Promise.all(
+    buyers.map(async (b, i) => {
+      for (let k = 0; k < PAY_ORDERS_EACH; k++) {
+        const id = await placeOne(b, products[(i + k) % products.length]);
+        if (id) placed.push(id);
+      }
+    }),
+  );
+  say('faults', `E. ${buyers.length} buyers (${PAY_ON_ACCOUNT} on account) placed ${placed.length} orders; two staff record and allocate payments and a third cancels, while the edge and the store are killed`);
+  /** @type {{ payments: Record<string, number>, allocations: Record<string, number>, recorded: { uid: string, id: string, amount: number }[], cancels: Map<string, string | number> }} */
+  const tally = { payments: {}, allocations: {}, recorded: [], cancels: new Map() };
+  let chaosDone = false;
+  const t0 = performance.now();
+  const [kills] = await Promise.all([
+    chaos('E').finally(() => (chaosDone = true)),
+    payRun(staff, staff2, buyers, tally, () => chaosDone),
+    payRun(staff2, staff, buyers, tally, () => chaosDone),
+    cancelRun(staff, placed, tally, () => chaosDone),
+  ]);
+  const cancelAnswers = {};
+  for (const v of tally.cancels.values()) cancelAnswers[v] = (cancelAnswers[v] ?? 0) + 1;
+  say(
+    'faults',
+    `E. done in ${((performance.now() - t0) / 1000).toFixed(1)} s; kills: ${kills.join(', ')}; payments by answer ${JSON.stringify(tally.payments)}; ` +
+      `the same payment allocated by both at once, by answer ${JSON.stringify(tally.allocations)}; cancellations by answer ${JSON.stringify(cancelAnswers)}`,
+  );
+  check('E. the store and the edge were each killed at least once while staff recorded payments', kills.includes('edge') && kills.includes('store'), kills.join(', '));
+  check('E. some payments were recorded', tally.recorded.length > 0, String(tally.recorded.length));
+  await run(path.join(binDir, 'recover'), ['-invoice-after', '0s'], { env: toolEnv });
+  const out = JSON.parse(
+    await capture(
+      path.join(binDir, 'ordercheck'),
+      ['check', '-uids', buyers.map((b) => b.uid).join(','), '-skus', products.map((p) => p.sku).join(','), '-coupon', coupon.id],
+      { env: toolEnv },
+    ),
+  );
+  const held = new Map(out.payments.held.map((h) => [`${h.uid} ${h.id}`, h]));
+  const lost = tally.recorded.filter((p) => held.get(`${p.uid} ${p.id}`)?.amount !== p.amount);
+  check(
+    'E. every payment answered 200 is in the table, with its amount',
+    lost.length === 0,
+    `${tally.recorded.length} answered 200${lost.length ? `; missing: ${lost.map((p) => p.id).join(', ')}` : ''}`,
+  );
+  const byId = new Map(out.orders.map((o) => [o.id, o]));
+  const notCancelled = [...tally.cancels].filter(([id, answer]) => answer === 200 && byId.get(id)?.status !== 'cancelled');
+  check('E. every cancellation answered 200 is cancelled', notCancelled.length === 0, notCancelled.map(([id]) => id).join(', '));
+  const m = out.payments;
+  check(
+    'E. every account keeps the money invariants (ordercheck: payments.AccountProblems)',
+    m.problems.length === 0 && out.credit_notes.problems.length === 0,
+    `${m.accounts} accounts, ${m.payments} payments, ${m.credit_on_account} credit on account, ${m.refunds} refunds, ${m.allocations} allocations` +
+      `${m.problems.length ? `; ${m.problems.length} broken: ${m.problems.slice(0, 6).join(' ')}` : ''}` +
+      `${out.credit_notes.problems.length ? `; credit notes: ${out.credit_notes.problems.slice(0, 3).join(' ')}` : ''}`,
+  );
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -1100,32 +1282,47 @@ async function main() {
   // store would take minutes.
   await run(path.join(binDir, 'seed'), ['-products', String(SEED_PRODUCTS), '-media', path.join(scratch, 'media')], { env: toolEnv });
   const setup = JSON.parse(
-    await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '7', '-orders-each', '12', '-coupon', COUPON], {
+    await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '9', '-orders-each', '12', '-coupon', COUPON], {
       env: toolEnv,
     }),
   );
   await startEdge();
   say('faults', `edge on ${shop} serving ${siteDir}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  try {
-    await storePaused(setup.products[0]);
-  } catch (err) {
-    check('A. store paused ran to the end', false, err.message);
+  if (rounds.includes('A')) {
+    try {
+      await storePaused(setup.products[0]);
+    } catch (err) {
+      check('A. store paused ran to the end', false, err.message);
+    }
   }
-  try {
-    await killNine(setup.products.slice(1), setup.coupon);
-  } catch (err) {
-    check('B. kill -9 ran to the end', false, err.message);
+  if (rounds.includes('B')) {
+    try {
+      await killNine(setup.products.slice(1, 7), setup.coupon);
+    } catch (err) {
+      check('B. kill -9 ran to the end', false, err.message);
+    }
   }
-  try {
-    await mailDown(setup.products[0]);
-  } catch (err) {
-    check('C. mail server stopped ran to the end', false, err.message);
+  if (rounds.includes('C')) {
+    try {
+      await mailDown(setup.products[0]);
+    } catch (err) {
+      check('C. mail server stopped ran to the end', false, err.message);
+    }
   }
-  try {
-    await importKilled(new Set(setup.products.map((p) => p.sku)));
-  } catch (err) {
-    check('D. catalogue import killed ran to the end', false, err.message);
+  if (rounds.includes('D')) {
+    try {
+      await importKilled(new Set(setup.products.map((p) => p.sku)));
+    } catch (err) {
+      check('D. catalogue import killed ran to the end', false, err.message);
+    }
+  }
+  if (rounds.includes('E')) {
+    try {
+      await paymentsKilled(setup.products.slice(7), setup.coupon);
+    } catch (err) {
+      check('E. payments under kill -9 ran to the end', false, err.message);
+    }
   }
   clearTimeout(guard);
   await stopAll();

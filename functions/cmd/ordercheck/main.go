@@ -18,8 +18,9 @@
 //	    credit note invariant the table breaks (orders.CreditNoteProblems, sentences;
 //	    none when they hold); and, for every account (those -uids names and every one the
 //	    staff list holds), how many accounts, payments, credit on account items, refunds and
-//	    allocations it read, and every money invariant the table breaks
-//	    (payments.AccountProblems, sentences; none when they hold).
+//	    allocations it read (and each payment: uid, id, method, amount, allocated), and
+//	    every money invariant the table breaks (payments.AccountProblems, sentences; none
+//	    when they hold).
 package main
 
 import (
@@ -246,6 +247,18 @@ type moneyCheck struct {
 	Refunds         int      `json:"refunds"`
 	Allocations     int      `json:"allocations"`
 	Problems        []string `json:"problems"`
+	// Held are the payments and credit on account read, so the suite can find each one
+	// staff were told was recorded.
+	Held []heldCheck `json:"held"`
+}
+
+// heldCheck is a payment or credit on account as the table holds it.
+type heldCheck struct {
+	UID       string `json:"uid"`
+	ID        string `json:"id"`
+	Method    string `json:"method"`
+	Amount    int64  `json:"amount"`
+	Allocated int64  `json:"allocated"`
 }
 
 // moneyChecks holds every account to the money invariants (payments.AccountProblems):
@@ -269,7 +282,7 @@ func moneyChecks(ctx context.Context, st *store.Store, uids []string) (moneyChec
 	}
 	slices.Sort(all)
 	svc := payments.Service{Store: st, Now: time.Now}
-	out := moneyCheck{Problems: []string{}}
+	out := moneyCheck{Problems: []string{}, Held: []heldCheck{}}
 	for _, uid := range slices.Compact(all) {
 		b, err := st.MoneyBooks(ctx, uid)
 		if err != nil {
@@ -288,6 +301,7 @@ func moneyChecks(ctx context.Context, st *store.Store, uids []string) (moneyChec
 				out.Payments++
 			}
 			out.Allocations += len(h.Allocations)
+			out.Held = append(out.Held, heldCheck{UID: uid, ID: h.ID, Method: h.Method, Amount: h.Amount, Allocated: h.Allocated})
 		}
 		out.Refunds += len(b.Refunds)
 		out.Problems = append(out.Problems, payments.AccountProblems(b)...)

@@ -465,7 +465,7 @@ async function main(argv) {
   if (built && has('faults')) {
     await step(
       'faults',
-      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way (scripts/faults.mjs)',
+      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way, payments allocated and orders cancelled under kill -9 (scripts/faults.mjs)',
       () =>
         run('node', ['scripts/faults.mjs'], {
           env: {

@@ -1170,10 +1170,13 @@ async function payRun(staff, other, buyers, tally, chaosDone) {
 async function cancelRun(staff, orderIds, tally, chaosDone) {
   const open = [...orderIds];
   while (!chaosDone() && open.length) {
-    await sleep(rand(300, 900));
+    await sleep(rand(150, 500));
     const id = open.splice(Math.floor(Math.random() * open.length), 1)[0];
     const page = await api(staff, 'GET', `/api/admin/orders/${id}`);
-    if (page.status !== 200) continue;
+    if (page.status !== 200) {
+      open.push(id); // not sent: try it again later
+      continue;
+    }
     const r = await api(staff, 'POST', `/api/admin/orders/${id}/action`, { token: staff.token, action: 'cancel', version: page.body.order.version, reason: 'Fault suite' });
     tally.cancels.set(id, r.status || r.error);
   }

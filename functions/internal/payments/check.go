@@ -60,8 +60,9 @@ type RefundSeen struct {
 // as a sentence naming the account and the document; nil when all hold:
 //
 //   - balance = Σ invoices − Σ credit notes − Σ payments (not credit on account) +
-//     Σ refunds = the ledger's balance and its last running balance = due − unallocated,
-//     and the ledger's due and unallocated are those of the documents;
+//     Σ refunds = the ledger's balance and its last running balance = due − unallocated;
+//     each running balance is the sum of the entries up to it, and the ledger's due and
+//     unallocated are those of the documents;
 //   - per payment (and credit on account): Σ its allocations = its allocated ≤ its amount;
 //   - credit on account is exactly each note's gross less its applied part, and each
 //     refund is one allocation of its source;
@@ -219,6 +220,14 @@ func AccountProblems(b Books) []string {
 	}
 	if n := len(l.Entries); n > 0 && l.Entries[n-1].Balance != l.Balance || n == 0 && l.Balance != 0 {
 		c.add("The ledger's last running balance is not its balance %s.", pounds(l.Balance))
+	}
+	var running int64
+	for _, e := range l.Entries {
+		running += e.Debit - e.Credit
+		if e.Balance != running {
+			c.add("The ledger's running balance after %s is %s, but its entries up to it add up to %s.", e.Reference, pounds(e.Balance), pounds(running))
+			break
+		}
 	}
 	if balance != due-unallocated {
 		c.add("The balance %s is not what invoices still owe (%s) less what payments hold unallocated (%s).",

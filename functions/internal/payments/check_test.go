@@ -49,7 +49,8 @@ func soundBooks() Books {
 				{Refund: "REF-1", Amount: 1000}}},
 		},
 		Refunds: []RefundSeen{{ID: "REF-1", Source: "CN-000001", Amount: 1000}},
-		Ledger:  Ledger{Entries: []Entry{{Balance: 1000}}, Balance: 1000, Due: 7000, Unallocated: 6000},
+		Ledger: Ledger{Entries: []Entry{{Reference: "INV-000001", Debit: 12000, Balance: 12000}, {Reference: "PAY-1", Credit: 11000, Balance: 1000}},
+			Balance: 1000, Due: 7000, Unallocated: 6000},
 	}
 }
 
@@ -63,7 +64,7 @@ func TestAccountProblemsFindsNothingInSoundBooks(t *testing.T) {
 	b.Orders[2].InvoicePaid = 0
 	b.Held = slices.Delete(b.Held, 1, 3)
 	b.Refunds, b.Applied = nil, nil
-	b.Ledger = Ledger{Entries: []Entry{{Balance: 4000}}, Balance: 4000, Due: 7000, Unallocated: 3000}
+	b.Ledger = Ledger{Entries: []Entry{{Reference: "INV-000001", Debit: 4000, Balance: 4000}}, Balance: 4000, Due: 7000, Unallocated: 3000}
 	b.Owed = 9000
 	if got := AccountProblems(b); len(got) != 0 {
 		t.Fatalf("problems in books without applied parts:\n%s", strings.Join(got, "\n"))
@@ -116,10 +117,12 @@ func TestAccountProblemsNamesEachInvariantBroken(t *testing.T) {
 			"Payments allocate £50.00 to INV-000007, which is not an invoice of the account."},
 		{"an allocation naming another order", func(b *Books) { b.Held[0].Allocations[0].OrderID = "TS-9" },
 			"INV-000001 is order TS-1's, but allocations name it as order TS-9's."},
-		{"the ledger's balance is not the documents'", func(b *Books) { b.Ledger.Balance, b.Ledger.Entries[0].Balance = 2000, 2000 },
+		{"the ledger's balance is not the documents'", func(b *Books) { b.Ledger.Balance, b.Ledger.Entries[1].Balance = 2000, 2000 },
 			"The ledger's balance is £20.00, but the documents add up to £10.00 (invoices £280.00 − credit notes £100.00 − payments £180.00 + refunds £10.00)."},
-		{"the ledger's last running balance is not its balance", func(b *Books) { b.Ledger.Entries[0].Balance = 900 },
+		{"the ledger's last running balance is not its balance", func(b *Books) { b.Ledger.Entries[1].Balance = 900 },
 			"The ledger's last running balance is not its balance £10.00."},
+		{"a running balance that is not the sum of the entries up to it", func(b *Books) { b.Ledger.Entries[0].Balance = 11000 },
+			"The ledger's running balance after INV-000001 is £110.00, but its entries up to it add up to £120.00."},
 		// It follows from the others (an invoice's figure that is not its allocations').
 		{"the balance is not due less unallocated", func(b *Books) { b.Orders[0].InvoicePaid = 4000 },
 			"The balance £10.00 is not what invoices still owe (£80.00) less what payments hold unallocated (£60.00)."},

@@ -198,7 +198,8 @@ type allocationAnswer struct {
 // ledgerEntryAnswer is one line of a ledger: debit an invoice's gross or a refund's
 // amount, credit a credit note's or a payment's amount, balance the running balance
 // after it. An invoice carries outstanding, due_on (YYYY-MM-DD) and past_due; a payment
-// method, payment_reference and unallocated; a refund method, payment_reference and
+// method, payment_reference and unallocated (a credit note: what its credit on account
+// holds unallocated); a refund method, payment_reference and
 // source (the payment or credit note it was paid from).
 type ledgerEntryAnswer struct {
 	Kind             string  `json:"kind" ts:"'invoice' | 'credit_note' | 'payment' | 'refund'"`

@@ -53,7 +53,8 @@ type Entry struct {
 	Outstanding int64
 	DueOn       time.Time
 	Overdue     bool
-	// A payment's or a refund's own details, and what a payment has left to allocate.
+	// A payment's or a refund's own details; what a payment, or a credit note's credit on
+	// account, has left to allocate.
 	Method      string
 	PaymentRef  string
 	Unallocated int64
@@ -78,12 +79,19 @@ type Ledger struct {
 
 // Build draws the ledger of docs on London day today.
 func Build(docs Documents, today time.Time) Ledger {
+	credit := map[string]int64{} // what each note's credit on account holds unallocated
+	for _, p := range docs.Payments {
+		if p.IsCredit() {
+			credit[p.ID] = p.Unallocated()
+		}
+	}
 	credited := map[string]int64{}
 	var entries []Entry
 	for _, cn := range docs.CreditNotes {
 		credited[cn.OrderID] += cn.Applied
+		ref := CreditNoteNumber(cn.Number)
 		entries = append(entries, Entry{Kind: KindCreditNote, Date: Day(cn.IssuedAt), At: cn.IssuedAt,
-			Reference: CreditNoteNumber(cn.Number), OrderID: cn.OrderID, Credit: cn.Gross})
+			Reference: ref, OrderID: cn.OrderID, Credit: cn.Gross, Unallocated: credit[ref]})
 	}
 	var l Ledger
 	for _, inv := range docs.Invoices {

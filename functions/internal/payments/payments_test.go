@@ -392,6 +392,9 @@ func TestLedgerCountsCreditOnAccountAndRefunds(t *testing.T) {
 	if l.Due != 2000 || l.Unallocated != 600+500 || l.Due-l.Unallocated != l.Balance {
 		t.Fatalf("due %d, unallocated %d, balance %d", l.Due, l.Unallocated, l.Balance)
 	}
+	if e := l.Entries[3]; e.Unallocated != 500 {
+		t.Fatalf("the credit note's entry holds %d of its credit, want 500", e.Unallocated)
+	}
 	if e := l.Entries[5]; e.Debit != 500 || e.Source != "CN-000001" || e.Method != MethodCheque {
 		t.Fatalf("refund entry %+v", e)
 	}

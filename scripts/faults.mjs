@@ -308,7 +308,14 @@ function requests(buyer, sku, staff, products) {
     'POST /api/admin/accounts/{uid}/refunds': {
       as: staff,
       path: `/api/admin/accounts/${buyer.uid}/refunds`,
-      body: { token: s, source: 'PAY-000000000000', method: 'bank_transfer', date: new Date().toISOString().slice(0, 10), amount: 100, reference: 'Fault suite' },
+      body: {
+        token: s,
+        source: 'PAY-000000000000',
+        method: 'bank_transfer',
+        date: new Date().toISOString().slice(0, 10),
+        amount: 100,
+        reference: 'Fault suite',
+      },
     },
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },

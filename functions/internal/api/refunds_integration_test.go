@@ -11,6 +11,7 @@ import (
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/shoperr"
+	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
@@ -177,4 +178,71 @@ func TestRefundEndpoint(t *testing.T) {
 		t.Fatalf("reversal: %d %v", code, out)
 	}
 	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+}
+
+// TestOwedFallsByEachAllocation: what an account owes (the credit limit's measure) is
+// what its invoices on account still owe: a part payment allocated to one takes its
+// amount off at once, and the rest when it is paid in full; money held unallocated does
+// not.
+func TestOwedFallsByEachAllocation(t *testing.T) {
+	t.Parallel()
+	s := newRaceShop(t)
+	ctx := context.Background()
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	buyer := testenv.VerifyEmail(t, testenv.NewUser(t))
+	if _, err := s.st.CreateProfile(ctx, store.Profile{UID: buyer.UID, Business: "Owed Cards Ltd", Email: buyer.Email}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.SaveBilling(ctx, buyer.UID, store.Billing{Company: "Owed Cards Ltd", Contact: "Pat", PaymentMethod: "account",
+		Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := s.c.get("/api/admin/accounts/"+buyer.UID, staff.IDToken)
+	if code != 200 {
+		t.Fatalf("account: %d %v", code, body)
+	}
+	v := int64(body["account"].(map[string]any)["version"].(float64))
+	if code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":500000,"dsc":""}`,
+		staff.IDToken, v), nil); code != 200 {
+		t.Fatalf("approve: %d %v", code, body)
+	}
+	p := s.product(100, 1, 10000)
+	id := s.placed(buyer, p, 3)
+	owed := func() int64 {
+		t.Helper()
+		prof, err := s.st.Profile(ctx, buyer.UID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return prof.Owed
+	}
+	o, err := s.st.Order(ctx, buyer.UID, id)
+	if err != nil || o.Invoice == nil || owed() != o.TotalIncVAT {
+		t.Fatalf("placed: owed %d, order %+v %v", owed(), o, err)
+	}
+	svc := payments.Service{Store: s.st, Now: time.Now}
+	today := time.Now().In(london).Format(time.DateOnly)
+	by := orders.Staff{UID: "staff-owed"}
+	if _, err := svc.Record(ctx, buyer.UID, payments.Recording{Method: payments.MethodBankTransfer, Date: today, Amount: 10000,
+		Reference: "PART", By: by}); err != nil {
+		t.Fatal(err)
+	}
+	if got := owed(); got != o.TotalIncVAT-10000 {
+		t.Fatalf("owed %d after £100 allocated, want %d", got, o.TotalIncVAT-10000)
+	}
+	if _, err := svc.Record(ctx, buyer.UID, payments.Recording{Method: payments.MethodCheque, Date: today, Amount: 50000,
+		Reference: "HELD", Allocate: payments.AllocateNone, By: by}); err != nil {
+		t.Fatal(err)
+	}
+	if got := owed(); got != o.TotalIncVAT-10000 {
+		t.Fatalf("owed %d after money held unallocated, want %d", got, o.TotalIncVAT-10000)
+	}
+	if _, err := svc.Record(ctx, buyer.UID, payments.Recording{Method: payments.MethodBankTransfer, Date: today, Amount: o.TotalIncVAT - 10000,
+		Reference: "REST", By: by}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.st.Order(ctx, buyer.UID, id)
+	if got := owed(); err != nil || got != 0 || !after.Paid() {
+		t.Fatalf("owed %d, paid %v after the rest, want 0 and paid (%v)", got, after.Paid(), err)
+	}
 }

@@ -355,10 +355,8 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 		}
 		d.Invoices = append(d.Invoices, inv)
 		for _, cn := range o.CreditNotes {
-			// A note records the part of its gross its invoice still owed (applied, docs/invoices.md
-			// "Credit on account"); until it does, it is taken as all of it.
-			gross := cn.TotalIncVAT()
-			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: gross, Applied: gross})
+			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt,
+				Gross: cn.TotalIncVAT(), Applied: appliedOf(cn)})
 		}
 	}
 	sortInvoices(d.Invoices)
@@ -373,6 +371,11 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 	}
 	return d, nil
 }
+
+// appliedOf is what credit note cn took off its invoice (docs/invoices.md "Credit on
+// account"): the rest of its gross is credit on account. A note that records none is
+// read as applying all of its gross.
+func appliedOf(cn orders.CreditNote) int64 { return cn.TotalIncVAT() }
 
 // NewID makes a payment's id: PAY- and 12 random hex digits, upper case.
 func NewID() string {

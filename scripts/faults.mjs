@@ -321,6 +321,18 @@ function requests(buyer, sku, staff, products) {
       path: `/api/admin/accounts/${buyer.uid}/payments/PAY-000000000000/allocate`,
       body: { token: s },
     },
+    'POST /api/admin/accounts/{uid}/refunds': {
+      as: staff,
+      path: `/api/admin/accounts/${buyer.uid}/refunds`,
+      body: {
+        token: s,
+        source: 'PAY-000000000000',
+        method: 'bank_transfer',
+        date: new Date().toISOString().slice(0, 10),
+        amount: 100,
+        reference: 'Fault suite',
+      },
+    },
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
     'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },

@@ -7,6 +7,9 @@ import type {
   AdminCouponAnswer as Coupon,
   AdminCouponPage as CouponWithAudit,
   AdminCouponsPage,
+  AdminLedgerAnswer,
+  AdminPaymentAnswer,
+  AdminRefundAnswer,
   AdminOrderPage as OrderWithAudit,
   AdminOrderSummary as OrderSummary,
   AdminOrdersPage,
@@ -36,6 +39,10 @@ export type {
   AdminProductAnswer as StockProduct,
   AdminProductPage as ProductWithAudit,
   AuditAnswer as AuditEntry,
+  AdminLedgerAnswer as Ledger,
+  LedgerEntryAnswer as LedgerEntry,
+  PaymentAnswer as Payment,
+  RefundAnswer as Refund,
 } from './api-types';
 
 /** A page of a list and the cursor of the next page (null on the last). */
@@ -121,6 +128,56 @@ export type AccountChange = Pick<AdminAccount, 'version' | 'approved_for_credit'
 
 export function adminAccountUpdate(uid: string, change: AccountChange): Promise<AccountWithAudit> {
   return adminPost(`/api/admin/accounts/${encodeURIComponent(uid)}`, { ...change });
+}
+
+// ——— Payments (docs/back-office.md "Payments") ———
+
+/** An invoice named by hand and the pence to set against it. */
+export interface AllocationLine {
+  invoice: string;
+  amount: number;
+}
+
+/** A payment received, as the record form sends it: allocated oldest first, by hand
+ * (lines) or not yet. */
+export interface PaymentInput {
+  method: 'bank_transfer' | 'cheque';
+  date: string;
+  amount: number;
+  reference: string;
+  allocate: 'oldest' | 'by_hand' | 'none';
+  lines?: AllocationLine[];
+}
+
+/** Money paid back from a payment or credit on account (source), or a payment reversed. */
+export interface RefundInput {
+  source: string;
+  method: 'bank_transfer' | 'cheque' | 'reversal';
+  date: string;
+  amount: number;
+  reference: string;
+}
+
+/** An account's ledger: its invoices, credit notes, payments and refunds with a running
+ * balance, and what is due, overdue and unallocated. */
+export function adminLedger(uid: string): Promise<AdminLedgerAnswer> {
+  return adminGet<AdminLedgerAnswer>(`/api/admin/accounts/${encodeURIComponent(uid)}/ledger`);
+}
+
+/** Records a payment against an account and allocates it, in one transaction. */
+export function adminRecordPayment(uid: string, input: PaymentInput): Promise<AdminPaymentAnswer> {
+  return adminPost<AdminPaymentAnswer>(`/api/admin/accounts/${encodeURIComponent(uid)}/payments`, { ...input });
+}
+
+/** Allocates what a payment (PAY-…) or credit on account (CN-…) has left: by hand, or
+ * oldest first without lines. */
+export function adminAllocate(uid: string, id: string, lines?: AllocationLine[]): Promise<AdminPaymentAnswer> {
+  return adminPost<AdminPaymentAnswer>(`/api/admin/accounts/${encodeURIComponent(uid)}/payments/${encodeURIComponent(id)}/allocate`, lines ? { lines } : {});
+}
+
+/** Records a refund (or a reversal) from what a payment or credit on account holds. */
+export function adminRefund(uid: string, input: RefundInput): Promise<AdminRefundAnswer> {
+  return adminPost<AdminRefundAnswer>(`/api/admin/accounts/${encodeURIComponent(uid)}/refunds`, { ...input });
 }
 
 export async function adminCoupons(): Promise<Coupon[]> {

@@ -270,6 +270,12 @@ export interface AdminPaymentAnswer {
   ledger: AdminLedgerAnswer;
 }
 
+export interface AdminRefundAnswer {
+  refund: RefundAnswer;
+  payment: PaymentAnswer;
+  ledger: AdminLedgerAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -633,7 +639,7 @@ export interface LastImportAnswer {
 }
 
 export interface LedgerEntryAnswer {
-  kind: 'invoice' | 'credit_note' | 'payment';
+  kind: 'invoice' | 'credit_note' | 'payment' | 'refund';
   date: string;
   reference: string;
   order_id: string;
@@ -646,11 +652,13 @@ export interface LedgerEntryAnswer {
   method: string;
   payment_reference: string;
   unallocated: Pence;
+  source: string;
 }
 
 export interface PaymentAnswer {
   id: string;
-  method: 'bank_transfer' | 'cheque';
+  method: 'bank_transfer' | 'cheque' | 'credit_note';
+  order_id: string;
   date: string;
   amount: Pence;
   reference: string;
@@ -659,6 +667,17 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+}
+
+export interface RefundAnswer {
+  id: string;
+  source: string;
+  method: 'bank_transfer' | 'cheque' | 'reversal';
+  date: string;
+  amount: Pence;
+  reference: string;
+  recorded_at: UnixMillis;
+  recorded_by: string;
 }
 
 export interface Menu {
@@ -768,6 +787,7 @@ export interface ImportChangeAnswer {
 
 export interface AllocationAnswer {
   invoice: string;
+  refund: string;
   order_id: string;
   amount: Pence;
   at: UnixMillis;

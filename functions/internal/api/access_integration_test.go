@@ -102,7 +102,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	}
 	var orderID, largeID, creditNote string
 	var accountVersion int64
-	var paymentID string
+	var paymentID, refundSource string
 	su := testenv.Staff(t, testenv.NewNamedUser(t, "Access Staff"))
 	stok := fmt.Sprintf("%q", su.IDToken)
 	staffGet := func(path string) func() (int, string) {
@@ -337,6 +337,19 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}, nil},
 		{"adminPaymentAllocate", func() (int, string) {
 			return post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", `{"token":`+stok+`}`)
+		}, nil},
+		// A refund of part of a payment nothing was allocated from.
+		{"adminPaymentRecord", func() (int, string) {
+			code, body := post("/api/admin/accounts/"+u.UID+"/payments", `{"token":`+stok+`,"method":"cheque","date":"`+
+				time.Now().In(london).Format(time.DateOnly)+`","amount":500,"reference":"ACCESS 2","allocate":"none"}`)
+			var out struct{ Payment struct{ ID string } }
+			_ = json.Unmarshal([]byte(body), &out)
+			refundSource = out.Payment.ID
+			return code, body
+		}, nil},
+		{"adminRefund", func() (int, string) {
+			return post("/api/admin/accounts/"+u.UID+"/refunds", `{"token":`+stok+`,"source":"`+refundSource+`","method":"bank_transfer","date":"`+
+				time.Now().In(london).Format(time.DateOnly)+`","amount":200,"reference":"ACCESS BACK"}`)
 		}, nil},
 		{"adminLedger", func() (int, string) { return staffGet("/api/admin/accounts/" + u.UID + "/ledger")() }, nil},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},

@@ -146,6 +146,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminLedger", "GET /api/admin/accounts/{uid}/ledger", handleAdminLedger(staff, pays)},
 		{"adminPaymentRecord", "POST /api/admin/accounts/{uid}/payments", handleAdminPaymentRecord(staff, pays)},
 		{"adminPaymentAllocate", "POST /api/admin/accounts/{uid}/payments/{id}/allocate", handleAdminPaymentAllocate(staff, pays)},
+		{"adminRefund", "POST /api/admin/accounts/{uid}/refunds", handleAdminRefund(staff, pays)},
 		{"adminCoupons", "GET /api/admin/coupons", handleAdminCoupons(staff, offers)},
 		{"adminCouponSave", "POST /api/admin/coupons", handleAdminCouponSave(staff, offers, true)},
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},

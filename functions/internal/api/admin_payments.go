@@ -10,7 +10,8 @@ import (
 )
 
 // The back office's payments (docs/back-office.md "Payments"): record a payment against
-// a trade account, allocate it to the account's invoices, read the account's ledger.
+// a trade account, allocate it (or credit on account) to the account's invoices, refund
+// what it holds unallocated, read the account's ledger.
 
 // allocationLine is one invoice named by hand and the pence to set against it.
 type allocationLine struct {
@@ -104,6 +105,47 @@ func handleAdminPaymentAllocate(g staffGate, pays payments.Service) http.Handler
 	})
 }
 
+// refundRequest is POST /api/admin/accounts/{uid}/refunds.
+type refundRequest struct {
+	Token     string `json:"token"`
+	Source    string `json:"source"`
+	Method    string `json:"method"`
+	Date      string `json:"date"`
+	Amount    int64  `json:"amount"`
+	Reference string `json:"reference"`
+}
+
+func (p refundRequest) idToken() string { return p.Token }
+
+func (p refundRequest) refund(by orders.Staff) payments.RefundRequest {
+	return payments.RefundRequest{Source: p.Source, Method: p.Method, Date: p.Date, Amount: p.Amount, Reference: p.Reference, By: by}
+}
+
+func (p refundRequest) Valid(context.Context) map[string]string {
+	return payments.RefundProblems(p.refund(orders.Staff{}), time.Now())
+}
+
+// handleAdminRefund answers POST /api/admin/accounts/{uid}/refunds: records a refund (or
+// a reversal) from what a payment or credit on account holds unallocated, and answers
+// the refund, its source after and the account's ledger; 409 with a sentence when the
+// source has less left than asked (also when another member of staff took it first).
+func handleAdminRefund(g staffGate, pays payments.Service) http.Handler {
+	return staffPost(g, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req refundRequest) {
+		uid := r.PathValue("uid")
+		ref, src, err := pays.Refund(r.Context(), uid, req.refund(by))
+		if err != nil {
+			writeError(w, r, g.Log, err)
+			return
+		}
+		l, err := pays.Ledger(r.Context(), uid)
+		if err != nil {
+			writeError(w, r, g.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, adminRefundAnswer{Refund: refundAnswerOf(ref), Payment: paymentAnswerOf(src), Ledger: ledgerAnswerOf(l)})
+	})
+}
+
 func writePaymentAnswer(w http.ResponseWriter, r *http.Request, g staffGate, pays payments.Service, uid string, p payments.Payment) {
 	l, err := pays.Ledger(r.Context(), uid)
 	if err != nil {
@@ -127,10 +169,12 @@ func handleAdminLedger(g staffGate, pays payments.Service) http.Handler {
 }
 
 // paymentAnswer is a payment as staff see it: money in pence, date a London day
-// (YYYY-MM-DD), recorded_at Unix ms.
+// (YYYY-MM-DD), recorded_at Unix ms. Credit on account is one too: id the credit note's
+// number, method credit_note, order_id its order.
 type paymentAnswer struct {
 	ID          string             `json:"id"`
-	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque'"`
+	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque' | 'credit_note'"`
+	OrderID     string             `json:"order_id"`
 	Date        string             `json:"date"`
 	Amount      int64              `json:"amount"`
 	Reference   string             `json:"reference"`
@@ -141,20 +185,24 @@ type paymentAnswer struct {
 	Allocations []allocationAnswer `json:"allocations"`
 }
 
-// allocationAnswer is part of a payment set against one invoice.
+// allocationAnswer is part of a payment set against one invoice, or paid back by a
+// refund (refund its id, invoice and order_id "").
 type allocationAnswer struct {
 	Invoice string     `json:"invoice"`
+	Refund  string     `json:"refund"`
 	OrderID string     `json:"order_id"`
 	Amount  int64      `json:"amount"`
 	At      unixMillis `json:"at"`
 }
 
-// ledgerEntryAnswer is one line of a ledger: debit an invoice's gross, credit a credit
-// note's or a payment's amount, balance the running balance after it. An invoice carries
-// outstanding, due_on (YYYY-MM-DD) and past_due; a payment method, payment_reference and
-// unallocated.
+// ledgerEntryAnswer is one line of a ledger: debit an invoice's gross or a refund's
+// amount, credit a credit note's or a payment's amount, balance the running balance
+// after it. An invoice carries outstanding, due_on (YYYY-MM-DD) and past_due; a payment
+// method, payment_reference and unallocated (a credit note: what its credit on account
+// holds unallocated); a refund method, payment_reference and
+// source (the payment or credit note it was paid from).
 type ledgerEntryAnswer struct {
-	Kind             string  `json:"kind" ts:"'invoice' | 'credit_note' | 'payment'"`
+	Kind             string  `json:"kind" ts:"'invoice' | 'credit_note' | 'payment' | 'refund'"`
 	Date             string  `json:"date"`
 	Reference        string  `json:"reference"`
 	OrderID          string  `json:"order_id"`
@@ -167,11 +215,13 @@ type ledgerEntryAnswer struct {
 	Method           string  `json:"method"`
 	PaymentReference string  `json:"payment_reference"`
 	Unallocated      int64   `json:"unallocated"`
+	Source           string  `json:"source"`
 }
 
 // adminLedgerAnswer is an account's ledger: entries oldest first; balance (the last
-// entry's) = Σ invoices − Σ credit notes − Σ payments; due what open invoices owe,
-// overdue the part past due, unallocated what payments hold not yet allocated.
+// entry's) = Σ invoices − Σ credit notes − Σ payments + Σ refunds; due what open
+// invoices owe, overdue the part past due, unallocated what payments and credit on
+// account hold not yet allocated nor refunded (so balance = due − unallocated).
 type adminLedgerAnswer struct {
 	Entries     []ledgerEntryAnswer `json:"entries"`
 	Balance     int64               `json:"balance"`
@@ -186,15 +236,48 @@ type adminPaymentAnswer struct {
 	Ledger  adminLedgerAnswer `json:"ledger"`
 }
 
+// refundAnswer is a refund as staff see it: money paid back from source (a payment or
+// credit on account), or a reversal of a payment recorded in error.
+type refundAnswer struct {
+	ID         string     `json:"id"`
+	Source     string     `json:"source"`
+	Method     string     `json:"method" ts:"'bank_transfer' | 'cheque' | 'reversal'"`
+	Date       string     `json:"date"`
+	Amount     int64      `json:"amount"`
+	Reference  string     `json:"reference"`
+	RecordedAt unixMillis `json:"recorded_at"`
+	RecordedBy string     `json:"recorded_by"`
+}
+
+// adminRefundAnswer is a refund recorded, with its source after and the account's ledger.
+type adminRefundAnswer struct {
+	Refund  refundAnswer      `json:"refund"`
+	Payment paymentAnswer     `json:"payment"`
+	Ledger  adminLedgerAnswer `json:"ledger"`
+}
+
+func refundAnswerOf(r payments.Refund) refundAnswer {
+	a := refundAnswer{ID: r.ID, Source: r.Source, Method: r.Method, Date: r.Date, Amount: r.Amount, Reference: r.Reference,
+		RecordedAt: unixMillisOf(r.RecordedAt), RecordedBy: r.By.Email}
+	if a.RecordedBy == "" {
+		a.RecordedBy = r.By.UID
+	}
+	return a
+}
+
 func paymentAnswerOf(p payments.Payment) paymentAnswer {
-	a := paymentAnswer{ID: p.ID, Method: p.Method, Date: p.Date, Amount: p.Amount, Reference: p.Reference,
+	a := paymentAnswer{ID: p.ID, Method: p.Method, OrderID: p.OrderID, Date: p.Date, Amount: p.Amount, Reference: p.Reference,
 		RecordedAt: unixMillisOf(p.RecordedAt), RecordedBy: p.By.Email, Allocated: p.Allocated, Unallocated: p.Unallocated(),
 		Allocations: make([]allocationAnswer, len(p.Allocations))}
 	if a.RecordedBy == "" {
 		a.RecordedBy = p.By.UID
 	}
 	for i, al := range p.Allocations {
-		a.Allocations[i] = allocationAnswer{Invoice: orders.InvoiceNumber(al.Invoice), OrderID: al.OrderID, Amount: al.Amount, At: unixMillisOf(al.At)}
+		inv := ""
+		if al.Invoice > 0 {
+			inv = orders.InvoiceNumber(al.Invoice)
+		}
+		a.Allocations[i] = allocationAnswer{Invoice: inv, Refund: al.Refund, OrderID: al.OrderID, Amount: al.Amount, At: unixMillisOf(al.At)}
 	}
 	return a
 }
@@ -205,7 +288,7 @@ func ledgerAnswerOf(l payments.Ledger) adminLedgerAnswer {
 	for i, e := range l.Entries {
 		ea := ledgerEntryAnswer{Kind: e.Kind, Date: e.Date.Format("2006-01-02"), Reference: e.Reference, OrderID: e.OrderID,
 			Debit: e.Debit, Credit: e.Credit, Balance: e.Balance, Outstanding: e.Outstanding, PastDue: e.Overdue, Method: e.Method,
-			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated}
+			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source}
 		if e.Kind == payments.KindInvoice {
 			d := e.DueOn.Format("2006-01-02")
 			ea.DueOn = &d

@@ -33,7 +33,7 @@ var answerTypes = []any{
 	// The back office (admin_answers.go).
 	staffAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
 	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
-	catalogueImageAnswer{}, adminHealthAnswer{}, adminLedgerAnswer{}, adminPaymentAnswer{},
+	catalogueImageAnswer{}, adminHealthAnswer{}, adminLedgerAnswer{}, adminPaymentAnswer{}, adminRefundAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

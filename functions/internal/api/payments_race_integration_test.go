@@ -17,8 +17,8 @@ import (
 // checkPaymentInvariants holds an account to docs/invoices.md "Payments": each
 // payment's allocations add up to its allocated total and stay within it; each invoice's
 // allocations add up to what its order records and stay within its gross; the balance is
-// Σ invoices − Σ credit notes − Σ payments and the ledger's last running balance; due − unallocated is
-// the balance.
+// Σ invoices − Σ credit notes − Σ payments (credit on account aside) + Σ refunds and the
+// ledger's last running balance; due − unallocated is the balance.
 func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid string) payments.Ledger {
 	t.Helper()
 	ctx := context.Background()
@@ -41,7 +41,16 @@ func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid
 		if sum != p.Allocated || p.Allocated > p.Amount || p.Allocated < 0 {
 			t.Errorf("payment %s: allocations %d, allocated %d, amount %d", p.ID, sum, p.Allocated, p.Amount)
 		}
-		paid += p.Amount
+		if !p.IsCredit() {
+			paid += p.Amount
+		}
+	}
+	refunds, err := s.st.Refunds(ctx, uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refunds {
+		paid -= r.Amount
 	}
 	var invoiced, credited int64
 	for _, o := range os {
@@ -64,7 +73,7 @@ func checkPaymentInvariants(t *testing.T, s *raceShop, svc payments.Service, uid
 		t.Fatal(err)
 	}
 	if l.Balance != invoiced-credited-paid {
-		t.Errorf("balance %d, want Σ invoices %d − Σ credit notes %d − Σ payments %d", l.Balance, invoiced, credited, paid)
+		t.Errorf("balance %d, want Σ invoices %d − Σ credit notes %d − (Σ payments − Σ refunds) %d", l.Balance, invoiced, credited, paid)
 	}
 	if n := len(l.Entries); n == 0 || l.Entries[n-1].Balance != l.Balance {
 		t.Errorf("the ledger's last running balance is not the balance %d: %+v", l.Balance, l.Entries)

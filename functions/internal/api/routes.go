@@ -247,6 +247,10 @@ var endpointFunctions = []DeployedFunction{
 		grant("GetItem Query UpdateItem", "USER#*"),
 		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),
 	}},
+	{Name: "adminRefund", Group: "admin", CSRFSecret: true, Access: []Grant{
+		grant("GetItem Query PutItem UpdateItem", "USER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*"),
+	}},
 	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},

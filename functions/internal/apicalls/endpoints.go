@@ -202,6 +202,10 @@ func (b *Bench) Endpoints() ([]Row, error) {
 			paymentID = out.Payment.ID
 			return nil
 		}},
+		{endpoint: "adminRefund", route: "POST /api/admin/accounts/{uid}/refunds", what: "refunds £1 of it", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/refunds", staffWith(map[string]any{"source": paymentID, "method": "bank_transfer",
+				"date": today, "amount": 100, "reference": "BACS BACK"}))
+		}},
 		{endpoint: "adminPaymentAllocate", route: "POST /api/admin/accounts/{uid}/payments/{id}/allocate", what: "allocates it oldest first", request: func() answer {
 			return b.post("/api/admin/accounts/"+u.UID+"/payments/"+paymentID+"/allocate", staffWith(map[string]any{}))
 		}},

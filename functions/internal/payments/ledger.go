@@ -13,23 +13,26 @@ const (
 	KindInvoice    = "invoice"
 	KindCreditNote = "credit_note"
 	KindPayment    = "payment"
+	KindRefund     = "refund"
 )
 
-// CreditNote is a credit note as the ledger sees it: the seam for VAT credit notes
-// (issue 35, item 1), which the store will answer with the account's documents. It
-// takes Gross off the invoice of its order.
+// CreditNote is a credit note as the ledger sees it. Its Gross comes off the balance;
+// Applied (at most Gross) comes off its order's invoice, and the rest is credit on
+// account, kept as a payment item of method credit_note.
 type CreditNote struct {
 	Number   int64
 	OrderID  string
 	IssuedAt time.Time
 	Gross    int64
+	Applied  int64
 }
 
 // Documents are an account's money documents, as the store reads them.
 type Documents struct {
 	Invoices    []Invoice // each with Paid as its allocations add up; Credited is worked out here
 	CreditNotes []CreditNote
-	Payments    []Payment
+	Payments    []Payment // credit on account (method credit_note) included
+	Refunds     []Refund
 	// MarkedPaid are invoices settled by the back office's "Mark paid" before payments
 	// were recorded (their orders are paid with nothing allocated): the ledger shows
 	// each as a payment of what it was owed, so the balance stays the documents' sum.
@@ -41,43 +44,54 @@ type Entry struct {
 	Kind      string
 	Date      time.Time // the London day: invoice and credit note dates, the day a payment was received
 	At        time.Time // when it was issued or recorded: the order within a day
-	Reference string    // INV-000042, CN-000007, PAY-…
+	Reference string    // INV-000042, CN-000007, PAY-…, REF-…
 	OrderID   string    // an invoice's and a credit note's order
-	Debit     int64     // an invoice's gross amount
+	Debit     int64     // an invoice's gross amount, a refund's
 	Credit    int64     // a credit note's or a payment's amount
 	Balance   int64     // the running balance after this entry
 	// An invoice's state now: what it still owes, when it is due, whether overdue.
 	Outstanding int64
 	DueOn       time.Time
 	Overdue     bool
-	// A payment's own details and what it has left to allocate.
+	// A payment's or a refund's own details; what a payment, or a credit note's credit on
+	// account, has left to allocate.
 	Method      string
 	PaymentRef  string
 	Unallocated int64
+	// Source is a refund's: the payment or credit note (CN-…) it was paid from.
+	Source string
 }
 
 // Ledger is an account's documents in date order with a running balance, and its
 // figures now.
 type Ledger struct {
 	Entries []Entry
-	// Balance is Σ invoices − Σ credit notes − Σ payments: the last entry's running balance.
+	// Balance is Σ invoices − Σ credit notes − Σ payments + Σ refunds: the last entry's
+	// running balance.
 	Balance int64
 	// Due is what the open invoices still owe; Overdue the part past its due date.
 	Due     int64
 	Overdue int64
-	// Unallocated is what payments hold that is not yet set against an invoice:
-	// Balance = Due − Unallocated (invoices overpaid by credit notes aside).
+	// Unallocated is what payments and credit on account hold that is not yet set
+	// against an invoice nor refunded: Balance = Due − Unallocated.
 	Unallocated int64
 }
 
 // Build draws the ledger of docs on London day today.
 func Build(docs Documents, today time.Time) Ledger {
+	credit := map[string]int64{} // what each note's credit on account holds unallocated
+	for _, p := range docs.Payments {
+		if p.IsCredit() {
+			credit[p.ID] = p.Unallocated()
+		}
+	}
 	credited := map[string]int64{}
 	var entries []Entry
 	for _, cn := range docs.CreditNotes {
-		credited[cn.OrderID] += cn.Gross
+		credited[cn.OrderID] += cn.Applied
+		ref := CreditNoteNumber(cn.Number)
 		entries = append(entries, Entry{Kind: KindCreditNote, Date: Day(cn.IssuedAt), At: cn.IssuedAt,
-			Reference: CreditNoteNumber(cn.Number), OrderID: cn.OrderID, Credit: cn.Gross})
+			Reference: ref, OrderID: cn.OrderID, Credit: cn.Gross, Unallocated: credit[ref]})
 	}
 	var l Ledger
 	for _, inv := range docs.Invoices {
@@ -91,13 +105,16 @@ func Build(docs Documents, today time.Time) Ledger {
 		entries = append(entries, e)
 	}
 	for _, p := range docs.Payments {
-		day, err := ParseDate(p.Date)
-		if err != nil {
-			day = Day(p.RecordedAt)
-		}
-		entries = append(entries, Entry{Kind: KindPayment, Date: day, At: p.RecordedAt, Reference: p.ID, Credit: p.Amount,
-			Method: p.Method, PaymentRef: p.Reference, Unallocated: p.Unallocated()})
 		l.Unallocated += p.Unallocated()
+		if p.IsCredit() {
+			continue // its credit note's entry took its gross off the balance already
+		}
+		entries = append(entries, Entry{Kind: KindPayment, Date: dayOf(p.Date, p.RecordedAt), At: p.RecordedAt, Reference: p.ID,
+			Credit: p.Amount, Method: p.Method, PaymentRef: p.Reference, Unallocated: p.Unallocated()})
+	}
+	for _, r := range docs.Refunds {
+		entries = append(entries, Entry{Kind: KindRefund, Date: dayOf(r.Date, r.RecordedAt), At: r.RecordedAt, Reference: r.ID,
+			Debit: r.Amount, Method: r.Method, PaymentRef: r.Reference, Source: r.Source})
 	}
 	for _, inv := range docs.MarkedPaid {
 		entries = append(entries, Entry{Kind: KindPayment, Date: Day(inv.IssuedAt), At: inv.IssuedAt.Add(time.Millisecond),
@@ -115,6 +132,15 @@ func Build(docs Documents, today time.Time) Ledger {
 	}
 	l.Entries = entries
 	return l
+}
+
+// dayOf is a document's date (YYYY-MM-DD) as its London day; the day it was recorded
+// when the date cannot be read.
+func dayOf(date string, recorded time.Time) time.Time {
+	if d, err := ParseDate(date); err == nil {
+		return d
+	}
+	return Day(recorded)
 }
 
 // CreditNoteNumber formats a credit note's number as the ledger shows it.

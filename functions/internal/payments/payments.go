@@ -16,6 +16,10 @@ import (
 const (
 	MethodBankTransfer = "bank_transfer"
 	MethodCheque       = "cheque"
+	// MethodCreditNote is credit on account: the part of a credit note's gross its
+	// invoice no longer owed, kept as a payment item (id the note's number, CN-…) so that
+	// it is allocated, and refunded, as a payment is. It is never recorded by hand.
+	MethodCreditNote = "credit_note"
 )
 
 // Methods lists the payment methods, as a form offers them.
@@ -44,14 +48,29 @@ type Payment struct {
 	By          orders.Staff
 	Allocated   int64 // Σ Allocations' amounts
 	Allocations []Allocation
+	// OrderID is credit on account's order (the credit note's); "" for a payment.
+	OrderID string
 }
 
 // Unallocated is what p has left to allocate.
 func (p Payment) Unallocated() int64 { return p.Amount - p.Allocated }
 
-// Allocation is part of a payment set against one invoice.
+// IsCredit says p is credit on account (a credit note's), not money received.
+func (p Payment) IsCredit() bool { return p.Method == MethodCreditNote }
+
+// Name is p as a sentence names it.
+func (p Payment) Name() string {
+	if p.IsCredit() {
+		return "The credit on account from " + p.ID
+	}
+	return "Payment " + p.ID
+}
+
+// Allocation is part of a payment set against one invoice, or paid back to the buyer
+// by a refund (Refund its id, Invoice 0).
 type Allocation struct {
 	Invoice int64 // its number
+	Refund  string
 	OrderID string
 	Amount  int64
 	At      time.Time

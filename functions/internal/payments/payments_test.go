@@ -139,7 +139,7 @@ func TestLedgerBalanceIsTheSumOfItsDocuments(t *testing.T) {
 			{Number: 4, OrderID: "TS-4", IssuedAt: day("2026-10-02"), Gross: 2000, TermsDays: 0, ProForma: true},
 			{Number: 5, OrderID: "TS-5", IssuedAt: day("2026-10-03"), Gross: 500, TermsDays: 30},
 		},
-		CreditNotes: []CreditNote{{Number: 1, OrderID: "TS-5", IssuedAt: day("2026-10-04"), Gross: 500}},
+		CreditNotes: []CreditNote{{Number: 1, OrderID: "TS-5", IssuedAt: day("2026-10-04"), Gross: 500, Applied: 500}},
 		Payments: []Payment{
 			{ID: "PAY-A", Date: "2026-09-20", RecordedAt: day("2026-09-21"), Amount: 13000, Allocated: 13000},
 			{ID: "PAY-B", Date: "2026-11-25", RecordedAt: day("2026-11-25"), Amount: 700},
@@ -190,6 +190,7 @@ func TestDueOnIsTheLondonDayPlusTheTerms(t *testing.T) {
 type fakeStore struct {
 	orders   []orders.Order
 	payments map[string]Payment
+	refunds  []Refund
 	lose     []error
 	writes   []Write
 }
@@ -213,6 +214,27 @@ func (f *fakeStore) Payment(_ context.Context, _, id string) (Payment, error) {
 		return Payment{}, notFound("no payment")
 	}
 	return p, nil
+}
+func (f *fakeStore) Refunds(context.Context, string) ([]Refund, error) {
+	return slices.Clone(f.refunds), nil
+}
+
+// WriteRefund holds the store's condition: the source must still hold the amount.
+func (f *fakeStore) WriteRefund(_ context.Context, w RefundWrite) error {
+	if len(f.lose) > 0 {
+		err := f.lose[0]
+		f.lose = f.lose[1:]
+		return err
+	}
+	p := f.payments[w.Source.ID]
+	if p.Allocated > p.Amount-w.Refund.Amount {
+		return ErrPaymentMoved
+	}
+	p.Allocated += w.Refund.Amount
+	p.Allocations = append(p.Allocations, Allocation{Refund: w.Refund.ID, Amount: w.Refund.Amount})
+	f.payments[p.ID] = p
+	f.refunds = append(f.refunds, w.Refund)
+	return nil
 }
 func (f *fakeStore) WriteAllocation(_ context.Context, w Write) error {
 	if len(f.lose) > 0 {
@@ -247,8 +269,8 @@ func invoicedOrder(id string, n, gross int64, proForma bool) orders.Order {
 
 // TestRecordAllocatesOldestFirstAndTriesAgainAfterALostRace: a payment recorded with
 // the default allocation settles the oldest invoice, then part of the next; an invoice
-// paid in full moves its order on account off what the account owes, with its own
-// audit entry; a race lost to another allocation is read again and tried again.
+// paid in full has its own audit entry; every amount allocated to an invoice on account
+// comes off what the account owes; a race lost to another allocation is read again and tried again.
 func TestRecordAllocatesOldestFirstAndTriesAgainAfterALostRace(t *testing.T) {
 	t.Parallel()
 	f := &fakeStore{orders: []orders.Order{invoicedOrder("TS-2", 2, 5000, false), invoicedOrder("TS-1", 1, 3000, false)},
@@ -265,7 +287,7 @@ func TestRecordAllocatesOldestFirstAndTriesAgainAfterALostRace(t *testing.T) {
 		t.Fatalf("%d writes, want 1", len(f.writes))
 	}
 	w := f.writes[0]
-	if !w.New || w.OwedDelta != -3000 || !w.Lines[0].Covers || w.Lines[1].Covers || w.Lines[0].OrderAudit.Action != orders.ActionPay {
+	if !w.New || w.OwedDelta != -4000 || !w.Lines[0].Covers || w.Lines[1].Covers || w.Lines[0].OrderAudit.Action != orders.ActionPay {
 		t.Fatalf("write %+v", w)
 	}
 	l, err := s.Ledger(context.Background(), "u1")
@@ -316,7 +338,7 @@ func TestPayInvoiceIsAPaymentOfWhatIsOwed(t *testing.T) {
 		t.Fatalf("paid: %+v %v", after, err)
 	}
 	w := f.writes[0]
-	if w.Payment.Amount != 2000 || w.Payment.Reference != "TS-1" || w.Payment.Method != MethodBankTransfer || w.OwedDelta != -3000 {
+	if w.Payment.Amount != 2000 || w.Payment.Reference != "TS-1" || w.Payment.Method != MethodBankTransfer || w.OwedDelta != -2000 {
 		t.Fatalf("write %+v", w)
 	}
 	noInvoice := o
@@ -328,3 +350,166 @@ func TestPayInvoiceIsAPaymentOfWhatIsOwed(t *testing.T) {
 }
 
 func onAccount() *account.Billing { return &account.Billing{PaymentMethod: account.PayOnAccount} }
+
+// TestLedgerCountsCreditOnAccountAndRefunds: credit on account (a credit note's gross
+// beyond what its invoice owed) is no entry of its own but counts in unallocated; a
+// refund is a debit; balance = Σ invoices − Σ credit notes − Σ payments + Σ refunds =
+// due − unallocated.
+func TestLedgerCountsCreditOnAccountAndRefunds(t *testing.T) {
+	t.Parallel()
+	docs := Documents{
+		Invoices: []Invoice{
+			{Number: 1, OrderID: "TS-1", IssuedAt: day("2026-11-01"), Gross: 5000, Paid: 5000, TermsDays: 30},
+			{Number: 2, OrderID: "TS-2", IssuedAt: day("2026-11-02"), Gross: 3000, TermsDays: 30},
+		},
+		// TS-1 was paid, then 2000 of it credited: all of it credit on account.
+		CreditNotes: []CreditNote{{Number: 1, OrderID: "TS-1", IssuedAt: day("2026-11-10"), Gross: 2000, Applied: 0}},
+		Payments: []Payment{
+			{ID: "PAY-A", Date: "2026-11-05", RecordedAt: day("2026-11-05"), Amount: 6000, Allocated: 5000 + 400,
+				Allocations: []Allocation{{Invoice: 1, Amount: 5000}, {Refund: "REF-1", Amount: 400}}},
+			{ID: "CN-000001", Method: MethodCreditNote, Date: "2026-11-10", RecordedAt: day("2026-11-10"), Amount: 2000, Allocated: 1500,
+				Allocations: []Allocation{{Invoice: 2, Amount: 1000}, {Refund: "REF-2", Amount: 500}}},
+		},
+		Refunds: []Refund{
+			{ID: "REF-1", Source: "PAY-A", Method: MethodBankTransfer, Date: "2026-11-12", RecordedAt: day("2026-11-12"), Amount: 400},
+			{ID: "REF-2", Source: "CN-000001", Method: MethodCheque, Date: "2026-11-13", RecordedAt: day("2026-11-13"), Amount: 500},
+		},
+	}
+	docs.Invoices[1].Paid = 1000
+	l := Build(docs, day("2026-11-27"))
+	var refs []string
+	for _, e := range l.Entries {
+		refs = append(refs, e.Kind+" "+e.Reference)
+	}
+	want := []string{"invoice INV-000001", "invoice INV-000002", "payment PAY-A", "credit_note CN-000001", "refund REF-1", "refund REF-2"}
+	if !slices.Equal(refs, want) {
+		t.Fatalf("entries %v, want %v", refs, want)
+	}
+	if b := int64(5000 + 3000 - 2000 - 6000 + 400 + 500); l.Balance != b {
+		t.Fatalf("balance %d, want %d", l.Balance, b)
+	}
+	// TS-2 owes 2000; PAY-A holds 600 and the credit 500.
+	if l.Due != 2000 || l.Unallocated != 600+500 || l.Due-l.Unallocated != l.Balance {
+		t.Fatalf("due %d, unallocated %d, balance %d", l.Due, l.Unallocated, l.Balance)
+	}
+	if e := l.Entries[3]; e.Unallocated != 500 {
+		t.Fatalf("the credit note's entry holds %d of its credit, want 500", e.Unallocated)
+	}
+	if e := l.Entries[5]; e.Debit != 500 || e.Source != "CN-000001" || e.Method != MethodCheque {
+		t.Fatalf("refund entry %+v", e)
+	}
+}
+
+func TestRefundProblems(t *testing.T) {
+	t.Parallel()
+	today := day("2026-11-27")
+	ok := RefundRequest{Source: "PAY-ABC", Method: MethodBankTransfer, Date: "2026-11-27", Amount: 100, Reference: "BACS BACK"}
+	cases := []struct {
+		name  string
+		edit  func(r *RefundRequest)
+		field string // "" for none
+	}{
+		{"as it should be", func(*RefundRequest) {}, ""},
+		{"from credit on account", func(r *RefundRequest) { r.Source = "CN-000007" }, ""},
+		{"a reversal", func(r *RefundRequest) { r.Method = MethodReversal }, ""},
+		{"from an invoice", func(r *RefundRequest) { r.Source = "INV-000001" }, "source"},
+		{"in cash", func(r *RefundRequest) { r.Method = "cash" }, "method"},
+		{"tomorrow", func(r *RefundRequest) { r.Date = "2026-11-28" }, "date"},
+		{"nothing", func(r *RefundRequest) { r.Amount = 0 }, "amount"},
+		{"no reference", func(r *RefundRequest) { r.Reference = " " }, "reference"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := ok
+			c.edit(&r)
+			p := RefundProblems(r, today)
+			if c.field == "" && len(p) > 0 || c.field != "" && (len(p) != 1 || p[c.field] == "") {
+				t.Fatalf("problems %v, want one for %q", p, c.field)
+			}
+		})
+	}
+}
+
+// TestRefund: a refund takes from what a payment or credit on account holds unallocated
+// and no more; a reversal takes back a whole payment with nothing allocated, never credit
+// on account; a race lost to another refund is read again and refused with a sentence.
+func TestRefund(t *testing.T) {
+	t.Parallel()
+	src := func() map[string]Payment {
+		return map[string]Payment{
+			"PAY-SOME":  {ID: "PAY-SOME", UID: "u1", Method: MethodCheque, Amount: 5000, Allocated: 3000},
+			"PAY-NONE":  {ID: "PAY-NONE", UID: "u1", Method: MethodCheque, Amount: 5000},
+			"CN-000007": {ID: "CN-000007", UID: "u1", Method: MethodCreditNote, Amount: 1200, OrderID: "TS-7"},
+		}
+	}
+	cases := []struct {
+		name    string
+		source  string
+		method  string
+		amount  int64
+		lose    []error
+		want    string // the 409's sentence; "" when it is recorded
+		leftNow int64
+	}{
+		{"what a payment has left", "PAY-SOME", MethodBankTransfer, 2000, nil, "", 0},
+		{"more than it has left", "PAY-SOME", MethodBankTransfer, 2001, nil, "Payment PAY-SOME has only £20.00 left: refund at most that.", 2000},
+		{"part of credit on account", "CN-000007", MethodCheque, 200, nil, "", 1000},
+		{"more than the credit", "CN-000007", MethodCheque, 1300, nil, "The credit on account from CN-000007 has only £12.00 left: refund at most that.", 1200},
+		{"after a lost race", "CN-000007", MethodCheque, 1200, []error{ErrBusy, ErrPaymentMoved}, "", 0},
+		{"a reversal of a whole payment", "PAY-NONE", MethodReversal, 5000, nil, "", 0},
+		{"a reversal of part", "PAY-NONE", MethodReversal, 4000, nil, "A reversal takes back the whole payment: £50.00.", 5000},
+		{"a reversal of an allocated payment", "PAY-SOME", MethodReversal, 5000, nil,
+			"Payment PAY-SOME has £30.00 allocated or refunded already: only a payment with nothing allocated can be reversed.", 2000},
+		{"a reversal of credit", "CN-000007", MethodReversal, 1200, nil,
+			"The credit on account from CN-000007 is not a payment received: refund it by bank transfer or cheque, or allocate it.", 1200},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeStore{payments: src(), lose: c.lose}
+			s := Service{Store: f, Now: func() time.Time { return day("2026-11-27") }}
+			r, after, err := s.Refund(context.Background(), "u1", RefundRequest{Source: c.source, Method: c.method, Date: "2026-11-27",
+				Amount: c.amount, Reference: "BACK", By: orders.Staff{UID: "s1"}})
+			got := ""
+			if err != nil {
+				var cf *shoperr.ConflictError
+				if !errors.As(err, &cf) {
+					t.Fatalf("refund: %v", err)
+				}
+				got = err.Error()
+			}
+			if got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+			if left := f.payments[c.source].Unallocated(); left != c.leftNow {
+				t.Fatalf("the source has %d left, want %d", left, c.leftNow)
+			}
+			if c.want == "" && (after.Unallocated() != c.leftNow || r.Source != c.source || r.Amount != c.amount || len(f.refunds) != 1) {
+				t.Fatalf("refund %+v, source after %+v", r, after)
+			}
+		})
+	}
+}
+
+// TestAllocateCreditOnAccount: credit on account (CN-…) is allocated as a payment is,
+// oldest first; an id that is neither a payment nor a credit note is not there.
+func TestAllocateCreditOnAccount(t *testing.T) {
+	t.Parallel()
+	f := &fakeStore{orders: []orders.Order{invoicedOrder("TS-2", 2, 5000, false), invoicedOrder("TS-1", 1, 3000, false)},
+		payments: map[string]Payment{"CN-000003": {ID: "CN-000003", UID: "u1", Method: MethodCreditNote, Amount: 4000, OrderID: "TS-0"}}}
+	s := Service{Store: f, Now: func() time.Time { return day("2026-11-27") }}
+	p, err := s.Allocate(context.Background(), "u1", "CN-000003", nil, orders.Staff{UID: "s1"})
+	if err != nil || p.Allocated != 4000 || len(p.Allocations) != 2 || f.writes[0].OwedDelta != -4000 || f.writes[0].New {
+		t.Fatalf("allocate: %+v %v", p, err)
+	}
+	var c *shoperr.ConflictError
+	if _, err := s.Allocate(context.Background(), "u1", "CN-000003", nil, orders.Staff{}); !errors.As(err, &c) ||
+		err.Error() != "The credit on account from CN-000003 is allocated in full already." {
+		t.Fatalf("allocated in full: %v", err)
+	}
+	var nf *shoperr.NotFoundError
+	if _, err := s.Allocate(context.Background(), "u1", "INV-000001", nil, orders.Staff{}); !errors.As(err, &nf) {
+		t.Fatalf("an invoice's number: %v", err)
+	}
+}

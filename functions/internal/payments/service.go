@@ -36,10 +36,17 @@ type Store interface {
 	AccountBusiness(ctx context.Context, uid string) (string, error)
 	// Orders reads uid's orders (their invoices, totals and what is allocated to each).
 	Orders(ctx context.Context, uid string) ([]orders.Order, error)
-	// Payments reads uid's payments.
+	// Payments reads uid's payments, credit on account (method credit_note) included.
 	Payments(ctx context.Context, uid string) ([]Payment, error)
-	// Payment reads uid's payment id; store.ErrNotFound when there is none.
+	// Payment reads uid's payment id (PAY-…, or CN-… for credit on account);
+	// store.ErrNotFound when there is none.
 	Payment(ctx context.Context, uid, id string) (Payment, error)
+	// Refunds reads uid's refunds.
+	Refunds(ctx context.Context, uid string) ([]Refund, error)
+	// WriteRefund writes w in one transaction: the refund, its allocation on its source
+	// (on condition the source still holds the amount unallocated) and the audit entry.
+	// ErrPaymentMoved or ErrBusy when a condition lost a race.
+	WriteRefund(ctx context.Context, w RefundWrite) error
 	// WriteAllocation writes w in one transaction: the payment (new, or its allocations
 	// on condition it still has what they take), each invoice's order (on condition its
 	// allocations and status are still as read; paid, version moved on, when covered),
@@ -55,7 +62,8 @@ type Write struct {
 	Seen  int64
 	New   bool
 	Lines []WriteLine
-	// OwedDelta moves the account's owed balance (orders on account paid in full).
+	// OwedDelta moves the account's owed balance: down by each amount allocated to an
+	// invoice of an order on account.
 	OwedDelta int64
 	Audit     orders.AuditEntry // the account's
 }
@@ -103,12 +111,8 @@ func Problems(r Recording, today time.Time) map[string]string {
 	if !slices.Contains(Methods, r.Method) {
 		p["method"] = "The method must be bank_transfer or cheque."
 	}
-	if d, err := ParseDate(r.Date); err != nil {
-		p["date"] = "The date must be a day written YYYY-MM-DD."
-	} else if d.After(Day(today)) {
-		p["date"] = "The date must not be after today."
-	} else if d.Year() < 2000 {
-		p["date"] = "The date must be in 2000 or after."
+	if msg := dateProblem(r.Date, today); msg != "" {
+		p["date"] = msg
 	}
 	if r.Amount <= 0 || r.Amount > MaxAmount {
 		p["amount"] = "The amount must be between £0.01 and £10,000,000."
@@ -172,10 +176,11 @@ func (s Service) Record(ctx context.Context, uid string, r Recording) (Payment, 
 	return s.allocate(ctx, p, true, hand, r.By)
 }
 
-// Allocate allocates what payment id of account uid has left: to the invoices lines
-// name, or oldest first when lines is nil. It answers the payment after.
+// Allocate allocates what payment id of account uid has left (a payment, PAY-…, or
+// credit on account, the credit note's number CN-…): to the invoices lines name, or
+// oldest first when lines is nil. It answers the payment after.
 func (s Service) Allocate(ctx context.Context, uid, id string, lines []Line, by orders.Staff) (Payment, error) {
-	if !account.ValidUID(uid) || !strings.HasPrefix(id, "PAY-") {
+	if !account.ValidUID(uid) || !validSource(id) {
 		return Payment{}, notFound("There is no such payment.")
 	}
 	p, err := s.Store.Payment(ctx, uid, id)
@@ -183,7 +188,7 @@ func (s Service) Allocate(ctx context.Context, uid, id string, lines []Line, by 
 		return Payment{}, err
 	}
 	if p.Unallocated() == 0 {
-		return Payment{}, conflict(fmt.Sprintf("Payment %s is allocated in full already.", p.ID))
+		return Payment{}, conflict(fmt.Sprintf("%s is allocated in full already.", p.Name()))
 	}
 	return s.allocate(ctx, p, false, lines, by)
 }
@@ -198,7 +203,7 @@ func (s Service) allocate(ctx context.Context, p Payment, isNew bool, hand []Lin
 				return Payment{}, err
 			}
 			if p.Unallocated() == 0 && hand == nil {
-				return Payment{}, conflict(fmt.Sprintf("Payment %s is allocated in full already.", p.ID))
+				return Payment{}, conflict(fmt.Sprintf("%s is allocated in full already.", p.Name()))
 			}
 		}
 		d, err := s.invoices(ctx, p.UID)
@@ -248,9 +253,11 @@ func (s Service) write(p Payment, isNew bool, lines []Line, invs []Invoice, by o
 			wl.OrderAudit = orders.AuditEntry{At: now, By: by, Action: orders.ActionPay,
 				Before: map[string]any{"paid_at": nil, "version": inv.Version},
 				After:  map[string]any{"paid_at": now.UnixMilli(), "version": inv.Version + 1, "payment": p.ID}}
-			if !inv.ProForma {
-				w.OwedDelta -= inv.Gross
-			}
+		}
+		// What the account owes (the credit limit's measure) is what its invoices on
+		// account still owe: each amount allocated to one comes off it.
+		if !inv.ProForma {
+			w.OwedDelta -= l.Amount
 		}
 		w.Lines = append(w.Lines, wl)
 		after.Allocations = append(after.Allocations, Allocation{Invoice: l.Invoice, OrderID: inv.OrderID, Amount: l.Amount, At: now, By: by})
@@ -322,6 +329,9 @@ func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
 	if d.Payments, err = s.Store.Payments(ctx, uid); err != nil {
 		return Documents{}, err
 	}
+	if d.Refunds, err = s.Store.Refunds(ctx, uid); err != nil {
+		return Documents{}, err
+	}
 	return d, nil
 }
 
@@ -345,21 +355,27 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 		}
 		d.Invoices = append(d.Invoices, inv)
 		for _, cn := range o.CreditNotes {
-			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: cn.TotalIncVAT()})
+			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt,
+				Gross: cn.TotalIncVAT(), Applied: appliedOf(cn)})
 		}
 	}
 	sortInvoices(d.Invoices)
-	// Each credit note (kept on its order) takes its gross off its order's invoice, for
-	// the allocation as for the ledger.
+	// Each credit note (kept on its order) takes what it applied off its order's invoice,
+	// for the allocation as for the ledger; the rest of its gross is credit on account.
 	credited := map[string]int64{}
 	for _, cn := range d.CreditNotes {
-		credited[cn.OrderID] += cn.Gross
+		credited[cn.OrderID] += cn.Applied
 	}
 	for i := range d.Invoices {
 		d.Invoices[i].Credited = credited[d.Invoices[i].OrderID]
 	}
 	return d, nil
 }
+
+// appliedOf is what credit note cn took off its invoice (docs/invoices.md "Credit on
+// account"): the rest of its gross is credit on account. A note that records none is
+// read as applying all of its gross.
+func appliedOf(cn orders.CreditNote) int64 { return cn.TotalIncVAT() }
 
 // NewID makes a payment's id: PAY- and 12 random hex digits, upper case.
 func NewID() string {

@@ -21,13 +21,23 @@ import (
 // allocation joins its list), each invoice's order's invoicePaid moves from what was read
 // (on condition it is still that, and the order is not being cancelled), an invoice paid in
 // full sets its order paid (version moved on, its audit entry, the account's owed balance
-// down by its total when on account), and the account's audit entry is written.
+// the version moved on, its audit entry), the account's owed balance moves down by
+// what invoices on account were allocated, and the account's audit entry is written.
+// Credit on account is a payment item too (sk PAYMENT#CN-…, method credit_note), put by
+// the credit note's transaction. A refund (sk REFUND#{id}) is put in one transaction
+// with its allocation on its source, on the same condition as an allocation's.
 
-// prefixPayment keys a payment in its account's partition.
-const prefixPayment = "PAYMENT#"
+// prefixPayment keys a payment in its account's partition; prefixRefund a refund.
+const (
+	prefixPayment = "PAYMENT#"
+	prefixRefund  = "REFUND#"
+)
 
+// allocationItem is one allocation of a payment: to an invoice (invoice, orderId) or to
+// a refund (refund, the invoice 0).
 type allocationItem struct {
 	Invoice int64  `dynamodbav:"invoice"`
+	Refund  string `dynamodbav:"refund,omitempty"`
 	OrderID string `dynamodbav:"orderId"`
 	Amount  int64  `dynamodbav:"amount"`
 	At      int64  `dynamodbav:"at"`
@@ -50,16 +60,17 @@ type paymentItem struct {
 	ByEmail     string           `dynamodbav:"byEmail"`
 	Allocated   int64            `dynamodbav:"allocated"`
 	Allocations []allocationItem `dynamodbav:"allocations"`
+	OrderID     string           `dynamodbav:"orderId,omitempty"` // credit on account's order
 }
 
 func allocationToItem(a payments.Allocation) allocationItem {
-	return allocationItem{Invoice: a.Invoice, OrderID: a.OrderID, Amount: a.Amount, At: a.At.UnixMilli(), ByUID: a.By.UID, ByEmail: a.By.Email}
+	return allocationItem{Invoice: a.Invoice, Refund: a.Refund, OrderID: a.OrderID, Amount: a.Amount, At: a.At.UnixMilli(), ByUID: a.By.UID, ByEmail: a.By.Email}
 }
 
 func paymentToItem(p payments.Payment) paymentItem {
 	it := paymentItem{PK: prefixUser + p.UID, SK: prefixPayment + p.ID, ID: p.ID, UID: p.UID, Method: p.Method, Date: p.Date,
 		Amount: p.Amount, Reference: p.Reference, RecordedAt: p.RecordedAt.UnixMilli(), ByUID: p.By.UID, ByEmail: p.By.Email,
-		Allocated: p.Allocated, Allocations: []allocationItem{}}
+		Allocated: p.Allocated, Allocations: []allocationItem{}, OrderID: p.OrderID}
 	for _, a := range p.Allocations {
 		it.Allocations = append(it.Allocations, allocationToItem(a))
 	}
@@ -68,9 +79,10 @@ func paymentToItem(p payments.Payment) paymentItem {
 
 func (it paymentItem) toPayment() payments.Payment {
 	p := payments.Payment{ID: it.ID, UID: it.UID, Method: it.Method, Date: it.Date, Amount: it.Amount, Reference: it.Reference,
-		RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}, Allocated: it.Allocated}
+		RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}, Allocated: it.Allocated,
+		OrderID: it.OrderID}
 	for _, a := range it.Allocations {
-		p.Allocations = append(p.Allocations, payments.Allocation{Invoice: a.Invoice, OrderID: a.OrderID, Amount: a.Amount,
+		p.Allocations = append(p.Allocations, payments.Allocation{Invoice: a.Invoice, Refund: a.Refund, OrderID: a.OrderID, Amount: a.Amount,
 			At: time.UnixMilli(a.At).UTC(), By: orders.Staff{UID: a.ByUID, Email: a.ByEmail}})
 	}
 	return p
@@ -96,15 +108,9 @@ func (s *Store) Payment(ctx context.Context, uid, id string) (payments.Payment, 
 	return it.toPayment(), nil
 }
 
-// Payments reads uid's payments (strongly consistent).
+// Payments reads uid's payments, credit on account included (strongly consistent).
 func (s *Store) Payments(ctx context.Context, uid string) ([]payments.Payment, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
-		And(expression.Key("sk").BeginsWith(prefixPayment))).Build()
-	if err != nil {
-		return nil, err
-	}
-	items, err := queryAll[paymentItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	items, err := accountDocuments[paymentItem](ctx, s, uid, prefixPayment)
 	if err != nil {
 		return nil, fmt.Errorf("payments of %s: %w", uid, err)
 	}
@@ -115,10 +121,102 @@ func (s *Store) Payments(ctx context.Context, uid string) ([]payments.Payment, e
 	return out, nil
 }
 
+// accountDocuments reads the items of uid's partition whose sort key starts with
+// prefix (strongly consistent).
+func accountDocuments[T any](ctx context.Context, s *Store, uid, prefix string) ([]T, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
+		And(expression.Key("sk").BeginsWith(prefix))).Build()
+	if err != nil {
+		return nil, err
+	}
+	return queryAll[T](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+}
+
+// refundItem is a refund as stored.
+type refundItem struct {
+	PK         string `dynamodbav:"pk"`
+	SK         string `dynamodbav:"sk"`
+	ID         string `dynamodbav:"id"`
+	UID        string `dynamodbav:"uid"`
+	Source     string `dynamodbav:"source"`
+	Method     string `dynamodbav:"method"`
+	Date       string `dynamodbav:"date"`
+	Amount     int64  `dynamodbav:"amount"`
+	Reference  string `dynamodbav:"reference"`
+	RecordedAt int64  `dynamodbav:"recordedAt"`
+	ByUID      string `dynamodbav:"byUid"`
+	ByEmail    string `dynamodbav:"byEmail"`
+}
+
+func refundToItem(r payments.Refund) refundItem {
+	return refundItem{PK: prefixUser + r.UID, SK: prefixRefund + r.ID, ID: r.ID, UID: r.UID, Source: r.Source, Method: r.Method,
+		Date: r.Date, Amount: r.Amount, Reference: r.Reference, RecordedAt: r.RecordedAt.UnixMilli(), ByUID: r.By.UID, ByEmail: r.By.Email}
+}
+
+func (it refundItem) toRefund() payments.Refund {
+	return payments.Refund{ID: it.ID, UID: it.UID, Source: it.Source, Method: it.Method, Date: it.Date, Amount: it.Amount,
+		Reference: it.Reference, RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}}
+}
+
+// Refunds reads uid's refunds (strongly consistent).
+func (s *Store) Refunds(ctx context.Context, uid string) ([]payments.Refund, error) {
+	items, err := accountDocuments[refundItem](ctx, s, uid, prefixRefund)
+	if err != nil {
+		return nil, fmt.Errorf("refunds of %s: %w", uid, err)
+	}
+	out := make([]payments.Refund, len(items))
+	for i, it := range items {
+		out[i] = it.toRefund()
+	}
+	return out, nil
+}
+
+// WriteRefund writes w in one transaction (see payments.Store): the refund, new; its
+// source's allocated total up by its amount and the allocation on its list, on
+// condition the source held that much unallocated (allocated <= amount − :took, as an
+// allocation's); the account's audit entry.
+func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
+	r := w.Refund
+	t := &txn{}
+	allocated := expression.Name("allocated")
+	added := []allocationItem{{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt.UnixMilli(), ByUID: r.By.UID, ByEmail: r.By.Email}}
+	errs := []error{
+		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
+		t.update(role{kind: rolePayment}, key(prefixUser+r.UID, prefixPayment+w.Source.ID), s.table,
+			expression.Set(allocated, expression.Plus(allocated, expression.Value(r.Amount))).
+				Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
+			ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(w.Source.Amount-r.Amount))))),
+		s.putAudit(t, AuditAccount+r.UID, w.Audit),
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("build the refund %s: %w", r.ID, err)
+	}
+	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
+	if err == nil {
+		return nil
+	}
+	var cancelled *types.TransactionCanceledException
+	if errors.As(err, &cancelled) {
+		for i, reason := range cancelled.CancellationReasons {
+			// A source short of the amount, or (once in 2^48) a refund id taken: both are
+			// read again and tried again with a new id.
+			if i < len(t.roles) && aws.ToString(reason.Code) == "ConditionalCheckFailed" {
+				return payments.ErrPaymentMoved
+			}
+		}
+	}
+	if isTxnConflict(err) {
+		return payments.ErrBusy
+	}
+	return fmt.Errorf("refund %s from %s: %w", r.ID, w.Source.ID, err)
+}
+
 // The roles of a payment write's items, to read which condition failed.
 const (
 	rolePayment = "payment"
 	roleInvoice = "invoice"
+	roleRefund  = "refund"
 )
 
 // WriteAllocation writes w in one transaction (see payments.Store).

@@ -11,6 +11,7 @@ import { AuditTrail } from './audit-trail';
 import { FormOutcome } from './form-outcome';
 import { useAdminRecord } from './use-admin-record';
 import { useAdminSubmit } from './use-admin-submit';
+import { AccountPayments } from './payments/account-payments';
 
 /** One account: who it is, what it owes, its credit approval and limit and its own
  * discounts, and its changes. */
@@ -31,6 +32,7 @@ export function AdminAccountDetail({ uid }: { uid: string }) {
     body = (
       <>
         <AccountFacts account={account} />
+        <AccountPayments uid={account.uid} />
         <AccountForm account={account} saved={replace} reload={reload} />
         <AuditTrail entries={audit} />
       </>

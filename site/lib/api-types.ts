@@ -120,6 +120,7 @@ export interface OrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
+  delivery_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -435,6 +436,8 @@ export interface OrderLineAnswer {
   line_amount: Pence;
   vat_rate: number;
   vat: Pence;
+  credited: number;
+  to_send: number;
 }
 
 export interface InvoiceAnswer {
@@ -458,6 +461,8 @@ export interface CreditNoteAnswer {
   vat: Pence;
   total_inc_vat: Pence;
   reason: string;
+  applied: Pence;
+  on_account: Pence;
 }
 
 export interface DispatchAnswer {
@@ -527,6 +532,7 @@ export interface AdminOrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
+  delivery_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -756,6 +762,7 @@ export interface CreditLineAnswer {
   vat_rate: number;
   net_ex_vat: Pence;
   vat: Pence;
+  restocked: number;
 }
 
 export interface ImportChangeAnswer {

@@ -74,6 +74,34 @@ func (n Notices) Cancelled(o orders.Order) []outbox.Message {
 	return []outbox.Message{n.message(o, outbox.KindCancellation, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been cancelled", o.ID), v)}
 }
 
+// Credited is the notice to the buyer of part credit note c of o (lines taken off before
+// dispatch, a return, the delivery credited): the note's number, date, reason and amounts.
+// Its outbox id names the note, as an order may have several.
+func (n Notices) Credited(o orders.Order, c orders.CreditNote) []outbox.Message {
+	to := strings.TrimSpace(o.Email)
+	if to == "" {
+		return nil
+	}
+	v := n.view(o)
+	v.CreditNote, v.CreditNoteDate = orders.CreditNoteNumber(c.Number), orders.InvoiceDate(c.IssuedAt)
+	v.CreditNoteNet, v.CreditNoteVAT, v.CreditNoteTotal = orders.Pounds(c.NetExVAT()), orders.Pounds(c.VAT()), orders.Pounds(c.TotalIncVAT())
+	v.Invoice, v.InvoiceDate = orders.InvoiceNumber(c.Invoice), orders.InvoiceDate(c.InvoiceDate)
+	v.CreditReason = c.Reason
+	if on := c.OnAccount(); on > 0 {
+		v.CreditOnAccount = orders.Pounds(on)
+	}
+	for _, l := range c.Lines {
+		v.CreditLines = append(v.CreditLines, lineView{Name: l.Name, SKU: l.SKU, Packs: fmt.Sprint(l.Units), UnitPrice: orders.Pounds(l.UnitPrice),
+			LineNet: orders.Pounds(l.NetExVAT)})
+	}
+	if c.DeliveryExVAT > 0 {
+		v.CreditDelivery = orders.Pounds(c.DeliveryExVAT)
+	}
+	m := n.message(o, outbox.KindCreditNote, to, n.Shop.Contact.Email, fmt.Sprintf("Credit note %s for your order %s", v.CreditNote, o.ID), v)
+	m.ID = outbox.ID(o.ID, outbox.KindCreditNote+"-"+v.CreditNote)
+	return []outbox.Message{m}
+}
+
 // message renders the email of kind for o, to to; replies go to replyTo.
 func (n Notices) message(o orders.Order, kind, to, replyTo, subject string, v view) outbox.Message {
 	subject = oneLine(subject)
@@ -140,6 +168,10 @@ type view struct {
 	// CreditNote is the last credit note issued on the order ("" for none): its number,
 	// date and amounts, and the invoice it credits.
 	CreditNote, CreditNoteDate, CreditNoteNet, CreditNoteVAT, CreditNoteTotal string
+	// A part credit's notice: the note's reason, its lines (Packs the units credited,
+	// LineNet the amount credited), the delivery credited and what it leaves on account.
+	CreditReason, CreditDelivery, CreditOnAccount string
+	CreditLines                                   []lineView
 }
 
 type shopView struct {

@@ -277,3 +277,32 @@ func TestA500LineOrdersEmailsFitAnOutboxRecord(t *testing.T) {
 		t.Errorf("the confirmation lists %d lines, want 500", got)
 	}
 }
+
+func TestCreditedNotice(t *testing.T) {
+	t.Parallel()
+	shop := testShop(t)
+	o := order()
+	inv := orders.NewInvoice(o, shop, 42, placedAt)
+	o.Invoice, o.Status, o.Version = &inv, orders.StatusConfirmed, 2
+	c, err := orders.PartCreditNote(o, orders.CreditAction{Version: 2, Lines: []orders.CreditUnits{{Line: 0, Units: 6}}, Reason: "Two packs damaged"},
+		7, placedAt.Add(48*time.Hour), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(o)
+	m := Notices{Shop: shop}.Credited(o, c)[0]
+	if m.ID != "TS-100042/credit-note-CN-000007" || m.Subject != "Credit note CN-000007 for your order TS-100042" {
+		t.Errorf("credit note envelope %q: %q", m.ID, m.Subject)
+	}
+	facts := append([]string{"VAT credit note CN-000007 of 25 November 2026", "Lines removed before dispatch: 6 × GC103-00001. Two packs damaged",
+		"6 units × Robin & Holly Christmas Cards (GC103-00001) at £0.55: £2.97 ex VAT",
+		"credits invoice INV-000042 of 23 November 2026: £2.97 ex VAT, VAT £0.60, £3.57 inc VAT"}, footer(shop)...)
+	has(t, "credit note text", flat(m.Text), facts...)
+	has(t, "credit note HTML", shown(m.HTML), facts...)
+	lacks(t, "a note the invoice takes in full", m.Text, "credit.")
+
+	o.InvoicePaid = o.TotalIncVAT // paid in full: the whole note is credit on account
+	c.Apply(o)
+	m = Notices{Shop: shop}.Credited(o, c)[0]
+	has(t, "credit on account", flat(m.Text), "£3.57 of it is more than the invoice still owed: it stays on your account as credit.")
+}

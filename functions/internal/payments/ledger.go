@@ -23,6 +23,9 @@ type CreditNote struct {
 	OrderID  string
 	IssuedAt time.Time
 	Gross    int64
+	// Applied is the part of Gross the note took off its invoice; the rest is credit on
+	// account (a payment of method MethodCreditNote).
+	Applied int64
 }
 
 // Documents are an account's money documents, as the store reads them.
@@ -75,7 +78,7 @@ func Build(docs Documents, today time.Time) Ledger {
 	credited := map[string]int64{}
 	var entries []Entry
 	for _, cn := range docs.CreditNotes {
-		credited[cn.OrderID] += cn.Gross
+		credited[cn.OrderID] += cn.Applied
 		entries = append(entries, Entry{Kind: KindCreditNote, Date: Day(cn.IssuedAt), At: cn.IssuedAt,
 			Reference: CreditNoteNumber(cn.Number), OrderID: cn.OrderID, Credit: cn.Gross})
 	}
@@ -91,6 +94,12 @@ func Build(docs Documents, today time.Time) Ledger {
 		entries = append(entries, e)
 	}
 	for _, p := range docs.Payments {
+		if p.Method == MethodCreditNote {
+			// Credit on account: its credit note's entry took its gross off the balance
+			// already; what it holds unallocated is counted.
+			l.Unallocated += p.Unallocated()
+			continue
+		}
 		day, err := ParseDate(p.Date)
 		if err != nil {
 			day = Day(p.RecordedAt)

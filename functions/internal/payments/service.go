@@ -345,15 +345,16 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 		}
 		d.Invoices = append(d.Invoices, inv)
 		for _, cn := range o.CreditNotes {
-			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: cn.TotalIncVAT()})
+			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: cn.TotalIncVAT(),
+				Applied: cn.Applied})
 		}
 	}
 	sortInvoices(d.Invoices)
-	// Each credit note (kept on its order) takes its gross off its order's invoice, for
-	// the allocation as for the ledger.
+	// Each credit note (kept on its order) takes what it applied off its order's
+	// invoice, for the allocation as for the ledger.
 	credited := map[string]int64{}
 	for _, cn := range d.CreditNotes {
-		credited[cn.OrderID] += cn.Gross
+		credited[cn.OrderID] += cn.Applied
 	}
 	for i := range d.Invoices {
 		d.Invoices[i].Credited = credited[d.Invoices[i].OrderID]

@@ -61,6 +61,16 @@ func (n Notices) Dispatched(o orders.Order) []outbox.Message {
 		return nil
 	}
 	v := n.view(o)
+	// The parcel holds what is sent: each line's units less those credited before
+	// dispatch (docs/invoices.md "Part of an order").
+	v.Lines = nil
+	for i, left := range o.ToSend() {
+		if left > 0 {
+			l := o.Lines[i]
+			l.Quantity = left
+			v.Lines = append(v.Lines, lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), LineNet: orders.Pounds(l.LineAmount)})
+		}
+	}
 	return []outbox.Message{n.message(o, outbox.KindDispatch, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been dispatched", o.ID), v)}
 }
 

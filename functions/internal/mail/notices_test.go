@@ -306,3 +306,16 @@ func TestCreditedNotice(t *testing.T) {
 	m = Notices{Shop: shop}.Credited(o, c)[0]
 	has(t, "credit on account", flat(m.Text), "£3.57 of it is more than the invoice still owed: it stays on your account as credit.")
 }
+
+func TestDispatchNoticeSendsWhatWasNotCredited(t *testing.T) {
+	t.Parallel()
+	shop := testShop(t)
+	o := order()
+	inv := orders.NewInvoice(o, shop, 42, placedAt)
+	o.Invoice, o.Status, o.Dispatch = &inv, orders.StatusDispatched, &orders.Dispatch{Carrier: "DPD", Tracking: "DPD123"}
+	// 6 of the 12 cards and every roll of wrap were taken off before dispatch.
+	o.CreditNotes = []orders.CreditNote{{Number: 1, Lines: []orders.CreditLine{{Line: 0, Units: 6}, {Line: 1, Units: 30}}}}
+	m := Notices{Shop: shop}.Dispatched(o)[0]
+	has(t, "dispatch text", flat(m.Text), "- Robin & Holly Christmas Cards (GC103-00001): 1 pack of 6")
+	lacks(t, "dispatch text", m.Text, "GW200-00002")
+}

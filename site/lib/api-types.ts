@@ -120,7 +120,7 @@ export interface OrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
-  delivery_credited: Pence;
+  delivery_charge_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -461,8 +461,8 @@ export interface CreditNoteAnswer {
   vat: Pence;
   total_inc_vat: Pence;
   reason: string;
-  applied: Pence;
-  on_account: Pence;
+  applied_amount: Pence;
+  on_account_amount: Pence;
 }
 
 export interface DispatchAnswer {
@@ -532,7 +532,7 @@ export interface AdminOrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
-  delivery_credited: Pence;
+  delivery_charge_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;

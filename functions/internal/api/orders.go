@@ -400,7 +400,7 @@ type orderAnswer struct {
 	// (empty for none): a cancellation issues one for the whole order.
 	CreditNotes []creditNoteAnswer `json:"credit_notes"`
 	// DeliveryCredited is the delivery charge (ex VAT) the credit notes credit.
-	DeliveryCredited int64 `json:"delivery_credited"`
+	DeliveryCredited int64 `json:"delivery_charge_credited"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
 	PaidAt       *unixMillis     `json:"paid_at"`
 	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
@@ -475,8 +475,8 @@ type creditNoteAnswer struct {
 	Reason          string             `json:"reason"`
 	// Applied is what the note took off what its invoice still owed; OnAccount the rest,
 	// left on the buyer's account as credit (docs/invoices.md "Credit notes and payments").
-	Applied   int64 `json:"applied"`
-	OnAccount int64 `json:"on_account"`
+	Applied   int64 `json:"applied_amount"`
+	OnAccount int64 `json:"on_account_amount"`
 }
 
 // creditLineAnswer is what a credit note credits of one order line (line: its index).

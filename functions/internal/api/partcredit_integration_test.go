@@ -132,7 +132,7 @@ func TestPartCreditsOfAnOrder(t *testing.T) {
 		t.Fatalf("return: %d %v", code, out)
 	}
 	note = orderOf(t, out)["credit_notes"].([]any)[1].(map[string]any)
-	if note["net_ex_vat"] != float64(1100) || note["applied"] != float64(0) || note["on_account"] != note["total_inc_vat"] ||
+	if note["net_ex_vat"] != float64(1100) || note["applied_amount"] != float64(0) || note["on_account_amount"] != note["total_inc_vat"] ||
 		!strings.HasPrefix(note["reason"].(string), "Returned: 1 × "+b.SKU+", delivery £1.00. Crushed in transit") {
 		t.Errorf("the return's note %v", note)
 	}

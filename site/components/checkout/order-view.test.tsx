@@ -78,7 +78,7 @@ const order: Order = {
   delivery_note: 'Side door',
   invoice,
   credit_notes: [],
-  delivery_credited: 0,
+  delivery_charge_credited: 0,
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,
@@ -213,8 +213,8 @@ describe('CreditNoteView', () => {
     vat: 843,
     total_inc_vat: 5058,
     reason: 'Order cancelled: Customer asked to cancel',
-    applied: 5058,
-    on_account: 0,
+    applied_amount: 5058,
+    on_account_amount: 0,
   };
   const html = renderToStaticMarkup(<CreditNoteView order={{ ...order, status: 'cancelled', credit_notes: [note] }} note={note} />);
   const page = text(html);

@@ -177,8 +177,8 @@ func PartCreditNote(o Order, c CreditAction, n int64, now time.Time, fallbackRat
 		after := int64(credited[u.Line] + u.Units)
 		cl := CreditLine{Line: u.Line, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: u.Units, UnitPrice: l.UnitPrice, VATRate: l.VATRate,
 			Restocked: restocked(o, u),
-			NetExVAT: share(l.LineAmount-shares[u.Line], after, int64(l.Quantity)) - net[u.Line],
-			VAT:      share(l.VAT, after, int64(l.Quantity)) - vat[u.Line]}
+			NetExVAT:  share(l.LineAmount-shares[u.Line], after, int64(l.Quantity)) - net[u.Line],
+			VAT:       share(l.VAT, after, int64(l.Quantity)) - vat[u.Line]}
 		note.Lines = append(note.Lines, cl)
 		r := at(l.VATRate)
 		r.NetExVAT, r.VAT = r.NetExVAT+cl.NetExVAT, r.VAT+cl.VAT

@@ -66,14 +66,14 @@ type Allocation struct {
 // Invoice is an issued VAT invoice as the ledger and the allocation see it: its gross
 // amount, what credit notes take off it and what payments allocated to it add up to.
 type Invoice struct {
-	Number    int64
-	OrderID   string
-	IssuedAt  time.Time
-	Gross     int64 // the order's total inc VAT
-	Credited  int64 // Σ what its credit notes applied to it
+	Number   int64
+	OrderID  string
+	IssuedAt time.Time
+	Gross    int64 // the order's total inc VAT
+	Credited int64 // Σ what its credit notes applied to it
 	// Notes is how many credit notes its order carries: an allocation holds it, so a
 	// credit note issued meanwhile (which lowers what the invoice owes) fails it.
-	Notes int
+	Notes     int
 	Paid      int64 // Σ allocations to it
 	TermsDays int   // as they were when it was issued
 	ProForma  bool

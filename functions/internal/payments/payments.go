@@ -66,14 +66,11 @@ type Allocation struct {
 // Invoice is an issued VAT invoice as the ledger and the allocation see it: its gross
 // amount, what credit notes take off it and what payments allocated to it add up to.
 type Invoice struct {
-	Number   int64
-	OrderID  string
-	IssuedAt time.Time
-	Gross    int64 // the order's total inc VAT
-	Credited int64 // Σ what its credit notes applied to it
-	// Notes is how many credit notes its order carries: an allocation holds it, so a
-	// credit note issued meanwhile (which lowers what the invoice owes) fails it.
-	Notes     int
+	Number    int64
+	OrderID   string
+	IssuedAt  time.Time
+	Gross     int64 // the order's total inc VAT
+	Credited  int64 // Σ what its credit notes applied to it
 	Paid      int64 // Σ allocations to it
 	TermsDays int   // as they were when it was issued
 	ProForma  bool
@@ -81,6 +78,9 @@ type Invoice struct {
 	// Version is the order's, which a payment that covers the invoice moves on (it sets
 	// the order paid).
 	Version int64
+	// Notes is how many credit notes its order carries: an allocation holds it, so a
+	// credit note issued meanwhile (which lowers what the invoice owes) fails it.
+	Notes int
 }
 
 // Outstanding is what inv still owes.

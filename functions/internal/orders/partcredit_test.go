@@ -168,3 +168,27 @@ func TestAppliedAndCreditOnAccount(t *testing.T) {
 		t.Errorf("an invoice paid beyond what it owes after its notes is not named: %v", p)
 	}
 }
+
+func TestStockProblems(t *testing.T) {
+	t.Parallel()
+	o := invoicedOrder(t)
+	sku := o.Lines[0].SKU
+	initial := map[string]int{sku: 100}
+	// Placed: the order holds its units. A part credit before dispatch gives 2 back; a
+	// return not restocked gives none.
+	stock := map[string]int{sku: 100 - o.Lines[0].Quantity}
+	if p := StockProblems(initial, stock, []Order{o}); len(p) != 0 {
+		t.Fatalf("placed: %v", p)
+	}
+	o = credit(t, o, CreditAction{Lines: []CreditUnits{{Line: 0, Units: 2}}, Reason: "Short"}, 1)
+	stock[sku] += 2
+	o.Status = StatusDispatched
+	o = credit(t, o, CreditAction{Lines: []CreditUnits{{Line: 0, Units: 1, Restock: false}}, Reason: "Damaged"}, 2)
+	if p := StockProblems(initial, stock, []Order{o}); len(p) != 0 {
+		t.Fatalf("after a part credit and a return not restocked: %v", p)
+	}
+	stock[sku]++ // a unit back that no note put back
+	if p := StockProblems(initial, stock, []Order{o}); len(p) != 1 || !strings.Contains(p[0], sku) {
+		t.Errorf("a unit too many is not named: %v", p)
+	}
+}

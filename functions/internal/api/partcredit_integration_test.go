@@ -13,6 +13,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
+	"github.com/tradeshop/functions/internal/pdftext"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -112,6 +113,19 @@ func TestPartCreditsOfAnOrder(t *testing.T) {
 	}
 	if got := s.stock(a); got != 100 {
 		t.Errorf("stock of the credited line %d, want 100 back", got)
+	}
+	// Its PDF, read back: the line credited and why.
+	code, _, doc := s.c.get("/api/orders/"+id+"/creditNotes/"+note["number"].(string), u.IDToken)
+	if code != 200 {
+		t.Fatalf("the credit note's PDF: %d", code)
+	}
+	text, err := pdftext.Of(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, a.SKU) || !strings.Contains(flat, "Lines removed before dispatch") ||
+		strings.Contains(flat, b.SKU) {
+		t.Errorf("the part credit note's PDF:\n%s", flat)
 	}
 
 	// Paid, dispatched, then a return of one unit not restocked, and £1 of delivery.

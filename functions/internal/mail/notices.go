@@ -245,6 +245,9 @@ func (n Notices) view(o orders.Order) view {
 		v.CreditNote, v.CreditNoteDate = orders.CreditNoteNumber(c.Number), orders.InvoiceDate(c.IssuedAt)
 		v.CreditNoteNet, v.CreditNoteVAT, v.CreditNoteTotal = orders.Pounds(c.NetExVAT()), orders.Pounds(c.VAT()), orders.Pounds(c.TotalIncVAT())
 		v.Invoice, v.InvoiceDate = orders.InvoiceNumber(c.Invoice), orders.InvoiceDate(c.InvoiceDate)
+		if on := c.OnAccount(); on > 0 {
+			v.CreditOnAccount = orders.Pounds(on)
+		}
 	}
 	return v
 }

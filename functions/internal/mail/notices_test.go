@@ -219,11 +219,20 @@ func TestCancellationNotice(t *testing.T) {
 	inv := orders.NewInvoice(o, shop, 42, placedAt)
 	o.Invoice, o.CancelledAt = &inv, placedAt.Add(48*time.Hour)
 	o.CreditNotes = []orders.CreditNote{orders.CancellationCreditNote(o, 7)}
+	o.CreditNotes[0].Applied = o.CreditNotes[0].TotalIncVAT() // nothing was paid: the invoice takes it all
 	m = Notices{Shop: shop}.Cancelled(o)[0]
 	credit := []string{"VAT credit note CN-000007 of 25 November 2026 credits invoice INV-000042 of 23 November 2026: ",
 		"£57.17 inc VAT", "Download it as a PDF"}
 	has(t, "cancellation text with its credit note", flat(m.Text), credit...)
 	has(t, "cancellation HTML with its credit note", shown(m.HTML), credit...)
+	lacks(t, "a cancellation of an unpaid order", m.Text, "credit:")
+	// Paid before the cancellation: the note's gross is credit on account.
+	o.CreditNotes[0].Applied = 0
+	m = Notices{Shop: shop}.Cancelled(o)[0]
+	onAccount := orders.Pounds(o.CreditNotes[0].TotalIncVAT()) + " you paid stays on your account as credit"
+	has(t, "a paid order's cancellation with its note", flat(m.Text), onAccount)
+	has(t, "a paid order's cancellation with its note, HTML", shown(m.HTML), onAccount)
+	lacks(t, "a paid order's cancellation with its note", m.Text, "We will refund the")
 	o.CreditNotes, o.Invoice = nil, nil
 
 	o.CancelReason, o.PaidAt = "", placedAt.Add(time.Hour)

@@ -231,5 +231,12 @@ describe('CreditNoteView', () => {
     expect(rows(html, 'VAT credited')).toEqual(['20% £42.15 £8.43']);
     expect(page).toContain('Total credited inc VAT £50.58');
     expect(page).toContain('Download credit note CN-000007 (PDF)');
+    expect(page).not.toContain('Left on your account as credit');
+  });
+
+  it('says what the note leaves on the account as credit when the invoice owed less', () => {
+    const paid = { ...note, applied_amount: 1000, on_account_amount: 4058 };
+    const got = text(renderToStaticMarkup(<CreditNoteView order={{ ...order, status: 'cancelled', credit_notes: [paid] }} note={paid} />));
+    expect(got).toContain('Left on your account as credit £40.58');
   });
 });

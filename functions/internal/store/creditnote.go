@@ -314,7 +314,7 @@ func (s *Store) CreditPart(ctx context.Context, p orders.PartCredit) (orders.Ord
 		errs = append(errs, s.stock(t, p.Restock, 1))
 		errs = append(errs, s.noteMoney(t, o, note)...)
 		audit := p.Audit
-		audit.After = map[string]any{"credit_note": orders.CreditNoteNumber(note.Number), "gross": note.TotalIncVAT(), "applied": note.Applied,
+		audit.After = map[string]any{"credit_note": orders.CreditNoteNumber(note.Number), "total_inc_vat": note.TotalIncVAT(), "applied": note.Applied,
 			"version": done.Version, "reason": note.Reason}
 		errs = append(errs, s.putAudit(t, AuditOrder+o.ID, audit))
 		if p.Emails != nil {

@@ -156,7 +156,9 @@ describe('part of an order', { timeout: 180_000 }, () => {
     expect(await axeViolations(staffPage)).toEqual([]);
     await screenshot(staffPage, 'credit-lines-form');
     await staffPage.getByRole('button', { name: 'Issue the credit note' }).click();
-    await expect.poll(() => staffPage.locator('.form-ok').first().textContent(), { timeout: 20_000 }).toMatch(/^Credit note CN-\d{6} issued/);
+    await expect
+      .poll(() => staffPage.locator('section[aria-labelledby="order-credit"] .form-ok').textContent(), { timeout: 20_000 })
+      .toMatch(/^Credit note CN-\d{6} issued/);
 
     const after = await order(orderId);
     expect(after.credit_notes).toHaveLength(1);

@@ -302,6 +302,11 @@ function requests(buyer, sku, staff, products) {
     'GET /api/admin/orders': { as: staff },
     'GET /api/admin/orders/{id}': { as: staff, path: '/api/admin/orders/TS-100001' },
     'POST /api/admin/orders/{id}/action': { as: staff, path: '/api/admin/orders/TS-100001/action', body: { token: s, action: 'confirm', version: 1 } },
+    'POST /api/admin/orders/{id}/credit': {
+      as: staff,
+      path: '/api/admin/orders/TS-100001/credit',
+      body: { token: s, version: 1, lines: [{ line: 0, units: 1 }], reason: 'Fault suite' },
+    },
     'GET /api/admin/export': { as: staff, path: '/api/admin/export?from=2026-01-01&to=2026-01-31' },
     'GET /api/admin/accounts': { as: staff },
     'GET /api/admin/accounts/{uid}': { as: staff, path: `/api/admin/accounts/${buyer.uid}` },

@@ -110,6 +110,23 @@ export function adminOrderAction(id: string, action: OrderAction, input: ActionI
   return adminPost(`/api/admin/orders/${encodeURIComponent(id)}/action`, { action, ...input });
 }
 
+/** A part credit (creditRequest): units of lines (restock says a returned line's units go
+ * back to stock; before dispatch they always do), the delivery credited in pence ex VAT and
+ * the reason, on the version the page read. */
+export interface CreditInput {
+  version: number;
+  lines: { line: number; units: number; restock: boolean }[];
+  delivery: number;
+  reason: string;
+}
+
+/** Credits part of an order with a VAT credit note: lines taken off before dispatch, or a
+ * return after it, and any delivery. A 409 (changed since the page read it, more units than
+ * are left, every unit left) is an ApiError with the server's sentence. */
+export function adminOrderCredit(id: string, input: CreditInput): Promise<OrderWithAudit> {
+  return adminPost(`/api/admin/orders/${encodeURIComponent(id)}/credit`, { ...input });
+}
+
 /** A page of accounts by business name: q a business name or email. */
 export async function adminAccounts(f: { q: string; cursor: string | null }, signal?: AbortSignal): Promise<Page<AdminAccount>> {
   const page = await adminGet<AdminAccountsPage>(`/api/admin/accounts${query({ q: f.q, cursor: f.cursor })}`, {

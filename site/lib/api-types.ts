@@ -120,6 +120,7 @@ export interface OrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
+  delivery_charge_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -441,6 +442,8 @@ export interface OrderLineAnswer {
   line_amount: Pence;
   vat_rate: number;
   vat: Pence;
+  credited: number;
+  to_send: number;
 }
 
 export interface InvoiceAnswer {
@@ -464,6 +467,8 @@ export interface CreditNoteAnswer {
   vat: Pence;
   total_inc_vat: Pence;
   reason: string;
+  applied_amount: Pence;
+  on_account_amount: Pence;
 }
 
 export interface DispatchAnswer {
@@ -533,6 +538,7 @@ export interface AdminOrderAnswer {
   delivery_note?: string;
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
+  delivery_charge_credited: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -775,6 +781,7 @@ export interface CreditLineAnswer {
   vat_rate: number;
   net_ex_vat: Pence;
   vat: Pence;
+  restocked: number;
 }
 
 export interface ImportChangeAnswer {

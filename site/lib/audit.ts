@@ -11,7 +11,7 @@ export interface AuditChange {
 /** Fields that hold pence (as the API answers an audit trail: by the amount's name, never
  * with a _pence suffix), and fields that hold a moment in Unix ms besides those ending _at
  * (a coupon's validity). */
-const PENCE_FIELDS = new Set(['credit_limit', 'owed', 'amount', 'allocated', 'min_spend', 'total_inc_vat']);
+const PENCE_FIELDS = new Set(['credit_limit', 'owed', 'amount', 'allocated', 'min_spend', 'total_inc_vat', 'applied']);
 const MOMENT_FIELDS = new Set(['valid_from', 'valid_to']);
 
 /** A field name in words: "credit_limit" is "credit limit", "dsc" "discounts". */

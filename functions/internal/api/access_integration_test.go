@@ -310,6 +310,11 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminOrderAction", func() (int, string) {
 			return post("/api/admin/orders/"+orderID+"/action", `{"token":`+stok+`,"action":"pay","version":2}`)
 		}, nil},
+		// A unit of the paid order credited before dispatch: its stock back, the note
+		// with the counter, and the credit on account (the invoice owes nothing).
+		{"adminOrderCredit", func() (int, string) {
+			return post("/api/admin/orders/"+orderID+"/credit", `{"token":`+stok+`,"version":3,"lines":[{"line":0,"units":1}],"delivery":1,"reason":"Access test"}`)
+		}, nil},
 		// The large order, cancelled: its stock given back in steps.
 		{"adminOrderAction", func() (int, string) {
 			return post("/api/admin/orders/"+largeID+"/action", `{"token":`+stok+`,"action":"cancel","version":1,"reason":"Access test"}`)

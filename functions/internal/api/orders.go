@@ -368,6 +368,11 @@ type orderLineAnswer struct {
 	LineAmount      int64  `json:"line_amount"`
 	VATRate         int    `json:"vat_rate"`
 	VAT             int64  `json:"vat"`
+	// Credited is how many of the units credit notes credit, ToSend the rest: the units
+	// to be sent before dispatch, those supplied after (docs/invoices.md "Part of an
+	// order").
+	Credited int `json:"credited"`
+	ToSend   int `json:"to_send"`
 }
 
 // orderAnswer is an order as the browser gets it.
@@ -394,6 +399,8 @@ type orderAnswer struct {
 	// CreditNotes are the VAT credit notes issued against the invoice, oldest first
 	// (empty for none): a cancellation issues one for the whole order.
 	CreditNotes []creditNoteAnswer `json:"credit_notes"`
+	// DeliveryCredited is the delivery charge (ex VAT) the credit notes credit.
+	DeliveryCredited int64 `json:"delivery_charge_credited"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
 	PaidAt       *unixMillis     `json:"paid_at"`
 	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
@@ -466,6 +473,10 @@ type creditNoteAnswer struct {
 	VAT             int64              `json:"vat"`
 	TotalIncVAT     int64              `json:"total_inc_vat"`
 	Reason          string             `json:"reason"`
+	// Applied is what the note took off what its invoice still owed; OnAccount the rest,
+	// left on the buyer's account as credit (docs/invoices.md "Credit notes and payments").
+	Applied   int64 `json:"applied_amount"`
+	OnAccount int64 `json:"on_account_amount"`
 }
 
 // creditLineAnswer is what a credit note credits of one order line (line: its index).
@@ -479,15 +490,17 @@ type creditLineAnswer struct {
 	VATRate   int    `json:"vat_rate"`
 	NetExVAT  int64  `json:"net_ex_vat"`
 	VAT       int64  `json:"vat"`
+	Restocked int    `json:"restocked"` // how many of the units went back to stock
 }
 
 func creditNoteAnswerOf(c orders.CreditNote) creditNoteAnswer {
 	a := creditNoteAnswer{Number: orders.CreditNoteNumber(c.Number), IssuedAt: unixMillisOf(c.IssuedAt), Invoice: orders.InvoiceNumber(c.Invoice),
 		InvoiceIssuedAt: unixMillisOf(c.InvoiceDate), Lines: make([]creditLineAnswer, len(c.Lines)), DeliveryExVAT: c.DeliveryExVAT,
 		DeliveryVAT: c.DeliveryVAT, VATRates: make([]vatRateAnswer, len(c.Rates)), NetExVAT: c.NetExVAT(), VAT: c.VAT(),
-		TotalIncVAT: c.TotalIncVAT(), Reason: c.Reason}
+		TotalIncVAT: c.TotalIncVAT(), Reason: c.Reason, Applied: c.Applied, OnAccount: c.OnAccount()}
 	for i, l := range c.Lines {
-		a.Lines[i] = creditLineAnswer(l)
+		a.Lines[i] = creditLineAnswer{Line: l.Line, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: l.Units, UnitPrice: l.UnitPrice,
+			VATRate: l.VATRate, NetExVAT: l.NetExVAT, VAT: l.VAT, Restocked: l.Restocked}
 	}
 	for i, r := range c.Rates {
 		a.VATRates[i] = vatRateAnswer(r)
@@ -500,9 +513,13 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 		CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT,
 		DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT, Status: o.Status,
 		DeliveryNote: o.DeliveryNote}
+	credited := orders.CreditedUnits(o, o.CreditNotes)
 	for i, l := range o.Lines {
-		a.Lines[i] = orderLineAnswer(l)
+		a.Lines[i] = orderLineAnswer{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Quantity: l.Quantity, ListPrice: l.ListPrice,
+			DiscountPercent: l.DiscountPercent, UnitPrice: l.UnitPrice, LineAmount: l.LineAmount, VATRate: l.VATRate, VAT: l.VAT,
+			Credited: credited[i], ToSend: l.Quantity - credited[i]}
 	}
+	a.DeliveryCredited, _ = o.DeliveryCredited()
 	if o.Billing != nil {
 		b := billingAnswerOf(*o.Billing)
 		a.Billing = &b

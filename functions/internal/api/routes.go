@@ -132,7 +132,8 @@ type Endpoint struct {
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
-	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now}}
+	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now},
+		DeliveryVATRate: d.Shop.DefaultVATRate}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
@@ -235,6 +236,16 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
+	{Name: "adminOrderCredit", Group: "admin", CSRFSecret: true, Access: []Grant{
+		indexQuery("gsi3"),
+		grant("GetItem UpdateItem PutItem", "USER#*"),
+		grant("Query PutItem", "AUDIT#ORDER#*"),
+		grant("UpdateItem", "PRODUCT#*"),
+		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
+		grant("PutItem", "CREDITNOTE"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
 	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccounts", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccount", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
@@ -275,7 +286,7 @@ var jobFunctions = []DeployedFunction{
 	{Name: "sweepOrders", Group: "jobs", Access: []Grant{
 		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
-		grant("GetItem UpdateItem DeleteItem", "USER#*"),
+		grant("GetItem UpdateItem PutItem DeleteItem", "USER#*"),
 		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
 		grant("PutItem", "INVOICE"),
 		grant("Query DeleteItem", "INVOICING"),

@@ -191,6 +191,10 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "confirms it", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "confirm", "version": 1}))
 		}},
+		{endpoint: "adminOrderCredit", route: "POST /api/admin/orders/{id}/credit", what: "takes a unit of a line off it, with its VAT credit note", request: func() answer {
+			return b.post("/api/admin/orders/"+orderID+"/credit", staffWith(map[string]any{"version": 2,
+				"lines": []map[string]any{{"line": 0, "units": 1}}, "reason": "Round trips"}))
+		}},
 		{endpoint: "adminPaymentRecord", route: "POST /api/admin/accounts/{uid}/payments", what: "a bank transfer, not allocated yet", request: func() answer {
 			return b.post("/api/admin/accounts/"+u.UID+"/payments", staffWith(map[string]any{"method": "bank_transfer", "date": today,
 				"amount": 5000, "reference": "BACS ROUND TRIP", "allocate": "none"}))
@@ -213,17 +217,17 @@ func (b *Bench) Endpoints() ([]Row, error) {
 			return b.get("/api/admin/accounts/"+u.UID+"/ledger", stok)
 		}},
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "cancels it, with its VAT credit note", request: func() answer {
-			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 2, "reason": "Round trips"}))
+			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 3, "reason": "Round trips"}))
 		}, after: func(a answer) error {
 			var out struct {
 				Order struct {
 					CreditNotes []struct{ Number string } `json:"credit_notes"`
 				}
 			}
-			if err := a.json(&out); err != nil || len(out.Order.CreditNotes) != 1 {
+			if err := a.json(&out); err != nil || len(out.Order.CreditNotes) != 2 {
 				return fmt.Errorf("no credit note in the cancellation's answer: %s", a.body)
 			}
-			creditNote = out.Order.CreditNotes[0].Number
+			creditNote = out.Order.CreditNotes[1].Number
 			return nil
 		}},
 		{endpoint: "creditNote", route: "GET /api/orders/{id}/creditNotes/{number}", what: "its VAT credit note (PDF)", request: func() answer {

@@ -61,6 +61,16 @@ func (n Notices) Dispatched(o orders.Order) []outbox.Message {
 		return nil
 	}
 	v := n.view(o)
+	// The parcel holds what is sent: each line's units less those credited before
+	// dispatch (docs/invoices.md "Part of an order").
+	v.Lines = nil
+	for i, left := range o.ToSend() {
+		if left > 0 {
+			l := o.Lines[i]
+			l.Quantity = left
+			v.Lines = append(v.Lines, lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), LineNet: orders.Pounds(l.LineAmount)})
+		}
+	}
 	return []outbox.Message{n.message(o, outbox.KindDispatch, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been dispatched", o.ID), v)}
 }
 
@@ -72,6 +82,34 @@ func (n Notices) Cancelled(o orders.Order) []outbox.Message {
 	}
 	v := n.view(o)
 	return []outbox.Message{n.message(o, outbox.KindCancellation, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been cancelled", o.ID), v)}
+}
+
+// Credited is the notice to the buyer of part credit note c of o (lines taken off before
+// dispatch, a return, the delivery credited): the note's number, date, reason and amounts.
+// Its outbox id names the note, as an order may have several.
+func (n Notices) Credited(o orders.Order, c orders.CreditNote) []outbox.Message {
+	to := strings.TrimSpace(o.Email)
+	if to == "" {
+		return nil
+	}
+	v := n.view(o)
+	v.CreditNote, v.CreditNoteDate = orders.CreditNoteNumber(c.Number), orders.InvoiceDate(c.IssuedAt)
+	v.CreditNoteNet, v.CreditNoteVAT, v.CreditNoteTotal = orders.Pounds(c.NetExVAT()), orders.Pounds(c.VAT()), orders.Pounds(c.TotalIncVAT())
+	v.Invoice, v.InvoiceDate = orders.InvoiceNumber(c.Invoice), orders.InvoiceDate(c.InvoiceDate)
+	v.CreditReason = c.Reason
+	if on := c.OnAccount(); on > 0 {
+		v.CreditOnAccount = orders.Pounds(on)
+	}
+	for _, l := range c.Lines {
+		v.CreditLines = append(v.CreditLines, lineView{Name: l.Name, SKU: l.SKU, Packs: fmt.Sprint(l.Units), UnitPrice: orders.Pounds(l.UnitPrice),
+			LineNet: orders.Pounds(l.NetExVAT)})
+	}
+	if c.DeliveryExVAT > 0 {
+		v.CreditDelivery = orders.Pounds(c.DeliveryExVAT)
+	}
+	m := n.message(o, outbox.KindCreditNote, to, n.Shop.Contact.Email, fmt.Sprintf("Credit note %s for your order %s", v.CreditNote, o.ID), v)
+	m.ID = outbox.ID(o.ID, outbox.KindCreditNote+"-"+v.CreditNote)
+	return []outbox.Message{m}
 }
 
 // message renders the email of kind for o, to to; replies go to replyTo.
@@ -140,6 +178,10 @@ type view struct {
 	// CreditNote is the last credit note issued on the order ("" for none): its number,
 	// date and amounts, and the invoice it credits.
 	CreditNote, CreditNoteDate, CreditNoteNet, CreditNoteVAT, CreditNoteTotal string
+	// A part credit's notice: the note's reason, its lines (Packs the units credited,
+	// LineNet the amount credited), the delivery credited and what it leaves on account.
+	CreditReason, CreditDelivery, CreditOnAccount string
+	CreditLines                                   []lineView
 }
 
 type shopView struct {
@@ -203,6 +245,9 @@ func (n Notices) view(o orders.Order) view {
 		v.CreditNote, v.CreditNoteDate = orders.CreditNoteNumber(c.Number), orders.InvoiceDate(c.IssuedAt)
 		v.CreditNoteNet, v.CreditNoteVAT, v.CreditNoteTotal = orders.Pounds(c.NetExVAT()), orders.Pounds(c.VAT()), orders.Pounds(c.TotalIncVAT())
 		v.Invoice, v.InvoiceDate = orders.InvoiceNumber(c.Invoice), orders.InvoiceDate(c.InvoiceDate)
+		if on := c.OnAccount(); on > 0 {
+			v.CreditOnAccount = orders.Pounds(on)
+		}
 	}
 	return v
 }

@@ -219,11 +219,20 @@ func TestCancellationNotice(t *testing.T) {
 	inv := orders.NewInvoice(o, shop, 42, placedAt)
 	o.Invoice, o.CancelledAt = &inv, placedAt.Add(48*time.Hour)
 	o.CreditNotes = []orders.CreditNote{orders.CancellationCreditNote(o, 7)}
+	o.CreditNotes[0].Applied = o.CreditNotes[0].TotalIncVAT() // nothing was paid: the invoice takes it all
 	m = Notices{Shop: shop}.Cancelled(o)[0]
 	credit := []string{"VAT credit note CN-000007 of 25 November 2026 credits invoice INV-000042 of 23 November 2026: ",
 		"£57.17 inc VAT", "Download it as a PDF"}
 	has(t, "cancellation text with its credit note", flat(m.Text), credit...)
 	has(t, "cancellation HTML with its credit note", shown(m.HTML), credit...)
+	lacks(t, "a cancellation of an unpaid order", m.Text, "credit:")
+	// Paid before the cancellation: the note's gross is credit on account.
+	o.CreditNotes[0].Applied = 0
+	m = Notices{Shop: shop}.Cancelled(o)[0]
+	onAccount := orders.Pounds(o.CreditNotes[0].TotalIncVAT()) + " you paid stays on your account as credit"
+	has(t, "a paid order's cancellation with its note", flat(m.Text), onAccount)
+	has(t, "a paid order's cancellation with its note, HTML", shown(m.HTML), onAccount)
+	lacks(t, "a paid order's cancellation with its note", m.Text, "We will refund the")
 	o.CreditNotes, o.Invoice = nil, nil
 
 	o.CancelReason, o.PaidAt = "", placedAt.Add(time.Hour)
@@ -276,4 +285,46 @@ func TestA500LineOrdersEmailsFitAnOutboxRecord(t *testing.T) {
 	if got := strings.Count(c.Text, "GC103-"); got != 500 {
 		t.Errorf("the confirmation lists %d lines, want 500", got)
 	}
+}
+
+func TestCreditedNotice(t *testing.T) {
+	t.Parallel()
+	shop := testShop(t)
+	o := order()
+	inv := orders.NewInvoice(o, shop, 42, placedAt)
+	o.Invoice, o.Status, o.Version = &inv, orders.StatusConfirmed, 2
+	c, err := orders.PartCreditNote(o, orders.CreditAction{Version: 2, Lines: []orders.CreditUnits{{Line: 0, Units: 6}}, Reason: "Two packs damaged"},
+		7, placedAt.Add(48*time.Hour), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(o)
+	m := Notices{Shop: shop}.Credited(o, c)[0]
+	if m.ID != "TS-100042/credit-note-CN-000007" || m.Subject != "Credit note CN-000007 for your order TS-100042" {
+		t.Errorf("credit note envelope %q: %q", m.ID, m.Subject)
+	}
+	facts := append([]string{"VAT credit note CN-000007 of 25 November 2026", "Lines removed before dispatch: 6 × GC103-00001. Two packs damaged",
+		"6 units × Robin & Holly Christmas Cards (GC103-00001) at £0.55: £2.97 ex VAT",
+		"credits invoice INV-000042 of 23 November 2026: £2.97 ex VAT, VAT £0.60, £3.57 inc VAT"}, footer(shop)...)
+	has(t, "credit note text", flat(m.Text), facts...)
+	has(t, "credit note HTML", shown(m.HTML), facts...)
+	lacks(t, "a note the invoice takes in full", m.Text, "credit.")
+
+	o.InvoicePaid = o.TotalIncVAT // paid in full: the whole note is credit on account
+	c.Apply(o)
+	m = Notices{Shop: shop}.Credited(o, c)[0]
+	has(t, "credit on account", flat(m.Text), "£3.57 of it is more than the invoice still owed: it stays on your account as credit.")
+}
+
+func TestDispatchNoticeSendsWhatWasNotCredited(t *testing.T) {
+	t.Parallel()
+	shop := testShop(t)
+	o := order()
+	inv := orders.NewInvoice(o, shop, 42, placedAt)
+	o.Invoice, o.Status, o.Dispatch = &inv, orders.StatusDispatched, &orders.Dispatch{Carrier: "DPD", Tracking: "DPD123"}
+	// 6 of the 12 cards and every roll of wrap were taken off before dispatch.
+	o.CreditNotes = []orders.CreditNote{{Number: 1, Lines: []orders.CreditLine{{Line: 0, Units: 6}, {Line: 1, Units: 30}}}}
+	m := Notices{Shop: shop}.Dispatched(o)[0]
+	has(t, "dispatch text", flat(m.Text), "- Robin & Holly Christmas Cards (GC103-00001): 1 pack of 6")
+	lacks(t, "dispatch text", m.Text, "GW200-00002")
 }

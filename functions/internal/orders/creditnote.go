@@ -28,6 +28,9 @@ type CreditNote struct {
 	DeliveryVAT   int64
 	Rates         []RateTotal // per VAT rate credited, highest rate first
 	Reason        string
+	// Applied is the part of the gross that the invoice still owed when the note was
+	// issued takes (Apply); the rest, OnAccount, is the buyer's credit on account.
+	Applied int64
 }
 
 // CreditLine is what a credit note credits of one line of the order.
@@ -43,6 +46,9 @@ type CreditLine struct {
 	// VAT the VAT credited on it.
 	NetExVAT int64
 	VAT      int64
+	// Restocked is how many of the units went back to stock: all of them before
+	// dispatch (they never left), those staff marked after (a return).
+	Restocked int
 }
 
 // CreditNoteNumber formats a credit note's number as buyers and the accounts package
@@ -117,10 +123,56 @@ func CancellationCreditNote(o Order, n int64) CreditNote {
 		if units[i] >= l.Quantity && net[i] >= l.LineAmount-shares[i] && vat[i] >= l.VAT {
 			continue // credited in full already
 		}
-		c.Lines = append(c.Lines, CreditLine{Line: i, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: l.Quantity - units[i],
+		c.Lines = append(c.Lines, CreditLine{Line: i, SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Units: l.Quantity - units[i], Restocked: l.Quantity - units[i],
 			UnitPrice: l.UnitPrice, VATRate: l.VATRate, NetExVAT: l.LineAmount - shares[i] - net[i], VAT: l.VAT - vat[i]})
 	}
 	return c
+}
+
+// RestockedUnits answers the units o's notes put back to stock of each of its lines.
+func RestockedUnits(o Order) []int {
+	units := make([]int, len(o.Lines))
+	for _, c := range o.CreditNotes {
+		for _, l := range c.Lines {
+			if l.Line >= 0 && l.Line < len(units) {
+				units[l.Line] += l.Restocked
+			}
+		}
+	}
+	return units
+}
+
+// HeldStock is the stock o holds of each of its lines: its units less those its notes put
+// back (what a cancellation gives back).
+func HeldStock(o Order) []Line {
+	back := RestockedUnits(o)
+	out := slices.Clone(o.Lines)
+	for i := range out {
+		out[i].Quantity -= back[i]
+	}
+	return out
+}
+
+// StockProblems checks the stock invariant (docs/invoices.md "Part of an order"): for
+// each product, its stock + the units ordered on every order − the units credited back
+// to stock = its initial stock. initial and stock are by SKU; all is every order that
+// may hold a SKU of them. A cancelled order's units came back with its note, as every
+// other credit's restocked units did. Each one broken is a sentence.
+func StockProblems(initial, stock map[string]int, all []Order) []string {
+	held := map[string]int{}
+	for _, o := range all {
+		for _, l := range HeldStock(o) {
+			held[l.SKU] += l.Quantity
+		}
+	}
+	var out []string
+	for sku, n := range initial {
+		if stock[sku]+held[sku] != n {
+			out = append(out, fmt.Sprintf("%s: stock %d + %d units held by orders is not its initial %d.", sku, stock[sku], held[sku], n))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // CreditedUnits answers the units the notes credit of each of o's lines.
@@ -144,7 +196,12 @@ func CreditedUnits(o Order, notes []CreditNote) []int {
 //   - each number is on the order it names, and each note on an order has its number;
 //   - a note credits its order's invoice, at most the units invoiced of each line, and
 //     per VAT rate at most what the invoice charged (invoiced − credited = supplied ≥ 0);
-//   - a cancelled order is credited in full: per rate, credited = invoiced.
+//   - a cancelled order is credited in full: per rate, credited = invoiced;
+//   - each note applies between 0 and its gross to the invoice, and what payments
+//     allocated to the invoice is at most its gross less what its notes applied.
+//
+// The stock invariant (stock + units ordered − units credited back to stock = initial
+// stock) needs the products, so StockProblems checks it.
 func CreditNoteProblems(issued []IssuedNumber, counter int64, all []Order) []string {
 	var out []string
 	byRef := map[OrderRef]Order{}
@@ -192,6 +249,17 @@ func orderCreditProblems(o Order) []string {
 		return []string{fmt.Sprintf("Order %s has credit notes but no invoice.", o.ID)}
 	}
 	var out []string
+	var applied int64
+	for _, c := range o.CreditNotes {
+		applied += c.Applied
+		if c.Applied < 0 || c.Applied > c.TotalIncVAT() {
+			out = append(out, fmt.Sprintf("%s on order %s applies %s of its %s.", CreditNoteNumber(c.Number), o.ID, Pounds(c.Applied), Pounds(c.TotalIncVAT())))
+		}
+	}
+	if o.InvoicePaid > o.TotalIncVAT-applied {
+		out = append(out, fmt.Sprintf("Order %s: %s is allocated to its invoice, which owes %s after its credit notes.", o.ID,
+			Pounds(o.InvoicePaid), Pounds(o.TotalIncVAT-applied)))
+	}
 	for _, c := range o.CreditNotes {
 		if c.Invoice != o.Invoice.Number {
 			out = append(out, fmt.Sprintf("%s on order %s credits %s, not the order's %s.", CreditNoteNumber(c.Number), o.ID,

@@ -183,6 +183,9 @@ type Lifecycle struct {
 	// Payer settles an invoice for the pay action; nil marks the order paid with no
 	// payment (as before payments were recorded: tests of the lifecycle alone).
 	Payer InvoicePayer
+	// DeliveryVATRate is the delivery's VAT rate for a part credit of an order whose
+	// invoice does not show it (the shop's rate).
+	DeliveryVATRate int
 }
 
 // Act takes action a on uid's order id: the order after it, or a refusal (a

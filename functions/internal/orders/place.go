@@ -459,4 +459,7 @@ type Notifier interface {
 	Dispatched(o Order) []outbox.Message
 	// Cancelled is the cancellation notice.
 	Cancelled(o Order) []outbox.Message
+	// Credited is the notice of part credit note c of o (lines taken off, a return, the
+	// delivery credited).
+	Credited(o Order, c CreditNote) []outbox.Message
 }

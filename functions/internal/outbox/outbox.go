@@ -25,6 +25,7 @@ const (
 	KindNewOrder     = "new-order"    // to the shop's own address when an order is placed
 	KindDispatch     = "dispatch"     // to the buyer when staff dispatch the order
 	KindCancellation = "cancellation" // to the buyer when staff cancel the order
+	KindCreditNote   = "credit-note"  // to the buyer when staff credit part of the order
 )
 
 // ID is the outbox id of the message of kind for order orderID.

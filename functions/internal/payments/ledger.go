@@ -24,7 +24,9 @@ type CreditNote struct {
 	OrderID  string
 	IssuedAt time.Time
 	Gross    int64
-	Applied  int64
+	// Applied is the part of Gross the note took off its invoice; the rest is credit on
+	// account (a payment of method MethodCreditNote).
+	Applied int64
 }
 
 // Documents are an account's money documents, as the store reads them.

@@ -84,7 +84,7 @@ type Invoice struct {
 	OrderID   string
 	IssuedAt  time.Time
 	Gross     int64 // the order's total inc VAT
-	Credited  int64 // Σ its credit notes (0 until credit notes are issued)
+	Credited  int64 // Σ what its credit notes applied to it
 	Paid      int64 // Σ allocations to it
 	TermsDays int   // as they were when it was issued
 	ProForma  bool
@@ -92,6 +92,9 @@ type Invoice struct {
 	// Version is the order's, which a payment that covers the invoice moves on (it sets
 	// the order paid).
 	Version int64
+	// Notes is how many credit notes its order carries: an allocation holds it, so a
+	// credit note issued meanwhile (which lowers what the invoice owes) fails it.
+	Notes int
 }
 
 // Outstanding is what inv still owes.
@@ -114,8 +117,12 @@ func InvoiceOf(o orders.Order) (inv Invoice, ok bool) {
 	if o.Invoice == nil {
 		return Invoice{}, false
 	}
-	return Invoice{Number: o.Invoice.Number, OrderID: o.ID, IssuedAt: o.Invoice.IssuedAt, Gross: o.TotalIncVAT,
-		Paid: o.InvoicePaid, TermsDays: o.Invoice.TermsDays, ProForma: o.ProForma(), Status: o.Status, Version: o.Version}, true
+	var credited int64
+	for _, c := range o.CreditNotes {
+		credited += c.Applied
+	}
+	return Invoice{Number: o.Invoice.Number, OrderID: o.ID, IssuedAt: o.Invoice.IssuedAt, Gross: o.TotalIncVAT, Credited: credited,
+		Notes: len(o.CreditNotes), Paid: o.InvoicePaid, TermsDays: o.Invoice.TermsDays, ProForma: o.ProForma(), Status: o.Status, Version: o.Version}, true
 }
 
 // open says payments may be allocated to inv: it owes something and its order is not

@@ -139,14 +139,18 @@ func TestLedgerBalanceIsTheSumOfItsDocuments(t *testing.T) {
 			{Number: 4, OrderID: "TS-4", IssuedAt: day("2026-10-02"), Gross: 2000, TermsDays: 0, ProForma: true},
 			{Number: 5, OrderID: "TS-5", IssuedAt: day("2026-10-03"), Gross: 500, TermsDays: 30},
 		},
-		CreditNotes: []CreditNote{{Number: 1, OrderID: "TS-5", IssuedAt: day("2026-10-04"), Gross: 500, Applied: 500}},
+		// CN-000002 credits the paid TS-1: it applies nothing and leaves 300 on account,
+		// which the ledger counts as unallocated but does not list as a payment.
+		CreditNotes: []CreditNote{{Number: 1, OrderID: "TS-5", IssuedAt: day("2026-10-04"), Gross: 500, Applied: 500},
+			{Number: 2, OrderID: "TS-1", IssuedAt: day("2026-11-26"), Gross: 300}},
 		Payments: []Payment{
 			{ID: "PAY-A", Date: "2026-09-20", RecordedAt: day("2026-09-21"), Amount: 13000, Allocated: 13000},
 			{ID: "PAY-B", Date: "2026-11-25", RecordedAt: day("2026-11-25"), Amount: 700},
+			{ID: "CN-000002", Method: MethodCreditNote, Date: "2026-11-26", RecordedAt: day("2026-11-26"), Amount: 300},
 		},
 	}
 	l := Build(docs, day("2026-11-27"))
-	wantRefs := []string{"INV-000001", "PAY-A", "INV-000002", "INV-000004", "INV-000005", "CN-000001", "INV-000003", "PAY-B"}
+	wantRefs := []string{"INV-000001", "PAY-A", "INV-000002", "INV-000004", "INV-000005", "CN-000001", "INV-000003", "PAY-B", "CN-000002"}
 	var refs []string
 	var run int64
 	for _, e := range l.Entries {
@@ -159,12 +163,12 @@ func TestLedgerBalanceIsTheSumOfItsDocuments(t *testing.T) {
 	if !slices.Equal(refs, wantRefs) {
 		t.Fatalf("entries %v, want %v", refs, wantRefs)
 	}
-	if want := int64(12000 + 6000 + 3000 + 2000 + 500 - 500 - 13000 - 700); l.Balance != want || run != want {
+	if want := int64(12000 + 6000 + 3000 + 2000 + 500 - 500 - 300 - 13000 - 700); l.Balance != want || run != want {
 		t.Fatalf("balance %d, want %d", l.Balance, want)
 	}
 	// TS-2 owes 5000 and was due on 31 October; TS-3 owes 3000, due 20 December; the
 	// pro-forma TS-4 owes 2000 and is never overdue; TS-5 is credited in full.
-	if l.Due != 5000+3000+2000 || l.Overdue != 5000 || l.Unallocated != 700 {
+	if l.Due != 5000+3000+2000 || l.Overdue != 5000 || l.Unallocated != 700+300 {
 		t.Fatalf("due %d, overdue %d, unallocated %d", l.Due, l.Overdue, l.Unallocated)
 	}
 	if l.Due-l.Unallocated != l.Balance {

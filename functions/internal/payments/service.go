@@ -355,13 +355,13 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 		}
 		d.Invoices = append(d.Invoices, inv)
 		for _, cn := range o.CreditNotes {
-			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt,
-				Gross: cn.TotalIncVAT(), Applied: appliedOf(cn)})
+			d.CreditNotes = append(d.CreditNotes, CreditNote{Number: cn.Number, OrderID: o.ID, IssuedAt: cn.IssuedAt, Gross: cn.TotalIncVAT(),
+				Applied: cn.Applied})
 		}
 	}
 	sortInvoices(d.Invoices)
-	// Each credit note (kept on its order) takes what it applied off its order's invoice,
-	// for the allocation as for the ledger; the rest of its gross is credit on account.
+	// Each credit note (kept on its order) takes what it applied off its order's
+	// invoice, for the allocation as for the ledger.
 	credited := map[string]int64{}
 	for _, cn := range d.CreditNotes {
 		credited[cn.OrderID] += cn.Applied
@@ -371,11 +371,6 @@ func (s Service) invoices(ctx context.Context, uid string) (Documents, error) {
 	}
 	return d, nil
 }
-
-// appliedOf is what credit note cn took off its invoice (docs/invoices.md "Credit on
-// account"): the rest of its gross is credit on account. A note that records none is
-// read as applying all of its gross.
-func appliedOf(cn orders.CreditNote) int64 { return cn.TotalIncVAT() }
 
 // NewID makes a payment's id: PAY- and 12 random hex digits, upper case.
 func NewID() string {

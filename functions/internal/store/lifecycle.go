@@ -99,11 +99,19 @@ func (s *Store) ApplyChange(ctx context.Context, c orders.Change) error {
 	return s.run(ctx, t, "")
 }
 
-// chunks splits lines into the steps a cancellation gives them back in.
+// chunks splits lines into the steps a cancellation gives them back in; a line whose
+// units all went back already (a part credit's) is left out of its step, which keeps its
+// place.
 func chunks(lines []orders.Line) [][]orders.Line {
 	var out [][]orders.Line
 	for i := 0; i < len(lines); i += orders.ChunkLines {
-		out = append(out, lines[i:min(i+orders.ChunkLines, len(lines))])
+		var step []orders.Line
+		for _, l := range lines[i:min(i+orders.ChunkLines, len(lines))] {
+			if l.Quantity > 0 {
+				step = append(step, l)
+			}
+		}
+		out = append(out, step)
 	}
 	return out
 }
@@ -128,7 +136,7 @@ func (s *Store) FinishCancel(ctx context.Context, uid, id string, emails func(o 
 	}
 	status, returned := expression.Name("status"), expression.Name("returned")
 	cancelling := status.Equal(expression.Value(orders.StatusCancelling))
-	parts := chunks(o.Lines)
+	parts := chunks(orders.HeldStock(o))
 	for i, lines := range parts {
 		if slices.Contains(it.Returned, i) {
 			continue

@@ -251,6 +251,14 @@ func (s *Store) WriteAllocation(ctx context.Context, w payments.Write) error {
 		} else {
 			cond = cond.And(paid.Equal(expression.Value(inv.Paid)))
 		}
+		// A credit note issued since the invoice was read lowers what it owes: the
+		// allocation is planned again (docs/invoices.md "Credit notes and payments").
+		notes := expression.Name("creditNotes")
+		if inv.Notes == 0 {
+			cond = cond.And(expression.AttributeNotExists(notes).Or(expression.Size(notes).Equal(expression.Value(0))))
+		} else {
+			cond = cond.And(expression.Size(notes).Equal(expression.Value(inv.Notes)))
+		}
 		upd := expression.Set(paid, expression.Value(inv.Paid+l.Amount))
 		if l.Covers {
 			upd = upd.Set(expression.Name("paidAt"), expression.Value(l.At.UnixMilli())).

@@ -9,6 +9,7 @@ import { adminOrder, type AdminOrder } from '@/lib/admin';
 import { formatPence, formatUkDateTime } from '@/lib/format';
 import { isPaid, isProForma, statusWord } from '@/lib/order-status';
 import { AuditTrail } from './audit-trail';
+import { CreditForm } from './credit-form';
 import { OrderActions } from './order-actions';
 import { useAdminRecord } from './use-admin-record';
 
@@ -47,9 +48,10 @@ function AdminOrderDetail({ id }: { id: string }) {
       <>
         <OrderFacts order={order} />
         <OrderActions order={order} done={replace} reload={reload} />
+        <CreditForm order={order} done={replace} reload={reload} />
         <section aria-labelledby="order-lines">
           <h2 id="order-lines">Lines</h2>
-          <OrderLinesTable lines={order.lines} />
+          <OrderLinesTable lines={order.lines} dispatched={order.status === 'dispatched' || order.status === 'completed'} />
           <OrderTotals order={order} />
         </section>
         <OrderAddresses order={order} Heading="h2" withPoRef={false} />

@@ -5,7 +5,8 @@ import { VatSummary } from './vat-summary';
 
 /** A VAT credit note against the order's invoice, as the server issued it: its number and
  * date, the invoice it credits, the reason, each line credited, the amounts per VAT rate
- * and the totals credited, with its PDF to download. */
+ * and the totals credited (and what it leaves on the account as credit, where the invoice
+ * owed less than it credits), with its PDF to download. */
 export function CreditNoteView({ order, note: c }: { order: Order; note: CreditNote }) {
   const titleId = `credit-note-${c.number}`;
   return (
@@ -69,6 +70,12 @@ export function CreditNoteView({ order, note: c }: { order: Order; note: CreditN
           <dd>
             <strong>{formatPence(c.total_inc_vat)}</strong>
           </dd>
+          {c.on_account_amount > 0 && (
+            <>
+              <dt>Left on your account as credit</dt>
+              <dd>{formatPence(c.on_account_amount)}</dd>
+            </>
+          )}
         </dl>
       </div>
       <div className="no-print">

@@ -23,6 +23,7 @@ const base = {
   completed_at: null,
   cancelled_at: null,
   dispatch: null,
+  delivery_charge_credited: 0,
 } satisfies Omit<Order, 'status'>;
 const text = (html: string) =>
   html

@@ -38,6 +38,8 @@ const order: Order = {
       line_amount: 1140,
       vat_rate: 20,
       vat: 228,
+      credited: 0,
+      to_send: 12,
     },
     {
       sku: 'BK-2',
@@ -50,6 +52,8 @@ const order: Order = {
       line_amount: 500,
       vat_rate: 0,
       vat: 0,
+      credited: 0,
+      to_send: 5,
     },
   ],
   goods_ex_vat: 12050,
@@ -74,6 +78,7 @@ const order: Order = {
   delivery_note: 'Side door',
   invoice,
   credit_notes: [],
+  delivery_charge_credited: 0,
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,
@@ -128,6 +133,16 @@ describe('OrderView with its VAT invoice', () => {
       'Robin cards (XM-1) £0.95 (list £1.00 , 5% off) 12 20% £11.40 £2.28',
       'Colouring book (BK-2) £1.00 5 0% £5.00 £0.00',
     ]);
+  });
+
+  it('shows per line the units ordered, credited and to be sent once a line is credited', () => {
+    const [robin, book] = order.lines;
+    const credited: Order = { ...order, lines: [{ ...robin!, credited: 12, to_send: 0 }, book!] };
+    const got = rows(renderToStaticMarkup(<OrderView order={credited} />), 'Order lines');
+    expect(got).toEqual(['Robin cards (XM-1) £0.95 (list £1.00 , 5% off) 12 12 0 20% £11.40 £2.28', 'Colouring book (BK-2) £1.00 5 0 5 0% £5.00 £0.00']);
+    const html = renderToStaticMarkup(<OrderView order={{ ...credited, status: 'dispatched' }} />);
+    expect(html).toContain('>Supplied</th>');
+    expect(html).toContain('>Credited</th>');
   });
 
   it('sums VAT per rate from the invoice, highest first, and gives the order totals', () => {
@@ -190,7 +205,7 @@ describe('CreditNoteView', () => {
     issued_at: Date.UTC(2026, 6, 2, 9),
     invoice: 'INV-000042',
     invoice_issued_at: Date.UTC(2026, 5, 30, 23, 30),
-    lines: [{ line: 0, sku: 'XM-1', name: 'Robin cards', pack_size: 6, units: 12, unit_price: 285, vat_rate: 20, net_ex_vat: 3420, vat: 684 }],
+    lines: [{ line: 0, sku: 'XM-1', name: 'Robin cards', pack_size: 6, units: 12, unit_price: 285, vat_rate: 20, net_ex_vat: 3420, vat: 684, restocked: 12 }],
     delivery_ex_vat: 795,
     delivery_vat: 159,
     vat_rates: [{ rate: 20, net_ex_vat: 4215, vat: 843 }],
@@ -198,6 +213,8 @@ describe('CreditNoteView', () => {
     vat: 843,
     total_inc_vat: 5058,
     reason: 'Order cancelled: Customer asked to cancel',
+    applied_amount: 5058,
+    on_account_amount: 0,
   };
   const html = renderToStaticMarkup(<CreditNoteView order={{ ...order, status: 'cancelled', credit_notes: [note] }} note={note} />);
   const page = text(html);
@@ -214,5 +231,12 @@ describe('CreditNoteView', () => {
     expect(rows(html, 'VAT credited')).toEqual(['20% £42.15 £8.43']);
     expect(page).toContain('Total credited inc VAT £50.58');
     expect(page).toContain('Download credit note CN-000007 (PDF)');
+    expect(page).not.toContain('Left on your account as credit');
+  });
+
+  it('says what the note leaves on the account as credit when the invoice owed less', () => {
+    const paid = { ...note, applied_amount: 1000, on_account_amount: 4058 };
+    const got = text(renderToStaticMarkup(<CreditNoteView order={{ ...order, status: 'cancelled', credit_notes: [paid] }} note={paid} />));
+    expect(got).toContain('Left on your account as credit £40.58');
   });
 });

@@ -35,7 +35,7 @@ export function OrderView({ order: o, invoiceLate = false }: { order: Order; inv
       <h2 id="invoice-title">VAT invoice</h2>
       <InvoiceHeader order={o} invoice={invoice} />
       <OrderAddresses order={o} Heading="h3" withPoRef={false} />
-      <OrderLinesTable lines={o.lines} />
+      <OrderLinesTable lines={o.lines} dispatched={o.status === 'dispatched' || o.status === 'completed'} />
       <div className="invoice-sums">
         <VatSummary rates={invoice.vat_rates} />
         <OrderTotals order={o} />

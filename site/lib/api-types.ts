@@ -270,6 +270,26 @@ export interface AdminPaymentAnswer {
   ledger: AdminLedgerAnswer;
 }
 
+export interface StatementAnswer {
+  business: string;
+  on_account: boolean;
+  date: string;
+  balance: Pence;
+  due: Pence;
+  overdue: Pence;
+  credit_on_account: Pence;
+  oldest_overdue_days: number;
+  ageing: AgeingAnswer;
+  open_items: OpenItemAnswer[];
+  entries: LedgerEntryAnswer[];
+}
+
+export interface AdminBalancesAnswer {
+  date: string;
+  accounts: BalanceAnswer[];
+  totals: BalanceAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -659,6 +679,36 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+}
+
+export interface AgeingAnswer {
+  current: Pence;
+  days_1_30: Pence;
+  days_31_60: Pence;
+  days_61_90: Pence;
+  over_90: Pence;
+}
+
+export interface OpenItemAnswer {
+  invoice: string;
+  order_id: string;
+  date: string;
+  due_on: string;
+  amount: Pence;
+  outstanding: Pence;
+  past_due: boolean;
+  days_overdue: number;
+}
+
+export interface BalanceAnswer {
+  uid: string;
+  business: string;
+  balance: Pence;
+  due: Pence;
+  overdue: Pence;
+  credit_on_account: Pence;
+  oldest_overdue_days: number;
+  ageing: AgeingAnswer;
 }
 
 export interface Menu {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/outbox"
 	"github.com/tradeshop/functions/internal/payments"
 )
@@ -197,3 +199,20 @@ func (s Service) Send(ctx context.Context, month string) (Run, error) {
 
 // EmailID is the outbox id of account uid's statement of month: one a month.
 func EmailID(uid, month string) string { return "statement-" + month + "/" + uid }
+
+// FirstOfMonth says t is on the 1st of a London month: the day the statements go.
+func FirstOfMonth(t time.Time) bool { return payments.Day(t).Day() == 1 }
+
+// JobName is the statements run's name on its log line and in endpoints.json's jobs.
+const JobName = "statements"
+
+// RunJob is one run of the statements job (the Lambda's, the local edge's) with run id
+// id: Send of month, and the run's line with its counts and the store's timeouts and
+// throttles during it, as every job writes one.
+func (s Service) RunJob(ctx context.Context, log *slog.Logger, id, month string) error {
+	ctx = metrics.Job(ctx, JobName, id)
+	r, err := s.Send(ctx, month)
+	log.InfoContext(ctx, "statements queued", "month", r.Month, "accounts", r.Accounts, "queued", r.Queued, "already", r.Already,
+		"no_email", r.NoEmail, "failed", r.Failed, "err", err, metrics.Flush(ctx))
+	return err
+}

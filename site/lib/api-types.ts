@@ -277,9 +277,9 @@ export interface StatementAnswer {
   balance: Pence;
   due: Pence;
   overdue: Pence;
-  credit_on_account: Pence;
+  unallocated: Pence;
   oldest_overdue_days: number;
-  ageing: AgeingAnswer;
+  ageing: AgeingAnswer[];
   open_items: OpenItemAnswer[];
   entries: LedgerEntryAnswer[];
 }
@@ -682,11 +682,8 @@ export interface PaymentAnswer {
 }
 
 export interface AgeingAnswer {
-  current: Pence;
-  days_1_30: Pence;
-  days_31_60: Pence;
-  days_61_90: Pence;
-  over_90: Pence;
+  bucket: 'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90';
+  amount: Pence;
 }
 
 export interface OpenItemAnswer {
@@ -706,9 +703,9 @@ export interface BalanceAnswer {
   balance: Pence;
   due: Pence;
   overdue: Pence;
-  credit_on_account: Pence;
+  unallocated: Pence;
   oldest_overdue_days: number;
-  ageing: AgeingAnswer;
+  ageing: AgeingAnswer[];
 }
 
 export interface Menu {

@@ -17,18 +17,20 @@ import (
 // Statements (docs/statements.md): the buyer's statement on the dashboard and as a PDF,
 // and the back office's balances list and aged debt report.
 
-// ageingAnswer is what open invoices owe by days past due (pence): current (not yet
-// due), 1–30, 31–60, 61–90 and over 90 days.
+// ageingAnswer is one bucket of what open invoices owe by days past due (pence): in
+// order current (not yet due), days_1_30, days_31_60, days_61_90 and days_over_90, the
+// aged debt report's columns.
 type ageingAnswer struct {
-	Current int64 `json:"current"`
-	Days30  int64 `json:"days_1_30"`
-	Days60  int64 `json:"days_31_60"`
-	Days90  int64 `json:"days_61_90"`
-	Over90  int64 `json:"over_90"`
+	Bucket string `json:"bucket" ts:"'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90'"`
+	Amount int64  `json:"amount"`
 }
 
-func ageingAnswerOf(a statements.Ageing) ageingAnswer {
-	return ageingAnswer{Current: a.Current, Days30: a.Days30, Days60: a.Days60, Days90: a.Days90, Over90: a.Over90}
+func ageingAnswerOf(a statements.Ageing) []ageingAnswer {
+	out := make([]ageingAnswer, 0, len(statements.AgeingBuckets))
+	for i, v := range a.Buckets() {
+		out = append(out, ageingAnswer{Bucket: statements.AgeingBuckets[i], Amount: v})
+	}
+	return out
 }
 
 // openItemAnswer is an invoice that still owes something: dates are London days
@@ -45,7 +47,7 @@ type openItemAnswer struct {
 }
 
 // statementAnswer is GET /api/account/statement: the account's statement today. balance
-// = due − credit_on_account; overdue is the part of due past its due dates; entries the
+// = due − unallocated (what payments and credit on account hold not yet allocated); overdue is the part of due past its due dates; entries the
 // whole ledger, oldest first, with its running balance.
 type statementAnswer struct {
 	Business          string              `json:"business"`
@@ -54,9 +56,9 @@ type statementAnswer struct {
 	Balance           int64               `json:"balance"`
 	Due               int64               `json:"due"`
 	Overdue           int64               `json:"overdue"`
-	CreditOnAccount   int64               `json:"credit_on_account"`
+	CreditOnAccount   int64               `json:"unallocated"`
 	OldestOverdueDays int                 `json:"oldest_overdue_days"`
-	Ageing            ageingAnswer        `json:"ageing"`
+	Ageing            []ageingAnswer      `json:"ageing"`
 	OpenItems         []openItemAnswer    `json:"open_items"`
 	Entries           []ledgerEntryAnswer `json:"entries"`
 }
@@ -116,9 +118,9 @@ type balanceAnswer struct {
 	Balance           int64        `json:"balance"`
 	Due               int64        `json:"due"`
 	Overdue           int64        `json:"overdue"`
-	CreditOnAccount   int64        `json:"credit_on_account"`
+	CreditOnAccount   int64        `json:"unallocated"`
 	OldestOverdueDays int          `json:"oldest_overdue_days"`
-	Ageing            ageingAnswer `json:"ageing"`
+	Ageing            []ageingAnswer `json:"ageing"`
 }
 
 // adminBalancesAnswer is GET /api/admin/balances: every account with a balance (or money

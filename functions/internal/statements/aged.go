@@ -15,8 +15,11 @@ func (a Ageing) Plus(b Ageing) Ageing {
 
 // AgedDebtColumns are the aged debt report's columns (docs/statements.md): money in
 // pounds with two decimals and no sign, as the order export writes it.
-var AgedDebtColumns = []string{"account", "business", "current", "days_1_30", "days_31_60", "days_61_90", "days_over_90",
-	"due", "credit_on_account", "balance", "oldest_overdue_days"}
+var AgedDebtColumns = append(append([]string{"account", "business"}, AgeingBuckets[:]...), "due", "unallocated", "balance", "oldest_overdue_days")
+
+// AgeingBuckets name the buckets of Ageing.Buckets, in order, as the API and the aged
+// debt report name them.
+var AgeingBuckets = [5]string{"current", "days_1_30", "days_31_60", "days_61_90", "days_over_90"}
 
 // AgedDebtCSV writes the aged debt report of sts, one row per account in their order,
 // and a totals row (account TOTAL; its oldest_overdue_days the most of any account).

@@ -129,7 +129,7 @@ func TestAgedDebtCSVHasARowPerAccountAndTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "account,business,current,days_1_30,days_31_60,days_61_90,days_over_90,due,credit_on_account,balance,oldest_overdue_days\n" +
+	want := "account,business,current,days_1_30,days_31_60,days_61_90,days_over_90,due,unallocated,balance,oldest_overdue_days\n" +
 		"u1,'=Corner Cards,150.00,100.00,100.00,100.00,70.00,520.00,25.00,495.00,153\n" +
 		"u2,Bell & Co,0.00,0.00,0.00,12.34,0.00,12.34,0.00,12.34,61\n" +
 		"TOTAL,,150.00,100.00,100.00,112.34,70.00,532.34,25.00,507.34,153\n"

@@ -4,6 +4,7 @@ import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
 import { EdgeAlarmsStack, ShopMonitoring } from './monitoring';
 import { OrderSweeper } from './order-sweeper';
+import { StatementSender } from './statement-sender';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
 import { ShopApi, grantMediaBucket, type ApiThrottle } from './shop-api';
@@ -148,6 +149,12 @@ export class ShopStack extends Stack {
       environment: { STAGE: stage, BUILD_ID: build },
       smtpSecret,
     });
+    // The monthly statements, queued for emailSender to send (docs/statements.md).
+    const statementSender = new StatementSender(this, 'StatementSender', {
+      table: this.shopTable.table,
+      codeDir: props.lambdaDir,
+      environment: { STAGE: stage, BUILD_ID: build },
+    });
 
     this.site = new StaticSite(this, 'Site', {
       apiDomainName: this.api.domainName,
@@ -173,6 +180,7 @@ export class ShopStack extends Stack {
       jobs: new Map([
         ['sweepOrders', sweeper.fn],
         ['sendEmails', emailSender.fn],
+        ['statements', statementSender.fn],
       ]),
       table: this.shopTable.table,
       distributionId: this.site.distribution.distributionId,

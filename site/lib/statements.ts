@@ -1,5 +1,5 @@
 import { idToken } from './account-store';
-import { apiFetch, apiFetchBlob } from './api';
+import { ApiError, apiFetch, apiFetchBlob } from './api';
 import type { AdminBalancesAnswer, AgeingAnswer, BalanceAnswer, StatementAnswer } from './api-types';
 import { saveFile } from './save-file';
 
@@ -16,9 +16,15 @@ export type {
 
 const bearer = async () => ({ Authorization: `Bearer ${await idToken()}` });
 
-/** The signed-in buyer's statement today (GET /api/account/statement). */
-export async function statement(): Promise<StatementAnswer> {
-  return apiFetch<StatementAnswer>('/api/account/statement', { method: 'GET', headers: await bearer() });
+/** The signed-in buyer's statement today (GET /api/account/statement); null for a buyer
+ * whose account is not made yet (404: a first sign-in makes it), who has nothing to show. */
+export async function statement(): Promise<StatementAnswer | null> {
+  try {
+    return await apiFetch<StatementAnswer>('/api/account/statement', { method: 'GET', headers: await bearer() });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
 }
 
 /** Whether the dashboard shows a statement: the buyer pays on account, or has a balance

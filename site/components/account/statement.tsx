@@ -13,7 +13,7 @@ const day = (d: string) => formatUkDate(londonMidnight(d));
  * due and overdue, the ageing, each open invoice with what it owes and when it was due, and
  * the PDF. Shown to a buyer on account, or to any buyer with a balance. */
 export function StatementOfAccount({ uid }: { uid: string }) {
-  const [answer, setAnswer] = useState<Statement | null>(null);
+  const [answer, setAnswer] = useState<Statement | null | undefined>(undefined);
   const [error, setError] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -36,8 +36,8 @@ export function StatementOfAccount({ uid }: { uid: string }) {
       />
     );
   }
-  if (!answer) return <p role="status">Loading your statement…</p>;
-  if (!showsStatement(answer)) return null;
+  if (answer === undefined) return <p role="status">Loading your statement…</p>;
+  if (answer === null || !showsStatement(answer)) return null;
   return (
     <section aria-labelledby="statement-heading" className="statement">
       <h2 id="statement-heading">Statement of account</h2>

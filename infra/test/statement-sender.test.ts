@@ -31,6 +31,7 @@ describe.each(STAGES)('StatementSender in the %s stack', (stage) => {
       statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:')),
     ).toEqual([]);
     const vars = fns[id!]!.Properties['Environment'].Variables;
+    expect(JSON.stringify(vars['SITE_ORIGIN'])).toContain('DomainName');
     expect(vars).not.toHaveProperty('CSRF_SECRET');
     expect(vars).not.toHaveProperty('ORIGIN_SECRET');
   });

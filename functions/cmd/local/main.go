@@ -108,7 +108,10 @@ func run(log *slog.Logger) error {
 	go sweep(ctx, log, deps.Store, deps.Shop)
 	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
 	go deliver(ctx, log, deps.Store, sender)
-	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now})
+	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
+	// edge stands behind another address.
+	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now,
+		SiteOrigin: env("SITE_ORIGIN", "http://"+ln.Addr().String())})
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -8,7 +8,8 @@
 //	statements -month 2026-12
 //
 // It reads the store's environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION,
-// STORE_TIMEOUT_MS); by hand, as every batch tool, it sends a call the store did not
+// STORE_TIMEOUT_MS) and SITE_ORIGIN (where the site is served: the email links the
+// buyer's dashboard there); by hand, as every batch tool, it sends a call the store did not
 // answer in time again for up to STORE_BATCH_BUDGET_MS. The emails go out with the
 // outbox's sender (sendEmails, or the local edge's).
 package main
@@ -58,7 +59,7 @@ func scheduled() {
 		log.Error("start", "err", err)
 		os.Exit(1)
 	}
-	sts := statements.Service{Store: st, Shop: shop, Now: time.Now}
+	sts := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}
 	lambda.Start(func(ctx context.Context) error {
 		return sts.RunJob(ctx, log, runID(ctx), statements.Month(time.Now()))
 	})
@@ -84,7 +85,7 @@ func byHand() {
 		fmt.Fprintln(os.Stderr, "statements:", err)
 		os.Exit(1)
 	}
-	r, err := statements.Service{Store: st, Shop: shop, Now: time.Now}.Send(ctx, *month)
+	r, err := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}.Send(ctx, *month)
 	fmt.Printf("statements: %s: %d account(s) read, %d statement(s) queued, %d queued before, %d with a balance but no email address, %d failed\n",
 		r.Month, r.Accounts, r.Queued, r.Already, r.NoEmail, r.Failed)
 	if err != nil {

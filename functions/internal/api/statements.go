@@ -113,13 +113,13 @@ func handleStatementPDF(log *slog.Logger, verify auth.Verifier, sts statements.S
 
 // balanceAnswer is one account's balance as the back office lists it.
 type balanceAnswer struct {
-	UID               string       `json:"uid"`
-	Business          string       `json:"business"`
-	Balance           int64        `json:"balance"`
-	Due               int64        `json:"due"`
-	Overdue           int64        `json:"overdue"`
-	CreditOnAccount   int64        `json:"unallocated"`
-	OldestOverdueDays int          `json:"oldest_overdue_days"`
+	UID               string         `json:"uid"`
+	Business          string         `json:"business"`
+	Balance           int64          `json:"balance"`
+	Due               int64          `json:"due"`
+	Overdue           int64          `json:"overdue"`
+	CreditOnAccount   int64          `json:"unallocated"`
+	OldestOverdueDays int            `json:"oldest_overdue_days"`
 	Ageing            []ageingAnswer `json:"ageing"`
 }
 

@@ -21,6 +21,9 @@ type emailView struct {
 	Ageing                         [5][2]string
 	Shop                           config.Business
 	Contact                        config.Contact
+	// Dashboard is the address of the buyer's dashboard ("" where the shop's origin is
+	// not known): the statement and its PDF are there.
+	Dashboard string
 }
 
 type openView struct{ Reference, OrderID, Date, DueOn, Outstanding, Late string }
@@ -47,7 +50,7 @@ Open invoices
 {{- end}}
 {{end}}
 Your dashboard on our website shows this statement as it stands today, with a link to
-download it as a PDF. Please pay by bank transfer quoting the invoice numbers; questions
+download it as a PDF{{if .Dashboard}}: {{.Dashboard}}{{end}}. Please pay by bank transfer quoting the invoice numbers; questions
 to {{.Contact.Email}} or {{.Contact.Phone}}.
 
 -- 
@@ -74,7 +77,7 @@ const emailHTML = `<!DOCTYPE html><html><body style="font-family: sans-serif">
 {{- end}}
 </table>
 {{- end}}
-<p>Your dashboard on our website shows this statement as it stands today, with a link to download it as a PDF.
+<p>{{if .Dashboard}}<a href="{{.Dashboard}}">Your dashboard</a>{{else}}Your dashboard{{end}} on our website shows this statement as it stands today, with a link to download it as a PDF.
 Please pay by bank transfer quoting the invoice numbers; questions to {{.Contact.Email}} or {{.Contact.Phone}}.</p>
 <p style="color: #555; font-size: 0.85em">{{.Shop.TradingName}}, {{.Contact.Address}}<br>
 {{.Shop.LegalName}}, registered in {{.Shop.RegisteredIn}}, company number {{.Shop.CompanyNumber}}. VAT number {{.Shop.VATNumber}}.</p>
@@ -95,12 +98,19 @@ func (a Ageing) Buckets() [5]int64 {
 	return [5]int64{a.Current, a.Days30, a.Days60, a.Days90, a.Over90}
 }
 
-// Email is st's statement email of month to the account's address.
-func Email(st Statement, shop config.Shop, month string) outbox.Message {
+// DashboardPath is where the buyer's statement is on the site.
+const DashboardPath = "/account/dashboard/"
+
+// Email is st's statement email of month to the account's address; siteOrigin
+// ("https://shop.example", "" for none) makes the link to the dashboard.
+func Email(st Statement, shop config.Shop, month, siteOrigin string) outbox.Message {
 	v := emailView{Business: st.Account.Business, Month: month, Date: "As at " + orders.InvoiceDate(st.Date),
 		Balance: orders.Pounds(st.Balance), Due: orders.Pounds(st.Due), Overdue: orders.Pounds(st.Overdue),
 		Credit: orders.Pounds(st.CreditOnAccount), HasOverdue: st.Overdue > 0, HasCredit: st.CreditOnAccount > 0,
 		InDebit: st.Balance > 0, Shop: shop.Business, Contact: shop.Contact}
+	if siteOrigin != "" {
+		v.Dashboard = strings.TrimRight(siteOrigin, "/") + DashboardPath
+	}
 	for i, b := range st.Ageing.Buckets() {
 		v.Ageing[i] = [2]string{AgeingLabels[i], orders.Pounds(b)}
 	}

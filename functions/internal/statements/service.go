@@ -46,6 +46,9 @@ type Service struct {
 	Now   func() time.Time
 	// Concurrency bounds the accounts read at once (DefaultConcurrency when 0).
 	Concurrency int
+	// SiteOrigin is where the site is served ("https://shop.example"; "" where it is not
+	// known): the statement email links the buyer's dashboard there.
+	SiteOrigin string
 }
 
 func (s Service) ledgers() payments.Service { return payments.Service{Store: s.Store, Now: s.Now} }
@@ -183,7 +186,7 @@ func (s Service) Send(ctx context.Context, month string) (Run, error) {
 			count(&r.NoEmail, nil)
 			return nil
 		}
-		err = s.Store.EnqueueOnce(ctx, Email(st, s.Shop, month), s.Now())
+		err = s.Store.EnqueueOnce(ctx, Email(st, s.Shop, month, s.SiteOrigin), s.Now())
 		switch {
 		case errors.Is(err, ErrQueued):
 			count(&r.Already, nil)

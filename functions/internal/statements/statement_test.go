@@ -89,15 +89,18 @@ func TestEmailNamesTheBalanceAndTheOpenInvoices(t *testing.T) {
 	today := day(12, 1)
 	st := Of(Account{UID: "u1", Business: "Corner Cards <Ltd>", Email: " buyer@example.com "}, payments.Build(ledger(), today), today)
 	shop := config.Shop{Business: config.Business{TradingName: "TradeShop Wholesale"}, Contact: config.Contact{Email: "trade@tradeshop.example"}}
-	m := Email(st, shop, "2026-12")
+	m := Email(st, shop, "2026-12", "https://trade.shop.example/")
 	if m.ID != "statement-2026-12/u1" || m.To != "buyer@example.com" || m.ReplyTo != "trade@tradeshop.example" {
 		t.Errorf("id %q to %q reply-to %q", m.ID, m.To, m.ReplyTo)
 	}
 	for _, want := range []string{"Balance: £495.00", "Overdue: £370.00", "Credit on account (not yet allocated): £25.00",
-		"INV-000001 of 1 June 2026", "153 days overdue", "Over 90 days £70.00"} {
+		"INV-000001 of 1 June 2026", "153 days overdue", "Over 90 days £70.00", "https://trade.shop.example/account/dashboard/"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("the text lacks %q:\n%s", want, m.Text)
 		}
+	}
+	if !strings.Contains(m.HTML, `<a href="https://trade.shop.example/account/dashboard/">`) {
+		t.Errorf("the HTML does not link the dashboard:\n%s", m.HTML)
 	}
 	if strings.Contains(m.HTML, "<Ltd>") || !strings.Contains(m.HTML, "Corner Cards &lt;Ltd&gt;") {
 		t.Errorf("the HTML does not escape the business name:\n%s", m.HTML)

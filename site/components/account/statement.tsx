@@ -38,6 +38,11 @@ export function StatementOfAccount({ uid }: { uid: string }) {
   }
   if (answer === undefined) return <p role="status">Loading your statement…</p>;
   if (answer === null || !showsStatement(answer)) return null;
+  return <StatementView answer={answer} />;
+}
+
+/** A statement as the dashboard draws it. */
+export function StatementView({ answer }: { answer: Statement }) {
   return (
     <section aria-labelledby="statement-heading" className="statement">
       <h2 id="statement-heading">Statement of account</h2>

@@ -103,7 +103,12 @@ describe('statements', { timeout: 180_000 }, () => {
   });
 
   it('the buyer places three orders, each invoiced', async () => {
-    const billing = { company: 'Statement Cards Ltd', contact: 'Sam Ledger', payment_method: 'proforma', address: { line1: '9 Bank St', town: 'Exampleton', postcode: 'EX1 2AB' } };
+    const billing = {
+      company: 'Statement Cards Ltd',
+      contact: 'Sam Ledger',
+      payment_method: 'proforma',
+      address: { line1: '9 Bank St', town: 'Exampleton', postcode: 'EX1 2AB' },
+    };
     const saved = await api<{ error?: string }>(buyerPage, '/api/billing', { token: buyer.idToken, billing });
     expect(saved.status, saved.data.error).toBe(200);
     for (const n of [1, 2, 3]) placed.push(await placeOrder(n));

@@ -20,8 +20,26 @@ const answer: Statement = {
     { bucket: 'days_over_90', amount: 0 },
   ],
   open_items: [
-    { invoice: 'INV-000041', order_id: 'TS-100041', date: '2026-09-17', due_on: '2026-10-17', amount: 12000, outstanding: 12000, past_due: true, days_overdue: 45 },
-    { invoice: 'INV-000042', order_id: 'TS-100042', date: '2026-11-24', due_on: '2026-12-24', amount: 15000, outstanding: 15000, past_due: false, days_overdue: 0 },
+    {
+      invoice: 'INV-000041',
+      order_id: 'TS-100041',
+      date: '2026-09-17',
+      due_on: '2026-10-17',
+      amount: 12000,
+      outstanding: 12000,
+      past_due: true,
+      days_overdue: 45,
+    },
+    {
+      invoice: 'INV-000042',
+      order_id: 'TS-100042',
+      date: '2026-11-24',
+      due_on: '2026-12-24',
+      amount: 15000,
+      outstanding: 15000,
+      past_due: false,
+      days_overdue: 0,
+    },
   ],
   entries: [],
 };

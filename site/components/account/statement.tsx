@@ -61,9 +61,7 @@ export function StatementView({ answer }: { answer: Statement }) {
           </>
         )}
       </dl>
-      <p className="statement-ageing">
-        {answer.ageing.map((b) => `${AGEING_LABELS[b.bucket]} ${formatPence(b.amount)}`).join(' · ')}
-      </p>
+      <p className="statement-ageing">{answer.ageing.map((b) => `${AGEING_LABELS[b.bucket]} ${formatPence(b.amount)}`).join(' · ')}</p>
       {answer.open_items.length === 0 ? (
         <p>No invoice owes anything.</p>
       ) : (

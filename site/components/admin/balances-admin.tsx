@@ -40,7 +40,10 @@ export function BalancesAdmin() {
   return (
     <>
       <h1>Balances</h1>
-      <p>Every trade account that owes or holds money today. Overdue is what is past its due date; the aged debt report splits each account’s debt by days past due.</p>
+      <p>
+        Every trade account that owes or holds money today. Overdue is what is past its due date; the aged debt report splits each account’s debt by days past
+        due.
+      </p>
       <AgedDebtDownload />
       {state.status === 'loading' && <p role="status">Loading the balances…</p>}
       {state.status === 'failed' && <LoadFailed what={state.text} retry={load} />}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/statements"
 )
 
@@ -25,10 +26,21 @@ var statementColumns = []column{
 	{"Overdue", margin + 436, 79, true},
 }
 
+// activityColumns are the columns of a statement's account activity table.
+var activityColumns = []column{
+	{"Date", margin, 80, false},
+	{"Reference", margin + 82, 90, false},
+	{"Details", margin + 174, 150, false},
+	{"Debit", margin + 326, 60, true},
+	{"Credit", margin + 388, 60, true},
+	{"Balance", margin + 450, 65, true},
+}
+
 // RenderStatement draws statement st of an account: the supplier (shop's business as it
 // is today), the account, the date, the open invoices with what each owes and when it
-// was due, the credit on account, the balance, what is overdue and the ageing of the
-// debt (current, 1–30, 31–60, 61–90, over 90 days past due).
+// was due, the credit on account, the balance, what is overdue, the ageing of the debt
+// (current, 1–30, 31–60, 61–90, over 90 days past due) and the account's activity since
+// the 1st of the month before, from the balance brought forward.
 func RenderStatement(st statements.Statement, shop config.Shop) ([]byte, error) {
 	d := &doc{pdf: &gopdf.GoPdf{}}
 	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
@@ -44,6 +56,7 @@ func RenderStatement(st statements.Statement, shop config.Shop) ([]byte, error) 
 	d.statementHead(st, shop)
 	d.openItems(st)
 	d.statementSummary(st)
+	d.activity(st)
 	d.paragraph(fmt.Sprintf("Please pay by bank transfer to %s, sort code %s, account %s, quoting the invoice numbers. "+
 		"Questions to %s or %s.", shop.BankTransfer.AccountName, shop.BankTransfer.SortCode, shop.BankTransfer.AccountNumber,
 		shop.Contact.Email, shop.Contact.Phone))
@@ -136,4 +149,71 @@ func (d *doc) statementSummary(st statements.Statement) {
 	d.y += lineH + 2
 	d.paragraph(strings.Join(parts, " · "))
 	d.y += 8
+}
+
+// activity draws the entries since st.PeriodFrom after the balance brought forward, the
+// header again on each page.
+func (d *doc) activity(st statements.Statement) {
+	d.room(4 * lineH)
+	d.font(fontBold, bodySize)
+	d.text(margin, d.y, "Account activity from "+orders.InvoiceDate(st.PeriodFrom))
+	d.y += lineH + 4
+	d.tableHead(activityColumns)
+	row := func(cells []string) {
+		if d.room(lineH + rowGap) {
+			d.tableHead(activityColumns)
+		}
+		for i, c := range activityColumns {
+			if c.right {
+				d.textRight(c.x+c.w, d.y, cells[i])
+			} else {
+				d.text(c.x, d.y, cells[i])
+			}
+		}
+		d.y += lineH + rowGap
+	}
+	row([]string{orders.InvoiceDate(st.PeriodFrom), "", "Brought forward", "", "", orders.Pounds(st.BroughtForward)})
+	for _, e := range st.Activity {
+		debit, credit := "", ""
+		if e.Debit != 0 {
+			debit = orders.Pounds(e.Debit)
+		}
+		if e.Credit != 0 {
+			credit = orders.Pounds(e.Credit)
+		}
+		row([]string{orders.InvoiceDate(e.Date), e.Reference, d.fit(entryDetails(e), activityColumns[2].w), debit, credit, orders.Pounds(e.Balance)})
+	}
+	d.y += 8
+}
+
+// fit cuts s to the width w, with an ellipsis when it was cut.
+func (d *doc) fit(s string, w float64) string {
+	lines := d.wrap(s, w)
+	if len(lines) <= 1 {
+		return s
+	}
+	return strings.TrimSpace(lines[0]) + "…"
+}
+
+// entryDetails says what a ledger entry is, for any kind the ledger has.
+func entryDetails(e payments.Entry) string {
+	switch e.Kind {
+	case payments.KindInvoice:
+		return "Invoice, order " + e.OrderID
+	case payments.KindCreditNote:
+		return "Credit note, order " + e.OrderID
+	case payments.KindPayment:
+		if e.PaymentRef != "" {
+			return "Payment, " + e.PaymentRef
+		}
+		return "Payment"
+	}
+	what := strings.ReplaceAll(e.Kind, "_", " ")
+	if what != "" {
+		what = strings.ToUpper(what[:1]) + what[1:]
+	}
+	if e.PaymentRef != "" {
+		what += ", " + e.PaymentRef
+	}
+	return what
 }

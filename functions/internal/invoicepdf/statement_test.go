@@ -38,6 +38,7 @@ func TestRenderStatementHoldsItsFigures(t *testing.T) {
 		"INV-000042", "24 December 2026", "£245.67",
 		"Due on open invoices £345.67", "Overdue £100.00", "Balance £345.67",
 		"Current £245.67", "1–30 days £0.00", "61–90 days £100.00", "Over 90 days £0.00",
+		"Account activity from 1 November 2026", "Brought forward £100.00", "Invoice, order TS-100042", "£245.67 £345.67",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the PDF's text lacks %q:\n%s", want, text)

@@ -79,6 +79,11 @@ type Statement struct {
 	Ageing          Ageing
 	// OldestOverdueDays is how many days past due the oldest overdue invoice is (0 for none).
 	OldestOverdueDays int
+	// The account's activity since PeriodFrom (the 1st of the month before Date's): the
+	// balance brought forward from before it, and the entries from it on.
+	PeriodFrom     time.Time
+	BroughtForward int64
+	Activity       []payments.Entry
 }
 
 // HasBalance says the statement has something to tell: a balance either way, or money
@@ -95,6 +100,14 @@ func Of(acc Account, l payments.Ledger, today time.Time) Statement {
 	day := payments.Day(today)
 	s := Statement{Account: acc, Date: day, Entries: l.Entries, CreditOnAccount: l.Unallocated, Balance: l.Balance, Due: l.Due,
 		Overdue: l.Overdue}
+	s.PeriodFrom = time.Date(day.Year(), day.Month()-1, 1, 0, 0, 0, 0, day.Location())
+	for _, e := range l.Entries {
+		if e.Date.Before(s.PeriodFrom) {
+			s.BroughtForward = e.Balance
+		} else {
+			s.Activity = append(s.Activity, e)
+		}
+	}
 	for _, e := range l.Entries {
 		if e.Kind != payments.KindInvoice || e.Outstanding <= 0 {
 			continue

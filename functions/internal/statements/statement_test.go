@@ -57,6 +57,11 @@ func TestOfAgesWhatEachOpenInvoiceOwes(t *testing.T) {
 	if st.Overdue != 37000 {
 		t.Errorf("overdue %d, want 37000", st.Overdue)
 	}
+	// The activity since 1 November: the invoice of 20 November and the payment of
+	// 2 November, after what was brought forward from before.
+	if !st.PeriodFrom.Equal(day(11, 1)) || len(st.Activity) != 2 || st.BroughtForward != st.Balance-10000+2500 {
+		t.Errorf("from %v, brought forward %d, activity %+v", st.PeriodFrom, st.BroughtForward, st.Activity)
+	}
 }
 
 func TestAgeingBucketsAreDaysPastDue(t *testing.T) {

@@ -47,8 +47,9 @@ type openItemAnswer struct {
 }
 
 // statementAnswer is GET /api/account/statement: the account's statement today. balance
-// = due − unallocated (what payments and credit on account hold not yet allocated); overdue is the part of due past its due dates; entries the
-// whole ledger, oldest first, with its running balance.
+// = due − unallocated (what payments and credit on account hold not yet allocated);
+// overdue is the part of due past its due dates; entries the whole ledger, oldest first,
+// with its running balance.
 type statementAnswer struct {
 	Business          string              `json:"business"`
 	OnAccount         bool                `json:"on_account"`
@@ -56,7 +57,7 @@ type statementAnswer struct {
 	Balance           int64               `json:"balance"`
 	Due               int64               `json:"due"`
 	Overdue           int64               `json:"overdue"`
-	CreditOnAccount   int64               `json:"unallocated"`
+	Unallocated       int64               `json:"unallocated"`
 	OldestOverdueDays int                 `json:"oldest_overdue_days"`
 	Ageing            []ageingAnswer      `json:"ageing"`
 	OpenItems         []openItemAnswer    `json:"open_items"`
@@ -65,7 +66,7 @@ type statementAnswer struct {
 
 func statementAnswerOf(st statements.Statement) statementAnswer {
 	a := statementAnswer{Business: st.Account.Business, OnAccount: st.Account.OnAccount, Date: st.Date.Format(time.DateOnly),
-		Balance: st.Balance, Due: st.Due, Overdue: st.Overdue, CreditOnAccount: st.CreditOnAccount, OldestOverdueDays: st.OldestOverdueDays,
+		Balance: st.Balance, Due: st.Due, Overdue: st.Overdue, Unallocated: st.CreditOnAccount, OldestOverdueDays: st.OldestOverdueDays,
 		Ageing: ageingAnswerOf(st.Ageing), OpenItems: make([]openItemAnswer, len(st.Open)),
 		Entries: ledgerAnswerOf(payments.Ledger{Entries: st.Entries}).Entries}
 	for i, it := range st.Open {
@@ -118,7 +119,7 @@ type balanceAnswer struct {
 	Balance           int64          `json:"balance"`
 	Due               int64          `json:"due"`
 	Overdue           int64          `json:"overdue"`
-	CreditOnAccount   int64          `json:"unallocated"`
+	Unallocated       int64          `json:"unallocated"`
 	OldestOverdueDays int            `json:"oldest_overdue_days"`
 	Ageing            []ageingAnswer `json:"ageing"`
 }
@@ -132,13 +133,13 @@ type adminBalancesAnswer struct {
 }
 
 func balancesAnswerOf(sts []statements.Statement, today time.Time) adminBalancesAnswer {
-	a := adminBalancesAnswer{Date: today.Format(time.DateOnly), Accounts: make([]balanceAnswer, len(sts))}
+	a := adminBalancesAnswer{Date: payments.Day(today).Format(time.DateOnly), Accounts: make([]balanceAnswer, len(sts))}
 	var total statements.Ageing
 	for i, st := range sts {
 		a.Accounts[i] = balanceAnswer{UID: st.Account.UID, Business: st.Account.Business, Balance: st.Balance, Due: st.Due,
-			Overdue: st.Overdue, CreditOnAccount: st.CreditOnAccount, OldestOverdueDays: st.OldestOverdueDays, Ageing: ageingAnswerOf(st.Ageing)}
+			Overdue: st.Overdue, Unallocated: st.CreditOnAccount, OldestOverdueDays: st.OldestOverdueDays, Ageing: ageingAnswerOf(st.Ageing)}
 		t := &a.Totals
-		t.Balance, t.Due, t.Overdue, t.CreditOnAccount = t.Balance+st.Balance, t.Due+st.Due, t.Overdue+st.Overdue, t.CreditOnAccount+st.CreditOnAccount
+		t.Balance, t.Due, t.Overdue, t.Unallocated = t.Balance+st.Balance, t.Due+st.Due, t.Overdue+st.Overdue, t.Unallocated+st.CreditOnAccount
 		t.OldestOverdueDays = max(t.OldestOverdueDays, st.OldestOverdueDays)
 		total = total.Plus(st.Ageing)
 	}

@@ -356,6 +356,11 @@ function requests(buyer, sku, staff, products) {
     'POST /api/admin/catalogue/images': { as: staff, path: '/api/admin/catalogue/images?name=faults.png', body: solidPNG(120) },
     'GET /api/admin/catalogue/export': { as: staff, path: '/api/admin/catalogue/export?file=products' },
     'GET /api/admin/health': { as: staff },
+    // Statements (issue 35, item 4): every account's ledger for staff; the buyer's own.
+    'GET /api/admin/balances': { as: staff },
+    'GET /api/admin/balances/aged.csv': { as: staff },
+    'GET /api/account/statement': {},
+    'GET /api/account/statement.pdf': {},
     'POST /api/shoppingCartSmall': { body: { token: t } },
     'GET /api/search': { path: '/api/search?q=card' },
     'POST /api/getProfile': { body: { token: t } },

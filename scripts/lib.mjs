@@ -284,11 +284,11 @@ export function localBuildId(dir = root) {
   }
 }
 
-/** Builds the local Go commands (seed, snapshot, local edge, recover) into .local/bin. */
+/** Builds the local Go commands (seed, snapshot, local edge, recover, statements) into .local/bin. */
 export async function buildGoCommands() {
   mkdirSync(binDir, { recursive: true });
   say('setup', 'building Go commands');
-  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local', './cmd/recover', './cmd/catalogue'], {
+  await run('go', ['build', '-o', binDir + '/', './cmd/seed', './cmd/snapshot', './cmd/local', './cmd/recover', './cmd/statements', './cmd/catalogue'], {
     cwd: path.join(root, 'functions'),
   });
 }

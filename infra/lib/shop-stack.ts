@@ -4,6 +4,7 @@ import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
 import { EdgeAlarmsStack, ShopMonitoring } from './monitoring';
 import { OrderSweeper } from './order-sweeper';
+import { StatementSender } from './statement-sender';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
 import { ShopApi, grantMediaBucket, type ApiThrottle } from './shop-api';
@@ -148,6 +149,12 @@ export class ShopStack extends Stack {
       environment: { STAGE: stage, BUILD_ID: build },
       smtpSecret,
     });
+    // The monthly statements, queued for emailSender to send (docs/statements.md).
+    const statementSender = new StatementSender(this, 'StatementSender', {
+      table: this.shopTable.table,
+      codeDir: props.lambdaDir,
+      environment: { STAGE: stage, BUILD_ID: build },
+    });
 
     this.site = new StaticSite(this, 'Site', {
       apiDomainName: this.api.domainName,
@@ -159,6 +166,8 @@ export class ShopStack extends Stack {
     });
     const siteOrigin = props.config.siteOrigin ?? `https://${this.site.distribution.distributionDomainName}`;
     for (const fn of this.api.functions.values()) fn.addEnvironment('SITE_ORIGIN', siteOrigin);
+    // The statement emails link the buyer's dashboard on the site.
+    statementSender.fn.addEnvironment('SITE_ORIGIN', siteOrigin);
     // The 404 function's log lines carry the stage's namespace and the build like the rest.
     this.site.notFound.addEnvironment('STAGE', stage).addEnvironment('BUILD_ID', build);
     // The back office's picture upload publishes to the media bucket (made with the site).
@@ -173,6 +182,7 @@ export class ShopStack extends Stack {
       jobs: new Map([
         ['sweepOrders', sweeper.fn],
         ['sendEmails', emailSender.fn],
+        ['statements', statementSender.fn],
       ]),
       table: this.shopTable.table,
       distributionId: this.site.distribution.distributionId,

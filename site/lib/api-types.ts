@@ -277,6 +277,26 @@ export interface AdminRefundAnswer {
   ledger: AdminLedgerAnswer;
 }
 
+export interface StatementAnswer {
+  business: string;
+  on_account: boolean;
+  date: string;
+  balance: Pence;
+  due: Pence;
+  overdue: Pence;
+  unallocated: Pence;
+  oldest_overdue_days: number;
+  ageing: AgeingAnswer[];
+  open_items: OpenItemAnswer[];
+  entries: LedgerEntryAnswer[];
+}
+
+export interface AdminBalancesAnswer {
+  date: string;
+  accounts: BalanceAnswer[];
+  totals: BalanceAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -684,6 +704,33 @@ export interface RefundAnswer {
   reference: string;
   recorded_at: UnixMillis;
   recorded_by: string;
+}
+
+export interface AgeingAnswer {
+  bucket: 'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90';
+  amount: Pence;
+}
+
+export interface OpenItemAnswer {
+  invoice: string;
+  order_id: string;
+  date: string;
+  due_on: string;
+  amount: Pence;
+  outstanding: Pence;
+  past_due: boolean;
+  days_overdue: number;
+}
+
+export interface BalanceAnswer {
+  uid: string;
+  business: string;
+  balance: Pence;
+  due: Pence;
+  overdue: Pence;
+  unallocated: Pence;
+  oldest_overdue_days: number;
+  ageing: AgeingAnswer[];
 }
 
 export interface Menu {

@@ -23,6 +23,7 @@ import (
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -107,6 +108,10 @@ func run(log *slog.Logger) error {
 	go sweep(ctx, log, deps.Store, deps.Shop)
 	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
 	go deliver(ctx, log, deps.Store, sender)
+	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
+	// edge stands behind another address.
+	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now,
+		SiteOrigin: env("SITE_ORIGIN", "http://"+ln.Addr().String())})
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -142,6 +147,28 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
 		backlog := st.RecordOrderBacklogs(run, time.Now())
 		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
+	}
+}
+
+// statementsEvery is how often the edge looks whether it is the 1st of a London month,
+// and if so queues that month's statements (the cloud's statements Lambda runs once on
+// the 1st). Each account's statement is queued once a month however often it runs.
+const statementsEvery = time.Hour
+
+// sendStatements queues the month's statement emails on the 1st of each month, at the
+// edge's start and every statementsEvery, until ctx ends.
+func sendStatements(ctx context.Context, log *slog.Logger, sts statements.Service) {
+	t := time.NewTicker(statementsEvery)
+	defer t.Stop()
+	for {
+		if now := time.Now(); statements.FirstOfMonth(now) {
+			_ = sts.RunJob(ctx, log, metrics.NewID(), statements.Month(now))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
 

@@ -357,6 +357,11 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 				time.Now().In(london).Format(time.DateOnly)+`","amount":200,"reference":"ACCESS BACK"}`)
 		}, nil},
 		{"adminLedger", func() (int, string) { return staffGet("/api/admin/accounts/" + u.UID + "/ledger")() }, nil},
+		// Statements (issue 35, item 4): the buyer's own, and every account's for staff.
+		{"statement", func() (int, string) { return get("/api/account/statement") }, nil},
+		{"statementPdf", func() (int, string) { return get("/api/account/statement.pdf") }, nil},
+		{"adminBalances", staffGet("/api/admin/balances"), nil},
+		{"adminAgedDebt", staffGet("/api/admin/balances/aged.csv"), nil},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
 		{"adminCouponSave", func() (int, string) {
 			return post("/api/admin/coupons", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test","kind":"percent","percent":5,"version":0}}`)

@@ -30,7 +30,8 @@ func jobOf(t *testing.T, file Deployment, name string) DeployedFunction {
 }
 
 // Every job of endpoints.json is exercised by an access test: sweepOrders by
-// TestEndpointsStayWithinTheirTableRights, sendEmails below.
+// TestEndpointsStayWithinTheirTableRights, sendEmails below, statements by
+// TestStatementsJobQueuesEachAccountOnceAMonth.
 func TestEveryJobHasItsAccessTest(t *testing.T) {
 	t.Parallel()
 	var names []string
@@ -38,7 +39,7 @@ func TestEveryJobHasItsAccessTest(t *testing.T) {
 		names = append(names, j.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"sendEmails", "sweepOrders"}; !slices.Equal(names, want) {
+	if want := []string{"sendEmails", "statements", "sweepOrders"}; !slices.Equal(names, want) {
 		t.Errorf("endpoints.json jobs %v, want %v: give a new job its access test", names, want)
 	}
 }

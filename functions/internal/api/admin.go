@@ -20,6 +20,7 @@ import (
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
+	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/stock"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
@@ -159,6 +160,9 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCatalogueExport", "GET /api/admin/catalogue/export", handleCatalogueExport(cat)},
 		{"adminPublish", "POST /api/admin/catalogue/publish", handleAdminPublish(pub)},
 		{"adminPublish", "GET /api/admin/catalogue/publish", handleAdminPublishStatus(pub)},
+		// Balances and aged debt (issue 35, item 4).
+		{"adminBalances", "GET /api/admin/balances", handleAdminBalances(staff, statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now})},
+		{"adminAgedDebt", "GET /api/admin/balances/aged.csv", handleAdminAgedDebt(staff, statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now})},
 		{"adminHealth", "GET /api/admin/health", handleAdminHealth(staff, d.Store, d.Now)},
 	}
 }

@@ -34,6 +34,8 @@ var answerTypes = []any{
 	staffAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
 	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
 	catalogueImageAnswer{}, adminHealthAnswer{}, adminLedgerAnswer{}, adminPaymentAnswer{}, adminRefundAnswer{},
+	// Statements, balances and aged debt (statements.go).
+	statementAnswer{}, adminBalancesAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

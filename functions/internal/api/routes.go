@@ -20,6 +20,7 @@ import (
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/shoperr"
+	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -135,6 +136,7 @@ func Endpoints(d Deps) []Endpoint {
 	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now},
 		DeliveryVATRate: d.Shop.DefaultVATRate}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
+	sts := statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
@@ -167,6 +169,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"list", "POST /api/lists/{id}", protect(d.Log, d.CSRF, saved.change())},
 		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
 		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
+		// Statements (issue 35, item 4): the buyer's own.
+		{"statement", "GET /api/account/statement", handleStatement(d.Log, d.Verifier, sts)},
+		{"statementPdf", "GET /api/account/statement.pdf", handleStatementPDF(d.Log, d.Verifier, sts)},
 		{"errors", "POST /api/errors", handleErrorReports(errorReportDeps{Log: d.Log, Store: d.Store, Limit: d.ErrorReportLimit, Now: d.Now})},
 	}, adminEndpoints(d, life)...)
 }
@@ -219,6 +224,9 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
 	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	// Statements (issue 35, item 4): a GetItem and two Queries of the buyer's own partition.
+	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
+	{Name: "statementPdf", Group: "account", MemoryMB: 512, Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "errors", Group: "errors", Access: []Grant{grant("UpdateItem", "APPERR", "ERRRATE#*")}},
 	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
@@ -277,6 +285,9 @@ var endpointFunctions = []DeployedFunction{
 	}},
 	{Name: "adminCatalogueImages", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
 	{Name: "adminCatalogueExport", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	// Balances and aged debt (issue 35, item 4): every account's ledger, a few at once.
+	{Name: "adminBalances", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
+	{Name: "adminAgedDebt", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
 	{Name: "adminHealth", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "APPERR", "OUTBOX", "PENDING", "INVOICING", "AUDIT#IMPORT#CATALOGUE")}},
 }
 
@@ -293,6 +304,12 @@ var jobFunctions = []DeployedFunction{
 		grant("Query DeleteItem", "CANCELLING"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
 		grant("PutItem", "CREDITNOTE"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
+	{Name: "statements", Group: "jobs", Access: []Grant{
+		indexQuery("gsi3"),
+		grant("GetItem Query", "USER#*"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},

@@ -216,6 +216,18 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminLedger", route: "GET /api/admin/accounts/{uid}/ledger", what: "the account's ledger", request: func() answer {
 			return b.get("/api/admin/accounts/"+u.UID+"/ledger", stok)
 		}},
+		{endpoint: "statement", route: "GET /api/account/statement", what: "the buyer's statement", request: func() answer {
+			return b.get("/api/account/statement", tok)
+		}},
+		{endpoint: "statementPdf", route: "GET /api/account/statement.pdf", what: "the buyer's statement (PDF)", request: func() answer {
+			return b.get("/api/account/statement.pdf", tok)
+		}},
+		{endpoint: "adminBalances", route: "GET /api/admin/balances", what: "every account's balance", request: func() answer {
+			return b.get("/api/admin/balances", stok)
+		}},
+		{endpoint: "adminAgedDebt", route: "GET /api/admin/balances/aged.csv", what: "the aged debt report (CSV)", request: func() answer {
+			return b.get("/api/admin/balances/aged.csv", stok)
+		}},
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "cancels it, with its VAT credit note", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 3, "reason": "Round trips"}))
 		}, after: func(a answer) error {

@@ -6,9 +6,10 @@ import { OrderHistory } from '@/components/checkout/order-history';
 import { EmailVerification } from './email-verification';
 import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
+import { StatementOfAccount } from './statement';
 import { useAccount } from './use-account';
 
-/** The dashboard: profile summary, active coupon, recent orders and links. */
+/** The dashboard: profile summary, active coupon, statement of account, recent orders and links. */
 export function Dashboard() {
   const account = useAccount();
   if (account.status === 'loading') return <p role="status">Loading your account…</p>;
@@ -38,6 +39,7 @@ export function Dashboard() {
       ) : (
         <ProfilePending status={account.profileStatus} />
       )}
+      <StatementOfAccount uid={account.user.uid} />
       <h2>Recent orders</h2>
       <OrderHistory uid={account.user.uid} />
       <h2>Your account</h2>

@@ -146,6 +146,9 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminLedger", "GET /api/admin/accounts/{uid}/ledger", handleAdminLedger(staff, pays)},
 		{"adminPaymentRecord", "POST /api/admin/accounts/{uid}/payments", handleAdminPaymentRecord(staff, pays)},
 		{"adminPaymentAllocate", "POST /api/admin/accounts/{uid}/payments/{id}/allocate", handleAdminPaymentAllocate(staff, pays)},
+		// Credit hold (issue 35, item 5).
+		{"adminCreditHold", "GET /api/admin/accounts/{uid}/credit-hold", handleAdminCreditHold(staff, creditHolds(d))},
+		{"adminCreditHoldLift", "POST /api/admin/accounts/{uid}/credit-hold/lift", handleAdminLiftCreditHold(staff, creditHolds(d))},
 		{"adminCoupons", "GET /api/admin/coupons", handleAdminCoupons(staff, offers)},
 		{"adminCouponSave", "POST /api/admin/coupons", handleAdminCouponSave(staff, offers, true)},
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},

@@ -34,6 +34,7 @@ var answerTypes = []any{
 	staffAnswer{}, adminOrdersPage{}, adminOrderPage{}, adminAccountsPage{}, adminAccountPage{},
 	adminCouponsPage{}, adminCouponPage{}, adminProductPage{}, publishAnswer{}, publishRunningAnswer{}, planAnswer{},
 	catalogueImageAnswer{}, adminHealthAnswer{}, adminLedgerAnswer{}, adminPaymentAnswer{},
+	creditHoldAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

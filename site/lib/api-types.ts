@@ -270,6 +270,13 @@ export interface AdminPaymentAnswer {
   ledger: AdminLedgerAnswer;
 }
 
+export interface CreditHoldAnswer {
+  held: boolean;
+  grace_days: number;
+  hold: HeldInvoice | null;
+  lift: HoldLiftAnswer | null;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -659,6 +666,22 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+}
+
+export interface HeldInvoice {
+  invoice: string;
+  order_id: string;
+  due_on: string;
+  days_overdue: number;
+  outstanding: Pence;
+}
+
+export interface HoldLiftAnswer {
+  until: string;
+  reason: string;
+  at: UnixMillis;
+  by: string;
+  active: boolean;
 }
 
 export interface Menu {

@@ -139,7 +139,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminOrders", "GET /api/admin/orders", handleAdminOrders(staff, d.Store)},
 		{"adminOrder", "GET /api/admin/orders/{id}", handleAdminOrder(staff, d.Store)},
 		{"adminOrderAction", "POST /api/admin/orders/{id}/action", handleAdminOrderAction(staff, d.Store, life)},
-		{"adminExport", "GET /api/admin/export", handleAdminExport(staff, d.Store)},
+		{"adminExport", "GET /api/admin/export", handleAdminExport(staff, d.Store, payments.Exports{Store: d.Store, Loc: london})},
 		{"adminAccounts", "GET /api/admin/accounts", handleAdminAccounts(staff, accounts)},
 		{"adminAccount", "GET /api/admin/accounts/{uid}", handleAdminAccount(staff, accounts)},
 		{"adminAccountUpdate", "POST /api/admin/accounts/{uid}", handleAdminAccountUpdate(staff, accounts)},

@@ -235,7 +235,8 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	// The payments and refunds exports query each account's partition (issue 35, item 6).
+	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("Query", "USER#*")}},
 	{Name: "adminAccounts", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccount", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminLedger", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},

@@ -107,10 +107,10 @@ describe('credit hold', { timeout: 180_000 }, () => {
   let invoice = '';
 
   it('staff approve the buyer for credit, and the buyer places an order on account', async () => {
-    const read = await staffCall<{ account: { updated_at: number } }>('GET', `/api/admin/accounts/${buyer.uid}`);
+    const read = await staffCall<{ account: { version: number } }>('GET', `/api/admin/accounts/${buyer.uid}`);
     expect(read.status).toBe(200);
     const approve = await staffCall<{ error?: string }>('POST', `/api/admin/accounts/${buyer.uid}`, {
-      version: read.data.account.updated_at,
+      version: read.data.account.version,
       approved_for_credit: true,
       credit_limit: 10_000_000,
       dsc: '',

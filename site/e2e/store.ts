@@ -21,11 +21,14 @@ async function dynamo<T>(operation: string, input: Record<string, unknown>): Pro
   return body;
 }
 
-/** Moves the VAT invoice of buyer uid's order back to days ago (its issue time; its terms
- * stay): the invoice is then as overdue as one issued then, which is how the credit hold
- * test makes an overdue account (docs/back-office.md "Credit hold"). */
+/** Moves the VAT invoice of buyer uid's order back to noon of the London day days before
+ * today (its issue time; its terms stay): the invoice is then as overdue as one issued that
+ * day, which is how the credit hold test makes an overdue account (docs/back-office.md
+ * "Credit hold"). Noon, so summer time cannot move it to another London day. */
 export async function backdateInvoice(uid: string, orderId: string, days: number): Promise<void> {
-  const at = Date.now() - days * 24 * 60 * 60 * 1000;
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const at = Date.UTC(y, m - 1, d - days, 12);
   await dynamo('UpdateItem', {
     Key: { pk: { S: `USER#${uid}` }, sk: { S: `ORDER#${orderId}` } },
     UpdateExpression: 'SET #inv.#at = :at',

@@ -161,7 +161,7 @@ func PaymentsCSV(pays []Payment, names map[string]AccountName) ([]byte, error) {
 	for _, p := range list {
 		var allocs []string
 		for _, a := range p.Allocations {
-			allocs = append(allocs, orders.InvoiceNumber(a.Invoice)+"="+orders.ExportMoney(a.Amount))
+			allocs = append(allocs, allocatedTo(a)+"="+orders.ExportMoney(a.Amount))
 		}
 		n := names[p.UID]
 		row := []string{orders.SageReceipt, orders.ExportText(n.Email), orders.ExportText(n.Business), exportDay(p.Date), p.ID, "Payment " + methodWords(p.Method),
@@ -194,6 +194,15 @@ func RefundsCSV(refunds []RefundDoc, names map[string]AccountName) ([]byte, erro
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()
+}
+
+// allocatedTo names what allocation a was set against in the allocations column: its
+// invoice, or "refund" for money paid back (an allocation to no invoice, contract 3).
+func allocatedTo(a Allocation) string {
+	if a.Invoice == 0 {
+		return "refund"
+	}
+	return orders.InvoiceNumber(a.Invoice)
 }
 
 // exportDay writes a YYYY-MM-DD day as the exports write dates (DD/MM/YYYY).

@@ -41,8 +41,8 @@ var exportNames = map[string]AccountName{"u1": {Email: "jo@acme.example", Busine
 func TestPaymentsCSV(t *testing.T) {
 	t.Parallel()
 	pays := []Payment{
-		{ID: "PAY-B", UID: "u1", Method: MethodCheque, Date: "2026-08-02", Amount: 20000, Reference: "CHQ 100231", Allocated: 15000,
-			Allocations: []Allocation{{Invoice: 42, Amount: 12000}, {Invoice: 43, Amount: 3000}}},
+		{ID: "PAY-B", UID: "u1", Method: MethodCheque, Date: "2026-08-02", Amount: 20000, Reference: "CHQ 100231", Allocated: 16000,
+			Allocations: []Allocation{{Invoice: 42, Amount: 12000}, {Invoice: 43, Amount: 3000}, {Amount: 1000}}},
 		{ID: "PAY-A", UID: "u1", Method: MethodBankTransfer, Date: "2026-08-01", Amount: 500, Reference: "-BACS"},
 		// Credit on account is the credit note's, not money received.
 		{ID: "CN-000007", UID: "u1", Method: MethodCreditNote, Date: "2026-08-01", Amount: 500, Reference: "CN-000007"},
@@ -59,8 +59,8 @@ func TestPaymentsCSV(t *testing.T) {
 		"details": "Payment by bank transfer", "net": "5.00", "tax_code": "T9", "vat": "0.00", "gross": "5.00", "allocated": "0.00",
 		"unallocated": "5.00", "allocations": ""})
 	check(t, rows[1], map[string]string{"type": "SA", "account": "jo@acme.example", "business": "Acme Cards Ltd", "reference": "PAY-B",
-		"date": "02/08/2026", "method": "cheque", "gross": "200.00", "allocated": "150.00", "unallocated": "50.00",
-		"allocations": "INV-000042=120.00;INV-000043=30.00"})
+		"date": "02/08/2026", "method": "cheque", "gross": "200.00", "allocated": "160.00", "unallocated": "40.00",
+		"allocations": "INV-000042=120.00;INV-000043=30.00;refund=10.00"})
 }
 
 func TestRefundsCSV(t *testing.T) {

@@ -45,21 +45,24 @@ export function CreditHoldPanel({ uid, lifted }: { uid: string; lifted: () => vo
   );
 }
 
-function HoldStatus({ hold: h }: { hold: CreditHold }) {
+/** "1 day overdue", "30 days overdue". */
+const daysOverdue = (n: number) => `${n} ${n === 1 ? 'day' : 'days'} overdue`;
+
+/** What the hold is now, in a sentence: held by an invoice, lifted until a day, or neither. */
+export function HoldStatus({ hold: h }: { hold: CreditHold }) {
   const lift = h.lift?.active ? h.lift : null;
   return (
     <>
       {h.hold && !lift && (
         <p className="form-error credit-hold-status">
-          On credit hold: invoice {h.hold.invoice} (order {h.hold.order_id}) is {h.hold.days_overdue} {h.hold.days_overdue === 1 ? 'day' : 'days'} overdue with{' '}
-          {formatPence(h.hold.outstanding)} still owed. Orders on account are refused until it is paid or credited, or the hold is lifted; pro-forma orders are
-          taken.
+          On credit hold: invoice {h.hold.invoice} (order {h.hold.order_id}) is {daysOverdue(h.hold.days_overdue)} with {formatPence(h.hold.outstanding)} still
+          owed. Orders on account are refused until it is paid or credited, or the hold is lifted; pro-forma orders are taken.
         </p>
       )}
       {lift && (
         <p className="credit-hold-status">
           Hold lifted until {ukDay(lift.until)} by {lift.by}: {lift.reason}
-          {h.hold && ` (invoice ${h.hold.invoice} is ${h.hold.days_overdue} days overdue)`}
+          {h.hold && ` (invoice ${h.hold.invoice} is ${daysOverdue(h.hold.days_overdue)})`}
         </p>
       )}
       {!h.hold && !lift && <p className="credit-hold-status">Not on credit hold: no invoice on account is more than {h.grace_days} days overdue.</p>}

@@ -338,6 +338,13 @@ function requests(buyer, sku, staff, products) {
         reference: 'Fault suite',
       },
     },
+    // Credit hold (issue 35, item 5).
+    'GET /api/admin/accounts/{uid}/credit-hold': { as: staff, path: `/api/admin/accounts/${buyer.uid}/credit-hold` },
+    'POST /api/admin/accounts/{uid}/credit-hold/lift': {
+      as: staff,
+      path: `/api/admin/accounts/${buyer.uid}/credit-hold/lift`,
+      body: { token: s, reason: 'Fault suite' },
+    },
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
     'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },

@@ -53,6 +53,14 @@ type Operations struct {
 	AlarmEmail string `json:"alarm_email"`
 }
 
+// Credit is how the shop holds trade accounts to their terms. HoldGraceDays is how many
+// days past its due date an invoice on account may still owe before the account is on
+// credit hold: no new order on account until it is paid, credited or staff lift the hold
+// (docs/back-office.md "Credit hold").
+type Credit struct {
+	HoldGraceDays int `json:"hold_grace_days"`
+}
+
 // Shop is shop.json.
 type Shop struct {
 	MinimumOrderPence          int64            `json:"minimumOrderPence"`
@@ -66,6 +74,7 @@ type Shop struct {
 	Contact          Contact        `json:"contact"`
 	BankTransfer     BankTransfer   `json:"bankTransfer"`
 	Operations       Operations     `json:"operations"`
+	Credit           Credit         `json:"credit"`
 }
 
 // Load parses the embedded shop.json after checking it against shop-schema.json

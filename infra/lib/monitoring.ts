@@ -63,7 +63,7 @@ export const TABLE_OPERATIONS = [
 ] as const;
 
 /** The reasons of OrdersRefused (the contract's `reason` dimension). */
-export const REFUSAL_REASONS = ['short_stock', 'coupon_used_up', 'minimum_order', 'basket_claimed', 'credit_limit', 'other'] as const;
+export const REFUSAL_REASONS = ['short_stock', 'coupon_used_up', 'minimum_order', 'basket_claimed', 'credit_limit', 'credit_hold', 'other'] as const;
 
 /** The EMF namespace the stage's functions write their metrics to (functions/internal/metrics). */
 export const metricsNamespace = (stage: string): string => `TradeShop/${stage}`;

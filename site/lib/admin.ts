@@ -14,6 +14,7 @@ import type {
   AdminOrderSummary as OrderSummary,
   AdminOrdersPage,
   AdminProductPage as ProductWithAudit,
+  CreditHoldAnswer,
   FileProblem,
   PlanAnswer,
   StaffAnswer,
@@ -43,6 +44,7 @@ export type {
   LedgerEntryAnswer as LedgerEntry,
   PaymentAnswer as Payment,
   RefundAnswer as Refund,
+  CreditHoldAnswer as CreditHold,
 } from './api-types';
 
 /** A page of a list and the cursor of the next page (null on the last). */
@@ -226,20 +228,45 @@ export function adminHealth(signal?: AbortSignal): Promise<HealthAnswer> {
   return adminGet<HealthAnswer>('/api/admin/health', { ...(signal && { signal }) });
 }
 
-/** The export's file name for a range of London days. */
-export const exportFileName = (from: string, to: string) => `orders-${from}-to-${to}.csv`;
+/** The documents the export writes for the accounts package (docs/exports.md), as the
+ * API names them, with what the page calls them. */
+export const EXPORT_DOCUMENTS = [
+  { id: 'orders', label: 'Order lines' },
+  { id: 'invoices', label: 'Invoices' },
+  { id: 'credit_notes', label: 'Credit notes' },
+  { id: 'payments', label: 'Payments' },
+  { id: 'refunds', label: 'Refunds' },
+] as const;
 
-/** Downloads the order lines of a range of London days (both included) as a CSV file. The
- * API wants the ID token in a header, which a plain link cannot send, so the file is
- * fetched and handed to the browser, as the invoice PDF is. */
-export async function downloadExport(from: string, to: string, doc: Document = document): Promise<void> {
-  const csv = await apiFetchBlob(`/api/admin/export${query({ from, to })}`, 'text/csv', {
+export type ExportDocument = (typeof EXPORT_DOCUMENTS)[number]['id'];
+
+/** The export's file name for a document and a range of London days, as the API names it. */
+export const exportFileName = (from: string, to: string, document: ExportDocument = 'orders') => `${document.replace('_', '-')}-${from}-to-${to}.csv`;
+
+/** Downloads a document of a range of London days (both included) as a CSV file: the
+ * order lines by default. The API wants the ID token in a header, which a plain link cannot
+ * send, so the file is fetched and handed to the browser, as the invoice PDF is. */
+export async function downloadExport(from: string, to: string, doc: Document = document, kind: ExportDocument = 'orders'): Promise<void> {
+  const csv = await apiFetchBlob(`/api/admin/export${query(kind === 'orders' ? { from, to } : { from, to, document: kind })}`, 'text/csv', {
     method: 'GET',
     csrf: true,
     headers: { Authorization: `Bearer ${await idToken()}` },
   });
   if (csv.type.split(';')[0]!.trim().toLowerCase() !== 'text/csv') throw new Error(`the export came back as ${csv.type || 'no type'}, not CSV`);
-  saveFile(csv, exportFileName(from, to), doc);
+  saveFile(csv, exportFileName(from, to, kind), doc);
+}
+
+// ——— Credit hold (docs/back-office.md "Credit hold") ———
+
+/** Whether the account is on credit hold now, by which invoice, and staff's last lift. */
+export function adminCreditHold(uid: string): Promise<CreditHoldAnswer> {
+  return adminGet(`/api/admin/accounts/${encodeURIComponent(uid)}/credit-hold`);
+}
+
+/** Lifts the account's credit hold until a London day (YYYY-MM-DD; '' for the default,
+ * 14 days from today) with a reason, audited in the account's trail. */
+export function adminLiftCreditHold(uid: string, lift: { until: string; reason: string }): Promise<CreditHoldAnswer> {
+  return adminPost(`/api/admin/accounts/${encodeURIComponent(uid)}/credit-hold/lift`, { ...lift });
 }
 
 // ——— Catalogue import (docs/back-office.md "Catalogue") ———

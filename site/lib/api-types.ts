@@ -297,6 +297,13 @@ export interface AdminBalancesAnswer {
   totals: BalanceAnswer;
 }
 
+export interface CreditHoldAnswer {
+  held: boolean;
+  grace_days: number;
+  hold: HeldInvoice | null;
+  lift: HoldLiftAnswer | null;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -731,6 +738,22 @@ export interface BalanceAnswer {
   unallocated: Pence;
   oldest_overdue_days: number;
   ageing: AgeingAnswer[];
+}
+
+export interface HeldInvoice {
+  invoice: string;
+  order_id: string;
+  due_on: string;
+  days_overdue: number;
+  outstanding: Pence;
+}
+
+export interface HoldLiftAnswer {
+  until: string;
+  reason: string;
+  at: UnixMillis;
+  by: string;
+  active: boolean;
 }
 
 export interface Menu {

@@ -38,6 +38,17 @@ export async function saveBilling(billing: Billing): Promise<Billing> {
   return apiFetch<Billing>('/api/billing', { csrf: true, body: { token: await idToken(), billing } });
 }
 
+/** The code of Place Order's 409 for an account on credit hold: an invoice on account is
+ * overdue past the shop's grace, so the order can only be placed pro-forma
+ * (docs/back-office.md "Credit hold"). */
+export const CREDIT_HOLD = 'credit_hold';
+
+/** Switches the buyer's billing to pro-forma, as the billing step would, so Place Order can
+ * place the order while their account is on credit hold. */
+export async function payProFormaInstead(billing: Billing): Promise<Billing> {
+  return saveBilling({ ...billing, payment_method: 'proforma' });
+}
+
 /** One idempotency key per checkout, kept across refreshes and retries so a resubmitted
  * order is the same order. */
 export function checkoutKey(): string {

@@ -27,6 +27,9 @@ export interface ShopConfig {
   /** Who hears about trouble in the running shop: the CDK app subscribes alarm_email to
    * the stage's alarm topics (docs/infrastructure.md "Monitoring"). */
   operations: { alarm_email: string };
+  /** Credit hold: days past its due date an invoice on account may owe before the
+   * account cannot order on account (docs/back-office.md "Credit hold"). */
+  credit: { hold_grace_days: number };
 }
 
 const configDir = () => path.join(process.cwd(), '..', 'functions', 'config');

@@ -362,6 +362,11 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"statementPdf", func() (int, string) { return get("/api/account/statement.pdf") }, nil},
 		{"adminBalances", staffGet("/api/admin/balances"), nil},
 		{"adminAgedDebt", staffGet("/api/admin/balances/aged.csv"), nil},
+		// Credit hold (issue 35, item 5): read, then lifted with a reason.
+		{"adminCreditHold", staffGet("/api/admin/accounts/" + u.UID + "/credit-hold"), nil},
+		{"adminCreditHoldLift", func() (int, string) {
+			return post("/api/admin/accounts/"+u.UID+"/credit-hold/lift", `{"token":`+stok+`,"reason":"Access test"}`)
+		}, nil},
 		{"adminCoupons", staffGet("/api/admin/coupons"), nil},
 		{"adminCouponSave", func() (int, string) {
 			return post("/api/admin/coupons", `{"token":`+stok+`,"coupon":{"id":"ACCESS1","description":"Access test","kind":"percent","percent":5,"version":0}}`)

@@ -141,7 +141,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminOrder", "GET /api/admin/orders/{id}", handleAdminOrder(staff, d.Store)},
 		{"adminOrderAction", "POST /api/admin/orders/{id}/action", handleAdminOrderAction(staff, d.Store, life)},
 		{"adminOrderCredit", "POST /api/admin/orders/{id}/credit", handleAdminOrderCredit(staff, d.Store, life)},
-		{"adminExport", "GET /api/admin/export", handleAdminExport(staff, d.Store)},
+		{"adminExport", "GET /api/admin/export", handleAdminExport(staff, d.Store, payments.Exports{Store: d.Store, Loc: london})},
 		{"adminAccounts", "GET /api/admin/accounts", handleAdminAccounts(staff, accounts)},
 		{"adminAccount", "GET /api/admin/accounts/{uid}", handleAdminAccount(staff, accounts)},
 		{"adminAccountUpdate", "POST /api/admin/accounts/{uid}", handleAdminAccountUpdate(staff, accounts)},
@@ -149,6 +149,9 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminPaymentRecord", "POST /api/admin/accounts/{uid}/payments", handleAdminPaymentRecord(staff, pays)},
 		{"adminPaymentAllocate", "POST /api/admin/accounts/{uid}/payments/{id}/allocate", handleAdminPaymentAllocate(staff, pays)},
 		{"adminRefund", "POST /api/admin/accounts/{uid}/refunds", handleAdminRefund(staff, pays)},
+		// Credit hold (issue 35, item 5).
+		{"adminCreditHold", "GET /api/admin/accounts/{uid}/credit-hold", handleAdminCreditHold(staff, creditHolds(d))},
+		{"adminCreditHoldLift", "POST /api/admin/accounts/{uid}/credit-hold/lift", handleAdminLiftCreditHold(staff, creditHolds(d))},
 		{"adminCoupons", "GET /api/admin/coupons", handleAdminCoupons(staff, offers)},
 		{"adminCouponSave", "POST /api/admin/coupons", handleAdminCouponSave(staff, offers, true)},
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -189,11 +190,20 @@ var london = func() *time.Location {
 	return loc
 }()
 
-// handleAdminExport answers GET /api/admin/export?from=&to=: the orders placed on those
-// London days (both included) as CSV, one row per line.
-func handleAdminExport(g staffGate, st staffOrderStore) http.Handler {
+// handleAdminExport answers GET /api/admin/export?from=&to=[&document=]: for the accounts
+// package, the documents of those London days (both included) as CSV: the orders placed
+// (one row per line; the default), or the invoices, credit notes, payments or refunds
+// dated then (docs/exports.md).
+func handleAdminExport(g staffGate, st staffOrderStore, docs payments.Exports) http.Handler {
 	return staffGet(g, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		problems := map[string]string{}
+		document := r.URL.Query().Get("document")
+		if document == "" {
+			document = payments.ExportOrders
+		}
+		if !slices.Contains(payments.ExportDocuments, document) {
+			problems["document"] = "The document must be one of " + strings.Join(payments.ExportDocuments, ", ") + "."
+		}
 		day := func(name string) time.Time {
 			v := r.URL.Query().Get(name)
 			t, err := time.ParseInLocation(time.DateOnly, v, london)
@@ -215,18 +225,23 @@ func handleAdminExport(g staffGate, st staffOrderStore) http.Handler {
 			writeError(w, r, g.Log, invalidFields(problems))
 			return
 		}
-		list, err := st.OrdersPlaced(r.Context(), from, to.AddDate(0, 0, 1))
+		var doc []byte
+		var err error
+		if document == payments.ExportOrders {
+			var list []orders.Order
+			if list, err = st.OrdersPlaced(r.Context(), from, to.AddDate(0, 0, 1)); err == nil {
+				doc, err = orders.ExportCSV(list, london)
+			}
+		} else {
+			doc, err = docs.CSV(r.Context(), document, from, to)
+		}
 		if err != nil {
 			writeError(w, r, g.Log, err)
 			return
 		}
-		doc, err := orders.ExportCSV(list, london)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
+		name := strings.ReplaceAll(document, "_", "-")
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="orders-`+from.Format(time.DateOnly)+`-to-`+to.Format(time.DateOnly)+`.csv"`)
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`-`+from.Format(time.DateOnly)+`-to-`+to.Format(time.DateOnly)+`.csv"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		_, _ = w.Write(doc)
 	})

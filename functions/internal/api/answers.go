@@ -36,6 +36,7 @@ var answerTypes = []any{
 	catalogueImageAnswer{}, adminHealthAnswer{}, adminLedgerAnswer{}, adminPaymentAnswer{}, adminRefundAnswer{},
 	// Statements, balances and aged debt (statements.go).
 	statementAnswer{}, adminBalancesAnswer{},
+	creditHoldAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

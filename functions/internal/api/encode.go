@@ -281,7 +281,12 @@ func errorAnswer(err error) (status int, body errorBody, failure string) {
 		return http.StatusConflict, body, ""
 	case errors.As(err, &refused):
 		// err's own text: the refusal with what a caller added ("Line 3 (GC101-00001): …").
-		return http.StatusConflict, errorBody{Error: err.Error(), OrderID: refused.OrderID}, ""
+		body := errorBody{Error: err.Error(), OrderID: refused.OrderID}
+		if refused.Reason == shoperr.ReasonCreditHold {
+			// Checkout offers pro-forma on this refusal (docs/back-office.md "Credit hold").
+			body.Code = shoperr.ReasonCreditHold
+		}
+		return http.StatusConflict, body, ""
 	case errors.As(err, &unknown):
 		return http.StatusNotFound, errorBody{Error: unknown.Msg}, ""
 	case errors.As(err, &invalidFiles):

@@ -132,7 +132,7 @@ type Endpoint struct {
 // (docs/api.md "The endpoints, and adding one").
 func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
-	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify}
+	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify, Hold: creditHolds(d)}
 	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now},
 		DeliveryVATRate: d.Shop.DefaultVATRate}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
@@ -254,7 +254,8 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
+	// The payments and refunds exports query each account's partition (issue 35, item 6).
+	{Name: "adminExport", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("Query", "USER#*")}},
 	{Name: "adminAccounts", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminAccount", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "USER#*"), grant("Query", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminLedger", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
@@ -270,6 +271,9 @@ var endpointFunctions = []DeployedFunction{
 		grant("GetItem Query PutItem UpdateItem", "USER#*"),
 		grant("PutItem", "AUDIT#ACCOUNT#*"),
 	}},
+	// Credit hold (issue 35, item 5).
+	{Name: "adminCreditHold", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
+	{Name: "adminCreditHoldLift", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query UpdateItem", "USER#*"), grant("PutItem", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},

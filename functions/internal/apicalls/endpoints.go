@@ -228,6 +228,13 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminAgedDebt", route: "GET /api/admin/balances/aged.csv", what: "the aged debt report (CSV)", request: func() answer {
 			return b.get("/api/admin/balances/aged.csv", stok)
 		}},
+		// Credit hold (issue 35, item 5).
+		{endpoint: "adminCreditHold", route: "GET /api/admin/accounts/{uid}/credit-hold", what: "whether the account is on credit hold", request: func() answer {
+			return b.get("/api/admin/accounts/"+u.UID+"/credit-hold", stok)
+		}},
+		{endpoint: "adminCreditHoldLift", route: "POST /api/admin/accounts/{uid}/credit-hold/lift", what: "lifts the hold with a reason", request: func() answer {
+			return b.post("/api/admin/accounts/"+u.UID+"/credit-hold/lift", staffWith(map[string]any{"reason": "Round trips"}))
+		}},
 		{endpoint: "adminOrderAction", route: "POST /api/admin/orders/{id}/action", what: "cancels it, with its VAT credit note", request: func() answer {
 			return b.post("/api/admin/orders/"+orderID+"/action", staffWith(map[string]any{"action": "cancel", "version": 3, "reason": "Round trips"}))
 		}, after: func(a answer) error {

@@ -254,8 +254,9 @@ func Pounds(p int64) string {
 }
 
 // OverCredit refuses an order on account that would take the account over its credit
-// limit.
+// limit; owed is the account's owed: what its invoices on account still owe after credit
+// notes and the payments allocated to them (docs/back-office.md "Credit").
 func OverCredit(limit, owed int64) error {
-	return &shoperr.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (%s is owed now): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed)),
+	return &shoperr.ConflictError{Msg: fmt.Sprintf("This order would take your account over its credit limit of %s (your invoices on account still owe %s): pay pro-forma on the billing step, or contact us.", Pounds(limit), Pounds(owed)),
 		Reason: shoperr.ReasonCreditLimit}
 }

@@ -138,6 +138,15 @@ type Placer struct {
 	StaleAfter time.Duration
 	// Notify makes the order's emails (nil: none).
 	Notify Notifier
+	// Hold refuses an order on account from an account on credit hold (nil: no hold).
+	Hold CreditHold
+}
+
+// CreditHold is the credit hold's check at placing (payments.Holds).
+type CreditHold interface {
+	// CheckOrder answers the 409 refusing account uid an order on account now, nil when
+	// it may place one.
+	CheckOrder(ctx context.Context, uid string) error
 }
 
 // placedNotices is notify's emails of a placed order, nil when there is no notifier.
@@ -164,6 +173,7 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 		return Order{}, false, &shoperr.FieldError{Field: "delivery_option", Problem: "That is not one of the shop's delivery options: choose one of them."}
 	}
 	number := ""
+	holdChecked := false
 	for attempt := 0; attempt < attempts; attempt++ {
 		if attempt > 0 {
 			sleep(ctx, attempt)
@@ -197,7 +207,16 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 			pm.Coupon, pm.ClearCoupon = p.Coupon, !p.Coupon.UsableAgain()
 		}
 		if !o.ProForma() {
+			// The account's owed (what its invoices on account still owe) is held in
+			// the transaction against its limit; the credit hold is a read (time, not
+			// a write, makes an invoice overdue: docs/back-office.md "Credit hold").
 			pm.Credit = &Credit{Amount: o.TotalIncVAT, Limit: acct.CreditLimit}
+			if pl.Hold != nil && !holdChecked {
+				if err := pl.Hold.CheckOrder(ctx, req.UID); err != nil {
+					return Order{}, false, err
+				}
+				holdChecked = true
+			}
 		}
 		if len(o.Lines) <= MaxOneTransaction {
 			err = pl.Store.PlaceInOne(ctx, pm)

@@ -335,6 +335,13 @@ func (s Service) documents(ctx context.Context, uid string) (Documents, error) {
 	return d, nil
 }
 
+// Invoices reads account uid's invoices as allocation sees them, by number: what each
+// still owes after its credit notes and allocations (the credit hold reads them).
+func (s Service) Invoices(ctx context.Context, uid string) ([]Invoice, error) {
+	d, err := s.invoices(ctx, uid)
+	return d.Invoices, err
+}
+
 // invoices reads account uid's invoices as allocation sees them, by number: what each
 // owes after its credit notes and allocations (one marked paid before payments were
 // recorded owes nothing, and is in MarkedPaid too). Payments are not read.

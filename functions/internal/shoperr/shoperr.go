@@ -23,6 +23,7 @@ const (
 	ReasonMinimumOrder  = "minimum_order"  // below the minimum order
 	ReasonBasketClaimed = "basket_claimed" // the basket was just ordered, or is being
 	ReasonCreditLimit   = "credit_limit"   // over the account's credit limit
+	ReasonCreditHold    = "credit_hold"    // an invoice on account overdue past the grace (answered as the 409's code)
 )
 
 func (e *ConflictError) Error() string { return e.Msg }

@@ -34,7 +34,9 @@ func (m *memStore) Payments(context.Context, string) ([]payments.Payment, error)
 func (m *memStore) Payment(context.Context, string, string) (payments.Payment, error) {
 	return payments.Payment{}, errDown
 }
-func (m *memStore) WriteAllocation(context.Context, payments.Write) error { return errDown }
+func (m *memStore) WriteAllocation(context.Context, payments.Write) error      { return errDown }
+func (m *memStore) Refunds(context.Context, string) ([]payments.Refund, error) { return nil, nil }
+func (m *memStore) WriteRefund(context.Context, payments.RefundWrite) error    { return errDown }
 func (m *memStore) StatementAccount(_ context.Context, uid string) (Account, error) {
 	for _, a := range m.accounts {
 		if a.UID == uid {

@@ -67,6 +67,9 @@ func invoiceToItem(inv orders.Invoice) invoiceItem {
 func (it invoiceItem) toInvoice() orders.Invoice {
 	inv := orders.Invoice{Number: it.Number, IssuedAt: time.UnixMilli(it.IssuedAt).UTC(), Supplier: config.Business(it.Supplier),
 		PaymentTerms: it.PaymentTerms}
+	if it.TermsDays != nil {
+		inv.TermsDays = *it.TermsDays
+	}
 	for _, r := range it.Rates {
 		inv.Rates = append(inv.Rates, orders.RateTotal(r))
 	}

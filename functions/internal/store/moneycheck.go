@@ -20,9 +20,6 @@ import (
 // an allocation's refund) whether or not the code that writes it has been merged yet,
 // and an item written before it (absent: the old meaning) alike.
 
-// refundKeyPrefix keys a refund in its account's partition (USER#uid / REFUND#REF-…).
-const refundKeyPrefix = "REFUND#"
-
 // heldAllocationItem is an allocation as stored: to an invoice, or to a refund.
 type heldAllocationItem struct {
 	Invoice int64  `dynamodbav:"invoice"`
@@ -94,12 +91,12 @@ func (s *Store) MoneyBooks(ctx context.Context, uid string) (payments.Books, err
 		}
 		b.Held = append(b.Held, h)
 	}
-	refunds, err := accountItems[refundSeenItem](ctx, s, uid, refundKeyPrefix)
+	refunds, err := accountItems[refundSeenItem](ctx, s, uid, prefixRefund)
 	if err != nil {
 		return payments.Books{}, err
 	}
 	for _, it := range refunds {
-		b.Refunds = append(b.Refunds, payments.RefundSeen{ID: strings.TrimPrefix(it.SK, refundKeyPrefix), Source: it.Source, Amount: it.Amount})
+		b.Refunds = append(b.Refunds, payments.RefundSeen{ID: strings.TrimPrefix(it.SK, prefixRefund), Source: it.Source, Amount: it.Amount})
 	}
 	return b, nil
 }

@@ -35,3 +35,14 @@ func TestFromStoredLine(t *testing.T) {
 		})
 	}
 }
+
+// An invoice reads back with the terms it was issued with: its due date (the ledger's
+// overdue, the credit hold) counts from them.
+func TestInvoiceKeepsItsTerms(t *testing.T) {
+	t.Parallel()
+	for _, days := range []int{0, orders.PaymentDays} {
+		if got := invoiceToItem(orders.Invoice{Number: 1, TermsDays: days}).toInvoice().TermsDays; got != days {
+			t.Errorf("terms of %d days read back as %d", days, got)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import { checkAccountForm, poundsInput } from '@/lib/admin-forms';
 import { dscForEditing, dscProblemsOf } from '@/lib/discounts';
 import { formatPence } from '@/lib/format';
 import { AuditTrail } from './audit-trail';
+import { CreditHoldPanel } from './credit-hold-panel';
 import { FormOutcome } from './form-outcome';
 import { useAdminRecord } from './use-admin-record';
 import { useAdminSubmit } from './use-admin-submit';
@@ -33,6 +34,7 @@ export function AdminAccountDetail({ uid }: { uid: string }) {
       <>
         <AccountFacts account={account} />
         <AccountPayments uid={account.uid} />
+        <CreditHoldPanel uid={account.uid} lifted={reload} />
         <AccountForm account={account} saved={replace} reload={reload} />
         <AuditTrail entries={audit} />
       </>

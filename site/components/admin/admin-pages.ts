@@ -7,7 +7,7 @@ export const ADMIN_PAGES = [
   { href: '/admin/stock/', label: 'Stock', heading: 'Stock', also: [] },
   { href: '/admin/catalogue/', label: 'Catalogue', heading: 'Catalogue', also: [] },
   { href: '/admin/balances/', label: 'Balances', heading: 'Balances', also: [] },
-  { href: '/admin/export/', label: 'Export', heading: 'Export orders', also: [] },
+  { href: '/admin/export/', label: 'Export', heading: 'Export for the accounts package', also: [] },
   { href: '/admin/health/', label: 'Health', heading: 'Health', also: [] },
 ] as const;
 

@@ -1,20 +1,22 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
-import { downloadExport, exportFileName } from '@/lib/admin';
+import { downloadExport, EXPORT_DOCUMENTS, exportFileName, type ExportDocument } from '@/lib/admin';
 import { EXPORT_MAX_DAYS, exportRangeProblems } from '@/lib/admin-forms';
 import { londonDay } from '@/lib/london-dates';
 import { FormOutcome } from './form-outcome';
 import { useAdminSubmit } from './use-admin-submit';
 
-/** /admin/export/: the order lines of a range of London days as a CSV file for the accounts
- * package (GET /api/admin/export), saved as the invoice PDF is. */
+/** /admin/export/: the order lines, invoices, credit notes, payments or refunds of a range
+ * of London days as a CSV file for the accounts package (GET /api/admin/export; the
+ * layouts in docs/exports.md), saved as the invoice PDF is. */
 export function ExportAdmin() {
   // This month so far, as a first guess.
   const [range, setRange] = useState(() => {
     const today = londonDay(Date.now());
     return { from: `${today.slice(0, 8)}01`, to: today };
   });
+  const [kind, setKind] = useState<ExportDocument>('orders');
   const { busy, problems, setProblems, outcome, submit } = useAdminSubmit();
   function download(e: FormEvent) {
     e.preventDefault();
@@ -23,18 +25,29 @@ export function ExportAdmin() {
     if (Object.keys(p).length) return;
     const { from, to } = range;
     void submit(async () => {
-      await downloadExport(from, to);
-      return `${exportFileName(from, to)} is downloaded.`;
+      await downloadExport(from, to, document, kind);
+      return `${exportFileName(from, to, kind)} is downloaded.`;
     }, 'The export could not be prepared.');
   }
   return (
     <>
-      <h1>Export orders</h1>
+      <h1>Export for the accounts package</h1>
       <p>
-        One row per order line, cancelled orders included, for the accounts package. The days are UK days, both included, at most {EXPORT_MAX_DAYS} of them.
+        Order lines (one row per line, cancelled orders included), or the invoices, credit notes, payments or refunds dated in the range, in the layout Sage 50
+        imports. The days are UK days, both included, at most {EXPORT_MAX_DAYS} of them.
       </p>
-      <form className="form admin-form" onSubmit={download} noValidate aria-label="Export orders">
+      <form className="form admin-form" onSubmit={download} noValidate aria-label="Export">
         <FormOutcome outcome={outcome} />
+        <div className="field">
+          <label htmlFor="export-document">Document</label>
+          <select id="export-document" value={kind} onChange={(e) => setKind(e.target.value as ExportDocument)}>
+            {EXPORT_DOCUMENTS.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+        </div>
         <Field
           id="export-from"
           label="From"

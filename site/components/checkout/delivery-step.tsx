@@ -5,7 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { shortReason } from '@/lib/basket';
-import { addressProblems, checkoutOrdered, placeOrder } from '@/lib/checkout';
+import { addressProblems, checkoutOrdered, CREDIT_HOLD, payProFormaInstead, placeOrder } from '@/lib/checkout';
+import { CreditHoldOffer } from './credit-hold-offer';
 import { DeliveryFields } from './delivery-fields';
 import { MINIMUM_NOTICE_ID, MinimumNotice } from './minimum-notice';
 import { Totals } from './order-totals';
@@ -28,6 +29,8 @@ export function DeliveryStep() {
   const [busy, setBusy] = useState(false);
   /** The basket was ordered (here or in another tab): Place Order is over. */
   const [ordered, setOrdered] = useState(false);
+  /** The account is on credit hold: the order can go pro-forma instead. */
+  const [held, setHeld] = useState(false);
 
   if (failed) return <LoadFailed what="Your checkout could not be loaded." retry={retry} />;
   if (!info || !basket) return <p role="status">Loading your order…</p>;
@@ -46,8 +49,12 @@ export function DeliveryStep() {
   const short = shortReason(basket);
   const blockedBy = [info.below_minimum_by > 0 && MINIMUM_NOTICE_ID, short && SHORT_NOTICE_ID].filter(Boolean).join(' ');
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
+    void place();
+  }
+
+  async function place() {
     if (!option) return;
     const p = d.sameAsBilling ? {} : addressProblems(d.address, 'deliver_to.');
     setErrors(p);
@@ -70,6 +77,12 @@ export function DeliveryStep() {
         checkoutOrdered();
         setOrdered(true);
         setRefusal({ text: err.message, orderId: err.orderId });
+        return;
+      }
+      if (err instanceof ApiError && err.status === 409 && err.code === CREDIT_HOLD) {
+        // Nothing was written: the sentence says why, and the offer places it pro-forma.
+        setRefusal({ text: err.message });
+        setHeld(true);
         return;
       }
       // The idempotency key is kept: pressing Place Order again cannot make a second order.
@@ -98,6 +111,21 @@ export function DeliveryStep() {
         delivery={option.free ? 'free' : option.charge_ex_vat}
       />
       <PlaceOrderRefusal refusal={refusal} />
+      {held && info.billing && (
+        <CreditHoldOffer
+          switchAndPlace={async () => {
+            if (!info.billing) return;
+            try {
+              await payProFormaInstead(info.billing);
+            } catch (err) {
+              setRefusal({ text: apiErrorText(err, 'We could not switch this order to pro-forma: press the button again.') });
+              return;
+            }
+            setHeld(false);
+            await place();
+          }}
+        />
+      )}
       <button type="submit" className="button" disabled={busy || ordered || !!blockedBy} aria-describedby={blockedBy || undefined}>
         {busy ? 'Placing your order…' : 'Place Order'}
       </button>

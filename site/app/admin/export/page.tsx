@@ -3,7 +3,11 @@ import { ExportAdmin } from '@/components/admin/export-admin';
 import { pageMetadata } from '@/lib/seo';
 
 export const metadata: Metadata = {
-  ...pageMetadata({ title: 'Back office: export', description: 'Order lines of a range of days as CSV for the accounts package.', path: '/admin/export/' }),
+  ...pageMetadata({
+    title: 'Back office: export',
+    description: 'Order lines, invoices, credit notes, payments and refunds of a range of days as CSV for the accounts package.',
+    path: '/admin/export/',
+  }),
   robots: { index: false },
 };
 

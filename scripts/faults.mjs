@@ -1179,7 +1179,12 @@ async function payRun(staff, other, buyers, tally, chaosDone) {
         continue;
       }
       const inv = open[Math.floor(Math.random() * open.length)];
-      r = await api(staff, 'POST', base, { ...pay, amount: Math.min(amount, inv.outstanding), allocate: 'by_hand', lines: [{ invoice: inv.reference, amount: Math.min(amount, inv.outstanding) }] });
+      r = await api(staff, 'POST', base, {
+        ...pay,
+        amount: Math.min(amount, inv.outstanding),
+        allocate: 'by_hand',
+        lines: [{ invoice: inv.reference, amount: Math.min(amount, inv.outstanding) }],
+      });
     } else {
       r = await api(staff, 'POST', base, { ...pay, allocate: 'none' });
       if (r.status === 200) {
@@ -1206,7 +1211,12 @@ async function cancelRun(staff, orderIds, tally, chaosDone) {
       open.push(id); // not sent: try it again later
       continue;
     }
-    const r = await api(staff, 'POST', `/api/admin/orders/${id}/action`, { token: staff.token, action: 'cancel', version: page.body.order.version, reason: 'Fault suite' });
+    const r = await api(staff, 'POST', `/api/admin/orders/${id}/action`, {
+      token: staff.token,
+      action: 'cancel',
+      version: page.body.order.version,
+      reason: 'Fault suite',
+    });
     tally.cancels.set(id, r.status || r.error);
   }
 }
@@ -1226,7 +1236,10 @@ async function paymentsKilled(products, coupon) {
       }
     }),
   );
-  say('faults', `E. ${buyers.length} buyers (${PAY_ON_ACCOUNT} on account) placed ${placed.length} orders; two staff record and allocate payments and a third cancels, while the edge and the store are killed`);
+  say(
+    'faults',
+    `E. ${buyers.length} buyers (${PAY_ON_ACCOUNT} on account) placed ${placed.length} orders; two staff record and allocate payments and a third cancels, while the edge and the store are killed`,
+  );
   /** @type {{ payments: Record<string, number>, allocations: Record<string, number>, recorded: { uid: string, id: string, amount: number }[], cancels: Map<string, string | number> }} */
   const tally = { payments: {}, allocations: {}, recorded: [], cancels: new Map() };
   let chaosDone = false;
@@ -1244,7 +1257,11 @@ async function paymentsKilled(products, coupon) {
     `E. done in ${((performance.now() - t0) / 1000).toFixed(1)} s; kills: ${kills.join(', ')}; payments by answer ${JSON.stringify(tally.payments)}; ` +
       `the same payment allocated by both at once, by answer ${JSON.stringify(tally.allocations)}; cancellations by answer ${JSON.stringify(cancelAnswers)}`,
   );
-  check('E. the store and the edge were each killed at least once while staff recorded payments', kills.includes('edge') && kills.includes('store'), kills.join(', '));
+  check(
+    'E. the store and the edge were each killed at least once while staff recorded payments',
+    kills.includes('edge') && kills.includes('store'),
+    kills.join(', '),
+  );
   check('E. some payments were recorded', tally.recorded.length > 0, String(tally.recorded.length));
   await run(path.join(binDir, 'recover'), ['-invoice-after', '0s'], { env: toolEnv });
   const out = JSON.parse(

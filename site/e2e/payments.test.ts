@@ -179,6 +179,9 @@ describe('payments on the account page', { timeout: 180_000 }, () => {
     await expect(figure('balance')).resolves.toBe('£0.00');
     await expect(figure('unallocated')).resolves.toBe('£0.00');
     await expect(staffPage.getByRole('button', { name: `Refund ${number}` }).count()).resolves.toBe(0);
+    // The form stays to show what was done, but offers nothing more to refund.
+    await expect(form.textContent()).resolves.toContain('Nothing is left to refund.');
+    await expect(form.getByLabel('Amount in pounds').count()).resolves.toBe(0);
     await screenshot(staffPage, 'payments-refund');
   });
 });

@@ -63,13 +63,19 @@ export function AllocateForm({
           reload();
         }}
       />
-      <AllocateChoice id="allocate" value={allocate} choices={ALLOCATE} change={setAllocate} />
-      {allocate === 'by_hand' && (
-        <HandAllocation id="allocate-line" invoices={openInvoices(ledger.entries)} amounts={hand} change={setHand} problems={problems} />
+      {entry.unallocated > 0 ? (
+        <>
+          <AllocateChoice id="allocate" value={allocate} choices={ALLOCATE} change={setAllocate} />
+          {allocate === 'by_hand' && (
+            <HandAllocation id="allocate-line" invoices={openInvoices(ledger.entries)} amounts={hand} change={setHand} problems={problems} />
+          )}
+          <button type="submit" className="button" aria-disabled={busy}>
+            {busy ? 'Allocating…' : 'Allocate'}
+          </button>{' '}
+        </>
+      ) : (
+        <p>Nothing is left to allocate.</p>
       )}
-      <button type="submit" className="button" aria-disabled={busy}>
-        {busy ? 'Allocating…' : 'Allocate'}
-      </button>{' '}
       <button type="button" className="link-button" onClick={close}>
         Close
       </button>

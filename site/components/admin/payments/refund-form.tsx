@@ -60,47 +60,53 @@ export function RefundForm({
           reload();
         }}
       />
-      <div className="field">
-        <label htmlFor="refund-method">Method</label>
-        <select id="refund-method" value={form.method} onChange={(e) => set({ method: e.target.value as Form['method'] })}>
-          <option value="bank_transfer">Bank transfer</option>
-          <option value="cheque">Cheque</option>
-          {canReverse && <option value="reversal">Reversal (recorded in error, or the cheque bounced)</option>}
-        </select>
-        {problems.method && <p className="field-error">{problems.method}</p>}
-      </div>
-      <Field
-        id="refund-date"
-        label="Date paid back"
-        type="date"
-        value={form.date}
-        onChange={(e) => set({ date: e.target.value })}
-        required
-        error={problems.date}
-      />
-      <Field
-        id="refund-amount"
-        label="Amount in pounds"
-        hint={form.method === 'reversal' ? 'A reversal takes back the whole payment.' : `At most what it has left: ${formatPence(entry.unallocated)}.`}
-        inputMode="decimal"
-        value={form.amount}
-        onChange={(e) => set({ amount: e.target.value })}
-        required
-        error={problems.amount}
-      />
-      <Field
-        id="refund-reference"
-        label="Reference"
-        hint="The transfer's reference, or the cheque number."
-        value={form.reference}
-        onChange={(e) => set({ reference: e.target.value })}
-        maxLength={60}
-        required
-        error={problems.reference ?? problems.source}
-      />
-      <button type="submit" className="button" aria-disabled={busy}>
-        {busy ? 'Recording…' : form.method === 'reversal' ? 'Reverse payment' : 'Record refund'}
-      </button>{' '}
+      {entry.unallocated > 0 ? (
+        <>
+          <div className="field">
+            <label htmlFor="refund-method">Method</label>
+            <select id="refund-method" value={form.method} onChange={(e) => set({ method: e.target.value as Form['method'] })}>
+              <option value="bank_transfer">Bank transfer</option>
+              <option value="cheque">Cheque</option>
+              {canReverse && <option value="reversal">Reversal (recorded in error, or the cheque bounced)</option>}
+            </select>
+            {problems.method && <p className="field-error">{problems.method}</p>}
+          </div>
+          <Field
+            id="refund-date"
+            label="Date paid back"
+            type="date"
+            value={form.date}
+            onChange={(e) => set({ date: e.target.value })}
+            required
+            error={problems.date}
+          />
+          <Field
+            id="refund-amount"
+            label="Amount in pounds"
+            hint={form.method === 'reversal' ? 'A reversal takes back the whole payment.' : `At most what it has left: ${formatPence(entry.unallocated)}.`}
+            inputMode="decimal"
+            value={form.amount}
+            onChange={(e) => set({ amount: e.target.value })}
+            required
+            error={problems.amount}
+          />
+          <Field
+            id="refund-reference"
+            label="Reference"
+            hint="The transfer's reference, or the cheque number."
+            value={form.reference}
+            onChange={(e) => set({ reference: e.target.value })}
+            maxLength={60}
+            required
+            error={problems.reference ?? problems.source}
+          />
+          <button type="submit" className="button" aria-disabled={busy}>
+            {busy ? 'Recording…' : form.method === 'reversal' ? 'Reverse payment' : 'Record refund'}
+          </button>{' '}
+        </>
+      ) : (
+        <p>Nothing is left to refund.</p>
+      )}
       <button type="button" className="link-button" onClick={close}>
         Close
       </button>

@@ -121,6 +121,7 @@ export interface OrderAnswer {
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
   delivery_charge_credited: Pence;
+  delivery_charge_left: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;
@@ -566,6 +567,7 @@ export interface AdminOrderAnswer {
   invoice: InvoiceAnswer | null;
   credit_notes: CreditNoteAnswer[];
   delivery_charge_credited: Pence;
+  delivery_charge_left: Pence;
   paid_at: UnixMillis | null;
   confirmed_at: UnixMillis | null;
   dispatched_at: UnixMillis | null;

@@ -401,6 +401,9 @@ type orderAnswer struct {
 	CreditNotes []creditNoteAnswer `json:"credit_notes"`
 	// DeliveryCredited is the delivery charge (ex VAT) the credit notes credit.
 	DeliveryCredited int64 `json:"delivery_charge_credited"`
+	// DeliveryLeft is the delivery charge (ex VAT) not yet credited: the most a further
+	// credit can take off it.
+	DeliveryLeft int64 `json:"delivery_charge_left"`
 	// The lifecycle (docs/back-office.md): each time Unix ms, null until it happens.
 	PaidAt       *unixMillis     `json:"paid_at"`
 	ConfirmedAt  *unixMillis     `json:"confirmed_at"`
@@ -520,6 +523,7 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 			Credited: credited[i], ToSend: l.Quantity - credited[i]}
 	}
 	a.DeliveryCredited, _ = o.DeliveryCredited()
+	a.DeliveryLeft = o.DeliveryCharge - a.DeliveryCredited
 	if o.Billing != nil {
 		b := billingAnswerOf(*o.Billing)
 		a.Billing = &b

@@ -18,7 +18,7 @@ export function CreditForm({ order, done, reload }: { order: AdminOrder; done: (
   const dispatched = order.status === 'dispatched' || order.status === 'completed';
   const creditable = !!order.invoice && ['placed', 'confirmed', 'dispatched', 'completed'].includes(order.status);
   const title = dispatched ? 'Record a return' : 'Credit lines';
-  const deliveryLeft = order.delivery_charge - order.delivery_charge_credited;
+  const deliveryLeft = order.delivery_charge_left;
   if (!creditable && !outcome) return null;
 
   async function send(lines: { line: number; units: number; restock: boolean }[], delivery: number, reason: string) {

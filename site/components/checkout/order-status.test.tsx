@@ -24,6 +24,7 @@ const base = {
   cancelled_at: null,
   dispatch: null,
   delivery_charge_credited: 0,
+  delivery_charge_left: 0,
 } satisfies Omit<Order, 'status'>;
 const text = (html: string) =>
   html

@@ -79,6 +79,7 @@ const order: Order = {
   invoice,
   credit_notes: [],
   delivery_charge_credited: 0,
+  delivery_charge_left: 0,
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,

@@ -71,7 +71,7 @@ describe('checkout journey', { timeout: 120_000 }, () => {
   it('the dashboard lists the order; reorder fills the basket', async () => {
     await page.goto(shopURL + '/account/dashboard/');
     await expect.poll(() => page.locator('.order-list').textContent()).toContain(orderId);
-    await page.getByRole('link', { name: orderId }).click();
+    await page.locator('.order-list').getByRole('link', { name: orderId }).click();
     await expect.poll(() => page.locator('.order-number').textContent()).toBe(orderId);
     await page.getByRole('button', { name: 'Reorder' }).click();
     await expect.poll(() => page.locator('.form-ok').first().textContent()).toContain('2 lines are back in your basket');

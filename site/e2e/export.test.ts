@@ -74,6 +74,7 @@ describe('every prerendered page', () => {
     expect(admin.sort()).toEqual([
       '/admin/',
       '/admin/accounts/',
+      '/admin/balances/',
       '/admin/catalogue/',
       '/admin/coupons/',
       '/admin/export/',

@@ -52,3 +52,8 @@ export function addDays(day: string, n: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
+
+/** A London day (YYYY-MM-DD) in words, "24 November 2025", as the shop writes dates. */
+export function formatLondonDay(day: string): string {
+  return new Date(londonMidnight(day)).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' });
+}

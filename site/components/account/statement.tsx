@@ -2,12 +2,12 @@
 import { useEffect, useState } from 'react';
 import Link from '@/components/app/link';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { formatPence, formatUkDate } from '@/lib/format';
-import { londonMidnight } from '@/lib/london-dates';
+import { formatPence } from '@/lib/format';
+import { formatLondonDay } from '@/lib/london-dates';
 import { AGEING_LABELS, showsStatement, statement, type Statement } from '@/lib/statements';
 import { StatementDownload } from './statement-download';
 
-const day = (d: string) => formatUkDate(londonMidnight(d));
+const day = formatLondonDay;
 
 /** The dashboard's statement of account (GET /api/account/statement): the balance, what is
  * due and overdue, the ageing, each open invoice with what it owes and when it was due, and

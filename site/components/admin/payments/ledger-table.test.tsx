@@ -50,7 +50,7 @@ describe('the ledger on the account page', () => {
     expect(figures).toContain('<dd class="ledger-overdue form-error">£20.00</dd>');
     const html = renderToStaticMarkup(<LedgerTable ledger={ledger} act={() => {}} />);
     expect(html).toContain('<tr class="ledger-row past-due" data-reference="INV-000001">');
-    expect(html).toContain('Owes £20.00, due 2026-10-31<strong class="ledger-past-due"> · Overdue</strong>');
+    expect(html).toContain('Owes £20.00, due 31 October 2026<strong class="ledger-past-due"> · Overdue</strong>');
     expect(html).toContain('Bank transfer, BACS 1');
     expect(html).toContain('Credit on account £30.00 left');
     expect(html).toContain('Cheque from CN-000001, CHQ 7');

@@ -1,6 +1,7 @@
 import Link from '@/components/app/link';
 import type { Ledger, LedgerEntry } from '@/lib/admin';
 import { formatPence } from '@/lib/format';
+import { formatLondonDay } from '@/lib/london-dates';
 
 const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   invoice: 'Invoice',
@@ -38,7 +39,7 @@ function EntryDetails({ e }: { e: LedgerEntry }) {
       if (e.outstanding === 0) return <>Paid</>;
       return (
         <>
-          Owes {formatPence(e.outstanding)}, due {e.due_on}
+          Owes {formatPence(e.outstanding)}, due {e.due_on ? formatLondonDay(e.due_on) : 'on receipt'}
           {e.past_due && <strong className="ledger-past-due"> · Overdue</strong>}
         </>
       );
@@ -83,7 +84,7 @@ export function LedgerTable({ ledger, act }: { ledger: Ledger; act: (kind: 'allo
       <tbody>
         {ledger.entries.map((e) => (
           <tr key={`${e.kind}-${e.reference}`} className={e.past_due ? 'ledger-row past-due' : 'ledger-row'} data-reference={e.reference}>
-            <td>{e.date}</td>
+            <td>{formatLondonDay(e.date)}</td>
             <th scope="row">
               {KIND_LABELS[e.kind]} {e.reference}
               {e.order_id && (

@@ -19,7 +19,7 @@ describe.each(STAGES)('the %s shop stack and its nested stacks', (stage) => {
     for (const [name, n] of counts) expect(n, `${stage} ${name}`).toBeLessThanOrEqual(MOST_RESOURCES);
   });
 
-  it('has one nested stack per route group, holding exactly that group\'s functions; the parent holds no endpoint', () => {
+  it("has one nested stack per route group, holding exactly that group's functions; the parent holds no endpoint", () => {
     const endpoints = loadEndpoints();
     expect([...templates.keys()]).toEqual(['parent', ...ENDPOINT_GROUPS.filter((g) => endpoints.some((e) => e.group === g))]);
     const described = (name: string) =>

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { loadEndpoints, loadJobs } from '../lib/endpoints';
 import { API_BINARY } from '../lib/shop-api';
 import { loadShopOperations } from '../lib/shop-config';
-import { addStage, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
+import { addStage, type ShopStack, type Stage, type StageConfig, type StageStacks } from '../lib/shop-stack';
 
 /** The stage settings the real app uses (cdk.json context), so tests check them too. */
 export const stageConfigs = (
@@ -63,9 +63,73 @@ function template(stage: Stage, which: keyof StageStacks): Template {
   return t;
 }
 
-/** The stage's shop stack as a Template. */
+/**
+ * The stage's shop stack as one Template: the parent's resources and, inlined, those of
+ * its nested stacks (the API's route groups), with each nested stack's parameters replaced
+ * by what the parent passes and each of the parent's reads of a nested output by that
+ * output's value. So an assertion reads as if the stack were one (a function's table ARN
+ * is `ShopTable`'s, an alarm's function is a `Ref` to it) whichever stack holds what;
+ * {@link shopStackTemplates} has them one by one.
+ */
 export function stackTemplate(stage: Stage): Template {
-  return template(stage, 'shop');
+  const key = `${stage}/shop-inlined`;
+  let t = templates.get(key);
+  if (t === undefined) {
+    t = inlinedTemplate(stageStacks(stage).shop);
+    templates.set(key, t);
+  }
+  return t;
+}
+
+/** The shop stack's templates one by one, by name: `parent`, then each route group's nested stack. */
+export function shopStackTemplates(stage: Stage): Map<string, Template> {
+  const out = new Map<string, Template>([['parent', template(stage, 'shop')]]);
+  for (const [group, nested] of stageStacks(stage).shop.api.groupStacks) {
+    const key = `${stage}/api-${group}`;
+    let t = templates.get(key);
+    if (t === undefined) {
+      t = Template.fromStack(nested);
+      templates.set(key, t);
+    }
+    out.set(group, t);
+  }
+  return out;
+}
+
+type Json = { [k: string]: any };
+
+/** Replaces, deep in value, every object that `swap` returns a replacement for. */
+function substitute(value: unknown, swap: (o: Json) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => substitute(v, swap));
+  if (value === null || typeof value !== 'object') return value;
+  const replaced = swap(value as Json);
+  if (replaced !== undefined) return replaced;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, swap)]));
+}
+
+/** A shop stack as one Template, its nested stacks inlined as {@link stackTemplate} says. */
+export function inlinedTemplate(shop: ShopStack): Template {
+  const parent = Template.fromStack(shop).toJSON() as Json;
+  const resources: Json = {};
+  const outputsOf = new Map<string, Json>();
+  for (const nested of shop.api.groupStacks.values()) {
+    const id = shop.getLogicalId(nested.nestedStackResource!);
+    const passed = (parent['Resources'][id]?.['Properties']?.['Parameters'] ?? {}) as Json;
+    const child = substitute(Template.fromStack(nested).toJSON(), (o) =>
+      Object.keys(o).length === 1 && typeof o['Ref'] === 'string' && o['Ref'] in passed ? passed[o['Ref']] : undefined,
+    ) as Json;
+    for (const [rid, r] of Object.entries(child['Resources'] as Json)) {
+      if (rid in resources || rid in parent['Resources']) throw new Error(`inlining ${nested.node.path}: ${rid} is in two stacks`);
+      resources[rid] = r;
+    }
+    outputsOf.set(id, child['Outputs'] ?? {});
+  }
+  const rest = substitute(parent, (o) => {
+    const at = o['Fn::GetAtt'];
+    if (Object.keys(o).length !== 1 || !Array.isArray(at) || !outputsOf.has(at[0]) || !String(at[1]).startsWith('Outputs.')) return undefined;
+    return outputsOf.get(at[0])![String(at[1]).slice('Outputs.'.length)]['Value'];
+  }) as Json;
+  return Template.fromJSON({ ...rest, Resources: { ...rest['Resources'], ...resources } });
 }
 
 /** The stage's us-east-1 edge stack (the WAF web ACL) as a Template. */

@@ -4,7 +4,7 @@ import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA_PATH, loadTableSchema, parseTableSchema, type TableSchema } from '../lib/schema';
 import { STAGES, addStage, parseStage } from '../lib/shop-stack';
-import { alarmEmail, fakeLambdaDir, functionNames, resources, stackTemplate, stageConfigs, tableStatements, type Statement } from './fixtures';
+import { alarmEmail, fakeLambdaDir, functionNames, inlinedTemplate, resources, stackTemplate, stageConfigs, tableStatements, type Statement } from './fixtures';
 import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
 
 // Expectations come straight from the JSON file, not through the loader under test,
@@ -140,7 +140,7 @@ describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName
     alarmEmail,
     idPrefix: 'R',
   });
-  const t = Template.fromStack(shop);
+  const t = inlinedTemplate(shop);
   const restoredArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:eu-west-2:', { Ref: 'AWS::AccountId' }, `:table/${RESTORED}`]] };
 
   it("keeps the stack's own table as it was (protected, backed up) and outputs the restored one's name", () => {

@@ -30,10 +30,13 @@ export function AdminAccountDetail({ uid }: { uid: string }) {
     );
   } else {
     const { account, audit } = state.data;
+    // A payment, allocation or refund moves what is owed and adds to the trail: read the
+    // account again in the background, keeping the page (and the form's outcome) as it is.
+    const refresh = () => void adminAccount(uid).then(replace, () => {});
     body = (
       <>
         <AccountFacts account={account} />
-        <AccountPayments uid={account.uid} />
+        <AccountPayments uid={account.uid} changed={refresh} />
         <CreditHoldPanel uid={account.uid} lifted={reload} />
         <AccountForm account={account} saved={replace} reload={reload} />
         <AuditTrail entries={audit} />

@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { adminLedger, type LedgerEntry } from '@/lib/admin';
+import { adminLedger, type Ledger, type LedgerEntry } from '@/lib/admin';
 import { useAdminRecord } from '../use-admin-record';
 import { AllocateForm } from './allocate-form';
 import { LedgerFigures, LedgerTable } from './ledger-table';
@@ -11,8 +11,13 @@ import { RefundForm } from './refund-form';
 /** The account's money (docs/back-office.md "Payments"): its ledger with the running
  * balance, Record payment, and Allocate or Refund on what a payment or credit on account
  * has left. Each write answers the ledger after, which the page shows at once. */
-export function AccountPayments({ uid }: { uid: string }) {
-  const { state, reload, replace } = useAdminRecord(() => adminLedger(uid), 'The ledger could not be loaded.');
+export function AccountPayments({ uid, changed }: { uid: string; changed?: () => void }) {
+  const { state, reload, replace: show } = useAdminRecord(() => adminLedger(uid), 'The ledger could not be loaded.');
+  // Each write answers the ledger after it; the account's own figures (owed) moved too.
+  const replace = (l: Ledger) => {
+    show(l);
+    changed?.();
+  };
   const [action, setAction] = useState<{ kind: 'allocate' | 'refund'; entry: LedgerEntry } | null>(null);
   const again = () => {
     setAction(null);

@@ -178,7 +178,7 @@ describe('statements', { timeout: 180_000 }, () => {
     expect(download.suggestedFilename()).toMatch(/^aged-debt-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split('\n')[0]).toBe('account,business,current,days_1_30,days_31_60,days_61_90,days_over_90,due,unallocated,balance,oldest_overdue_days');
-    const line = csv.split('\n').find((l) => l.startsWith(`${buyer.uid},`));
+    const line = csv.split('\n').find((l) => l.startsWith(`${buyer.email},`));
     expect(line).toBeDefined();
     expect(line).toContain(`,${(placed[2]!.total / 100).toFixed(2)},`);
     expect(csv).toMatch(/\nTOTAL,,/);

@@ -107,7 +107,7 @@ func TestStatementShowsAPaymentOfTwoInvoices(t *testing.T) {
 	}
 	code, _, csv := s.c.get("/api/admin/balances/aged.csv", staff.IDToken)
 	pounds := strings.TrimPrefix(strings.ReplaceAll(orders.Pounds(left), ",", ""), "£")
-	if code != 200 || !strings.Contains(string(csv), u.UID+",") || !strings.Contains(string(csv), "\nTOTAL,,"+pounds+",0.00,0.00,0.00,0.00,"+pounds+",0.00,"+pounds+",0\n") {
+	if code != 200 || !strings.Contains(string(csv), u.Email+",") || !strings.Contains(string(csv), "\nTOTAL,,"+pounds+",0.00,0.00,0.00,0.00,"+pounds+",0.00,"+pounds+",0\n") {
 		t.Fatalf("aged debt: %d\n%s", code, csv)
 	}
 }

@@ -36,7 +36,7 @@ func AgedDebtCSV(sts []Statement) ([]byte, error) {
 	var due, credit, balance int64
 	days := 0
 	for _, st := range sts {
-		row(st.Account.UID, st.Account.Business, st.Ageing, st.Due, st.CreditOnAccount, st.Balance, st.OldestOverdueDays)
+		row(st.Account.Email, st.Account.Business, st.Ageing, st.Due, st.CreditOnAccount, st.Balance, st.OldestOverdueDays)
 		total = total.Plus(st.Ageing)
 		due, credit, balance, days = due+st.Due, credit+st.CreditOnAccount, balance+st.Balance, max(days, st.OldestOverdueDays)
 	}

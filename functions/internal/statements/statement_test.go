@@ -130,16 +130,16 @@ func TestParseMonth(t *testing.T) {
 func TestAgedDebtCSVHasARowPerAccountAndTotals(t *testing.T) {
 	t.Parallel()
 	today := day(12, 1)
-	a := Of(Account{UID: "u1", Business: "=Corner Cards"}, payments.Build(ledger(), today), today)
-	b := Of(Account{UID: "u2", Business: "Bell & Co"}, payments.Build(payments.Documents{Invoices: []payments.Invoice{
+	a := Of(Account{UID: "u1", Email: "u1@corner.test", Business: "=Corner Cards"}, payments.Build(ledger(), today), today)
+	b := Of(Account{UID: "u2", Email: "u2@bell.test", Business: "Bell & Co"}, payments.Build(payments.Documents{Invoices: []payments.Invoice{
 		{Number: 9, OrderID: "TS-100009", IssuedAt: day(9, 1), Gross: 1234, TermsDays: 30}}}, today), today)
 	doc, err := AgedDebtCSV([]Statement{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "account,business,current,days_1_30,days_31_60,days_61_90,days_over_90,due,unallocated,balance,oldest_overdue_days\n" +
-		"u1,'=Corner Cards,150.00,100.00,100.00,100.00,70.00,520.00,25.00,495.00,153\n" +
-		"u2,Bell & Co,0.00,0.00,0.00,12.34,0.00,12.34,0.00,12.34,61\n" +
+		"u1@corner.test,'=Corner Cards,150.00,100.00,100.00,100.00,70.00,520.00,25.00,495.00,153\n" +
+		"u2@bell.test,Bell & Co,0.00,0.00,0.00,12.34,0.00,12.34,0.00,12.34,61\n" +
 		"TOTAL,,150.00,100.00,100.00,112.34,70.00,532.34,25.00,507.34,153\n"
 	if string(doc) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", doc, want)

@@ -13,10 +13,14 @@ import (
 var _ statements.Store = (*Store)(nil)
 
 // statementAccount is profile p as a statement names it: its billing details as the
-// buyer's block, or its business name without them.
+// buyer's block, or its business name without them; its business is the billing
+// company where there is one, as the exports name it.
 func statementAccount(p Profile) statements.Account {
 	a := statements.Account{UID: p.UID, Business: p.Business, Email: p.Email, OnAccount: p.ApprovedForCredit}
 	if b := p.Billing; b != nil {
+		if b.Company != "" {
+			a.Business = b.Company
+		}
 		addr := b.Address.Line1
 		if b.Address.Line2 != "" {
 			addr += ", " + b.Address.Line2

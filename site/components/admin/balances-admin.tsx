@@ -6,6 +6,7 @@ import { apiErrorText } from '@/lib/api';
 import { formatPence } from '@/lib/format';
 import { adminBalances, sortBalances, type AccountBalance, type BalanceColumn, type Balances } from '@/lib/statements';
 import { AgedDebtDownload } from './aged-debt-download';
+import { formatLondonDay } from '@/lib/london-dates';
 
 type State = { status: 'loading' } | { status: 'failed'; text: string } | { status: 'ready'; data: Balances };
 
@@ -50,7 +51,7 @@ export function BalancesAdmin() {
       {state.status === 'ready' && state.data.accounts.length === 0 && <p>No account owes or holds anything.</p>}
       {state.status === 'ready' && state.data.accounts.length > 0 && (
         <table className="basket-table admin-table balances-table">
-          <caption>Balances on {state.data.date}</caption>
+          <caption>Balances on {formatLondonDay(state.data.date)}</caption>
           <thead>
             <tr>
               {COLUMNS.map((c) => (

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, belowMinimumBy, axeViolations, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { grantStaff } from './staff';
 
 /** The back office end to end (docs/back-office.md): a buyer's order is confirmed by
@@ -142,11 +142,7 @@ describe('the back office', { timeout: 180_000 }, () => {
   it('staff granted by scripts/staff sign in, find the order and confirm it; the audit trail names them', async () => {
     const staff = await emulatorUser();
     await grantStaff(staff.email);
-    await staffPage.goto(shopURL + '/account/login/');
-    await staffPage.getByLabel('Email').fill(staff.email);
-    await staffPage.getByLabel('Password').fill(staff.password);
-    await staffPage.getByRole('button', { name: 'Sign In' }).click();
-    await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+    await signInAs(staffPage, staff);
     // A token minted after the grant carries the claim (for the stock reads below).
     const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
       method: 'POST',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL } from './browser';
+import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signInAs } from './browser';
 import { staffUser } from './staff';
 import { backdateInvoice } from './store';
 
@@ -29,15 +29,6 @@ async function verifyEmail(uid: string): Promise<void> {
     body: JSON.stringify({ localId: uid, emailVerified: true }),
   });
   expect(res.status).toBe(200);
-}
-
-/** Signs user in through the shop's page. */
-async function signInAs(p: Page, user: { email: string; password: string }): Promise<void> {
-  await p.goto(shopURL + '/account/login/');
-  await p.getByLabel('Email').fill(user.email);
-  await p.getByLabel('Password').fill(user.password);
-  await p.getByRole('button', { name: 'Sign In' }).click();
-  await p.waitForURL((u) => !u.pathname.startsWith('/account/login'));
 }
 
 /** A staff call from the staff page: reads with the ID token as bearer, writes with it in

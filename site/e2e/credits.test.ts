@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { staffUser } from './staff';
 
 /** Part of an order (docs/invoices.md "Part of an order") end to end: staff take one line
@@ -88,11 +88,7 @@ beforeAll(async () => {
   buyer = await signIn(buyerPage);
   await buyerPage.waitForURL(/\/account\/dashboard\/$/);
   staff = await staffUser();
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

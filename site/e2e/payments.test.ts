@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { grantStaff } from './staff';
 
 /** Payments on the back office's account page (docs/back-office.md "Payments", issue 35
@@ -82,11 +82,7 @@ beforeAll(async () => {
 
   const staff = await emulatorUser();
   await grantStaff(staff.email);
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

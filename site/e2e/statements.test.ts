@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { staffUser } from './staff';
 
 /** Statements end to end (docs/statements.md): a buyer places two orders (pro-forma, each
@@ -85,11 +85,7 @@ beforeAll(async () => {
   // Staff sign in through the shop's page (the back office's pages read who is signed in)
   // after the grant, and keep a token that carries the claim for the API calls.
   staff = await staffUser();
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

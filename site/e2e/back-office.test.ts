@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { axeViolations, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { fillBasketFrom, placeBasket } from './orders';
 import { grantStaff } from './staff';
 
 /** The back office end to end (docs/back-office.md): a buyer's order is confirmed by
@@ -12,7 +13,6 @@ import { grantStaff } from './staff';
 
 const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
 
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
 type Email = { subject: string; text?: string; html?: string; to: { address: string }[]; headers?: Record<string, string> };
 
 let browser: Browser;
@@ -45,24 +45,7 @@ const pounds = (pence: number) => `£${(pence / 100).toLocaleString('en-GB', { m
 /** Fills the buyer's basket to the minimum order with a pack each of the dearest in-stock
  * plush toys (a category no other e2e file orders from); answers the SKUs and units added. */
 async function fillBasket(p: Page, token: string): Promise<Map<string, number>> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/plush/805/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  const added = new Map<string, number>();
-  let below = 1;
-  for (const [sku, q] of dear) {
-    const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-    if (r.status === 409) continue; // sold out by earlier runs: the next one
-    expect(r.status, r.data.error).toBe(200);
-    added.set(sku, q.pack_size);
-    below = await belowMinimumBy(p, token);
-    if (below <= 0) break;
-  }
-  expect(below).toBeLessThanOrEqual(0);
-  return added;
+  return fillBasketFrom(p, token, '/outlet/section/plush/805');
 }
 
 /** A product's stock as staff see it (GET /api/admin/products/{sku}). */
@@ -198,14 +181,7 @@ describe('the back office', { timeout: 180_000 }, () => {
     const entry = [...added.entries()][0];
     if (!entry) throw new Error('the basket was not filled');
     const [sku, units] = entry;
-    const o = await api<{ id: string }>(buyerPage, '/api/orders', {
-      token: buyer.idToken,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    const o = await placeBasket(buyerPage, buyer.idToken);
     expect(o.status).toBe(201);
     const second = o.data.id;
     await staffPage.goto(`${shopURL}/admin/orders/?id=${encodeURIComponent(second)}`);

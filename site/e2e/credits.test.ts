@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { api, axeViolations, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { dearestInStock, fillToMinimum, placeBasket } from './orders';
 import { staffUser } from './staff';
 
 /** Part of an order (docs/invoices.md "Part of an order") end to end: staff take one line
@@ -12,7 +13,6 @@ import { staffUser } from './staff';
 
 const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
 
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
 type Email = { subject: string; text?: string; to: { address: string }[] };
 type Line = { sku: string; quantity: number; line_amount: number; vat: number; credited: number; to_send: number };
 type CreditNote = { number: string; net_ex_vat: number; vat: number; lines: { line: number; sku: string; units: number }[]; delivery_ex_vat: number };
@@ -106,31 +106,8 @@ describe('part of an order', { timeout: 180_000 }, () => {
       payment_method: 'proforma',
     };
     expect((await api(buyerPage, '/api/billing', { token, billing })).status).toBe(200);
-    const payload = (await (await fetch(`${shopURL}${CATEGORY}/_payload.json`)).json()) as { products: { sku: string }[] };
-    const skus = payload.products.slice(0, 48).map((c) => c.sku);
-    const { data } = await api<{ prices: Record<string, Priced> }>(buyerPage, '/api/prices', { token, skus });
-    const dear = Object.entries(data.prices)
-      .filter(([, q]) => q.availability?.status === 'in_stock')
-      .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-    let below = 1;
-    let lines = 0;
-    for (const [sku, q] of dear) {
-      const r = await api<{ error?: string }>(buyerPage, '/api/basket/add', { token, sku, quantity: q.pack_size });
-      if (r.status === 409) continue; // sold out by earlier runs: the next one
-      expect(r.status, r.data.error).toBe(200);
-      lines++;
-      below = await belowMinimumBy(buyerPage, token);
-      if (below <= 0 && lines >= 2) break;
-    }
-    expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string }>(buyerPage, '/api/orders', {
-      token,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    await fillToMinimum(buyerPage, token, await dearestInStock(buyerPage, token, CATEGORY), 2);
+    const o = await placeBasket(buyerPage, token);
     expect(o.status).toBe(201);
     orderId = o.data.id;
 

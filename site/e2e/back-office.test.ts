@@ -3,17 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeViolations, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { fillBasketFrom, placeBasket } from './orders';
-import { grantStaff } from './staff';
+import { grantStaff, staffStock } from './staff';
+import { inbox, maildev, type Email } from './mail';
 
 /** The back office end to end (docs/back-office.md): a buyer's order is confirmed by
  * email through the local inbox (maildev), staff granted by scripts/staff confirm, mark
  * paid and dispatch it with a tracking reference from /admin/, the buyer sees it
  * dispatched and gets the dispatch email; a second order is cancelled by staff and its
  * stock is back, with a VAT credit note the buyer sees, downloads and is emailed. */
-
-const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
-
-type Email = { subject: string; text?: string; html?: string; to: { address: string }[]; headers?: Record<string, string> };
 
 let browser: Browser;
 let buyerContext: BrowserContext;
@@ -22,14 +19,6 @@ let buyerPage: Page;
 let staffPage: Page;
 let buyer: Awaited<ReturnType<typeof signIn>>;
 let staffToken = '';
-
-/** Every email the local inbox holds for address. */
-async function inbox(address: string): Promise<Email[]> {
-  const res = await fetch(`${maildev}/api/email`);
-  expect(res.status).toBe(200);
-  const all = (await res.json()) as Email[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
-}
 
 /** The one email to address whose subject holds each of words, once it has arrived. */
 async function emailTo(address: string, ...words: string[]): Promise<Email> {
@@ -48,18 +37,9 @@ async function fillBasket(p: Page, token: string): Promise<Map<string, number>> 
   return fillBasketFrom(p, token, '/outlet/section/plush/805');
 }
 
-/** A product's stock as staff see it (GET /api/admin/products/{sku}). */
-async function stockOf(sku: string): Promise<number> {
-  const got = await staffPage.evaluate(
-    async ({ sku, token }) => {
-      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-      const res = await fetch(`/api/admin/products/${sku}`, { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-      return { status: res.status, body: (await res.json()) as { product?: { stock: number }; error?: string } };
-    },
-    { sku, token: staffToken },
-  );
-  expect(got.status, got.body.error).toBe(200);
-  return got.body.product!.stock;
+/** A product's stock as staff see it. */
+function stockOf(sku: string): Promise<number> {
+  return staffStock(staffPage, staffToken, sku);
 }
 
 beforeAll(async () => {

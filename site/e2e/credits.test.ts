@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, axeViolations, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { dearestInStock, fillToMinimum, placeBasket } from './orders';
-import { staffUser } from './staff';
+import { staffStock, staffUser } from './staff';
+import { inbox, maildev } from './mail';
 
 /** Part of an order (docs/invoices.md "Part of an order") end to end: staff take one line
  * off a confirmed order from /admin/ with Credit lines; the credit note covers exactly that
@@ -11,9 +12,6 @@ import { staffUser } from './staff';
  * line ordered, credited and none to be sent with the note, downloads the note's PDF and is
  * emailed its number. */
 
-const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
-
-type Email = { subject: string; text?: string; to: { address: string }[] };
 type Line = { sku: string; quantity: number; line_amount: number; vat: number; credited: number; to_send: number };
 type CreditNote = { number: string; net_ex_vat: number; vat: number; lines: { line: number; sku: string; units: number }[]; delivery_ex_vat: number };
 type Order = { id: string; lines: Line[]; credit_notes: CreditNote[]; coupon_discount: number };
@@ -31,26 +29,9 @@ let staff: Awaited<ReturnType<typeof staffUser>>;
 let orderId = '';
 let placed: Order;
 
-/** Every email the local inbox holds for address. */
-async function inbox(address: string): Promise<Email[]> {
-  const res = await fetch(`${maildev}/api/email`);
-  expect(res.status).toBe(200);
-  const all = (await res.json()) as Email[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
-}
-
-/** A product's stock as staff see it (GET /api/admin/products/{sku}). */
-async function stockOf(sku: string): Promise<number> {
-  const got = await staffPage.evaluate(
-    async ({ sku, token }) => {
-      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-      const res = await fetch(`/api/admin/products/${sku}`, { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-      return { status: res.status, body: (await res.json()) as { product?: { stock: number }; error?: string } };
-    },
-    { sku, token: staff.idToken },
-  );
-  expect(got.status, got.body.error).toBe(200);
-  return got.body.product!.stock;
+/** A product's stock as staff see it. */
+function stockOf(sku: string): Promise<number> {
+  return staffStock(staffPage, staff.idToken, sku);
 }
 
 /** The buyer's order as the API answers it. */

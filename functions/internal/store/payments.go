@@ -183,14 +183,10 @@ func (s *Store) Refunds(ctx context.Context, uid string) ([]payments.Refund, err
 func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 	r := w.Refund
 	t := &txn{}
-	allocated := expression.Name("allocated")
 	added := []allocationItem{allocationToItem(payments.Allocation{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt, By: r.By})}
 	errs := []error{
 		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
-		t.update(role{kind: rolePayment}, key(prefixUser+r.UID, prefixPayment+w.Source.ID), s.table,
-			expression.Set(allocated, expression.Plus(allocated, expression.Value(r.Amount))).
-				Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
-			ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(w.Source.Amount-r.Amount))))),
+		s.takeFrom(t, r.UID, w.Source.ID, w.Source.Amount, r.Amount, added),
 		s.putAudit(t, AuditAccount+r.UID, w.Audit),
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -216,6 +212,18 @@ func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 	return fmt.Errorf("refund %s from %s: %w", r.ID, w.Source.ID, err)
 }
 
+// takeFrom adds to t the update of uid's payment id (or credit on account) that takes took
+// of what it holds unallocated, its allocations added on its list. The condition is on
+// what it had (allocated <= amount − took), so two writes at once can never take more
+// than it holds.
+func (s *Store) takeFrom(t *txn, uid, id string, amount, took int64, added []allocationItem) error {
+	allocated := expression.Name("allocated")
+	return t.update(role{kind: rolePayment}, key(prefixUser+uid, prefixPayment+id), s.table,
+		expression.Set(allocated, expression.Plus(allocated, expression.Value(took))).
+			Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
+		ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(amount-took)))))
+}
+
 // The roles of a payment write's items, to read which condition failed.
 const (
 	rolePayment = "payment"
@@ -235,13 +243,8 @@ func (s *Store) WriteAllocation(ctx context.Context, w payments.Write) error {
 		for _, a := range p.Allocations[len(p.Allocations)-len(w.Lines):] {
 			added = append(added, allocationToItem(a))
 		}
-		allocated := expression.Name("allocated")
-		// The payment holds what it took before plus what this takes: the condition is
-		// on what it had, so two allocations at once can never take more than it holds.
-		errs = append(errs, t.update(role{kind: rolePayment}, key(prefixUser+p.UID, prefixPayment+p.ID), s.table,
-			expression.Set(allocated, expression.Plus(allocated, expression.Value(p.Allocated-w.Seen))).
-				Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
-			ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(p.Amount-(p.Allocated-w.Seen)))))))
+		// The payment holds what it took before plus what this takes.
+		errs = append(errs, s.takeFrom(t, p.UID, p.ID, p.Amount, p.Allocated-w.Seen, added))
 	}
 	status, paid := expression.Name("status"), expression.Name("invoicePaid")
 	for _, l := range w.Lines {

@@ -1,19 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, belowMinimumBy, axeViolations, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
-import { grantStaff } from './staff';
+import { axeViolations, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { fillBasketFrom, placeBasket } from './orders';
+import { grantStaff, staffStock } from './staff';
+import { inbox, maildev, type Email } from './mail';
 
 /** The back office end to end (docs/back-office.md): a buyer's order is confirmed by
  * email through the local inbox (maildev), staff granted by scripts/staff confirm, mark
  * paid and dispatch it with a tracking reference from /admin/, the buyer sees it
  * dispatched and gets the dispatch email; a second order is cancelled by staff and its
  * stock is back, with a VAT credit note the buyer sees, downloads and is emailed. */
-
-const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
-
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-type Email = { subject: string; text?: string; html?: string; to: { address: string }[]; headers?: Record<string, string> };
 
 let browser: Browser;
 let buyerContext: BrowserContext;
@@ -22,14 +19,6 @@ let buyerPage: Page;
 let staffPage: Page;
 let buyer: Awaited<ReturnType<typeof signIn>>;
 let staffToken = '';
-
-/** Every email the local inbox holds for address. */
-async function inbox(address: string): Promise<Email[]> {
-  const res = await fetch(`${maildev}/api/email`);
-  expect(res.status).toBe(200);
-  const all = (await res.json()) as Email[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
-}
 
 /** The one email to address whose subject holds each of words, once it has arrived. */
 async function emailTo(address: string, ...words: string[]): Promise<Email> {
@@ -45,38 +34,12 @@ const pounds = (pence: number) => `£${(pence / 100).toLocaleString('en-GB', { m
 /** Fills the buyer's basket to the minimum order with a pack each of the dearest in-stock
  * plush toys (a category no other e2e file orders from); answers the SKUs and units added. */
 async function fillBasket(p: Page, token: string): Promise<Map<string, number>> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/plush/805/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  const added = new Map<string, number>();
-  let below = 1;
-  for (const [sku, q] of dear) {
-    const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-    if (r.status === 409) continue; // sold out by earlier runs: the next one
-    expect(r.status, r.data.error).toBe(200);
-    added.set(sku, q.pack_size);
-    below = await belowMinimumBy(p, token);
-    if (below <= 0) break;
-  }
-  expect(below).toBeLessThanOrEqual(0);
-  return added;
+  return fillBasketFrom(p, token, '/outlet/section/plush/805');
 }
 
-/** A product's stock as staff see it (GET /api/admin/products/{sku}). */
-async function stockOf(sku: string): Promise<number> {
-  const got = await staffPage.evaluate(
-    async ({ sku, token }) => {
-      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-      const res = await fetch(`/api/admin/products/${sku}`, { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-      return { status: res.status, body: (await res.json()) as { product?: { stock: number }; error?: string } };
-    },
-    { sku, token: staffToken },
-  );
-  expect(got.status, got.body.error).toBe(200);
-  return got.body.product!.stock;
+/** A product's stock as staff see it. */
+function stockOf(sku: string): Promise<number> {
+  return staffStock(staffPage, staffToken, sku);
 }
 
 beforeAll(async () => {
@@ -142,11 +105,7 @@ describe('the back office', { timeout: 180_000 }, () => {
   it('staff granted by scripts/staff sign in, find the order and confirm it; the audit trail names them', async () => {
     const staff = await emulatorUser();
     await grantStaff(staff.email);
-    await staffPage.goto(shopURL + '/account/login/');
-    await staffPage.getByLabel('Email').fill(staff.email);
-    await staffPage.getByLabel('Password').fill(staff.password);
-    await staffPage.getByRole('button', { name: 'Sign In' }).click();
-    await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+    await signInAs(staffPage, staff);
     // A token minted after the grant carries the claim (for the stock reads below).
     const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
       method: 'POST',
@@ -202,14 +161,7 @@ describe('the back office', { timeout: 180_000 }, () => {
     const entry = [...added.entries()][0];
     if (!entry) throw new Error('the basket was not filled');
     const [sku, units] = entry;
-    const o = await api<{ id: string }>(buyerPage, '/api/orders', {
-      token: buyer.idToken,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    const o = await placeBasket(buyerPage, buyer.idToken);
     expect(o.status).toBe(201);
     const second = o.data.id;
     await staffPage.goto(`${shopURL}/admin/orders/?id=${encodeURIComponent(second)}`);

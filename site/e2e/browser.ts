@@ -50,15 +50,21 @@ export async function emulatorUser(): Promise<{ uid: string; idToken: string; em
   return { uid: body.localId, idToken: body.idToken, email, password: 'correct-horse-1' };
 }
 
-/** Signs a new emulator user in through the shop's sign-in page, as a buyer does, and
- * answers the user once the page has moved on. */
-export async function signIn(page: Page): Promise<Awaited<ReturnType<typeof emulatorUser>>> {
-  const user = await emulatorUser();
+/** Signs user in through the shop's sign-in page, as a person does, and returns once the
+ * page has moved on. */
+export async function signInAs(page: Page, user: { email: string; password: string }): Promise<void> {
   await page.goto(shopURL + '/account/login/');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+}
+
+/** Signs a new emulator user in through the shop's sign-in page, as a buyer does, and
+ * answers the user once the page has moved on. */
+export async function signIn(page: Page): Promise<Awaited<ReturnType<typeof emulatorUser>>> {
+  const user = await emulatorUser();
+  await signInAs(page, user);
   return user;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, emulatorUser, launch, screenshot, shopURL } from './browser';
+import { axeViolations, emulatorUser, launch, screenshot, shopURL, signInAs } from './browser';
 import { grantStaff } from './staff';
 
 /** The catalogue import end to end (docs/back-office.md "Catalogue", docs/catalogue-import.md):
@@ -112,11 +112,7 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   const staff = await emulatorUser();
   await grantStaff(staff.email);
-  await page.goto(shopURL + '/account/login/');
-  await page.getByLabel('Email').fill(staff.email);
-  await page.getByLabel('Password').fill(staff.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(page, staff);
   const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL } from './browser';
+import { axeViolations, emulatorUser, launch, screenshot, shopURL, signInAs } from './browser';
+import { fillBasketFrom } from './orders';
 import { staffUser } from './staff';
 import { backdateInvoice } from './store';
 
@@ -10,8 +11,6 @@ import { backdateInvoice } from './store';
  * checkout with the sentence naming the invoice, and places the same order pro-forma with
  * one press; staff see "On credit hold" on the account and lift it with a reason. Its
  * products are mugs (801), a category no other e2e file orders from. */
-
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
 
 let browser: Browser;
 let buyerPage: Page;
@@ -29,15 +28,6 @@ async function verifyEmail(uid: string): Promise<void> {
     body: JSON.stringify({ localId: uid, emailVerified: true }),
   });
   expect(res.status).toBe(200);
-}
-
-/** Signs user in through the shop's page. */
-async function signInAs(p: Page, user: { email: string; password: string }): Promise<void> {
-  await p.goto(shopURL + '/account/login/');
-  await p.getByLabel('Email').fill(user.email);
-  await p.getByLabel('Password').fill(user.password);
-  await p.getByRole('button', { name: 'Sign In' }).click();
-  await p.waitForURL((u) => !u.pathname.startsWith('/account/login'));
 }
 
 /** A staff call from the staff page: reads with the ID token as bearer, writes with it in
@@ -59,21 +49,7 @@ async function staffCall<T>(method: 'GET' | 'POST', path: string, body?: Record<
 
 /** Fills the buyer's basket to the minimum order with packs of in-stock mugs. */
 async function fillBasket(p: Page, token: string): Promise<void> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/mugs/801/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  let below = 1;
-  for (const [sku, q] of dear) {
-    const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-    if (r.status === 409) continue; // sold out by earlier runs: the next one
-    expect(r.status, r.data.error).toBe(200);
-    below = await belowMinimumBy(p, token);
-    if (below <= 0) break;
-  }
-  expect(below).toBeLessThanOrEqual(0);
+  await fillBasketFrom(p, token, '/outlet/section/mugs/801');
 }
 
 /** The buyer's order as the API answers it. */

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn } from './browser';
-import { staffUser } from './staff';
+import { api, axeViolations, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { dearestInStock, fillToMinimum, placeBasket } from './orders';
+import { staffStock, staffUser } from './staff';
+import { inbox, maildev } from './mail';
 
 /** Part of an order (docs/invoices.md "Part of an order") end to end: staff take one line
  * off a confirmed order from /admin/ with Credit lines; the credit note covers exactly that
@@ -10,10 +12,6 @@ import { staffUser } from './staff';
  * line ordered, credited and none to be sent with the note, downloads the note's PDF and is
  * emailed its number. */
 
-const maildev = (process.env.MAILDEV_URL ?? '').replace(/\/$/, '');
-
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-type Email = { subject: string; text?: string; to: { address: string }[] };
 type Line = { sku: string; quantity: number; line_amount: number; vat: number; credited: number; to_send: number };
 type CreditNote = { number: string; net_ex_vat: number; vat: number; lines: { line: number; sku: string; units: number }[]; delivery_ex_vat: number };
 type Order = { id: string; lines: Line[]; credit_notes: CreditNote[]; coupon_discount: number };
@@ -31,26 +29,9 @@ let staff: Awaited<ReturnType<typeof staffUser>>;
 let orderId = '';
 let placed: Order;
 
-/** Every email the local inbox holds for address. */
-async function inbox(address: string): Promise<Email[]> {
-  const res = await fetch(`${maildev}/api/email`);
-  expect(res.status).toBe(200);
-  const all = (await res.json()) as Email[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
-}
-
-/** A product's stock as staff see it (GET /api/admin/products/{sku}). */
-async function stockOf(sku: string): Promise<number> {
-  const got = await staffPage.evaluate(
-    async ({ sku, token }) => {
-      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-      const res = await fetch(`/api/admin/products/${sku}`, { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-      return { status: res.status, body: (await res.json()) as { product?: { stock: number }; error?: string } };
-    },
-    { sku, token: staff.idToken },
-  );
-  expect(got.status, got.body.error).toBe(200);
-  return got.body.product!.stock;
+/** A product's stock as staff see it. */
+function stockOf(sku: string): Promise<number> {
+  return staffStock(staffPage, staff.idToken, sku);
 }
 
 /** The buyer's order as the API answers it. */
@@ -88,11 +69,7 @@ beforeAll(async () => {
   buyer = await signIn(buyerPage);
   await buyerPage.waitForURL(/\/account\/dashboard\/$/);
   staff = await staffUser();
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -110,31 +87,8 @@ describe('part of an order', { timeout: 180_000 }, () => {
       payment_method: 'proforma',
     };
     expect((await api(buyerPage, '/api/billing', { token, billing })).status).toBe(200);
-    const payload = (await (await fetch(`${shopURL}${CATEGORY}/_payload.json`)).json()) as { products: { sku: string }[] };
-    const skus = payload.products.slice(0, 48).map((c) => c.sku);
-    const { data } = await api<{ prices: Record<string, Priced> }>(buyerPage, '/api/prices', { token, skus });
-    const dear = Object.entries(data.prices)
-      .filter(([, q]) => q.availability?.status === 'in_stock')
-      .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-    let below = 1;
-    let lines = 0;
-    for (const [sku, q] of dear) {
-      const r = await api<{ error?: string }>(buyerPage, '/api/basket/add', { token, sku, quantity: q.pack_size });
-      if (r.status === 409) continue; // sold out by earlier runs: the next one
-      expect(r.status, r.data.error).toBe(200);
-      lines++;
-      below = await belowMinimumBy(buyerPage, token);
-      if (below <= 0 && lines >= 2) break;
-    }
-    expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string }>(buyerPage, '/api/orders', {
-      token,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    await fillToMinimum(buyerPage, token, await dearestInStock(buyerPage, token, CATEGORY), 2);
+    const o = await placeBasket(buyerPage, token);
     expect(o.status).toBe(201);
     orderId = o.data.id;
 

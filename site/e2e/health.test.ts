@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { grantStaff } from './staff';
 
 /** Issue 34: app errors are recorded for real. The site sends its reports to POST
@@ -31,11 +31,7 @@ beforeAll(async () => {
   await grantStaff(staff.email);
   staffContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   staffPage = await staffContext.newPage();
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, belowMinimumBy, axeViolations, launch, screenshot, shopURL, signIn } from './browser';
+import { axeViolations, launch, screenshot, shopURL, signIn } from './browser';
+import { fillBasketFrom } from './orders';
 
 /** Every order has a UK VAT invoice: on the order page, printable, and as a PDF. */
 
@@ -13,26 +14,10 @@ const shop = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..
   business: { tradingName: string; legalName: string; registeredIn: string; registeredAddress: string; companyNumber: string; vatNumber: string };
 };
 
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-
 /** Fills the buyer's basket to the minimum order, a pack each of the dearest in-stock
  * products of a category no other e2e file orders from, so their stock stays as they expect. */
 async function fillBasket(p: Page, token: string): Promise<void> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/novelty-gifts/804/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  let below = 1;
-  for (const [sku, q] of dear) {
-    const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-    if (r.status === 409) continue; // sold out by earlier runs: the next one
-    expect(r.status, r.data.error).toBe(200);
-    below = await belowMinimumBy(p, token);
-    if (below <= 0) break;
-  }
-  expect(below).toBeLessThanOrEqual(0);
+  await fillBasketFrom(p, token, '/outlet/section/novelty-gifts/804');
 }
 
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, belowMinimumBy, launch, screenshot, shopURL, signIn } from './browser';
+import { api, launch, screenshot, shopURL, signIn } from './browser';
+import { dearestInStock, fillToMinimum, placeBasket } from './orders';
 
 /** Issue 14 item 6: the order history comes 20 at a time; "Show more orders" on the
  * dashboard appends the next page. */
@@ -9,18 +10,11 @@ let browser: Browser;
 let page: Page;
 let placed: string[] = [];
 
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
-
 /** Places n small orders for the signed-in buyer through the API, oldest first: each
  * one a pack each of the dearest in-stock products until the minimum order is reached,
  * from a category no other e2e file orders from, so their stock stays as they expect. */
 async function placeOrders(p: Page, token: string, n: number): Promise<string[]> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/glassware/953/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
+  const dear = await dearestInStock(p, token, '/outlet/section/glassware/953');
   const billing = {
     company: 'Pages Cards Ltd',
     contact: 'Sam Page',
@@ -32,23 +26,8 @@ async function placeOrders(p: Page, token: string, n: number): Promise<string[]>
   expect((await api(p, '/api/billing', { token, billing })).status).toBe(200);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    let below = 1;
-    for (const [sku, q] of dear) {
-      const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-      if (r.status === 409) continue; // sold out by earlier orders or other tests: the next one
-      expect(r.status, r.data.error).toBe(200);
-      below = await belowMinimumBy(p, token);
-      if (below <= 0) break;
-    }
-    expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string }>(p, '/api/orders', {
-      token,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    await fillToMinimum(p, token, dear);
+    const o = await placeBasket(p, token);
     expect(o.status).toBe(201);
     ids.push(o.data.id);
   }

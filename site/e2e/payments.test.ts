@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { dearestInStock, fillToMinimum, placeBasket } from './orders';
 import { grantStaff } from './staff';
 
 /** Payments on the back office's account page (docs/back-office.md "Payments", issue 35
  * item 3): staff record a bank payment for a buyer's two invoices, allocated oldest
  * first, and the ledger shows the balance; a paid order cancelled leaves its credit note's
  * gross as credit on account, which staff refund. */
-
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
 
 let browser: Browser;
 let buyerPage: Page;
@@ -26,12 +25,7 @@ const typed = (pence: number) => (pence / 100).toFixed(2);
  * a pack each of the dearest in-stock diaries (a category no other e2e file orders from)
  * up to the minimum order; answers their numbers and totals. */
 async function placeOrders(p: Page, token: string, n: number): Promise<{ id: string; total: number }[]> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/diaries/301/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
+  const dear = await dearestInStock(p, token, '/outlet/section/diaries/301');
   const billing = {
     company: 'Ledger Cards Ltd',
     contact: 'Robin Books',
@@ -43,23 +37,8 @@ async function placeOrders(p: Page, token: string, n: number): Promise<{ id: str
   expect((await api(p, '/api/billing', { token, billing })).status).toBe(200);
   const out: { id: string; total: number }[] = [];
   for (let i = 0; i < n; i++) {
-    let below = 1;
-    for (const [sku, q] of dear) {
-      const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-      if (r.status === 409) continue; // sold out by earlier runs: the next one
-      expect(r.status, r.data.error).toBe(200);
-      below = await belowMinimumBy(p, token);
-      if (below <= 0) break;
-    }
-    expect(below).toBeLessThanOrEqual(0);
-    const o = await api<{ id: string; total_inc_vat: number }>(p, '/api/orders', {
-      token,
-      idempotency_key: crypto.randomUUID(),
-      delivery_option: 'standard',
-      same_as_billing: true,
-      deliver_to: null,
-      delivery_note: '',
-    });
+    await fillToMinimum(p, token, dear);
+    const o = await placeBasket<{ id: string; total_inc_vat: number }>(p, token);
     expect(o.status).toBe(201);
     out.push({ id: o.data.id, total: o.data.total_inc_vat });
   }
@@ -82,11 +61,7 @@ beforeAll(async () => {
 
   const staff = await emulatorUser();
   await grantStaff(staff.email);
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { emulatorUser, launch, shopURL } from './browser';
+import { emulatorUser, launch, shopURL, signInAs } from './browser';
 
 // The local edge sends production's security headers (functions/internal/edge/security-headers.json,
 // also CloudFront's response headers policy), so a page that needs something the policy
@@ -42,11 +42,7 @@ describe('security headers', () => {
       await page.goto(shopURL + path);
       await page.waitForLoadState('networkidle');
     }
-    await page.goto(shopURL + '/account/login/');
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+    await signInAs(page, user);
     await page.goto(shopURL + '/checkout/basket/');
     await page.waitForLoadState('networkidle');
     expect(violations).toEqual([]);

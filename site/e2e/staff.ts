@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import path from 'node:path';
 import { emulatorUser } from './browser';
 import { recordSecret } from './secrets';
@@ -50,4 +52,19 @@ export async function staffUser(): Promise<Awaited<ReturnType<typeof emulatorUse
   const body = (await res.json()) as { idToken: string };
   recordSecret('ID token', body.idToken);
   return { ...user, idToken: body.idToken };
+}
+
+/** A product's stock as staff see it (GET /api/admin/products/{sku}), read from page
+ * with staff's ID token. */
+export async function staffStock(page: Page, token: string, sku: string): Promise<number> {
+  const got = await page.evaluate(
+    async ({ sku, token }) => {
+      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
+      const res = await fetch(`/api/admin/products/${sku}`, { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
+      return { status: res.status, body: (await res.json()) as { product?: { stock: number }; error?: string } };
+    },
+    { sku, token },
+  );
+  expect(got.status, got.body.error).toBe(200);
+  return got.body.product!.stock;
 }

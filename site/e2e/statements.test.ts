@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, axeViolations, belowMinimumBy, launch, screenshot, shopURL, signIn } from './browser';
+import { api, axeViolations, launch, screenshot, shopURL, signIn, signInAs } from './browser';
+import { fillBasketFrom } from './orders';
 import { staffUser } from './staff';
 
 /** Statements end to end (docs/statements.md): a buyer places two orders (pro-forma, each
@@ -13,7 +14,6 @@ import { staffUser } from './staff';
  * with internal/pdftext): here the download's name, type and size are checked, and the
  * statement the PDF is drawn from. */
 
-type Priced = { pack_size: number; pack_price: number; availability?: { status: string } };
 type Statement = { balance: number; due: number; overdue: number; open_items: { invoice: string; order_id: string; outstanding: number }[] };
 
 let browser: Browser;
@@ -31,21 +31,7 @@ const pounds = (pence: number) => `£${(pence / 100).toLocaleString('en-GB', { m
 /** Fills the buyer's basket to the minimum order with a pack each of the dearest in-stock
  * age balloons (a category no other e2e file orders from). */
 async function fillBasket(p: Page, token: string): Promise<void> {
-  const payload = (await (await fetch(`${shopURL}/outlet/section/age-balloons/603/_payload.json`)).json()) as { products: { sku: string }[] };
-  const skus = payload.products.slice(0, 48).map((c) => c.sku);
-  const { data } = await api<{ prices: Record<string, Priced> }>(p, '/api/prices', { token, skus });
-  const dear = Object.entries(data.prices)
-    .filter(([, q]) => q.availability?.status === 'in_stock')
-    .sort(([, a], [, b]) => b.pack_price - a.pack_price);
-  let below = 1;
-  for (const [sku, q] of dear) {
-    const r = await api<{ error?: string }>(p, '/api/basket/add', { token, sku, quantity: q.pack_size });
-    if (r.status === 409) continue; // sold out by earlier runs: the next one
-    expect(r.status, r.data.error).toBe(200);
-    below = await belowMinimumBy(p, token);
-    if (below <= 0) break;
-  }
-  expect(below).toBeLessThanOrEqual(0);
+  await fillBasketFrom(p, token, '/outlet/section/age-balloons/603');
 }
 
 /** Places an order of a full basket through the API; answers its number, total and invoice. */
@@ -85,11 +71,7 @@ beforeAll(async () => {
   // Staff sign in through the shop's page (the back office's pages read who is signed in)
   // after the grant, and keep a token that carries the claim for the API calls.
   staff = await staffUser();
-  await staffPage.goto(shopURL + '/account/login/');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByLabel('Password').fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In' }).click();
-  await staffPage.waitForURL((u) => !u.pathname.startsWith('/account/login'));
+  await signInAs(staffPage, staff);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

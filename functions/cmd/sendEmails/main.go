@@ -15,21 +15,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/store"
 )
-
-// runID is the Lambda's request id of this run, for its log lines.
-func runID(ctx context.Context) string {
-	if lc, ok := lambdacontext.FromContext(ctx); ok {
-		return lc.AwsRequestID
-	}
-	return metrics.NewID()
-}
 
 func main() {
 	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
@@ -59,7 +50,7 @@ func main() {
 		fail(err)
 	}
 	lambda.Start(func(ctx context.Context) error {
-		ctx = metrics.Job(ctx, "sendEmails", runID(ctx))
+		ctx = metrics.Job(ctx, "sendEmails", metrics.RunID(ctx))
 		sent, failed, err := mail.Deliver(ctx, st, sender, time.Now())
 		// The outbox's gauges after the run: the alarm on the oldest email reads them.
 		backlog := st.RecordOutboxBacklog(ctx, time.Now())

@@ -22,21 +22,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
-
-// runID is the Lambda's request id of this run, for its log lines.
-func runID(ctx context.Context) string {
-	if lc, ok := lambdacontext.FromContext(ctx); ok {
-		return lc.AwsRequestID
-	}
-	return metrics.NewID()
-}
 
 func main() {
 	if os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" {
@@ -61,7 +52,7 @@ func scheduled() {
 	}
 	sts := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}
 	lambda.Start(func(ctx context.Context) error {
-		return sts.RunJob(ctx, log, runID(ctx), statements.Month(time.Now()))
+		return sts.RunJob(ctx, log, metrics.RunID(ctx), statements.Month(time.Now()))
 	})
 }
 

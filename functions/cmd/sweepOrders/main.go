@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
@@ -19,14 +18,6 @@ import (
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/store"
 )
-
-// runID is the Lambda's request id of this run, for its log lines.
-func runID(ctx context.Context) string {
-	if lc, ok := lambdacontext.FromContext(ctx); ok {
-		return lc.AwsRequestID
-	}
-	return metrics.NewID()
-}
 
 func main() {
 	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
@@ -41,7 +32,7 @@ func main() {
 		os.Exit(1)
 	}
 	lambda.Start(func(ctx context.Context) error {
-		ctx = metrics.Job(ctx, "sweepOrders", runID(ctx))
+		ctx = metrics.Job(ctx, "sweepOrders", metrics.RunID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
 		// The backlogs after the sweep: the alarms on the oldest pending order and the
 		// oldest order waiting for its invoice read them.

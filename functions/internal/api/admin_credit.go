@@ -70,25 +70,10 @@ func (c creditRequest) Valid(context.Context) map[string]string {
 // instead).
 func handleAdminOrderCredit(g staffGate, st staffOrderStore, life orders.Lifecycle) http.Handler {
 	return staffPost(g, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req creditRequest) {
-		o, err := staffOrder(r, st)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
 		c := orders.CreditAction{Version: int64(req.Version), Delivery: req.Delivery, Reason: req.Reason, By: by}
 		for _, l := range req.Lines {
 			c.Lines = append(c.Lines, orders.CreditUnits{Line: l.Line, Units: l.Units, Restock: l.Restock})
 		}
-		after, err := life.Credit(r.Context(), o.UID, o.ID, c)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
-		page, err := orderPage(r.Context(), st, after)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
-		encode(w, http.StatusOK, page)
+		changeOrder(w, r, g, st, func(o orders.Order) (orders.Order, error) { return life.Credit(r.Context(), o.UID, o.ID, c) })
 	})
 }

@@ -291,6 +291,26 @@ func TestCancelOfALargeOrderSurvivesACrash(t *testing.T) {
 	}
 }
 
+// accountBuyer makes a buyer with a verified email, a profile of business and billing on
+// account, and answers them with their account's version as staff read it.
+func accountBuyer(t *testing.T, s *raceShop, staff testenv.User, business string) (testenv.User, int64) {
+	t.Helper()
+	ctx := context.Background()
+	buyer := testenv.VerifyEmail(t, testenv.NewUser(t))
+	if _, err := s.st.CreateProfile(ctx, store.Profile{UID: buyer.UID, Business: business, Email: buyer.Email}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.SaveBilling(ctx, buyer.UID, store.Billing{Company: business, Contact: "Pat", PaymentMethod: "account",
+		Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := s.c.get("/api/admin/accounts/"+buyer.UID, staff.IDToken)
+	if code != 200 {
+		t.Fatalf("account: %d %v", code, body)
+	}
+	return buyer, int64(body["account"].(map[string]any)["version"].(float64))
+}
+
 // TestCreditLimitHoldsAtCheckout: staff approve an account with a limit; an order on
 // account within it is placed, one that would go over is refused; marking the first paid
 // frees the credit.
@@ -299,21 +319,9 @@ func TestCreditLimitHoldsAtCheckout(t *testing.T) {
 	s := newRaceShop(t)
 	ctx := context.Background()
 	staff := testenv.Staff(t, testenv.NewUser(t))
-	buyer := testenv.VerifyEmail(t, testenv.NewUser(t))
-	if _, err := s.st.CreateProfile(ctx, store.Profile{UID: buyer.UID, Business: "Credit Cards Ltd", Email: buyer.Email}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.st.SaveBilling(ctx, buyer.UID, store.Billing{Company: "Credit Cards Ltd", Contact: "Pat", PaymentMethod: "account",
-		Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	code, body, _ := s.c.get("/api/admin/accounts/"+buyer.UID, staff.IDToken)
-	if code != 200 {
-		t.Fatalf("account: %d %v", code, body)
-	}
-	v := int64(body["account"].(map[string]any)["version"].(float64))
+	buyer, v := accountBuyer(t, s, staff, "Credit Cards Ltd")
 	// £500 limit; a bad dsc is refused by field.
-	code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
+	code, body := s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":50000,"dsc":"{\"range:x\":120}"}`, staff.IDToken, v), nil)
 	if code != 400 || body["problems"].(map[string]any)["dsc"] == nil {
 		t.Fatalf("bad dsc: %d %v", code, body)
 	}

@@ -161,24 +161,33 @@ func (a actionRequest) Valid(context.Context) map[string]string {
 // else acting first).
 func handleAdminOrderAction(g staffGate, st staffOrderStore, life orders.Lifecycle) http.Handler {
 	return staffPost(g, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req actionRequest) {
-		o, err := staffOrder(r, st)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
-		after, err := life.Act(r.Context(), o.UID, o.ID, orders.Action{Name: req.Action, Version: int64(req.Version), Carrier: req.Carrier,
-			Tracking: req.Tracking, Reason: req.Reason, By: by})
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
-		page, err := orderPage(r.Context(), st, after)
-		if err != nil {
-			writeError(w, r, g.Log, err)
-			return
-		}
-		encode(w, http.StatusOK, page)
+		changeOrder(w, r, g, st, func(o orders.Order) (orders.Order, error) {
+			return life.Act(r.Context(), o.UID, o.ID, orders.Action{Name: req.Action, Version: int64(req.Version), Carrier: req.Carrier,
+				Tracking: req.Tracking, Reason: req.Reason, By: by})
+		})
 	})
+}
+
+// changeOrder reads the order the request's path names, changes it with change and
+// answers its page (with the trail) after the change; an error of either as writeError
+// maps it.
+func changeOrder(w http.ResponseWriter, r *http.Request, g staffGate, st staffOrderStore, change func(o orders.Order) (orders.Order, error)) {
+	o, err := staffOrder(r, st)
+	if err != nil {
+		writeError(w, r, g.Log, err)
+		return
+	}
+	after, err := change(o)
+	if err != nil {
+		writeError(w, r, g.Log, err)
+		return
+	}
+	page, err := orderPage(r.Context(), st, after)
+	if err != nil {
+		writeError(w, r, g.Log, err)
+		return
+	}
+	encode(w, http.StatusOK, page)
 }
 
 // london is the shop's calendar: export days are London days.

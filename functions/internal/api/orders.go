@@ -305,11 +305,7 @@ func handleInvoice(log *slog.Logger, verify auth.Verifier, st OrderReader, shop 
 			writeError(w, r, log, err)
 			return
 		}
-		w.Header().Set("Content-Type", "application/pdf")
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, orders.InvoiceNumber(o.Invoice.Number)))
-		w.Header().Set("Cache-Control", "private, no-store")
-		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
-		_, _ = w.Write(doc)
+		writePDF(w, orders.InvoiceNumber(o.Invoice.Number), doc)
 	})
 }
 
@@ -329,11 +325,7 @@ func handleCreditNote(log *slog.Logger, verify auth.Verifier, st OrderReader) ht
 			writeError(w, r, log, err)
 			return
 		}
-		w.Header().Set("Content-Type", "application/pdf")
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, number))
-		w.Header().Set("Cache-Control", "private, no-store")
-		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
-		_, _ = w.Write(doc)
+		writePDF(w, number, doc)
 	})
 }
 
@@ -545,4 +537,14 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 		a.Dispatch = &dispatchAnswer{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
 	}
 	return a
+}
+
+// writePDF answers doc, a PDF of the buyer's own, to download as name.pdf (never cached:
+// it is one account's).
+func writePDF(w http.ResponseWriter, name string, doc []byte) {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, name))
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+	_, _ = w.Write(doc)
 }

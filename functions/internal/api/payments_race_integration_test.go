@@ -114,6 +114,29 @@ func invoicedOrders(t *testing.T, s *raceShop, u testenv.User, n int) []orders.O
 	return os
 }
 
+// raceConflicts runs call(0) … call(n-1) together and counts the calls that won and
+// those refused with a ConflictError; any other error fails t, naming what.
+func raceConflicts(t *testing.T, what string, n int, call func(i int) error) (won, refused int64) {
+	var w, r atomic.Int64
+	fns := make([]func(), n)
+	for i := range fns {
+		fns[i] = func() {
+			err := call(i)
+			var c *shoperr.ConflictError
+			switch {
+			case err == nil:
+				w.Add(1)
+			case errors.As(err, &c):
+				r.Add(1)
+			default:
+				t.Errorf("%s: %v", what, err)
+			}
+		}
+	}
+	together(fns...)
+	return w.Load(), r.Load()
+}
+
 // TestAllocationsStayExactUnder50ConcurrentWrites: 50 members of staff at once allocate
 // £1 each of one £20 payment (exactly 20 win, the rest are told why), and 50 payments
 // recorded at once are each allocated oldest first to the same invoices (each invoice
@@ -133,26 +156,12 @@ func TestAllocationsStayExactUnder50ConcurrentWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var won, refused atomic.Int64
-	fns := make([]func(), 50)
-	for i := range fns {
-		inv := os[i%2].Invoice.Number
-		fns[i] = func() {
-			_, err := svc.Allocate(ctx, u.UID, p.ID, []payments.Line{{Invoice: inv, Amount: 100}}, staff)
-			var c *shoperr.ConflictError
-			switch {
-			case err == nil:
-				won.Add(1)
-			case errors.As(err, &c):
-				refused.Add(1)
-			default:
-				t.Errorf("allocate: %v", err)
-			}
-		}
-	}
-	together(fns...)
-	if won.Load() != 20 || refused.Load() != 30 {
-		t.Fatalf("%d allocations won and %d were refused, want 20 and 30", won.Load(), refused.Load())
+	won, refused := raceConflicts(t, "allocate", 50, func(i int) error {
+		_, err := svc.Allocate(ctx, u.UID, p.ID, []payments.Line{{Invoice: os[i%2].Invoice.Number, Amount: 100}}, staff)
+		return err
+	})
+	if won != 20 || refused != 30 {
+		t.Fatalf("%d allocations won and %d were refused, want 20 and 30", won, refused)
 	}
 	if got, _ := s.st.Payment(ctx, u.UID, p.ID); got.Allocated != 2000 || len(got.Allocations) != 20 {
 		t.Fatalf("the payment holds %d in %d allocations, want 2000 in 20", got.Allocated, len(got.Allocations))
@@ -166,7 +175,7 @@ func TestAllocationsStayExactUnder50ConcurrentWrites(t *testing.T) {
 	}
 	owed -= 2000
 	each := owed/40 + 1
-	fns = make([]func(), 50)
+	fns := make([]func(), 50)
 	for i := range fns {
 		fns[i] = func() {
 			if _, err := svc.Record(ctx, u.UID, payments.Recording{Method: payments.MethodCheque, Date: today, Amount: each,

@@ -2,16 +2,12 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
-	"github.com/tradeshop/functions/internal/shoperr"
-	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
 
@@ -70,26 +66,13 @@ func TestCreditOnAccountIsAllocatedAndRefunded(t *testing.T) {
 	svc := payments.Service{Store: s.st, Now: time.Now}
 	today := time.Now().In(london).Format(time.DateOnly)
 	by := orders.Staff{UID: "staff-race", Email: "staff@example.com"}
-	var won, refused atomic.Int64
-	fns := make([]func(), 50)
-	for i := range fns {
-		fns[i] = func() {
-			_, _, err := svc.Refund(ctx, u.UID, payments.RefundRequest{Source: "CN-000001", Method: payments.MethodBankTransfer,
-				Date: today, Amount: 100, Reference: fmt.Sprintf("BACK %d", i), By: by})
-			var c *shoperr.ConflictError
-			switch {
-			case err == nil:
-				won.Add(1)
-			case errors.As(err, &c):
-				refused.Add(1)
-			default:
-				t.Errorf("refund: %v", err)
-			}
-		}
-	}
-	together(fns...)
-	if won.Load() != 15 || refused.Load() != 35 {
-		t.Fatalf("%d refunds won and %d were refused, want 15 and 35", won.Load(), refused.Load())
+	won, refused := raceConflicts(t, "refund", 50, func(i int) error {
+		_, _, err := svc.Refund(ctx, u.UID, payments.RefundRequest{Source: "CN-000001", Method: payments.MethodBankTransfer,
+			Date: today, Amount: 100, Reference: fmt.Sprintf("BACK %d", i), By: by})
+		return err
+	})
+	if won != 15 || refused != 35 {
+		t.Fatalf("%d refunds won and %d were refused, want 15 and 35", won, refused)
 	}
 	credit, err := s.st.Payment(ctx, u.UID, "CN-000001")
 	if err != nil {
@@ -189,20 +172,8 @@ func TestOwedFallsByEachAllocation(t *testing.T) {
 	s := newRaceShop(t)
 	ctx := context.Background()
 	staff := testenv.Staff(t, testenv.NewUser(t))
-	buyer := testenv.VerifyEmail(t, testenv.NewUser(t))
-	if _, err := s.st.CreateProfile(ctx, store.Profile{UID: buyer.UID, Business: "Owed Cards Ltd", Email: buyer.Email}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.st.SaveBilling(ctx, buyer.UID, store.Billing{Company: "Owed Cards Ltd", Contact: "Pat", PaymentMethod: "account",
-		Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	code, body, _ := s.c.get("/api/admin/accounts/"+buyer.UID, staff.IDToken)
-	if code != 200 {
-		t.Fatalf("account: %d %v", code, body)
-	}
-	v := int64(body["account"].(map[string]any)["version"].(float64))
-	if code, body = s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":500000,"dsc":""}`,
+	buyer, v := accountBuyer(t, s, staff, "Owed Cards Ltd")
+	if code, body := s.c.post("/api/admin/accounts/"+buyer.UID, fmt.Sprintf(`{"token":%q,"version":%d,"approved_for_credit":true,"credit_limit":500000,"dsc":""}`,
 		staff.IDToken, v), nil); code != 200 {
 		t.Fatalf("approve: %d %v", code, body)
 	}

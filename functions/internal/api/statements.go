@@ -1,10 +1,8 @@
 package api
 
 import (
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
@@ -104,11 +102,7 @@ func handleStatementPDF(log *slog.Logger, verify auth.Verifier, sts statements.S
 			writeError(w, r, log, err)
 			return
 		}
-		w.Header().Set("Content-Type", "application/pdf")
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="statement-%s.pdf"`, st.Date.Format(time.DateOnly)))
-		w.Header().Set("Cache-Control", "private, no-store")
-		w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
-		_, _ = w.Write(doc)
+		writePDF(w, "statement-"+st.Date.Format(time.DateOnly), doc)
 	})
 }
 

@@ -1,12 +1,9 @@
 package invoicepdf
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/signintech/gopdf"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/tradeshop/functions/internal/orders"
 )
@@ -28,29 +25,16 @@ var creditColumns = []column{
 // price ex VAT and VAT rate, the totals per rate, the VAT credited and the reason).
 func RenderCreditNote(o orders.Order, c orders.CreditNote) ([]byte, error) {
 	number := orders.CreditNoteNumber(c.Number)
-	d := &doc{pdf: &gopdf.GoPdf{}}
-	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
-	d.pdf.SetInfo(gopdf.PdfInfo{Title: "VAT credit note " + number, Author: c.Supplier.LegalName,
+	d, err := newDoc(gopdf.PdfInfo{Title: "VAT credit note " + number, Author: c.Supplier.LegalName,
 		Subject: "VAT credit note for order " + o.ID, Creator: c.Supplier.TradingName})
-	if err := d.pdf.AddTTFFontData(fontReg, goregular.TTF); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if err := d.pdf.AddTTFFontData(fontBold, gobold.TTF); err != nil {
-		return nil, err
-	}
-	d.newPage()
 	d.creditHead(o, c)
 	d.creditLines(c)
 	d.creditSummary(c)
 	d.paragraph("Reason: " + c.Reason)
-	if d.err != nil {
-		return nil, d.err
-	}
-	var buf bytes.Buffer
-	if _, err := d.pdf.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return d.finish()
 }
 
 // creditHead draws the title, the note's numbers and dates, the supplier and the buyer.
@@ -80,24 +64,7 @@ func (d *doc) creditHead(o orders.Order, c orders.CreditNote) {
 func (d *doc) creditLines(c orders.CreditNote) {
 	d.tableHead(creditColumns)
 	row := func(sku, name string, units, unit, rate, net, vat string) {
-		desc := d.wrap(name, creditColumns[1].w)
-		if d.room(float64(len(desc))*lineH + rowGap) {
-			d.tableHead(creditColumns)
-		}
-		cells := []string{sku, "", units, unit, rate, net, vat}
-		for i, col := range creditColumns {
-			switch {
-			case i == 1:
-				for k, part := range desc {
-					d.text(col.x, d.y+float64(k)*lineH, part)
-				}
-			case col.right:
-				d.textRight(col.x+col.w, d.y, cells[i])
-			default:
-				d.text(col.x, d.y, cells[i])
-			}
-		}
-		d.y += float64(len(desc))*lineH + rowGap
+		d.lineRow(creditColumns, name, []string{sku, "", units, unit, rate, net, vat})
 	}
 	for _, l := range c.Lines {
 		row(l.SKU, fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize), fmt.Sprint(l.Units), orders.Pounds(l.UnitPrice),
@@ -113,21 +80,7 @@ func (d *doc) creditLines(c orders.CreditNote) {
 func (d *doc) creditSummary(c orders.CreditNote) {
 	d.room(float64(len(c.Rates)+6) * lineH)
 	top := d.y
-	d.font(fontBold, bodySize)
-	d.text(margin, d.y, "VAT credited")
-	d.y += lineH + 2
-	d.font(fontBold, 8)
-	d.text(margin, d.y, "VAT rate")
-	d.textRight(margin+150, d.y, "Net ex VAT")
-	d.textRight(margin+220, d.y, "VAT")
-	d.y += lineH
-	d.font(fontReg, bodySize)
-	for _, r := range c.Rates {
-		d.text(margin, d.y, fmt.Sprintf("%d%%", r.Rate))
-		d.textRight(margin+150, d.y, orders.Pounds(r.NetExVAT))
-		d.textRight(margin+220, d.y, orders.Pounds(r.VAT))
-		d.y += lineH
-	}
+	d.rateTable("VAT credited", c.Rates)
 	leftEnd := d.y
 	y := top
 	for i, t := range [][2]string{{"Total credited ex VAT", orders.Pounds(c.NetExVAT())}, {"VAT credited", orders.Pounds(c.VAT())},

@@ -58,29 +58,16 @@ func Render(o orders.Order, shop config.Shop) ([]byte, error) {
 	if o.Invoice == nil {
 		return nil, fmt.Errorf("order %s has no invoice yet", o.ID)
 	}
-	d := &doc{pdf: &gopdf.GoPdf{}}
-	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
-	d.pdf.SetInfo(gopdf.PdfInfo{Title: "VAT invoice " + orders.InvoiceNumber(o.Invoice.Number), Author: o.Invoice.Supplier.LegalName,
+	d, err := newDoc(gopdf.PdfInfo{Title: "VAT invoice " + orders.InvoiceNumber(o.Invoice.Number), Author: o.Invoice.Supplier.LegalName,
 		Subject: "VAT invoice for order " + o.ID, Creator: o.Invoice.Supplier.TradingName})
-	if err := d.pdf.AddTTFFontData(fontReg, goregular.TTF); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if err := d.pdf.AddTTFFontData(fontBold, gobold.TTF); err != nil {
-		return nil, err
-	}
-	d.newPage()
 	d.head(o)
 	d.lines(o)
 	d.summary(o, shop)
 	d.paragraph(o.Invoice.PaymentTerms)
-	if d.err != nil {
-		return nil, d.err
-	}
-	var buf bytes.Buffer
-	if _, err := d.pdf.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return d.finish()
 }
 
 // doc is a PDF being drawn top to bottom: y is where the next line goes. The first
@@ -90,6 +77,34 @@ type doc struct {
 	y    float64
 	page int
 	err  error
+}
+
+// newDoc starts an A4 PDF with info and the regular and bold fonts every document of the
+// shop is drawn in, on its first page.
+func newDoc(info gopdf.PdfInfo) (*doc, error) {
+	d := &doc{pdf: &gopdf.GoPdf{}}
+	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
+	d.pdf.SetInfo(info)
+	if err := d.pdf.AddTTFFontData(fontReg, goregular.TTF); err != nil {
+		return nil, err
+	}
+	if err := d.pdf.AddTTFFontData(fontBold, gobold.TTF); err != nil {
+		return nil, err
+	}
+	d.newPage()
+	return d, nil
+}
+
+// finish answers the PDF drawn, or the first error met drawing it.
+func (d *doc) finish() ([]byte, error) {
+	if d.err != nil {
+		return nil, d.err
+	}
+	var buf bytes.Buffer
+	if _, err := d.pdf.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func (d *doc) keep(err error) {
@@ -252,40 +267,59 @@ func (d *doc) tableHead(cols []column) {
 func (d *doc) lines(o orders.Order) {
 	d.tableHead(columns)
 	for _, l := range o.Lines {
-		desc := d.wrap(fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize), columns[1].w)
-		if d.room(float64(len(desc))*lineH + rowGap) {
-			d.tableHead(columns)
-		}
 		discount := ""
 		if l.DiscountPercent > 0 {
 			discount = fmt.Sprintf("%d%%", l.DiscountPercent)
 		}
-		cells := []string{l.SKU, "", fmt.Sprint(l.Quantity), orders.Pounds(l.UnitPrice), discount, fmt.Sprintf("%d%%", l.VATRate),
-			orders.Pounds(l.LineAmount), orders.Pounds(l.VAT)}
-		for i, c := range columns {
-			switch {
-			case i == 1:
-				for k, part := range desc {
-					d.text(c.x, d.y+float64(k)*lineH, part)
-				}
-			case c.right:
-				d.textRight(c.x+c.w, d.y, cells[i])
-			default:
-				d.text(c.x, d.y, cells[i])
-			}
-		}
-		d.y += float64(len(desc))*lineH + rowGap
+		d.lineRow(columns, fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize), []string{l.SKU, "", fmt.Sprint(l.Quantity),
+			orders.Pounds(l.UnitPrice), discount, fmt.Sprintf("%d%%", l.VATRate), orders.Pounds(l.LineAmount), orders.Pounds(l.VAT)})
 	}
 	d.y += 8
 }
 
-// summary draws the VAT per rate and the totals.
-func (d *doc) summary(o orders.Order, shop config.Shop) {
-	rows := len(o.Invoice.Rates) + 8
-	d.room(float64(rows) * lineH)
-	top := d.y
+// lineRow draws one row of a lines table (the invoice's or the credit note's columns):
+// description wrapped in the second column, cells in the others, on a new page with the
+// header again when the row does not fit.
+func (d *doc) lineRow(cols []column, description string, cells []string) {
+	desc := d.wrap(description, cols[1].w)
+	if d.room(float64(len(desc))*lineH + rowGap) {
+		d.tableHead(cols)
+	}
+	for i, c := range cols {
+		switch {
+		case i == 1:
+			for k, part := range desc {
+				d.text(c.x, d.y+float64(k)*lineH, part)
+			}
+		case c.right:
+			d.textRight(c.x+c.w, d.y, cells[i])
+		default:
+			d.text(c.x, d.y, cells[i])
+		}
+	}
+	d.y += float64(len(desc))*lineH + rowGap
+}
+
+// tableRow draws one row of cells, each on one line, in cols, on a new page with the
+// header again when the row does not fit.
+func (d *doc) tableRow(cols []column, cells []string) {
+	if d.room(lineH + rowGap) {
+		d.tableHead(cols)
+	}
+	for i, c := range cols {
+		if c.right {
+			d.textRight(c.x+c.w, d.y, cells[i])
+		} else {
+			d.text(c.x, d.y, cells[i])
+		}
+	}
+	d.y += lineH + rowGap
+}
+
+// rateTable draws heading over the net amount and VAT of each VAT rate.
+func (d *doc) rateTable(heading string, rates []orders.RateTotal) {
 	d.font(fontBold, bodySize)
-	d.text(margin, d.y, "VAT summary")
+	d.text(margin, d.y, heading)
 	d.y += lineH + 2
 	d.font(fontBold, 8)
 	d.text(margin, d.y, "VAT rate")
@@ -293,12 +327,20 @@ func (d *doc) summary(o orders.Order, shop config.Shop) {
 	d.textRight(margin+220, d.y, "VAT")
 	d.y += lineH
 	d.font(fontReg, bodySize)
-	for _, r := range o.Invoice.Rates {
+	for _, r := range rates {
 		d.text(margin, d.y, fmt.Sprintf("%d%%", r.Rate))
 		d.textRight(margin+150, d.y, orders.Pounds(r.NetExVAT))
 		d.textRight(margin+220, d.y, orders.Pounds(r.VAT))
 		d.y += lineH
 	}
+}
+
+// summary draws the VAT per rate and the totals.
+func (d *doc) summary(o orders.Order, shop config.Shop) {
+	rows := len(o.Invoice.Rates) + 8
+	d.room(float64(rows) * lineH)
+	top := d.y
+	d.rateTable("VAT summary", o.Invoice.Rates)
 	leftEnd := d.y
 
 	delivery := "Delivery"

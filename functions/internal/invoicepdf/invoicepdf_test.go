@@ -24,6 +24,29 @@ func Text(t testing.TB, doc []byte) string {
 	return text
 }
 
+// pdfWords fails t unless doc is a PDF drawn without error, and answers its text with
+// its lines joined by single spaces: a wrapped sentence reads as one.
+func pdfWords(t *testing.T, doc []byte, err error) string {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(doc, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", doc[:16])
+	}
+	return strings.Join(strings.Fields(Text(t, doc)), " ")
+}
+
+// holds fails t for each of want that text lacks.
+func holds(t *testing.T, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("the PDF's text lacks %q:\n%s", w, text)
+		}
+	}
+}
+
 func order(lines int) orders.Order {
 	o := orders.Order{ID: "TS-100042", PlacedAt: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC), DeliveryOption: "standard",
 		Billing: &account.Billing{Company: "Corner Cards Ltd", Contact: "Ann Example", VATNumber: "GB123456789", PORef: "PO-77",
@@ -52,26 +75,15 @@ func TestRenderHoldsWhatAVATInvoiceMust(t *testing.T) {
 	t.Parallel()
 	o := order(3)
 	doc, err := Render(o, config.Shop{DeliveryOptions: []config.DeliveryOption{{ID: "standard", Name: "Standard UK mainland delivery"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(doc, []byte("%PDF-")) {
-		t.Fatalf("not a PDF: %q", doc[:16])
-	}
-	// Lines joined with single spaces: a wrapped sentence reads as one.
-	text := strings.Join(strings.Fields(Text(t, doc)), " ")
-	for _, want := range []string{
+	text := pdfWords(t, doc, err)
+	holds(t, text,
 		"VAT invoice", "TradeShop Wholesale Limited", "Trading as TradeShop Wholesale", "Unit 4, Meadow Lane, Exampleton, EX1 2AB",
 		"company number 01234567", "VAT registration number GB987654321",
 		"Invoice number INV-000042", "Invoice date 24 November 2026", "Tax point 24 November 2026", "Order number TS-100042",
 		"Your PO reference PO-77", "Corner Cards Ltd", "VAT registration number GB123456789", "Back door, 2 Market St",
 		"GC101-00000", "£2.85", "5%", "£34.20", "Standard UK mainland delivery",
 		"VAT summary", "Total inc VAT", "On account: payment of", "due within 30 days of the invoice date, by 24 December 2026.",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the PDF's text lacks %q:\n%s", want, text)
-		}
-	}
+	)
 	// One row per VAT rate: the net and VAT of each, as the invoice computed them.
 	for _, r := range o.Invoice.Rates {
 		row := fmt.Sprintf("%d%% %s %s", r.Rate, orders.Pounds(r.NetExVAT), orders.Pounds(r.VAT))

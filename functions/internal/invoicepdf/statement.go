@@ -1,13 +1,10 @@
 package invoicepdf
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/signintech/gopdf"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/orders"
@@ -42,17 +39,11 @@ var activityColumns = []column{
 // (current, 1–30, 31–60, 61–90, over 90 days past due) and the account's activity since
 // the 1st of the month before, from the balance brought forward.
 func RenderStatement(st statements.Statement, shop config.Shop) ([]byte, error) {
-	d := &doc{pdf: &gopdf.GoPdf{}}
-	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
-	d.pdf.SetInfo(gopdf.PdfInfo{Title: "Statement of account " + st.Account.Business, Author: shop.Business.LegalName,
+	d, err := newDoc(gopdf.PdfInfo{Title: "Statement of account " + st.Account.Business, Author: shop.Business.LegalName,
 		Subject: "Statement as at " + orders.InvoiceDate(st.Date), Creator: shop.Business.TradingName})
-	if err := d.pdf.AddTTFFontData(fontReg, goregular.TTF); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if err := d.pdf.AddTTFFontData(fontBold, gobold.TTF); err != nil {
-		return nil, err
-	}
-	d.newPage()
 	d.statementHead(st, shop)
 	d.openItems(st)
 	d.statementSummary(st)
@@ -60,14 +51,7 @@ func RenderStatement(st statements.Statement, shop config.Shop) ([]byte, error) 
 	d.paragraph(fmt.Sprintf("Please pay by bank transfer to %s, sort code %s, account %s, quoting the invoice numbers. "+
 		"Questions to %s or %s.", shop.BankTransfer.AccountName, shop.BankTransfer.SortCode, shop.BankTransfer.AccountNumber,
 		shop.Contact.Email, shop.Contact.Phone))
-	if d.err != nil {
-		return nil, d.err
-	}
-	var buf bytes.Buffer
-	if _, err := d.pdf.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return d.finish()
 }
 
 // statementHead draws the title, the supplier, the statement's date and the account.
@@ -100,23 +84,12 @@ func (d *doc) openItems(st statements.Statement) {
 	}
 	d.tableHead(statementColumns)
 	for _, it := range st.Open {
-		if d.room(lineH + rowGap) {
-			d.tableHead(statementColumns)
-		}
 		late := ""
 		if it.Overdue {
 			late = fmt.Sprintf("%d days", it.DaysOverdue)
 		}
-		cells := []string{it.Reference, orders.InvoiceDate(it.Date), it.OrderID, orders.InvoiceDate(it.DueOn), orders.Pounds(it.Gross),
-			orders.Pounds(it.Outstanding), late}
-		for i, c := range statementColumns {
-			if c.right {
-				d.textRight(c.x+c.w, d.y, cells[i])
-			} else {
-				d.text(c.x, d.y, cells[i])
-			}
-		}
-		d.y += lineH + rowGap
+		d.tableRow(statementColumns, []string{it.Reference, orders.InvoiceDate(it.Date), it.OrderID, orders.InvoiceDate(it.DueOn),
+			orders.Pounds(it.Gross), orders.Pounds(it.Outstanding), late})
 	}
 	d.y += 8
 }
@@ -159,19 +132,7 @@ func (d *doc) activity(st statements.Statement) {
 	d.text(margin, d.y, "Account activity from "+orders.InvoiceDate(st.PeriodFrom))
 	d.y += lineH + 4
 	d.tableHead(activityColumns)
-	row := func(cells []string) {
-		if d.room(lineH + rowGap) {
-			d.tableHead(activityColumns)
-		}
-		for i, c := range activityColumns {
-			if c.right {
-				d.textRight(c.x+c.w, d.y, cells[i])
-			} else {
-				d.text(c.x, d.y, cells[i])
-			}
-		}
-		d.y += lineH + rowGap
-	}
+	row := func(cells []string) { d.tableRow(activityColumns, cells) }
 	row([]string{orders.InvoiceDate(st.PeriodFrom), "", "Brought forward", "", "", orders.Pounds(st.BroughtForward)})
 	for _, e := range st.Activity {
 		debit, credit := "", ""

@@ -1,8 +1,6 @@
 package invoicepdf
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,14 +22,8 @@ func TestRenderStatementHoldsItsFigures(t *testing.T) {
 		RegisteredIn: "England and Wales", RegisteredAddress: "Unit 4, Meadow Lane, Exampleton, EX1 2AB", CompanyNumber: "01234567",
 		VATNumber: "GB987654321"}, Contact: config.Contact{Email: "trade@tradeshop.example", Phone: "01632 960 123"}}
 	doc, err := RenderStatement(st, shop)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(doc, []byte("%PDF-")) {
-		t.Fatalf("not a PDF: %q", doc[:16])
-	}
-	text := strings.Join(strings.Fields(Text(t, doc)), " ")
-	for _, want := range []string{
+	text := pdfWords(t, doc, err)
+	holds(t, text,
 		"Statement of account", "TradeShop Wholesale Limited", "VAT registration number GB987654321",
 		"Statement date 1 December 2026", "Account Corner Cards Ltd", "Ann Example", "2 Market St, Leeds, LS1 1AA",
 		"INV-000041", "3 August 2026", "TS-100041", "2 September 2026", "£120.00", "£100.00", "90 days",
@@ -39,9 +31,5 @@ func TestRenderStatementHoldsItsFigures(t *testing.T) {
 		"Due on open invoices £345.67", "Overdue £100.00", "Balance £345.67",
 		"Current £245.67", "1–30 days £0.00", "61–90 days £100.00", "Over 90 days £0.00",
 		"Account activity from 1 November 2026", "Brought forward £100.00", "Invoice, order TS-100042", "£245.67 £345.67",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the PDF's text lacks %q:\n%s", want, text)
-		}
-	}
+	)
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
 )
 
 // Dim is a dimension value a point carries itself (the reason of a refusal); the endpoint
@@ -112,6 +114,15 @@ func Job(ctx context.Context, name, runID string) context.Context {
 	s := NewScope(runID)
 	s.SetEndpoint(name, JobGroup)
 	return WithScope(ctx, s)
+}
+
+// RunID is the id of a job's run for its log lines: the Lambda's request id when ctx is a
+// Lambda invocation's, a new id (NewID) otherwise.
+func RunID(ctx context.Context) string {
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		return lc.AwsRequestID
+	}
+	return NewID()
 }
 
 // NewID is a new request or run id: 24 hex digits.

@@ -76,6 +76,26 @@ func (c CreditNote) VAT() int64 {
 // TotalIncVAT is the total credited inc VAT.
 func (c CreditNote) TotalIncVAT() int64 { return c.NetExVAT() + c.VAT() }
 
+// lineCredits answers, line by line, each of o's lines' share of its coupon and what its
+// credit notes have credited of it so far: units, net ex VAT and VAT.
+func lineCredits(o Order) (shares []int64, units []int, net, vat []int64) {
+	amounts := make([]int64, len(o.Lines))
+	for i, l := range o.Lines {
+		amounts[i] = l.LineAmount
+	}
+	shares = pricing.ShareCoupon(amounts, o.CouponDiscount)
+	units = CreditedUnits(o, o.CreditNotes)
+	net, vat = make([]int64, len(o.Lines)), make([]int64, len(o.Lines))
+	for _, e := range o.CreditNotes {
+		for _, l := range e.Lines {
+			if l.Line >= 0 && l.Line < len(o.Lines) {
+				net[l.Line], vat[l.Line] = net[l.Line]+l.NetExVAT, vat[l.Line]+l.VAT
+			}
+		}
+	}
+	return shares, units, net, vat
+}
+
 // CancellationCreditNote is credit note n for cancelled order o (invoiced): what the
 // invoice charged less what o's earlier credit notes credited, line by line, the delivery
 // charge and per VAT rate, so that after it the order is credited in full, to the penny.
@@ -105,20 +125,7 @@ func CancellationCreditNote(o Order, n int64) CreditNote {
 			}
 		}
 	}
-	amounts := make([]int64, len(o.Lines))
-	for i, l := range o.Lines {
-		amounts[i] = l.LineAmount
-	}
-	shares := pricing.ShareCoupon(amounts, o.CouponDiscount)
-	units := CreditedUnits(o, o.CreditNotes)
-	net, vat := make([]int64, len(o.Lines)), make([]int64, len(o.Lines))
-	for _, e := range o.CreditNotes {
-		for _, l := range e.Lines {
-			if l.Line >= 0 && l.Line < len(o.Lines) {
-				net[l.Line], vat[l.Line] = net[l.Line]+l.NetExVAT, vat[l.Line]+l.VAT
-			}
-		}
-	}
+	shares, units, net, vat := lineCredits(o)
 	for i, l := range o.Lines {
 		if units[i] >= l.Quantity && net[i] >= l.LineAmount-shares[i] && vat[i] >= l.VAT {
 			continue // credited in full already

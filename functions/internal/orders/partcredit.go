@@ -149,20 +149,7 @@ func PartCreditNote(o Order, c CreditAction, n int64, now time.Time, fallbackRat
 		}
 	}
 	note := CreditNote{Number: n, IssuedAt: now, Supplier: o.Invoice.Supplier, Invoice: o.Invoice.Number, InvoiceDate: o.Invoice.IssuedAt}
-	amounts := make([]int64, len(o.Lines))
-	for i, l := range o.Lines {
-		amounts[i] = l.LineAmount
-	}
-	shares := pricing.ShareCoupon(amounts, o.CouponDiscount)
-	credited := CreditedUnits(o, o.CreditNotes)
-	net, vat := make([]int64, len(o.Lines)), make([]int64, len(o.Lines))
-	for _, e := range o.CreditNotes {
-		for _, l := range e.Lines {
-			if l.Line >= 0 && l.Line < len(o.Lines) {
-				net[l.Line], vat[l.Line] = net[l.Line]+l.NetExVAT, vat[l.Line]+l.VAT
-			}
-		}
-	}
+	shares, credited, net, vat := lineCredits(o)
 	by := map[int]*RateTotal{}
 	at := func(rate int) *RateTotal {
 		if by[rate] == nil {

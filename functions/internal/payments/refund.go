@@ -6,14 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/orders"
-	"github.com/tradeshop/functions/internal/text"
 )
 
 // MethodReversal is a refund that is no money paid back: it takes back a payment
@@ -68,16 +66,7 @@ func RefundProblems(r RefundRequest, today time.Time) map[string]string {
 	if !slices.Contains(RefundMethods, r.Method) {
 		p["method"] = "The method must be bank_transfer, cheque or reversal."
 	}
-	if msg := dateProblem(r.Date, today); msg != "" {
-		p["date"] = msg
-	}
-	if r.Amount <= 0 || r.Amount > MaxAmount {
-		p["amount"] = "The amount must be between £0.01 and £10,000,000."
-	}
-	var clean text.Cleaner
-	ref := r.Reference
-	clean.Clean(Reference, &ref)
-	maps.Copy(p, clean.Problems)
+	moneyProblems(p, r.Date, r.Amount, r.Reference, today)
 	return p
 }
 

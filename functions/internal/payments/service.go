@@ -104,6 +104,20 @@ const (
 	AllocateNone   = "none"
 )
 
+// moneyProblems adds to p what is wrong with a payment's or a refund's date (on London
+// day today), amount and reference.
+func moneyProblems(p map[string]string, date string, amount int64, reference string, today time.Time) {
+	if msg := dateProblem(date, today); msg != "" {
+		p["date"] = msg
+	}
+	if amount <= 0 || amount > MaxAmount {
+		p["amount"] = "The amount must be between £0.01 and £10,000,000."
+	}
+	var clean text.Cleaner
+	clean.Clean(Reference, &reference)
+	maps.Copy(p, clean.Problems)
+}
+
 // Problems answers what is wrong with r, by field name (empty when nothing is), on
 // London day today.
 func Problems(r Recording, today time.Time) map[string]string {
@@ -111,16 +125,7 @@ func Problems(r Recording, today time.Time) map[string]string {
 	if !slices.Contains(Methods, r.Method) {
 		p["method"] = "The method must be bank_transfer or cheque."
 	}
-	if msg := dateProblem(r.Date, today); msg != "" {
-		p["date"] = msg
-	}
-	if r.Amount <= 0 || r.Amount > MaxAmount {
-		p["amount"] = "The amount must be between £0.01 and £10,000,000."
-	}
-	var clean text.Cleaner
-	ref := r.Reference
-	clean.Clean(Reference, &ref)
-	maps.Copy(p, clean.Problems)
+	moneyProblems(p, r.Date, r.Amount, r.Reference, today)
 	switch r.Allocate {
 	case "", AllocateOldest, AllocateNone:
 		if len(r.Lines) > 0 {

@@ -3,8 +3,9 @@ package statements
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"strconv"
+
+	"github.com/tradeshop/functions/internal/orders"
 )
 
 // Plus is a and b bucket by bucket.
@@ -27,9 +28,9 @@ func AgedDebtCSV(sts []Statement) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	row := func(uid, business string, a Ageing, due, credit, balance int64, days int) {
-		b := a.Buckets()
-		_ = w.Write([]string{uid, csvSafe(business), decimal(b[0]), decimal(b[1]), decimal(b[2]), decimal(b[3]), decimal(b[4]),
-			decimal(due), decimal(credit), decimal(balance), strconv.Itoa(days)})
+		b, money := a.Buckets(), orders.ExportMoney // cells as the order export writes them
+		_ = w.Write([]string{uid, orders.ExportText(business), money(b[0]), money(b[1]), money(b[2]), money(b[3]), money(b[4]),
+			money(due), money(credit), money(balance), strconv.Itoa(days)})
 	}
 	_ = w.Write(AgedDebtColumns)
 	var total Ageing
@@ -43,22 +44,4 @@ func AgedDebtCSV(sts []Statement) ([]byte, error) {
 	row("TOTAL", "", total, due, credit, balance, days)
 	w.Flush()
 	return buf.Bytes(), w.Error()
-}
-
-// decimal and csvSafe write cells as the order export's do (orders/export.go, whose
-// helpers are its own): pence as pounds with two decimals, and a cell a spreadsheet
-// would read as a formula kept as text.
-func decimal(p int64) string {
-	sign := ""
-	if p < 0 {
-		sign, p = "-", -p
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, p/100, p%100)
-}
-
-func csvSafe(s string) string {
-	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') {
-		return "'" + s
-	}
-	return s
 }

@@ -147,6 +147,16 @@ func (s *Store) OrderByID(ctx context.Context, id string) (orders.Order, error) 
 func (s *Store) OrdersPlaced(ctx context.Context, from, to time.Time) ([]orders.Order, error) {
 	placed := expression.Name("placedAt")
 	filter := placed.GreaterThanEqual(expression.Value(from.UnixMilli())).And(placed.LessThan(expression.Value(to.UnixMilli())))
+	list, err := s.listedOrders(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("orders placed from %s: %w", from.Format(time.DateOnly), err)
+	}
+	return list, nil
+}
+
+// listedOrders reads the orders of the staff's order list (its index) that filter keeps,
+// in number order.
+func (s *Store) listedOrders(ctx context.Context, filter expression.ConditionBuilder) ([]orders.Order, error) {
 	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("gsi3pk").Equal(expression.Value(pkOrderList))).
 		WithFilter(filter).Build()
 	if err != nil {
@@ -156,7 +166,7 @@ func (s *Store) OrdersPlaced(ctx context.Context, from, to time.Time) ([]orders.
 		KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(),
 		ExpressionAttributeValues: expr.Values()})
 	if err != nil {
-		return nil, fmt.Errorf("orders placed from %s: %w", from.Format(time.DateOnly), err)
+		return nil, err
 	}
 	list := make([]orders.Order, len(items))
 	for i, it := range items {

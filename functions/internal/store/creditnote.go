@@ -224,31 +224,14 @@ func (s *Store) noteMoney(t *txn, o orders.Order, note orders.CreditNote) []erro
 		errs = append(errs, s.owe(t, o.UID, -note.Applied))
 	}
 	if on := note.OnAccount(); on > 0 {
+		// Credit on account is stored as a payment item whose method is
+		// payments.MethodCreditNote, naming its order.
 		id := orders.CreditNoteNumber(note.Number)
-		errs = append(errs, t.put(role{}, s.table, creditOnAccountItem{PK: prefixUser + o.UID, SK: prefixPayment + id, ID: id, UID: o.UID,
+		errs = append(errs, t.put(role{}, s.table, paymentItem{PK: prefixUser + o.UID, SK: prefixPayment + id, ID: id, UID: o.UID,
 			Method: payments.MethodCreditNote, Date: note.IssuedAt.In(londonDays).Format(time.DateOnly), Amount: on, Reference: id, OrderID: o.ID,
 			RecordedAt: note.IssuedAt.UnixMilli(), Allocations: []allocationItem{}}, notThere))
 	}
 	return errs
-}
-
-// creditOnAccountItem is credit on account as stored: a payment item (payments.go) whose
-// method is payments.MethodCreditNote, naming its order.
-type creditOnAccountItem struct {
-	PK          string           `dynamodbav:"pk"`
-	SK          string           `dynamodbav:"sk"`
-	ID          string           `dynamodbav:"id"`
-	UID         string           `dynamodbav:"uid"`
-	Method      string           `dynamodbav:"method"`
-	Date        string           `dynamodbav:"date"`
-	Amount      int64            `dynamodbav:"amount"`
-	Reference   string           `dynamodbav:"reference"`
-	OrderID     string           `dynamodbav:"orderId"`
-	RecordedAt  int64            `dynamodbav:"recordedAt"`
-	ByUID       string           `dynamodbav:"byUid"`
-	ByEmail     string           `dynamodbav:"byEmail"`
-	Allocated   int64            `dynamodbav:"allocated"`
-	Allocations []allocationItem `dynamodbav:"allocations"`
 }
 
 // londonDays is the calendar of a payment's date.

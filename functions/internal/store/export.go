@@ -39,20 +39,9 @@ func (s *Store) ExportOrders(ctx context.Context, from, to time.Time) ([]orders.
 	issued := expression.Name("invoice.issuedAt")
 	filter := issued.GreaterThanEqual(expression.Value(from.UnixMilli())).And(issued.LessThan(expression.Value(to.UnixMilli()))).
 		Or(expression.AttributeExists(expression.Name("creditNotes")))
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("gsi3pk").Equal(expression.Value(pkOrderList))).
-		WithFilter(filter).Build()
-	if err != nil {
-		return nil, err
-	}
-	items, err := queryAll[orderItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), IndexName: aws.String(indexStaff),
-		KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(),
-		ExpressionAttributeValues: expr.Values()})
+	list, err := s.listedOrders(ctx, filter)
 	if err != nil {
 		return nil, fmt.Errorf("orders to export from %s: %w", from.Format(time.DateOnly), err)
-	}
-	list := make([]orders.Order, len(items))
-	for i, it := range items {
-		list[i] = it.toOrder()
 	}
 	return list, nil
 }

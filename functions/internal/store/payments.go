@@ -67,6 +67,11 @@ func allocationToItem(a payments.Allocation) allocationItem {
 	return allocationItem{Invoice: a.Invoice, Refund: a.Refund, OrderID: a.OrderID, Amount: a.Amount, At: a.At.UnixMilli(), ByUID: a.By.UID, ByEmail: a.By.Email}
 }
 
+func (a allocationItem) toAllocation() payments.Allocation {
+	return payments.Allocation{Invoice: a.Invoice, Refund: a.Refund, OrderID: a.OrderID, Amount: a.Amount,
+		At: time.UnixMilli(a.At).UTC(), By: orders.Staff{UID: a.ByUID, Email: a.ByEmail}}
+}
+
 func paymentToItem(p payments.Payment) paymentItem {
 	it := paymentItem{PK: prefixUser + p.UID, SK: prefixPayment + p.ID, ID: p.ID, UID: p.UID, Method: p.Method, Date: p.Date,
 		Amount: p.Amount, Reference: p.Reference, RecordedAt: p.RecordedAt.UnixMilli(), ByUID: p.By.UID, ByEmail: p.By.Email,
@@ -82,8 +87,7 @@ func (it paymentItem) toPayment() payments.Payment {
 		RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}, Allocated: it.Allocated,
 		OrderID: it.OrderID}
 	for _, a := range it.Allocations {
-		p.Allocations = append(p.Allocations, payments.Allocation{Invoice: a.Invoice, Refund: a.Refund, OrderID: a.OrderID, Amount: a.Amount,
-			At: time.UnixMilli(a.At).UTC(), By: orders.Staff{UID: a.ByUID, Email: a.ByEmail}})
+		p.Allocations = append(p.Allocations, a.toAllocation())
 	}
 	return p
 }
@@ -110,27 +114,31 @@ func (s *Store) Payment(ctx context.Context, uid, id string) (payments.Payment, 
 
 // Payments reads uid's payments, credit on account included (strongly consistent).
 func (s *Store) Payments(ctx context.Context, uid string) ([]payments.Payment, error) {
-	items, err := accountDocuments[paymentItem](ctx, s, uid, prefixPayment)
+	out, err := accountDocuments(ctx, s, uid, prefixPayment, paymentItem.toPayment)
 	if err != nil {
 		return nil, fmt.Errorf("payments of %s: %w", uid, err)
-	}
-	out := make([]payments.Payment, len(items))
-	for i, it := range items {
-		out[i] = it.toPayment()
 	}
 	return out, nil
 }
 
 // accountDocuments reads the items of uid's partition whose sort key starts with
-// prefix (strongly consistent).
-func accountDocuments[T any](ctx context.Context, s *Store, uid, prefix string) ([]T, error) {
+// prefix (strongly consistent), each as toDoc makes it.
+func accountDocuments[T, D any](ctx context.Context, s *Store, uid, prefix string, toDoc func(T) D) ([]D, error) {
 	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(prefixUser + uid)).
 		And(expression.Key("sk").BeginsWith(prefix))).Build()
 	if err != nil {
 		return nil, err
 	}
-	return queryAll[T](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+	items, err := queryAll[T](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]D, len(items))
+	for i, it := range items {
+		out[i] = toDoc(it)
+	}
+	return out, nil
 }
 
 // refundItem is a refund as stored.
@@ -161,13 +169,9 @@ func (it refundItem) toRefund() payments.Refund {
 
 // Refunds reads uid's refunds (strongly consistent).
 func (s *Store) Refunds(ctx context.Context, uid string) ([]payments.Refund, error) {
-	items, err := accountDocuments[refundItem](ctx, s, uid, prefixRefund)
+	out, err := accountDocuments(ctx, s, uid, prefixRefund, refundItem.toRefund)
 	if err != nil {
 		return nil, fmt.Errorf("refunds of %s: %w", uid, err)
-	}
-	out := make([]payments.Refund, len(items))
-	for i, it := range items {
-		out[i] = it.toRefund()
 	}
 	return out, nil
 }
@@ -179,14 +183,10 @@ func (s *Store) Refunds(ctx context.Context, uid string) ([]payments.Refund, err
 func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 	r := w.Refund
 	t := &txn{}
-	allocated := expression.Name("allocated")
-	added := []allocationItem{{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt.UnixMilli(), ByUID: r.By.UID, ByEmail: r.By.Email}}
+	added := []allocationItem{allocationToItem(payments.Allocation{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt, By: r.By})}
 	errs := []error{
 		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
-		t.update(role{kind: rolePayment}, key(prefixUser+r.UID, prefixPayment+w.Source.ID), s.table,
-			expression.Set(allocated, expression.Plus(allocated, expression.Value(r.Amount))).
-				Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
-			ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(w.Source.Amount-r.Amount))))),
+		s.takeFrom(t, r.UID, w.Source.ID, w.Source.Amount, r.Amount, added),
 		s.putAudit(t, AuditAccount+r.UID, w.Audit),
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -212,6 +212,18 @@ func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 	return fmt.Errorf("refund %s from %s: %w", r.ID, w.Source.ID, err)
 }
 
+// takeFrom adds to t the update of uid's payment id (or credit on account) that takes took
+// of what it holds unallocated, its allocations added on its list. The condition is on
+// what it had (allocated <= amount − took), so two writes at once can never take more
+// than it holds.
+func (s *Store) takeFrom(t *txn, uid, id string, amount, took int64, added []allocationItem) error {
+	allocated := expression.Name("allocated")
+	return t.update(role{kind: rolePayment}, key(prefixUser+uid, prefixPayment+id), s.table,
+		expression.Set(allocated, expression.Plus(allocated, expression.Value(took))).
+			Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
+		ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(amount-took)))))
+}
+
 // The roles of a payment write's items, to read which condition failed.
 const (
 	rolePayment = "payment"
@@ -231,13 +243,8 @@ func (s *Store) WriteAllocation(ctx context.Context, w payments.Write) error {
 		for _, a := range p.Allocations[len(p.Allocations)-len(w.Lines):] {
 			added = append(added, allocationToItem(a))
 		}
-		allocated := expression.Name("allocated")
-		// The payment holds what it took before plus what this takes: the condition is
-		// on what it had, so two allocations at once can never take more than it holds.
-		errs = append(errs, t.update(role{kind: rolePayment}, key(prefixUser+p.UID, prefixPayment+p.ID), s.table,
-			expression.Set(allocated, expression.Plus(allocated, expression.Value(p.Allocated-w.Seen))).
-				Set(expression.Name("allocations"), expression.ListAppend(expression.Name("allocations"), expression.Value(added))),
-			ptr(expression.AttributeExists(expression.Name("pk")).And(allocated.LessThanEqual(expression.Value(p.Amount-(p.Allocated-w.Seen)))))))
+		// The payment holds what it took before plus what this takes.
+		errs = append(errs, s.takeFrom(t, p.UID, p.ID, p.Amount, p.Allocated-w.Seen, added))
 	}
 	status, paid := expression.Name("status"), expression.Name("invoicePaid")
 	for _, l := range w.Lines {

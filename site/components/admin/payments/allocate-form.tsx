@@ -1,11 +1,11 @@
 'use client';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { adminAllocate, type Ledger, type LedgerEntry } from '@/lib/admin';
 import { formatPence } from '@/lib/format';
 import { checkAllocateForm, openInvoices, type HandAmounts } from '@/lib/payment-forms';
-import { FormOutcome } from '../form-outcome';
 import { useAdminSubmit } from '../use-admin-submit';
 import { AllocateChoice, HandAllocation } from './hand-allocation';
+import { EntryForm } from './payment-fields';
 
 type Choice = 'oldest' | 'by_hand';
 const ALLOCATE: [Choice, string][] = [
@@ -33,8 +33,6 @@ export function AllocateForm({
   const [allocate, setAllocate] = useState<Choice>('oldest');
   const [hand, setHand] = useState<HandAmounts>({});
   const { busy, problems, setProblems, outcome, submit, reset } = useAdminSubmit();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [entry.reference]);
 
   function save(e: FormEvent) {
     e.preventDefault();
@@ -52,33 +50,24 @@ export function AllocateForm({
   }
 
   return (
-    <form className="form admin-form" onSubmit={save} noValidate aria-labelledby="allocate-form">
-      <h2 id="allocate-form" ref={heading} tabIndex={-1}>
-        Allocate {entry.reference}: {formatPence(entry.unallocated)} left
-      </h2>
-      <FormOutcome
-        outcome={outcome}
-        reload={() => {
-          reset();
-          reload();
-        }}
-      />
-      {entry.unallocated > 0 ? (
-        <>
-          <AllocateChoice id="allocate" value={allocate} choices={ALLOCATE} change={setAllocate} />
-          {allocate === 'by_hand' && (
-            <HandAllocation id="allocate-line" invoices={openInvoices(ledger.entries)} amounts={hand} change={setHand} problems={problems} />
-          )}
-          <button type="submit" className="button" aria-disabled={busy}>
-            {busy ? 'Allocating…' : 'Allocate'}
-          </button>{' '}
-        </>
-      ) : (
-        <p>Nothing is left to allocate.</p>
+    <EntryForm
+      id="allocate-form"
+      title="Allocate"
+      entry={entry}
+      save={save}
+      outcome={outcome}
+      reset={reset}
+      reload={reload}
+      close={close}
+      nothingLeft="Nothing is left to allocate."
+    >
+      <AllocateChoice id="allocate" value={allocate} choices={ALLOCATE} change={setAllocate} />
+      {allocate === 'by_hand' && (
+        <HandAllocation id="allocate-line" invoices={openInvoices(ledger.entries)} amounts={hand} change={setHand} problems={problems} />
       )}
-      <button type="button" className="link-button" onClick={close}>
-        Close
-      </button>
-    </form>
+      <button type="submit" className="button" aria-disabled={busy}>
+        {busy ? 'Allocating…' : 'Allocate'}
+      </button>{' '}
+    </EntryForm>
   );
 }

@@ -1,12 +1,12 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { Field } from '@/components/account/field';
 import { adminRecordPayment, type Ledger } from '@/lib/admin';
 import { formatPence } from '@/lib/format';
 import { checkPaymentForm, newPaymentForm, openInvoices, type PaymentForm } from '@/lib/payment-forms';
 import { FormOutcome } from '../form-outcome';
 import { useAdminSubmit } from '../use-admin-submit';
 import { AllocateChoice, HandAllocation } from './hand-allocation';
+import { MethodField, MoneyFields } from './payment-fields';
 
 const ALLOCATE: [PaymentForm['allocate'], string][] = [
   ['oldest', 'Oldest invoices first'],
@@ -47,41 +47,14 @@ export function RecordPaymentForm({ uid, ledger, recorded, reload }: { uid: stri
           reload();
         }}
       />
-      <div className="field">
-        <label htmlFor="payment-method">Method</label>
-        <select id="payment-method" value={form.method} onChange={(e) => set({ method: e.target.value as PaymentForm['method'] })}>
-          <option value="bank_transfer">Bank transfer</option>
-          <option value="cheque">Cheque</option>
-        </select>
-        {problems.method && <p className="field-error">{problems.method}</p>}
-      </div>
-      <Field
-        id="payment-date"
-        label="Date received"
-        type="date"
-        value={form.date}
-        onChange={(e) => set({ date: e.target.value })}
-        required
-        error={problems.date}
-      />
-      <Field
-        id="payment-amount"
-        label="Amount in pounds"
-        inputMode="decimal"
-        value={form.amount}
-        onChange={(e) => set({ amount: e.target.value })}
-        required
-        error={problems.amount}
-      />
-      <Field
-        id="payment-reference"
-        label="Reference"
-        hint="The bank's reference, or the cheque number."
-        value={form.reference}
-        onChange={(e) => set({ reference: e.target.value })}
-        maxLength={60}
-        required
-        error={problems.reference}
+      <MethodField id="payment-method" value={form.method} change={(method) => set({ method })} error={problems.method} />
+      <MoneyFields
+        id="payment"
+        form={form}
+        set={set}
+        problems={problems}
+        dateLabel="Date received"
+        referenceHint="The bank's reference, or the cheque number."
       />
       <AllocateChoice id="payment" value={form.allocate} choices={ALLOCATE} change={(allocate) => set({ allocate })} />
       {form.allocate === 'by_hand' && (

@@ -1339,6 +1339,7 @@ async function main() {
   say('faults', `edge on ${shop} serving ${siteDir}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // Each round asked for, in turn; one that throws is a failed check and the next still runs.
+  /** @type {[string, string, () => Promise<unknown>][]} */
   const all = [
     ['A', 'store paused', () => storePaused(setup.products[0])],
     ['B', 'kill -9', () => killNine(setup.products.slice(1, 7), setup.coupon)],

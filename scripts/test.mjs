@@ -370,55 +370,66 @@ async function main(argv) {
   if (store) say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
 
   const fnDir = path.join(root, 'functions');
-  if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
-  if (has('go')) {
-    await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator and maildev)', () =>
-      // STORE_TIMEOUT_MS: the Go tests run their packages side by side under -race, each
-      // test making its own table in one DynamoDB Local, with 50-writer races among them: on
-      // a loaded 2-core machine a single call can take over the 3 s a buyer's request allows,
-      // which would test the machine, not the shop. The deadline itself has its own tests
-      // (store's deadline_test.go, the fault suite's paused store).
-      goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: { ...stackEnv, STORE_TIMEOUT_MS: '10000' } }),
-    );
-  }
   const lambdaDir = path.join(scratch, 'lambda');
-  if (has('lambdas')) {
-    await step('lambdas', 'Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
-      for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
-    });
-  }
-  if (has('site')) await step('site', 'site unit tests', () => vitest(path.join(root, 'site'), []));
-  // The files by name, not `node --test scripts/`: Node would take this file
-  // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
-  if (has('scripts')) {
-    await step('scripts', 'script tests (node --test scripts/*.test.mjs)', () =>
-      run('node', [
-        '--test',
-        ...readdirSync(path.join(root, 'scripts'))
-          .filter((f) => f.endsWith('.test.mjs'))
-          .map((f) => path.join('scripts', f)),
-      ]),
-    );
-  }
-  if (has('infra')) await step('infra', 'infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
-  // The first deploy's dry-run: its offline checks, `cdk synth` of both stacks with the
-  // root's pinned CLI, and the plan (docs/infrastructure.md "First deploy"). It builds the
-  // Lambdas itself when the lambdas suite did not.
-  for (const stage of has('deploy') ? ['staging', 'production'] : []) {
-    await step('deploy', `deploy dry-run: checks and cdk synth offline (${stage})`, () =>
-      run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]),
-    );
-  }
-
   const media = path.join(scratch, 'media');
   const releaseDir = path.join(scratch, 'release');
-  const built =
-    has('build') &&
-    (await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
-      await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
-      await buildSite({ env: stackEnv });
-      await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
-    }));
+  // Two lanes side by side (the Go tests wait on the store much of the time, the Node
+  // suites mostly on one core): the Go vet and tests in one; the Lambdas, the site's, the
+  // scripts' and the infra's unit tests, the deploy dry-runs and the site build in the
+  // other. Each suite still runs on its own and says its own result; the browser and fault
+  // suites, which time what they see, run after both, on a quieter machine.
+  const goLane = async () => {
+    if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
+    if (has('go')) {
+      await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator and maildev)', () =>
+        // STORE_TIMEOUT_MS: the Go tests run their packages side by side under -race, each
+        // test making its own table in one DynamoDB Local, with 50-writer races among them: on
+        // a loaded 2-core machine a single call can take over the 3 s a buyer's request allows,
+        // which would test the machine, not the shop. The deadline itself has its own tests
+        // (store's deadline_test.go, the fault suite's paused store).
+        goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: { ...stackEnv, STORE_TIMEOUT_MS: '10000' } }),
+      );
+    }
+  };
+  const nodeLane = async () => {
+    if (has('lambdas')) {
+      await step('lambdas', 'Lambdas cross-compile for linux/arm64 with -tags lambda.norpc', async () => {
+        for (const b of await buildLambdas(lambdaDir)) say('test', `  ${b.name}: ${(b.bytes / 1e6).toFixed(1)} MB`);
+      });
+    }
+    if (has('site')) await step('site', 'site unit tests', () => vitest(path.join(root, 'site'), []));
+    // The files by name, not `node --test scripts/`: Node would take this file
+    // (scripts/test.mjs) for a test file too and run the whole suite inside itself.
+    if (has('scripts')) {
+      await step('scripts', 'script tests (node --test scripts/*.test.mjs)', () =>
+        run('node', [
+          '--test',
+          ...readdirSync(path.join(root, 'scripts'))
+            .filter((f) => f.endsWith('.test.mjs'))
+            .map((f) => path.join('scripts', f)),
+        ]),
+      );
+    }
+    if (has('infra')) await step('infra', 'infra tests (Template.fromStack)', () => vitest(path.join(root, 'infra'), []));
+    // The first deploy's dry-run: its offline checks, `cdk synth` of both stacks with the
+    // root's pinned CLI, and the plan (docs/infrastructure.md "First deploy"). It builds the
+    // Lambdas itself when the lambdas suite did not.
+    for (const stage of has('deploy') ? ['staging', 'production'] : []) {
+      await step('deploy', `deploy dry-run: checks and cdk synth offline (${stage})`, () =>
+        run('node', ['scripts/deploy.mjs', '--stage', stage, '--dry-run', '--lambda-dir', lambdaDir, '--out', path.join(scratch, `cdk-${stage}`)]),
+      );
+    }
+
+    return (
+      has('build') &&
+      (await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
+        await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
+        await buildSite({ env: stackEnv });
+        await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
+      }))
+    );
+  };
+  const [, built] = await Promise.all([goLane(), nodeLane()]);
   if (built && has('release')) {
     await step('release', 'release dry-run of the real export', async () => {
       const plan = await capture('node', ['scripts/release.mjs', '--dry-run', '--export', 'site/out']);

@@ -16,28 +16,18 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/lambdarun"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
-	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
+	log, st, cfg, shop := lambdarun.StartJob(os.Getenv)
 	fail := func(err error) {
 		log.Error("start", "err", err)
 		os.Exit(1)
 	}
 	ctx := context.Background()
-	cfg := store.ConfigFromEnv(os.Getenv)
-	st, err := store.Open(ctx, cfg)
-	if err != nil {
-		fail(err)
-	}
-	shop, err := config.Load()
-	if err != nil {
-		fail(err)
-	}
 	smtp, err := mail.ConfigFromEnv(os.Getenv, shop)
 	if err != nil {
 		fail(err)

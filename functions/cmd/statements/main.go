@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/lambdarun"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
@@ -39,17 +40,7 @@ func main() {
 
 // scheduled is the Lambda: each run sends the statements of the London month it runs in.
 func scheduled() {
-	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
-	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
-	if err != nil {
-		log.Error("start", "err", err)
-		os.Exit(1)
-	}
-	shop, err := config.Load()
-	if err != nil {
-		log.Error("start", "err", err)
-		os.Exit(1)
-	}
+	log, st, _, shop := lambdarun.StartJob(os.Getenv)
 	sts := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}
 	lambda.Start(func(ctx context.Context) error {
 		return sts.RunJob(ctx, log, metrics.RunID(ctx), statements.Month(time.Now()))

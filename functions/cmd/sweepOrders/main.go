@@ -12,25 +12,14 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/lambdarun"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
-	"github.com/tradeshop/functions/internal/store"
 )
 
 func main() {
-	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(os.Getenv))
-	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
-	if err != nil {
-		log.Error("start", "err", err)
-		os.Exit(1)
-	}
-	shop, err := config.Load()
-	if err != nil {
-		log.Error("start", "err", err)
-		os.Exit(1)
-	}
+	log, st, _, shop := lambdarun.StartJob(os.Getenv)
 	lambda.Start(func(ctx context.Context) error {
 		ctx = metrics.Job(ctx, "sweepOrders", metrics.RunID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)

@@ -1,6 +1,7 @@
 // Package lambdarun is the whole body of the Lambdas' mains: read the configuration from
 // the environment, build the shared dependencies, and serve one /api endpoint (or, for
-// notFound, a handler of its own) behind the API Gateway v2 adapter with request logging.
+// notFound, a handler of its own) behind the API Gateway v2 adapter with request logging;
+// and the start the scheduled jobs' Lambdas share (StartJob).
 package lambdarun
 
 import (
@@ -13,8 +14,10 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/metrics"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 // EndpointVar names the environment variable that tells the one API binary (cmd/api)
@@ -66,4 +69,22 @@ func Handler(ctx context.Context, getenv func(string) string, log *slog.Logger) 
 // logging, until the runtime stops the process.
 func Serve(log *slog.Logger, h http.Handler) {
 	lambda.Start(httpadapter.NewV2(api.WithRequestLog(log, h)).ProxyWithContext)
+}
+
+// StartJob is the start every scheduled job's Lambda shares (sweepOrders, sendEmails,
+// statements): its logger, the store and its configuration, and the shop's configuration.
+// A job that cannot have one of them stops at once, logging why, as Run does.
+func StartJob(getenv func(string) string) (*slog.Logger, *store.Store, store.Config, config.Shop) {
+	log := metrics.NewLogger(os.Stdout, metrics.ConfigFromEnv(getenv))
+	cfg := store.ConfigFromEnv(getenv)
+	st, err := store.Open(context.Background(), cfg)
+	if err == nil {
+		var shop config.Shop
+		if shop, err = config.Load(); err == nil {
+			return log, st, cfg, shop
+		}
+	}
+	log.Error("start", "err", err)
+	os.Exit(1)
+	return nil, nil, store.Config{}, config.Shop{}
 }

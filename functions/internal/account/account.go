@@ -20,13 +20,15 @@ type Billing struct {
 	Address       Address
 	VATNumber     string
 	PORef         string
-	PaymentMethod string // PayOnAccount or PayProForma
+	PaymentMethod string // PayOnAccount, PayProForma or PayByCard
 }
 
-// The payment methods.
+// The payment methods. A card order is pro-forma in every other respect: invoiced when
+// placed, its goods wait for the payment, which the buyer makes through Stripe.
 const (
 	PayOnAccount = "account"
 	PayProForma  = "proforma"
+	PayByCard    = "card"
 )
 
 // Account is a buyer's account as the rules see it.

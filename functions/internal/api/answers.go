@@ -70,14 +70,14 @@ func addressAnswerOf(a account.Address) addressAnswer {
 }
 
 // billingAnswer is the billing step's details: who is invoiced, where, and how they pay
-// ("account" or "proforma").
+// ("account", "proforma" or "card").
 type billingAnswer struct {
 	Company       string        `json:"company"`
 	Contact       string        `json:"contact"`
 	Address       addressAnswer `json:"address"`
 	VATNumber     string        `json:"vat_number"`
 	PORef         string        `json:"po_ref"`
-	PaymentMethod string        `json:"payment_method" ts:"'account' | 'proforma'"`
+	PaymentMethod string        `json:"payment_method" ts:"'account' | 'proforma' | 'card'"`
 }
 
 func billingAnswerOf(b account.Billing) billingAnswer {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,22 +75,22 @@ func (b billingRequest) Valid(context.Context) map[string]string {
 	if v := strings.ToUpper(strings.ReplaceAll(b.Billing.VATNumber, " ", "")); v != "" && !ukVAT.MatchString(v) {
 		p["vat_number"] = "Enter a UK VAT number such as GB123456789, or leave it empty."
 	}
-	if b.Billing.PaymentMethod != "account" && b.Billing.PaymentMethod != "proforma" {
-		p["payment_method"] = "Choose pay on account or pro-forma."
+	if !slices.Contains([]string{account.PayOnAccount, account.PayProForma, account.PayByCard}, b.Billing.PaymentMethod) {
+		p["payment_method"] = "Choose pay on account, pro-forma or card."
 	}
 	return p
 }
 
-// handleSaveBilling answers POST /api/billing {token, billing}: checks and saves the
-// billing step for this and later checkouts. Paying on account needs an account approved
-// for credit.
 // BillingStore saves the billing step.
 type BillingStore interface {
 	ProfileStore
 	SaveBilling(ctx context.Context, uid string, b store.Billing, at time.Time) error
 }
 
-func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, now func() time.Time) http.Handler {
+// handleSaveBilling answers POST /api/billing {token, billing}: checks and saves the
+// billing step for this and later checkouts. Paying on account needs an account approved
+// for credit; paying by card needs card payment on (cardOn: a Stripe key is set).
+func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, now func() time.Time, cardOn bool) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req billingRequest) {
 		p, err := savedProfile(r.Context(), st, who.UID)
 		if err != nil {
@@ -97,9 +98,14 @@ func handleSaveBilling(log *slog.Logger, verify auth.Verifier, st BillingStore, 
 			return
 		}
 		b := req.Billing
-		if b.PaymentMethod == "account" && !p.ApprovedForCredit {
+		if b.PaymentMethod == account.PayOnAccount && !p.ApprovedForCredit {
 			writeError(w, r, log, invalidField("payment_method",
 				"Paying on account needs an account approved for credit: choose pro-forma, or ask us to open a credit account."))
+			return
+		}
+		if b.PaymentMethod == account.PayByCard && !cardOn {
+			writeError(w, r, log, invalidField("payment_method",
+				"Card payment is not available at the moment: choose pro-forma (bank transfer) or pay on account."))
 			return
 		}
 		b.Address.Postcode = NormalisePostcode(b.Address.Postcode)

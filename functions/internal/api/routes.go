@@ -13,6 +13,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
@@ -42,6 +43,9 @@ type Deps struct {
 	// Publisher publishes the catalogue from the back office; nil where the stack
 	// cannot (the cloud: a release engineer runs scripts/release).
 	Publisher Publisher
+	// Card takes card payments through Stripe (package cardpay); nil when no Stripe key
+	// is set: card payment is off (the billing step refuses it, Pay now answers 503).
+	Card *cardpay.Service
 	// ErrorReportLimit is how many app error reports one client may send a minute
 	// (ERROR_REPORT_LIMIT, default DefaultErrorReportLimit); 0 is no limit.
 	ErrorReportLimit int
@@ -86,8 +90,12 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err != nil {
 		return Deps{}, err
 	}
+	card, err := cardFromEnv(ctx, getenv, log, st, mail.Notices{Shop: shop})
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, ErrorReportLimit: reportLimit}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, Card: card, ErrorReportLimit: reportLimit}, nil
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -102,6 +110,19 @@ func mediaFromEnv(ctx context.Context, getenv func(string) string) (media.Store,
 		return nil, fmt.Errorf("media bucket %s: %w", bucket, err)
 	}
 	return media.NewS3Store(s3.NewFromConfig(cfg), bucket, "media/"), nil
+}
+
+// cardFromEnv is the card payment service of the Stripe configuration (its secret read
+// from Secrets Manager where STRIPE_SECRET_ARN names one), or nil when no key is set.
+func cardFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, st *store.Store, notify mail.Notices) (*cardpay.Service, error) {
+	c, err := cardpay.ConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if err := cardpay.LoadSecret(ctx, &c, store.ConfigFromEnv(getenv).Region); err != nil {
+		return nil, err
+	}
+	return cardpay.NewService(c, st, notify, time.Now, log), nil
 }
 
 // searchMaxAge is how stale the search index may get before it is rebuilt in the
@@ -158,7 +179,7 @@ func Endpoints(d Deps) []Endpoint {
 		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"creditNote", "GET /api/orders/{id}/creditNotes/{number}", handleCreditNote(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
-		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now))},
+		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now, d.Card != nil))},
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},

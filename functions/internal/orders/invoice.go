@@ -111,8 +111,18 @@ func paymentTerms(o Order, shop config.Shop, at time.Time) string {
 	if o.Billing != nil && o.Billing.PaymentMethod == account.PayProForma {
 		return ProFormaTerms(o, shop.BankTransfer)
 	}
+	if o.Billing != nil && o.Billing.PaymentMethod == account.PayByCard {
+		return CardTerms(o)
+	}
 	return fmt.Sprintf("On account: payment of %s is due within %d days of the invoice date, by %s.",
 		Pounds(o.TotalIncVAT), PaymentDays, InvoiceDate(at.AddDate(0, 0, PaymentDays)))
+}
+
+// CardTerms is how card order o is paid: its total by card, through Pay now on the order's
+// page (docs/payments.md). The invoice's payment terms and the order confirmation say it.
+func CardTerms(o Order) string {
+	return fmt.Sprintf("Card: please pay %s by card (Pay now on the order's page), quoting %s if you ask us about it. "+
+		"We dispatch as soon as your payment reaches us.", Pounds(o.TotalIncVAT), o.ID)
 }
 
 // ProFormaTerms is how pro-forma order o is paid: its total by bank transfer to b, quoting

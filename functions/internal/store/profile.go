@@ -31,7 +31,7 @@ type Billing struct {
 	Address       Address `dynamodbav:"address" json:"address"`
 	VATNumber     string  `dynamodbav:"vatNumber,omitempty" json:"vat_number"`
 	PORef         string  `dynamodbav:"poRef,omitempty" json:"po_ref"`
-	PaymentMethod string  `dynamodbav:"paymentMethod" json:"payment_method"` // "account" or "proforma"
+	PaymentMethod string  `dynamodbav:"paymentMethod" json:"payment_method"` // "account", "proforma" or "card"
 }
 
 // Profile is a trade account's details. ActiveCouponID keeps its "coupon-" prefix;

@@ -1,0 +1,177 @@
+package cardpay
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/stripe/stripe-go/v84"
+
+	"github.com/tradeshop/functions/internal/mail"
+	"github.com/tradeshop/functions/internal/payments"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// StageLocal is the one stage whose Stripe calls may go to a local stripe-mock
+// (STRIPE_API_BASE) and which serves the local payment page.
+const StageLocal = "local"
+
+// DefaultSiteURL is where the site is served when SITE_URL is not set: the local edge.
+const DefaultSiteURL = "http://127.0.0.1:8080"
+
+// Config is how the shop reaches Stripe (README "Ports and configuration").
+type Config struct {
+	// SecretKey is the API secret key (STRIPE_SECRET_KEY, or the secret's secret_key):
+	// sk_test_… in the local and staging stages, sk_live_… in production. Empty: card
+	// payment is off.
+	SecretKey string
+	// WebhookSecret verifies the events Stripe sends (STRIPE_WEBHOOK_SECRET, or the
+	// secret's webhook_secret): whsec_….
+	WebhookSecret string
+	// APIBase is STRIPE_API_BASE: the local stripe-mock's address, honoured only in the
+	// local stage; empty for Stripe itself.
+	APIBase string
+	// SiteURL is the site's address (SITE_URL, no trailing slash): Stripe sends the
+	// buyer back to its pages.
+	SiteURL string
+	// Stage is STAGE: local, staging or production.
+	Stage string
+	// SecretARN is STRIPE_SECRET_ARN: a Secrets Manager secret holding
+	// {"secret_key": …, "webhook_secret": …}, read by LoadSecret.
+	SecretARN string
+}
+
+// Enabled says card payment is on: there is a secret key.
+func (c Config) Enabled() bool { return c.SecretKey != "" }
+
+// Local says c is the local stage's.
+func (c Config) Local() bool { return c.Stage == StageLocal }
+
+// ConfigFromEnv reads STAGE (default local), SITE_URL, STRIPE_SECRET_KEY,
+// STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE and STRIPE_SECRET_ARN through getenv, and checks
+// the keys against the stage (Check) when they are set here rather than in the secret.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	c := Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")), WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")),
+		APIBase: strings.TrimRight(strings.TrimSpace(getenv("STRIPE_API_BASE")), "/"), Stage: strings.TrimSpace(getenv("STAGE")),
+		SiteURL: strings.TrimRight(strings.TrimSpace(getenv("SITE_URL")), "/"), SecretARN: strings.TrimSpace(getenv("STRIPE_SECRET_ARN"))}
+	if c.Stage == "" {
+		c.Stage = StageLocal
+	}
+	if c.SiteURL == "" {
+		c.SiteURL = DefaultSiteURL
+	}
+	if c.APIBase != "" && !c.Local() {
+		// A stage that is not local talks to Stripe itself, whatever the environment says.
+		return Config{}, fmt.Errorf("STRIPE_API_BASE is set but STAGE is %s: a local Stripe mock is used only with STAGE=local", c.Stage)
+	}
+	if c.SecretARN != "" && c.SecretKey != "" {
+		return Config{}, fmt.Errorf("set STRIPE_SECRET_ARN or STRIPE_SECRET_KEY, not both")
+	}
+	if c.SecretARN != "" {
+		return c, nil // checked by LoadSecret once the secret is read
+	}
+	return c, c.Check()
+}
+
+// Check refuses a key of the wrong mode for the stage: a live key (sk_live_) in the
+// local or staging stage, a test key (sk_test_) in production, a key of neither kind,
+// and a key without its webhook secret. Its sentences never quote a key.
+func (c Config) Check() error {
+	if c.SecretKey == "" {
+		return nil // card payment is off
+	}
+	live, test := strings.HasPrefix(c.SecretKey, "sk_live_"), strings.HasPrefix(c.SecretKey, "sk_test_")
+	switch {
+	case !live && !test:
+		return fmt.Errorf("the Stripe secret key must be a secret key (sk_test_… or sk_live_…); a restricted or publishable key will not do")
+	case live && c.Stage != "production":
+		return fmt.Errorf("the Stripe secret key is a live-mode key but STAGE is %s: use a test-mode key (sk_test_…) outside production", c.Stage)
+	case test && c.Stage == "production":
+		return fmt.Errorf("the Stripe secret key is a test-mode key but STAGE is production: production takes a live-mode key (sk_live_…)")
+	case c.WebhookSecret == "":
+		return fmt.Errorf("a Stripe secret key is set without its webhook secret (STRIPE_WEBHOOK_SECRET, whsec_…): events could not be verified")
+	}
+	return nil
+}
+
+// secret is the Stripe secret's JSON.
+type secret struct {
+	SecretKey     string `json:"secret_key"`
+	WebhookSecret string `json:"webhook_secret"`
+}
+
+// LoadSecret reads c.SecretARN's keys from Secrets Manager into c and checks them
+// (nothing to do without an ARN). A function calls it once, at cold start; the values
+// are never logged.
+func LoadSecret(ctx context.Context, c *Config, region string) error {
+	if c.SecretARN == "" {
+		return nil
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	if err != nil {
+		return fmt.Errorf("load aws config: %w", err)
+	}
+	out, err := secretsmanager.NewFromConfig(cfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(c.SecretARN)})
+	if err != nil {
+		return fmt.Errorf("read the Stripe secret %s: %w", c.SecretARN, err)
+	}
+	return c.setSecret(aws.ToString(out.SecretString))
+}
+
+// setSecret takes the keys of the secret's JSON and checks them.
+func (c *Config) setSecret(s string) error {
+	var v secret
+	if err := json.Unmarshal([]byte(s), &v); err != nil || v.SecretKey == "" || v.WebhookSecret == "" {
+		// The error must not quote the secret.
+		return fmt.Errorf("the Stripe secret %s must be JSON {\"secret_key\": …, \"webhook_secret\": …} with both set "+
+			"(docs/payments.md \"Going live\")", c.SecretARN)
+	}
+	c.SecretKey, c.WebhookSecret = strings.TrimSpace(v.SecretKey), strings.TrimSpace(v.WebhookSecret)
+	return c.Check()
+}
+
+// NewClient makes the Stripe client of c: its API calls go to c.APIBase when set (the
+// local stripe-mock), else to Stripe. Nil when card payment is off.
+func NewClient(c Config, httpClient *http.Client) *stripe.Client {
+	if !c.Enabled() {
+		return nil
+	}
+	if httpClient == nil {
+		httpClient = &http.Client{Timeout: 20 * time.Second}
+	}
+	bc := &stripe.BackendConfig{HTTPClient: httpClient, LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelError}}
+	if c.APIBase != "" {
+		bc.URL = stripe.String(c.APIBase)
+	}
+	return stripe.NewClient(c.SecretKey, stripe.WithBackends(stripe.NewBackendsWithConfig(bc)))
+}
+
+// Service takes card payments for the shop: Pay (a Checkout Session for an order), the
+// webhook's events, and refunds to the card.
+type Service struct {
+	Config Config
+	// Stripe is the client of Config; nil when card payment is off.
+	Stripe   *stripe.Client
+	Store    *store.Store
+	Payments payments.Service
+	// Notify makes the emails of card payments and refunds.
+	Notify mail.Notices
+	Now    func() time.Time
+	Log    *slog.Logger
+}
+
+// NewService builds the Service of c over st: nil when card payment is off (no key).
+func NewService(c Config, st *store.Store, notify mail.Notices, now func() time.Time, log *slog.Logger) *Service {
+	if !c.Enabled() {
+		return nil
+	}
+	return &Service{Config: c, Stripe: NewClient(c, nil), Store: st, Payments: payments.Service{Store: st, Now: now},
+		Notify: notify, Now: now, Log: log}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
+	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
@@ -92,17 +93,28 @@ func run(log *slog.Logger) error {
 		APILimit: edge.NewRateLimiter(limit),
 	})
 	addr := net.JoinHostPort(env("HOST", "127.0.0.1"), env("PORT", "8080"))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	// The local payment page stands in for Stripe's hosted page (STAGE=local only; the
+	// handler refuses in any other stage too) and delivers its outcomes to this edge's
+	// own webhook endpoint, as Stripe would (docs/payments.md "The local payment page").
+	var served http.Handler = h
+	if deps.Card != nil && deps.Card.Config.Local() {
+		mux := http.NewServeMux()
+		mux.Handle(cardpay.LocalPagePath, deps.Card.LocalPage("http://"+ln.Addr().String()+"/api/payments/stripe"))
+		mux.Handle("/", h)
+		served = mux
+		log.Info("local payment page", "url", "http://"+ln.Addr().String()+cardpay.LocalPagePath, "stripe", deps.Card.Config.APIBase)
+	}
 	srv := &http.Server{
 		Addr:              addr,
-		Handler:           api.WithRequestLog(log, h),
+		Handler:           api.WithRequestLog(log, served),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
 	go sweep(ctx, log, deps.Store, deps.Shop)

@@ -73,6 +73,8 @@ type Order struct {
 	// InvoicePaid is what payments allocated to the order's invoice add up to (pence,
 	// package payments); once they cover the invoice the order is paid (PaidAt).
 	InvoicePaid int64
+	// Card is the order's card payment through Stripe; nil: never sent to Stripe.
+	Card *CardState
 }
 
 // Dispatch is how an order went out.

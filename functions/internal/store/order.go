@@ -70,6 +70,9 @@ type orderItem struct {
 	// Returned are the chunks of lines (orders.ChunkLines each) whose stock a
 	// cancellation has given back.
 	Returned []int `dynamodbav:"returned,numberset,omitempty"`
+	// Card is the card payment's latest attempt (issue 36): written by StartCardAttempt
+	// and the webhook, never by a Put of the whole order.
+	Card *cardItem `dynamodbav:"card,omitempty"`
 	// GSI3PK and GSI3SK list the order for staff (index gsi3: ORDERS, newest number
 	// first); Search is what the staff search looks in (lower case).
 	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
@@ -166,7 +169,7 @@ func (it orderItem) toOrder() orders.Order {
 		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote,
 		Email: it.Email, Version: it.Version, PaidAt: timeOfMs(it.PaidAt), ConfirmedAt: timeOfMs(it.ConfirmedAt),
 		DispatchedAt: timeOfMs(it.DispatchedAt), CompletedAt: timeOfMs(it.CompletedAt), CancelledAt: timeOfMs(it.CancelledAt),
-		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid}
+		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid, Card: it.Card.toCard()}
 	if it.Dispatch != nil {
 		o.Dispatch = &orders.Dispatch{Carrier: it.Dispatch.Carrier, Tracking: it.Dispatch.Tracking}
 	}

@@ -29,6 +29,8 @@ type staffOrderStore interface {
 	OrdersPlaced(ctx context.Context, from, to time.Time) ([]orders.Order, error)
 	// Audit reads the newest entries of a thing's audit trail (store.AuditOrder+id).
 	Audit(ctx context.Context, thing string) ([]orders.AuditEntry, error)
+	// Refunds reads an account's refunds (an order's refunds to the card).
+	Refunds(ctx context.Context, uid string) ([]payments.Refund, error)
 }
 
 // statuses a staff list may be filtered by.
@@ -87,7 +89,14 @@ func orderPage(ctx context.Context, st staffOrderStore, o orders.Order) (adminOr
 	if err != nil {
 		return adminOrderPage{}, err
 	}
-	return adminOrderPage{Order: adminOrderOf(o), Audit: auditAnswers(audit)}, nil
+	refunds, err := cardRefundsOf(ctx, st, o)
+	if err != nil {
+		return adminOrderPage{}, err
+	}
+	page := adminOrderPage{Order: adminOrderOf(o), Audit: auditAnswers(audit)}
+	// Staff see whether the buyer could pay the order by card now, and its card refunds.
+	page.Order.Payment = orderPaymentOf(o, refunds, true)
+	return page, nil
 }
 
 // staffOrder reads the path's order for staff: a path id that is not an order number is

@@ -51,6 +51,9 @@ type DeployedFunction struct {
 	// MediaBucket: the function publishes product pictures to the media bucket
 	// (MEDIA_BUCKET; objects under media/products/).
 	MediaBucket bool `json:"mediaBucket,omitempty"`
+	// StripeSecret: the function takes card payments or says whether they are on
+	// (issue 36): it reads the Stripe secret (STRIPE_SECRET_ARN) and SITE_URL.
+	StripeSecret bool `json:"stripeSecret,omitempty"`
 }
 
 // Deployment is endpoints.json.

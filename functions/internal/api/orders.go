@@ -283,10 +283,23 @@ func handleOrders(log *slog.Logger, verify auth.Verifier, st OrderReader) http.H
 
 // handleOrder answers GET /api/orders/{id}: one of the buyer's orders; anyone else's is
 // a 404, the same as an order that does not exist.
-func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderReader) http.Handler {
-	return withOrder(log, verify, st, func(w http.ResponseWriter, _ *http.Request, o orders.Order) {
-		encode(w, http.StatusOK, orderAnswerOf(o))
+func handleOrder(log *slog.Logger, verify auth.Verifier, st OrderRefundReader, cardOn bool) http.Handler {
+	return withOrder(log, verify, st, func(w http.ResponseWriter, r *http.Request, o orders.Order) {
+		refunds, err := cardRefundsOf(r.Context(), st, o)
+		if err != nil {
+			writeError(w, r, log, err)
+			return
+		}
+		a := orderAnswerOf(o)
+		a.Payment = orderPaymentOf(o, refunds, cardOn)
+		encode(w, http.StatusOK, a)
 	})
+}
+
+// OrderRefundReader reads a buyer's orders and the refunds of their account.
+type OrderRefundReader interface {
+	OrderReader
+	RefundReader
 }
 
 // errNotInvoicedYet answers the PDF of an order whose invoice is still being issued.
@@ -404,6 +417,8 @@ type orderAnswer struct {
 	CancelledAt  *unixMillis     `json:"cancelled_at"`
 	Dispatch     *dispatchAnswer `json:"dispatch"`
 	CancelReason string          `json:"cancel_reason,omitempty"`
+	// Payment is how the order is being paid (issue 36, pay.go).
+	Payment orderPaymentAnswer `json:"payment"`
 }
 
 type dispatchAnswer struct {
@@ -536,6 +551,8 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	if o.Dispatch != nil {
 		a.Dispatch = &dispatchAnswer{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
 	}
+	// The order alone: an answer of one order adds its card refunds and Pay now.
+	a.Payment = orderPaymentOf(o, nil, false)
 	return a
 }
 

@@ -90,12 +90,17 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err != nil {
 		return Deps{}, err
 	}
-	card, err := cardFromEnv(ctx, getenv, log, st, mail.Notices{Shop: shop})
+	cc, err := cardpay.ConfigFromEnv(getenv)
 	if err != nil {
 		return Deps{}, err
 	}
+	if err := cardpay.LoadSecret(ctx, &cc, store.ConfigFromEnv(getenv).Region); err != nil {
+		return Deps{}, err
+	}
+	notify := mail.Notices{Shop: shop, SiteURL: cc.SiteURL}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, Card: card, ErrorReportLimit: reportLimit}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: notify, Media: ms, Card: cardpay.NewService(cc, st, notify, time.Now, log),
+		ErrorReportLimit: reportLimit}, nil
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -110,19 +115,6 @@ func mediaFromEnv(ctx context.Context, getenv func(string) string) (media.Store,
 		return nil, fmt.Errorf("media bucket %s: %w", bucket, err)
 	}
 	return media.NewS3Store(s3.NewFromConfig(cfg), bucket, "media/"), nil
-}
-
-// cardFromEnv is the card payment service of the Stripe configuration (its secret read
-// from Secrets Manager where STRIPE_SECRET_ARN names one), or nil when no key is set.
-func cardFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, st *store.Store, notify mail.Notices) (*cardpay.Service, error) {
-	c, err := cardpay.ConfigFromEnv(getenv)
-	if err != nil {
-		return nil, err
-	}
-	if err := cardpay.LoadSecret(ctx, &c, store.ConfigFromEnv(getenv).Region); err != nil {
-		return nil, err
-	}
-	return cardpay.NewService(c, st, notify, time.Now, log), nil
 }
 
 // searchMaxAge is how stale the search index may get before it is rebuilt in the
@@ -175,7 +167,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, placer))},
 		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
-		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store)},
+		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store, d.Card != nil)},
+		// Pay now (issue 36): a card payment of what the order's invoice still owes.
+		{"payOrder", "POST /api/orders/{id}/pay", protect(d.Log, d.CSRF, handlePayOrder(d.Log, d.Verifier, d.Card))},
 		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"creditNote", "GET /api/orders/{id}/creditNotes/{number}", handleCreditNote(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
@@ -233,11 +227,14 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "order", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
+	// An order that went to Stripe lists its refunds to the card: a Query of its account's partition.
+	{Name: "order", Group: "orders", StripeSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
+	// Pay now (issue 36): reads the order, records the attempt on it (UpdateItem).
+	{Name: "payOrder", Group: "orders", CSRFSecret: true, StripeSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "invoice", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "creditNote", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "billing", Group: "orders", CSRFSecret: true, StripeSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
 	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
 	{Name: "updateCoupon", Group: "basket", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
@@ -252,7 +249,8 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
-	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
+	// The order's refunds to the card (issue 36): a Query of its account's partition.
+	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
 	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
 		grant("GetItem UpdateItem PutItem", "USER#*"),

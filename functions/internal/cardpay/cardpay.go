@@ -54,7 +54,8 @@ func (c Config) Enabled() bool { return c.SecretKey != "" }
 // Local says c is the local stage's.
 func (c Config) Local() bool { return c.Stage == StageLocal }
 
-// ConfigFromEnv reads STAGE (default local), SITE_URL, STRIPE_SECRET_KEY,
+// ConfigFromEnv reads STAGE (default local), SITE_URL (default, in the local stage only,
+// DefaultSiteURL), STRIPE_SECRET_KEY,
 // STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE and STRIPE_SECRET_ARN through getenv, and checks
 // the keys against the stage (Check) when they are set here rather than in the secret.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
@@ -64,7 +65,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.Stage == "" {
 		c.Stage = StageLocal
 	}
-	if c.SiteURL == "" {
+	if c.SiteURL == "" && c.Local() {
 		c.SiteURL = DefaultSiteURL
 	}
 	if c.APIBase != "" && !c.Local() {
@@ -97,6 +98,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("the Stripe secret key is a test-mode key but STAGE is production: production takes a live-mode key (sk_live_…)")
 	case c.WebhookSecret == "":
 		return fmt.Errorf("a Stripe secret key is set without its webhook secret (STRIPE_WEBHOOK_SECRET, whsec_…): events could not be verified")
+	case c.SiteURL == "":
+		return fmt.Errorf("SITE_URL must be set where card payment is on: Stripe sends the buyer back to the site's pages")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
+	"net/url"
 	"strings"
 	texttemplate "text/template"
 
@@ -15,8 +16,13 @@ import (
 )
 
 // Notices makes the emails of an order's events for Shop: the Notifier the order
-// transactions write to the outbox.
-type Notices struct{ Shop config.Shop }
+// transactions write to the outbox. SiteURL is the site's address (SITE_URL, no trailing
+// slash): the Pay now link of a card order's confirmation starts with it ("" for none:
+// the email then names the orders page without a link).
+type Notices struct {
+	Shop    config.Shop
+	SiteURL string
+}
 
 var _ orders.Notifier = Notices{}
 
@@ -169,8 +175,11 @@ type view struct {
 
 	Invoice, InvoiceDate string // "" until the VAT invoice is issued
 	ProForma             bool
-	PaymentMethod        string // "pro-forma" or "on account"
+	PaymentMethod        string // "pro-forma", "card" or "on account"
 	PaymentTerms         string // how and when to pay
+	// PayNowURL is the order page's address, where a card order unpaid is paid (Pay
+	// now); "" for any other order, or where the site's address is not known.
+	PayNowURL string
 	Paid                 bool
 
 	Carrier, Tracking string
@@ -203,7 +212,11 @@ func (n Notices) view(o orders.Order) view {
 		DeliveryNote: o.DeliveryNote, ProForma: o.ProForma(), Paid: o.Paid(), CancelReason: strings.TrimSpace(o.CancelReason),
 		PaymentMethod: "on account",
 	}
-	if v.ProForma {
+	card := o.Billing != nil && o.Billing.PaymentMethod == account.PayByCard
+	switch {
+	case card:
+		v.PaymentMethod = "card"
+	case v.ProForma:
 		v.PaymentMethod = "pro-forma"
 	}
 	if o.CouponDiscount != 0 || o.CouponID != "" {
@@ -232,6 +245,11 @@ func (n Notices) view(o orders.Order) view {
 		v.Invoice, v.InvoiceDate = orders.InvoiceNumber(inv.Number), orders.InvoiceDate(inv.IssuedAt)
 	}
 	switch {
+	case card:
+		v.PaymentTerms = orders.CardTerms(o)
+		if !v.Paid && n.SiteURL != "" {
+			v.PayNowURL = n.SiteURL + "/account/orders/?id=" + url.QueryEscape(o.ID)
+		}
 	case v.ProForma:
 		v.PaymentTerms = orders.ProFormaTerms(o, n.Shop.BankTransfer)
 	case o.Invoice != nil:

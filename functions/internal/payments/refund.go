@@ -35,7 +35,24 @@ type Refund struct {
 	Reference  string
 	RecordedAt time.Time
 	By         orders.Staff
+	// A refund to a card (Method MethodCard, issue 36) goes back through Stripe: to
+	// PaymentIntent (pi_…), as Stripe's refund StripeRefund (re_…, "" until Stripe has
+	// answered), its Status moving only forward (RefundPending, then RefundSucceeded or
+	// RefundFailed, with Stripe's Failure reason), for OrderID's money.
+	PaymentIntent string
+	StripeRefund  string
+	Status        string
+	Failure       string
+	OrderID       string
 }
+
+// The statuses of a refund to a card. A refund by bank transfer or cheque is paid when
+// recorded, and has none.
+const (
+	RefundPending   = "pending"
+	RefundSucceeded = "succeeded"
+	RefundFailed    = "failed"
+)
 
 // RefundRequest is a member of staff's record of a refund.
 type RefundRequest struct {

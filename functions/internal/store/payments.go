@@ -155,16 +155,24 @@ type refundItem struct {
 	RecordedAt int64  `dynamodbav:"recordedAt"`
 	ByUID      string `dynamodbav:"byUid"`
 	ByEmail    string `dynamodbav:"byEmail"`
+	// A refund to a card's (card_refunds.go).
+	PaymentIntent string `dynamodbav:"paymentIntent,omitempty"`
+	StripeRefund  string `dynamodbav:"stripeRefund,omitempty"`
+	Status        string `dynamodbav:"status,omitempty"`
+	Failure       string `dynamodbav:"failure,omitempty"`
+	OrderID       string `dynamodbav:"orderId,omitempty"`
 }
 
 func refundToItem(r payments.Refund) refundItem {
 	return refundItem{PK: prefixUser + r.UID, SK: prefixRefund + r.ID, ID: r.ID, UID: r.UID, Source: r.Source, Method: r.Method,
-		Date: r.Date, Amount: r.Amount, Reference: r.Reference, RecordedAt: r.RecordedAt.UnixMilli(), ByUID: r.By.UID, ByEmail: r.By.Email}
+		Date: r.Date, Amount: r.Amount, Reference: r.Reference, RecordedAt: r.RecordedAt.UnixMilli(), ByUID: r.By.UID, ByEmail: r.By.Email,
+		PaymentIntent: r.PaymentIntent, StripeRefund: r.StripeRefund, Status: r.Status, Failure: r.Failure, OrderID: r.OrderID}
 }
 
 func (it refundItem) toRefund() payments.Refund {
 	return payments.Refund{ID: it.ID, UID: it.UID, Source: it.Source, Method: it.Method, Date: it.Date, Amount: it.Amount,
-		Reference: it.Reference, RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}}
+		Reference: it.Reference, RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail},
+		PaymentIntent: it.PaymentIntent, StripeRefund: it.StripeRefund, Status: it.Status, Failure: it.Failure, OrderID: it.OrderID}
 }
 
 // Refunds reads uid's refunds (strongly consistent).

@@ -117,7 +117,7 @@ func run(log *slog.Logger) error {
 		IdleTimeout:       2 * time.Minute,
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
-	go sweep(ctx, log, deps.Store, deps.Shop)
+	go sweep(ctx, log, deps.Store, deps.Shop, deps.Card)
 	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
 	go deliver(ctx, log, deps.Store, sender)
 	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
@@ -144,9 +144,10 @@ func run(log *slog.Logger) error {
 // same sweep).
 const sweepEvery = 30 * time.Second
 
-// sweep undoes stale pending orders and issues missing invoices every sweepEvery until
-// ctx ends.
-func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop) {
+// sweep undoes stale pending orders, issues missing invoices and asks Stripe again for
+// unanswered refunds to a card (card nil: card payment off) every sweepEvery until ctx
+// ends.
+func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop, card *cardpay.Service) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -157,6 +158,11 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		}
 		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		if card != nil {
+			if asked, cerr := card.Sweep(run); asked > 0 || cerr != nil {
+				log.InfoContext(run, "card refunds swept", "asked", asked, "err", cerr)
+			}
+		}
 		backlog := st.RecordOrderBacklogs(run, time.Now())
 		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
 	}

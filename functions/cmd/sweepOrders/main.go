@@ -1,17 +1,20 @@
 // Command sweepOrders is the scheduled Lambda that undoes the large orders left pending
-// by a request that died between its steps (docs/orders.md) and issues the VAT invoices
-// such a request left unissued (docs/invoices.md): the cloud's counterpart of
+// by a request that died between its steps (docs/orders.md), issues the VAT invoices
+// such a request left unissued (docs/invoices.md) and asks Stripe again for the refunds
+// to a card it has not answered (docs/payments.md): the cloud's counterpart of
 // the local edge's sweep and of the recover command. An EventBridge rule runs it every
 // minute (infra/lib/order-sweeper.ts).
 package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/lambdarun"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
@@ -19,10 +22,22 @@ import (
 )
 
 func main() {
-	log, st, _, shop := lambdarun.StartJob(os.Getenv)
+	log, st, cfg, shop := lambdarun.StartJob(os.Getenv)
+	card, err := cardpay.ServiceFromEnv(context.Background(), os.Getenv, cfg.Region, st, shop, log)
+	if err != nil {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
 	lambda.Start(func(ctx context.Context) error {
 		ctx = metrics.Job(ctx, "sweepOrders", metrics.RunID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		if card != nil {
+			// Refunds to a card Stripe has not answered, and cancelled card orders whose
+			// credit a crash left unrefunded (docs/payments.md "Refunds").
+			asked, cerr := card.Sweep(ctx)
+			log.InfoContext(ctx, "card refunds swept", "asked", asked, "err", cerr)
+			err = errors.Join(err, cerr)
+		}
 		// The backlogs after the sweep: the alarms on the oldest pending order and the
 		// oldest order waiting for its invoice read them.
 		backlog := st.RecordOrderBacklogs(ctx, time.Now())

@@ -148,6 +148,9 @@ func Endpoints(d Deps) []Endpoint {
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify, Hold: creditHolds(d)}
 	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now},
 		DeliveryVATRate: d.Shop.DefaultVATRate}
+	if d.Card != nil {
+		life.CardRefunds = d.Card
+	}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
 	sts := statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	return append([]Endpoint{
@@ -251,9 +254,13 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
 	// The order's refunds to the card (issue 36): a Query of its account's partition.
 	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},
-	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, Access: []Grant{
+	// A cancellation of an order paid by card refunds its credit to the card (issue 36):
+	// the account's payments and refunds read, the refund written with its CARDREFUNDING
+	// marker until Stripe answers.
+	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, StripeSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
-		grant("GetItem UpdateItem PutItem", "USER#*"),
+		grant("GetItem Query UpdateItem PutItem", "USER#*"),
+		grant("PutItem DeleteItem", "CARDREFUNDING"),
 		grant("Query PutItem", "AUDIT#ORDER#*"),
 		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
@@ -263,10 +270,13 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
-	{Name: "adminOrderCredit", Group: "admin", CSRFSecret: true, Access: []Grant{
+	// A part credit of an order paid by card refunds its credit to the card, as a cancellation does.
+	{Name: "adminOrderCredit", Group: "admin", CSRFSecret: true, StripeSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
-		grant("GetItem UpdateItem PutItem", "USER#*"),
+		grant("GetItem Query UpdateItem PutItem", "USER#*"),
 		grant("Query PutItem", "AUDIT#ORDER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*"),
+		grant("PutItem DeleteItem", "CARDREFUNDING"),
 		grant("UpdateItem", "PRODUCT#*"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
 		grant("PutItem", "CREDITNOTE"),
@@ -317,10 +327,15 @@ var endpointFunctions = []DeployedFunction{
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,
 // the email sender; each a functions/cmd/{name}), written to endpoints.json's jobs.
 var jobFunctions = []DeployedFunction{
-	{Name: "sweepOrders", Group: "jobs", Access: []Grant{
+	// The sweep of refunds to a card (issue 36): the CARDREFUNDING markers, the refunds
+	// and their sources, and the recent cancellations of card orders (gsi3).
+	{Name: "sweepOrders", Group: "jobs", StripeSecret: true, Access: []Grant{
+		indexQuery("gsi3"),
 		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
-		grant("GetItem UpdateItem PutItem DeleteItem", "USER#*"),
+		grant("GetItem Query UpdateItem PutItem DeleteItem", "USER#*"),
+		grant("Query PutItem DeleteItem", "CARDREFUNDING"),
+		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
 		grant("PutItem", "INVOICE"),
 		grant("Query DeleteItem", "INVOICING"),

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/stripe/stripe-go/v84"
 
+	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/store"
@@ -177,4 +178,19 @@ func NewService(c Config, st *store.Store, notify mail.Notices, now func() time.
 	}
 	return &Service{Config: c, Stripe: NewClient(c, nil), Store: st, Payments: payments.Service{Store: st, Now: now},
 		Notify: notify, Now: now, Log: log}
+}
+
+// ServiceFromEnv builds the Service of the environment's Stripe configuration over st
+// (its secret read from Secrets Manager where STRIPE_SECRET_ARN names one, in region):
+// nil when no key is set. The jobs (sweepOrders, the local edge's sweep) build theirs so.
+func ServiceFromEnv(ctx context.Context, getenv func(string) string, region string, st *store.Store, shop config.Shop,
+	log *slog.Logger) (*Service, error) {
+	c, err := ConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if err := LoadSecret(ctx, &c, region); err != nil {
+		return nil, err
+	}
+	return NewService(c, st, mail.Notices{Shop: shop, SiteURL: c.SiteURL}, time.Now, log), nil
 }

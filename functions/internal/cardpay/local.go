@@ -139,7 +139,7 @@ func (s Service) LocalPage(webhookURL string) http.Handler {
 // localView is what the local page shows.
 type localView struct {
 	OrderID, Amount, Session, Problem, OrderPage string
-	Attempt                                     int
+	Attempt                                      int
 }
 
 // localPayment reads the payment the page's query names: the order (whoever's: the

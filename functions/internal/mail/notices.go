@@ -180,7 +180,7 @@ type view struct {
 	// PayNowURL is the order page's address, where a card order unpaid is paid (Pay
 	// now); "" for any other order, or where the site's address is not known.
 	PayNowURL string
-	Paid                 bool
+	Paid      bool
 
 	Carrier, Tracking string
 	CancelReason      string

@@ -186,6 +186,18 @@ type Lifecycle struct {
 	// DeliveryVATRate is the delivery's VAT rate for a part credit of an order whose
 	// invoice does not show it (the shop's rate).
 	DeliveryVATRate int
+	// CardRefunds refunds to the card the credit on account a cancellation or a part
+	// credit leaves on an order paid by card, after the credit note is issued (package
+	// cardpay); nil: none.
+	CardRefunds CardRefunder
+}
+
+// CardRefunder refunds an order's credit on account to the card that paid it.
+type CardRefunder interface {
+	// RefundCredit refunds what o's credit notes left on account, when o was paid by
+	// card; nothing otherwise. Safe to repeat. It logs its own failures: the caller's
+	// cancellation or credit stands, and the sweep asks again.
+	RefundCredit(ctx context.Context, o Order) error
 }
 
 // Act takes action a on uid's order id: the order after it, or a refusal (a
@@ -222,7 +234,11 @@ func (l Lifecycle) Act(ctx context.Context, uid, id string, a Action) (Order, er
 		return Order{}, err
 	}
 	if a.Name == ActionCancel {
-		return l.Store.FinishCancel(ctx, uid, id, l.cancelled)
+		done, err := l.Store.FinishCancel(ctx, uid, id, l.cancelled)
+		if err == nil && l.CardRefunds != nil {
+			_ = l.CardRefunds.RefundCredit(ctx, done)
+		}
+		return done, err
 	}
 	return after, nil
 }

@@ -304,7 +304,11 @@ func (l Lifecycle) Credit(ctx context.Context, uid, id string, c CreditAction) (
 	if l.Notify != nil {
 		p.Emails = l.Notify.Credited
 	}
-	return cs.CreditPart(ctx, p)
+	done, err := cs.CreditPart(ctx, p)
+	if err == nil && l.CardRefunds != nil {
+		_ = l.CardRefunds.RefundCredit(ctx, done)
+	}
+	return done, err
 }
 
 // ActionCredit is the audit trail's name of a part credit.

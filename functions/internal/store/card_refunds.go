@@ -204,3 +204,12 @@ func (s *Store) CardRefundsUnanswered(ctx context.Context, before time.Time) ([]
 	}
 	return out, nil
 }
+
+// ForgetCardRefunding takes away the marker of refund id (answered by Stripe already).
+func (s *Store) ForgetCardRefunding(ctx context.Context, id string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(pkCardRefunding, id)})
+	if err != nil {
+		return fmt.Errorf("forget card refund marker %s: %w", id, err)
+	}
+	return nil
+}

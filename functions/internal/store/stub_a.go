@@ -1,7 +1,6 @@
 package store
 
 import (
-
 	"github.com/tradeshop/functions/internal/orders"
 )
 

@@ -67,7 +67,7 @@ export interface BillingAnswer {
   address: AddressAnswer;
   vat_number: string;
   po_ref: string;
-  payment_method: 'account' | 'proforma';
+  payment_method: 'account' | 'proforma' | 'card';
 }
 
 export interface SearchAnswer {
@@ -129,6 +129,7 @@ export interface OrderAnswer {
   cancelled_at: UnixMillis | null;
   dispatch: DispatchAnswer | null;
   cancel_reason?: string;
+  payment: OrderPaymentAnswer;
 }
 
 export interface OrdersPage {
@@ -140,6 +141,10 @@ export interface ReorderAnswer {
   added: string[];
   unavailable: string[];
   basket_full: string[];
+}
+
+export interface PayAnswer {
+  url: string;
 }
 
 export interface ListsAnswer {
@@ -504,6 +509,13 @@ export interface DispatchAnswer {
   tracking: string;
 }
 
+export interface OrderPaymentAnswer {
+  state: 'paid' | 'awaiting' | 'pending' | 'failed' | 'abandoned' | 'none';
+  failure: string | null;
+  can_pay_now: boolean;
+  card_refunds: CardRefundAnswer[];
+}
+
 export interface ListSummary {
   id: string;
   name: string;
@@ -575,6 +587,7 @@ export interface AdminOrderAnswer {
   cancelled_at: UnixMillis | null;
   dispatch: DispatchAnswer | null;
   cancel_reason?: string;
+  payment: OrderPaymentAnswer;
   uid: string;
   email: string;
   business: string;
@@ -854,6 +867,14 @@ export interface CreditLineAnswer {
   net_ex_vat: Pence;
   vat: Pence;
   restocked: number;
+}
+
+export interface CardRefundAnswer {
+  id: string;
+  amount: Pence;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure: string | null;
+  recorded_at: UnixMillis;
 }
 
 export interface ImportChangeAnswer {

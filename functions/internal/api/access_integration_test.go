@@ -58,6 +58,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	deps.Media = pictures
 	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one
 	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
+	deps.Card = testCard(t, st)                               // card payment on, against stripe-mock
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.
@@ -289,6 +290,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			return code, body
 		}, nil},
 		{"orders", func() (int, string) { return get("/api/orders") }, nil},
+		{"order", func() (int, string) { return get("/api/orders/" + orderID) }, nil},
+		// Pay now: a Checkout Session (stripe-mock's), its attempt recorded on the order,
+		// which then lists its card refunds (none).
+		{"payOrder", func() (int, string) { return post("/api/orders/"+orderID+"/pay", `{"token":`+tok+`}`) }, nil},
 		{"order", func() (int, string) { return get("/api/orders/" + orderID) }, nil},
 		{"invoice", func() (int, string) { return get("/api/orders/" + orderID + "/invoice") }, nil},
 		{"reorder", func() (int, string) { return post("/api/orders/"+orderID+"/reorder", `{"token":`+tok+`}`) }, nil},

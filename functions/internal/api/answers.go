@@ -25,7 +25,7 @@ var answerTypes = []any{
 	// Catalogue, prices and coupons.
 	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{},
 	// Orders.
-	orderAnswer{}, ordersPage{}, reorderAnswer{},
+	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
 	// Profile and session.

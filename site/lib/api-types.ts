@@ -701,6 +701,8 @@ export interface LedgerEntryAnswer {
   payment_reference: string;
   unallocated: Pence;
   source: string;
+  refund_status: 'pending' | 'succeeded' | 'failed' | null | null;
+  refund_failure: string | null;
 }
 
 export interface PaymentAnswer {
@@ -720,12 +722,15 @@ export interface PaymentAnswer {
 export interface RefundAnswer {
   id: string;
   source: string;
-  method: 'bank_transfer' | 'cheque' | 'reversal';
+  method: 'bank_transfer' | 'cheque' | 'reversal' | 'card';
   date: string;
   amount: Pence;
   reference: string;
   recorded_at: UnixMillis;
   recorded_by: string;
+  payment_intent: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | null | null;
+  failure: string | null;
 }
 
 export interface AgeingAnswer {

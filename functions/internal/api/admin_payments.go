@@ -216,6 +216,10 @@ type ledgerEntryAnswer struct {
 	PaymentReference string  `json:"payment_reference"`
 	Unallocated      int64   `json:"unallocated"`
 	Source           string  `json:"source"`
+	// RefundStatus is a refund to a card's (pending until Stripe says it went back,
+	// then succeeded or failed, RefundFailure saying why); null for any other entry.
+	RefundStatus  *string `json:"refund_status" ts:"'pending' | 'succeeded' | 'failed' | null"`
+	RefundFailure *string `json:"refund_failure"`
 }
 
 // adminLedgerAnswer is an account's ledger: entries oldest first; balance (the last
@@ -241,12 +245,26 @@ type adminPaymentAnswer struct {
 type refundAnswer struct {
 	ID         string     `json:"id"`
 	Source     string     `json:"source"`
-	Method     string     `json:"method" ts:"'bank_transfer' | 'cheque' | 'reversal'"`
+	Method     string     `json:"method" ts:"'bank_transfer' | 'cheque' | 'reversal' | 'card'"`
 	Date       string     `json:"date"`
 	Amount     int64      `json:"amount"`
 	Reference  string     `json:"reference"`
 	RecordedAt unixMillis `json:"recorded_at"`
 	RecordedBy string     `json:"recorded_by"`
+	// A refund to a card (method card): its PaymentIntent, its status (pending until
+	// Stripe says it went back, then succeeded or failed) and why it failed; null for
+	// any other refund.
+	PaymentIntent *string `json:"payment_intent"`
+	Status        *string `json:"status" ts:"'pending' | 'succeeded' | 'failed' | null"`
+	Failure       *string `json:"failure"`
+}
+
+// textOrNull is s, or nil for "".
+func textOrNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // adminRefundAnswer is a refund recorded, with its source after and the account's ledger.
@@ -258,7 +276,8 @@ type adminRefundAnswer struct {
 
 func refundAnswerOf(r payments.Refund) refundAnswer {
 	a := refundAnswer{ID: r.ID, Source: r.Source, Method: r.Method, Date: r.Date, Amount: r.Amount, Reference: r.Reference,
-		RecordedAt: unixMillisOf(r.RecordedAt), RecordedBy: r.By.Email}
+		RecordedAt: unixMillisOf(r.RecordedAt), RecordedBy: r.By.Email, PaymentIntent: textOrNull(r.PaymentIntent), Status: textOrNull(r.Status),
+		Failure: textOrNull(r.Failure)}
 	if a.RecordedBy == "" {
 		a.RecordedBy = r.By.UID
 	}
@@ -288,7 +307,8 @@ func ledgerAnswerOf(l payments.Ledger) adminLedgerAnswer {
 	for i, e := range l.Entries {
 		ea := ledgerEntryAnswer{Kind: e.Kind, Date: e.Date.Format("2006-01-02"), Reference: e.Reference, OrderID: e.OrderID,
 			Debit: e.Debit, Credit: e.Credit, Balance: e.Balance, Outstanding: e.Outstanding, PastDue: e.Overdue, Method: e.Method,
-			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source}
+			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source, RefundStatus: textOrNull(e.RefundStatus),
+			RefundFailure: textOrNull(e.RefundFailure)}
 		if e.Kind == payments.KindInvoice {
 			d := e.DueOn.Format("2006-01-02")
 			ea.DueOn = &d

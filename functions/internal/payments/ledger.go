@@ -62,6 +62,9 @@ type Entry struct {
 	Unallocated int64
 	// Source is a refund's: the payment or credit note (CN-…) it was paid from.
 	Source string
+	// A refund to a card's status (pending, succeeded, failed) and Stripe's reason for a
+	// failure; "" for any other entry.
+	RefundStatus, RefundFailure string
 }
 
 // Ledger is an account's documents in date order with a running balance, and its
@@ -116,7 +119,7 @@ func Build(docs Documents, today time.Time) Ledger {
 	}
 	for _, r := range docs.Refunds {
 		entries = append(entries, Entry{Kind: KindRefund, Date: dayOf(r.Date, r.RecordedAt), At: r.RecordedAt, Reference: r.ID,
-			Debit: r.Amount, Method: r.Method, PaymentRef: r.Reference, Source: r.Source})
+			Debit: r.Amount, Method: r.Method, PaymentRef: r.Reference, Source: r.Source, RefundStatus: r.Status, RefundFailure: r.Failure})
 	}
 	for _, inv := range docs.MarkedPaid {
 		entries = append(entries, Entry{Kind: KindPayment, Date: Day(inv.IssuedAt), At: inv.IssuedAt.Add(time.Millisecond),

@@ -138,3 +138,98 @@ func TestPayNowOffWithoutAKey(t *testing.T) {
 		t.Fatalf("billing card with card payment on: %d %v", code, out)
 	}
 }
+
+// payByCard records a card payment of what o's invoice owes, allocated to it, as the
+// webhook records a succeeded PaymentIntent pi (the order becomes paid).
+func payByCard(t *testing.T, st *store.Store, o orders.Order, pi string) {
+	t.Helper()
+	inv, ok := payments.InvoiceOf(o)
+	if !ok {
+		t.Fatalf("order %s has no invoice", o.ID)
+	}
+	now, by, amount := time.Now(), orders.Staff{Email: "stripe"}, inv.Outstanding()
+	p := payments.Payment{ID: "PAY-" + strings.ToUpper(pi[len(pi)-8:]), UID: o.UID, Method: payments.MethodCard, Date: payments.Day(now).Format(time.DateOnly),
+		Amount: amount, Reference: pi, RecordedAt: now, By: by, Allocated: amount,
+		Allocations: []payments.Allocation{{Invoice: inv.Number, OrderID: o.ID, Amount: amount, At: now, By: by}}}
+	w := payments.Write{Payment: p, New: true, Lines: []payments.WriteLine{{Invoice: inv, Amount: amount, Covers: true, At: now,
+		OrderAudit: orders.AuditEntry{At: now, By: by, Action: orders.ActionPay}}},
+		Audit: orders.AuditEntry{At: now, By: by, Action: "record payment"}}
+	if err := st.WriteAllocation(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCardOrderCancelledOrCreditedIsRefundedToTheCard: staff cancelling an order paid by
+// card refund its whole credit on account to the card at once (one refund, the credit
+// note's CN-… its source, stripe-mock's answer settling it); a part credit of another
+// refunds the note's credit, to the penny. The order answers list the refunds, and the
+// account's books still balance.
+func TestCardOrderCancelledOrCreditedIsRefundedToTheCard(t *testing.T) {
+	t.Parallel()
+	s := newCardShop(t)
+	ctx := context.Background()
+	u := s.buyer()
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	os := invoicedOrders(t, s, u, 2)
+	for i, o := range os {
+		if code, out := s.payNow(u, o.ID); code != 200 {
+			t.Fatalf("pay now: %d %v", code, out)
+		}
+		payByCard(t, s.st, o, fmt.Sprintf("pi_test_refund_%08d", i))
+	}
+
+	cancelled, err := s.st.Order(ctx, u.UID, os[0].ID)
+	if err != nil || !cancelled.Paid() {
+		t.Fatalf("order %s not paid: %v", os[0].ID, err)
+	}
+	if code, out := s.act(staff, cancelled.ID, cancelled.Version, orders.ActionCancel, `,"reason":"Card test"`); code != 200 {
+		t.Fatalf("cancel: %d %v", code, out)
+	}
+	credited, err := s.st.Order(ctx, u.UID, os[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out := s.c.post("/api/admin/orders/"+credited.ID+"/credit", fmt.Sprintf(`{"token":%q,"version":%d,"lines":[{"line":0,"units":1}],"reason":"Card test"}`,
+		staff.IDToken, credited.Version), nil); code != 200 {
+		t.Fatalf("part credit: %d %v", code, out)
+	}
+
+	refunds, err := s.st.Refunds(ctx, u.UID)
+	if err != nil || len(refunds) != 2 {
+		t.Fatalf("%d refunds (%v), want 2: %+v", len(refunds), err, refunds)
+	}
+	byOrder := map[string]payments.Refund{}
+	for _, r := range refunds {
+		byOrder[r.OrderID] = r
+	}
+	for i, o := range os {
+		r, ok := byOrder[o.ID]
+		after, err := s.st.Order(ctx, u.UID, o.ID)
+		if !ok || err != nil || len(after.CreditNotes) != 1 {
+			t.Fatalf("order %s: refund %v, %d notes (%v)", o.ID, ok, len(after.CreditNotes), err)
+		}
+		note := after.CreditNotes[0]
+		if r.Method != payments.MethodCard || r.PaymentIntent != fmt.Sprintf("pi_test_refund_%08d", i) || r.Source != orders.CreditNoteNumber(note.Number) ||
+			r.Amount != note.OnAccount() || r.Status != payments.RefundSucceeded || r.StripeRefund == "" {
+			t.Fatalf("order %s refund %+v, note on account %d", o.ID, r, note.OnAccount())
+		}
+		if i == 0 && r.Amount != o.TotalIncVAT {
+			t.Fatalf("the cancelled order's refund is %d of %d", r.Amount, o.TotalIncVAT)
+		}
+		code, _, body := s.c.get("/api/orders/"+o.ID, u.IDToken)
+		if code != 200 || !strings.Contains(string(body), `"card_refunds":[{"id":"`+r.ID+`","amount":`+fmt.Sprint(r.Amount)+`,"status":"succeeded","failure":null`) {
+			t.Fatalf("order answer: %d %s", code, body)
+		}
+	}
+	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+
+	// Cancelling again, or the sweep, refunds nothing more.
+	card := testCard(t, s.st)
+	card.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	if _, err := card.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.st.Refunds(ctx, u.UID); len(again) != 2 {
+		t.Fatalf("%d refunds after the sweep", len(again))
+	}
+}

@@ -5,11 +5,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stripe/stripe-go/v84"
+	"github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/cardpay"
@@ -231,5 +236,69 @@ func TestCardOrderCancelledOrCreditedIsRefundedToTheCard(t *testing.T) {
 	}
 	if again, _ := s.st.Refunds(ctx, u.UID); len(again) != 2 {
 		t.Fatalf("%d refunds after the sweep", len(again))
+	}
+}
+
+// TestLocalPagePostDeliversSignedEvents: the local payment page shows the server's
+// amount, and its Succeed posts checkout.session.completed then payment_intent.succeeded
+// to the webhook address, each verifying with the webhook secret, then sends the browser
+// to the complete page; Decline posts one payment_intent.payment_failed and sends it to
+// the order page.
+func TestLocalPagePostDeliversSignedEvents(t *testing.T) {
+	t.Parallel()
+	s := newCardShop(t)
+	card := testCard(t, s.st)
+	u := s.buyer()
+	o := invoicedOrders(t, s, u, 1)[0]
+	code, out := s.payNow(u, o.ID)
+	if code != 200 {
+		t.Fatalf("pay now: %d %v", code, out)
+	}
+	page, _ := url.Parse(fmt.Sprint(out["url"]))
+	var got []stripe.Event
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		ev, err := webhook.ConstructEvent(body, r.Header.Get("Stripe-Signature"), "whsec_local")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		got = append(got, ev)
+	}))
+	defer hook.Close()
+	h := card.LocalPage(hook.URL + "/api/payments/stripe")
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", page.RequestURI(), nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Local test payment — no money moves") ||
+		!strings.Contains(rec.Body.String(), orders.Pounds(o.TotalIncVAT)) {
+		t.Fatalf("the page: %d %s", rec.Code, rec.Body.String())
+	}
+	for _, c := range []struct {
+		outcome string
+		types   []stripe.EventType
+		to      string
+	}{
+		{cardpay.OutcomeDecline, []stripe.EventType{stripe.EventTypePaymentIntentPaymentFailed}, "/account/orders/?id=" + o.ID},
+		{cardpay.OutcomeSucceed, []stripe.EventType{stripe.EventTypeCheckoutSessionCompleted, stripe.EventTypePaymentIntentSucceeded},
+			"/checkout/complete/" + o.ID + "/?paid=1"},
+	} {
+		got = nil
+		req := httptest.NewRequest("POST", page.RequestURI(), strings.NewReader("outcome="+c.outcome))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusSeeOther || !strings.HasSuffix(rec.Header().Get("Location"), c.to) {
+			t.Fatalf("%s: %d to %q %s", c.outcome, rec.Code, rec.Header().Get("Location"), rec.Body.String())
+		}
+		if len(got) != len(c.types) {
+			t.Fatalf("%s delivered %d events", c.outcome, len(got))
+		}
+		for i, ev := range got {
+			if ev.Type != c.types[i] {
+				t.Fatalf("%s event %d is %s", c.outcome, i, ev.Type)
+			}
+		}
 	}
 }

@@ -20,6 +20,8 @@ const entry = (e: Partial<LedgerEntry>): LedgerEntry => ({
   payment_reference: '',
   unallocated: 0,
   source: '',
+  refund_status: null,
+  refund_failure: null,
   ...e,
 });
 

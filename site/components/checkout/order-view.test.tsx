@@ -80,6 +80,7 @@ const order: Order = {
   credit_notes: [],
   delivery_charge_credited: 0,
   delivery_charge_left: 0,
+  payment: { state: 'awaiting', failure: null, can_pay_now: false, card_refunds: [] },
   paid_at: null,
   confirmed_at: null,
   dispatched_at: null,

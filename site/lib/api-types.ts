@@ -59,6 +59,7 @@ export interface CheckoutAnswer {
   coupon_discount: Pence;
   minimum_order: Pence;
   below_minimum_by: Pence;
+  card_payment: boolean;
 }
 
 export interface BillingAnswer {

@@ -140,13 +140,16 @@ type checkoutAnswer struct {
 	CouponDiscount        int64          `json:"coupon_discount"`
 	MinimumOrder          int64          `json:"minimum_order"`    // pence ex VAT
 	BelowMinimumBy        int64          `json:"below_minimum_by"` // what the basket lacks of the minimum, 0 at or over it
+	// CardPayment says the billing step may offer card (a Stripe key is set; issue 36).
+	CardPayment bool `json:"card_payment"`
 }
 
 // handleCheckout answers POST /api/checkout {token}: what the checkout steps need —
 // saved billing, whether the account may pay on account, a quote per delivery option
 // (so the browser does no money arithmetic), and how far the priced basket is below the
-// minimum order (so each step can say so at once, not only when Place Order is refused).
-func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Service) http.Handler {
+// minimum order (so each step can say so at once, not only when Place Order is refused),
+// and whether card payment is on (cardOn).
+func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Service, cardOn bool) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, _ tokenRequest) {
 		p, acct, err := baskets.Priced(r.Context(), who.UID)
 		if err != nil {
@@ -154,7 +157,8 @@ func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Servi
 			return
 		}
 		a := checkoutAnswer{ApprovedForCredit: acct.ApprovedForCredit, FreeDeliveryThreshold: p.FreeDeliveryThreshold,
-			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy}
+			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy,
+			CardPayment: cardOn}
 		if acct.Billing != nil {
 			b := billingAnswerOf(*acct.Billing)
 			a.Billing = &b

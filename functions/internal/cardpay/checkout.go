@@ -38,7 +38,7 @@ var ErrOff = errors.New("card payment is off: no Stripe key is set")
 // Checkout Session for that amount (never the browser's), recorded on the order as its
 // next attempt, and answers where to send the buyer (Stripe's hosted page; in the local
 // stage, the local payment page). It refuses (a *shoperr.ConflictError) an order that
-// is paid, cancelled, not invoiced yet or owes nothing, and another buyer's order is not
+// is paid, cancelled, on account, not invoiced yet or owes nothing, and another buyer's order is not
 // found. A session of an earlier attempt still open is expired first, so that only the
 // newest can take money.
 func (s Service) Pay(ctx context.Context, uid, orderID string) (string, error) {
@@ -89,6 +89,8 @@ func payable(o orders.Order) (payments.Invoice, error) {
 		return payments.Invoice{}, &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is cancelled: there is nothing to pay.", o.ID)}
 	case o.Paid():
 		return payments.Invoice{}, &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is paid already.", o.ID)}
+	case !o.ProForma():
+		return payments.Invoice{}, &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is on account: pay it as its invoice says.", o.ID)}
 	}
 	inv, ok := payments.InvoiceOf(o)
 	if !ok {
@@ -104,9 +106,6 @@ func payable(o orders.Order) (payments.Invoice, error) {
 // can_pay_now): it is pro-forma or paid by card, invoiced, owes something, is neither
 // paid nor cancelled.
 func CanPayNow(o orders.Order) bool {
-	if !o.ProForma() {
-		return false
-	}
 	_, err := payable(o)
 	return err == nil
 }

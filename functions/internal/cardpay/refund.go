@@ -81,15 +81,7 @@ func (s Service) recordCardRefund(ctx context.Context, uid, source, pi string, a
 				src.Name(), orders.Pounds(src.Unallocated()), orders.Pounds(amount))}
 		}
 		now := s.Now()
-		orderID := src.OrderID
-		if orderID == "" {
-			for _, a := range src.Allocations {
-				if a.OrderID != "" {
-					orderID = a.OrderID
-					break
-				}
-			}
-		}
+		orderID := s.refundOrder(ctx, src, pi)
 		r := payments.Refund{ID: id, UID: uid, Source: source, Method: payments.MethodCard, Date: payments.Day(now).Format(time.DateOnly),
 			Amount: amount, Reference: pi, RecordedAt: now, By: refundActor, PaymentIntent: pi, Status: payments.RefundPending, OrderID: orderID}
 		w := payments.RefundWrite{Refund: r, Source: src, Audit: orders.AuditEntry{At: now, By: refundActor, Action: "refund to card",
@@ -108,6 +100,25 @@ func (s Service) recordCardRefund(ctx context.Context, uid, source, pi string, a
 		time.Sleep(time.Duration(5+5*try) * time.Millisecond)
 	}
 	return payments.Refund{}, fmt.Errorf("refund %s from %s: still racing after %d attempts", id, source, refundTries)
+}
+
+// refundOrder is the order a refund from src to pi is for: the credit note's, else the
+// order the payment was allocated to, else (a card payment recorded unallocated, for an
+// order cancelled before it arrived) the order its PaymentIntent's metadata names; ""
+// when none says.
+func (s Service) refundOrder(ctx context.Context, src payments.Payment, pi string) string {
+	if src.OrderID != "" {
+		return src.OrderID
+	}
+	for _, a := range src.Allocations {
+		if a.OrderID != "" {
+			return a.OrderID
+		}
+	}
+	if intent, err := s.Stripe.V1PaymentIntents.Retrieve(ctx, pi, nil); err == nil && intent.Metadata[MetaUID] == src.UID {
+		return intent.Metadata[MetaOrderID]
+	}
+	return ""
 }
 
 // askStripe asks Stripe for refund r (idempotency key its id), stores the re_ id and

@@ -19,11 +19,13 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
@@ -500,10 +502,27 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err := st.ApplyChange(ctx, orders.Change{Before: crashed, After: cancelling, Audit: orders.AuditEntry{At: cancelling.CancelledAt, Action: "cancel"}}); err != nil {
 		t.Fatal(err)
 	}
+	// A refund to a card recorded an hour ago whose request died before Stripe answered:
+	// the sweep asks Stripe for it (issue 36).
+	hourAgo := time.Now().Add(-time.Hour)
+	credit := payments.Payment{ID: "CN-009999", UID: u3.UID, Method: payments.MethodCreditNote, Date: payments.Day(hourAgo).Format(time.DateOnly),
+		Amount: 500, Reference: "CN-009999", RecordedAt: hourAgo, OrderID: "TS-CRASH-1"}
+	if err := st.WriteAllocation(ctx, payments.Write{Payment: credit, New: true, Audit: orders.AuditEntry{At: hourAgo, Action: "credit note"}}); err != nil {
+		t.Fatal(err)
+	}
+	unanswered := payments.Refund{ID: cardpay.CardRefundID(credit.ID, "pi_access_sweep", 500), UID: u3.UID, Source: credit.ID, Method: payments.MethodCard,
+		Date: credit.Date, Amount: 500, Reference: "pi_access_sweep", RecordedAt: hourAgo, PaymentIntent: "pi_access_sweep",
+		Status: payments.RefundPending, OrderID: "TS-CRASH-1"}
+	if err := st.WriteCardRefund(ctx, payments.RefundWrite{Refund: unanswered, Source: credit, Audit: orders.AuditEntry{At: hourAgo, Action: "refund to card"}}); err != nil {
+		t.Fatal(err)
+	}
 	rec.take()
 	shop, err := config.Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if asked, err := deps.Card.Sweep(ctx); err != nil || asked != 1 {
+		t.Fatalf("card refunds swept: %d, %v", asked, err)
 	}
 	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 || r.Cancelled != 1 {
 		t.Fatalf("sweep: %+v, %v", r, err)

@@ -322,10 +322,21 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminOrderCredit", func() (int, string) {
 			return post("/api/admin/orders/"+orderID+"/credit", `{"token":`+stok+`,"version":3,"lines":[{"line":0,"units":1}],"delivery":1,"reason":"Access test"}`)
 		}, nil},
-		// The large order, cancelled: its stock given back in steps.
+		// The large order, paid by card, cancelled: its stock given back in steps, its
+		// credit refunded to the card (issue 36).
 		{"adminOrderAction", func() (int, string) {
-			return post("/api/admin/orders/"+largeID+"/action", `{"token":`+stok+`,"action":"cancel","version":1,"reason":"Access test"}`)
-		}, func() { largeID = latestOrder(u.UID, 1) }},
+			return post("/api/admin/orders/"+largeID+"/action", `{"token":`+stok+`,"action":"cancel","version":2,"reason":"Access test"}`)
+		}, func() {
+			largeID = latestOrder(u.UID, 1)
+			o, err := st.Order(ctx, u.UID, largeID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.StartCardAttempt(ctx, u.UID, largeID, 0, "cs_test_access", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			payByCard(t, st, o, "pi_test_access01")
+		}},
 		// The buyer downloads the cancelled order's credit note.
 		{"creditNote", func() (int, string) { return get("/api/orders/" + largeID + "/creditNotes/" + creditNote) }, func() {
 			if o, err := st.Order(ctx, u.UID, largeID); err == nil && len(o.CreditNotes) == 1 {
@@ -477,6 +488,13 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}
 		checkAccesses(t, cl.endpoint, e.Access, rec.take())
 		covered[cl.endpoint] = true
+	}
+	// The card-paid order's cancellation refunded its credit to the card, through the
+	// grants of adminOrderAction.
+	if refunds, err := st.Refunds(ctx, u.UID); err != nil || !slices.ContainsFunc(refunds, func(r payments.Refund) bool {
+		return r.PaymentIntent == "pi_test_access01" && r.Status == payments.RefundSucceeded
+	}) {
+		t.Fatalf("no refund to the card of the cancelled order: %+v %v", refunds, err)
 	}
 	// The scheduled sweep, as sweepOrders runs it, of another buyer's dead large order
 	// and of an order whose request died before it issued the invoice.

@@ -73,7 +73,10 @@ export const SUITES = [
     'e2e',
     'end-to-end tests in headless Chromium against the local edge (E2E_FILTER="a b" runs the files matching any name), then its log checked for the test passwords, tokens and email text',
   ],
-  ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped'],
+  [
+    'faults',
+    "fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped, a card payment's event redelivered after kill -9",
+  ],
 ];
 /** The suites that test the build, and so bring it along. */
 const NEEDS_BUILD = ['release', 'e2e', 'faults'];
@@ -494,7 +497,7 @@ async function main(argv) {
   if (built && has('faults')) {
     await step(
       'faults',
-      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way, payments allocated and orders cancelled under kill -9 (scripts/faults.mjs)',
+      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way, payments allocated and orders cancelled under kill -9, a card payment event redelivered after a kill -9 between recording and applying it (scripts/faults.mjs)',
       () =>
         run('node', ['scripts/faults.mjs'], {
           env: {

@@ -170,10 +170,12 @@ func handleAdminLedger(g staffGate, pays payments.Service) http.Handler {
 
 // paymentAnswer is a payment as staff see it: money in pence, date a London day
 // (YYYY-MM-DD), recorded_at Unix ms. Credit on account is one too: id the credit note's
-// number, method credit_note, order_id its order.
+// number, method credit_note, order_id its order. A card payment (method card, recorded
+// by the Stripe webhook, reference its PaymentIntent) carries flag, a sentence saying why
+// staff must look at it ("" when nothing needs them).
 type paymentAnswer struct {
 	ID          string             `json:"id"`
-	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque' | 'credit_note'"`
+	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque' | 'credit_note' | 'card'"`
 	OrderID     string             `json:"order_id"`
 	Date        string             `json:"date"`
 	Amount      int64              `json:"amount"`
@@ -183,6 +185,7 @@ type paymentAnswer struct {
 	Allocated   int64              `json:"allocated"`
 	Unallocated int64              `json:"unallocated"`
 	Allocations []allocationAnswer `json:"allocations"`
+	Flag        string             `json:"flag"`
 }
 
 // allocationAnswer is part of a payment set against one invoice, or paid back by a
@@ -268,7 +271,7 @@ func refundAnswerOf(r payments.Refund) refundAnswer {
 func paymentAnswerOf(p payments.Payment) paymentAnswer {
 	a := paymentAnswer{ID: p.ID, Method: p.Method, OrderID: p.OrderID, Date: p.Date, Amount: p.Amount, Reference: p.Reference,
 		RecordedAt: unixMillisOf(p.RecordedAt), RecordedBy: p.By.Email, Allocated: p.Allocated, Unallocated: p.Unallocated(),
-		Allocations: make([]allocationAnswer, len(p.Allocations))}
+		Allocations: make([]allocationAnswer, len(p.Allocations)), Flag: p.Flag}
 	if a.RecordedBy == "" {
 		a.RecordedBy = p.By.UID
 	}

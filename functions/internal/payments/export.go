@@ -205,6 +205,8 @@ func methodWords(m string) string {
 		return "by bank transfer"
 	case MethodCheque:
 		return "by cheque"
+	case MethodCard:
+		return "by card"
 	}
 	return m
 }

@@ -45,7 +45,7 @@ export interface FunctionRights {
  * The endpoint groups of endpoints.json's `group` field: what the dashboard and the
  * per-group alarms (5xx rate, p99 latency) count requests by.
  */
-export const ENDPOINT_GROUPS = ['catalogue', 'basket', 'orders', 'account', 'admin', 'errors'] as const;
+export const ENDPOINT_GROUPS = ['catalogue', 'basket', 'orders', 'account', 'admin', 'errors', 'payments'] as const;
 
 /** One of {@link ENDPOINT_GROUPS}. */
 export type EndpointGroup = (typeof ENDPOINT_GROUPS)[number];

@@ -692,7 +692,7 @@ export interface LedgerEntryAnswer {
 
 export interface PaymentAnswer {
   id: string;
-  method: 'bank_transfer' | 'cheque' | 'credit_note';
+  method: 'bank_transfer' | 'cheque' | 'credit_note' | 'card';
   order_id: string;
   date: string;
   amount: Pence;
@@ -702,6 +702,7 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+  flag: string;
 }
 
 export interface RefundAnswer {

@@ -105,7 +105,7 @@ func (s *shop) order(id string, n, total int64, status string) {
 		"billing": map[string]any{"company": "Card Test Ltd", "contact": "Pat Doe", "paymentMethod": "card", "address": map[string]any{}},
 		"invoice": map[string]any{"number": n, "issuedAt": now, "termsDays": 0, "paymentTerms": "Pay by card",
 			"rates": []map[string]any{{"rate": 20, "netExVat": total - vat, "vat": vat}}},
-		"card": map[string]any{"attempt": 1, "session": "cs_test_" + id, "state": orders.CardPending, "failure": "", "at": now},
+		"card":        map[string]any{"attempt": 1, "session": "cs_test_" + id, "state": orders.CardPending, "failure": "", "at": now},
 		"creditNotes": s.cancellation(status, n, total, now)})
 }
 

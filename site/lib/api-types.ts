@@ -688,6 +688,7 @@ export interface LedgerEntryAnswer {
   payment_reference: string;
   unallocated: Pence;
   source: string;
+  flag: string;
 }
 
 export interface PaymentAnswer {

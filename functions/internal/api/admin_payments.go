@@ -203,7 +203,9 @@ type allocationAnswer struct {
 // after it. An invoice carries outstanding, due_on (YYYY-MM-DD) and past_due; a payment
 // method, payment_reference and unallocated (a credit note: what its credit on account
 // holds unallocated); a refund method, payment_reference and
-// source (the payment or credit note it was paid from).
+// source (the payment or credit note it was paid from). A card payment's flag says why
+// staff must look at it (docs/payments.md "Flags"; "" for every other entry, and always
+// on the buyer's statement).
 type ledgerEntryAnswer struct {
 	Kind             string  `json:"kind" ts:"'invoice' | 'credit_note' | 'payment' | 'refund'"`
 	Date             string  `json:"date"`
@@ -219,6 +221,7 @@ type ledgerEntryAnswer struct {
 	PaymentReference string  `json:"payment_reference"`
 	Unallocated      int64   `json:"unallocated"`
 	Source           string  `json:"source"`
+	Flag             string  `json:"flag"`
 }
 
 // adminLedgerAnswer is an account's ledger: entries oldest first; balance (the last
@@ -291,7 +294,7 @@ func ledgerAnswerOf(l payments.Ledger) adminLedgerAnswer {
 	for i, e := range l.Entries {
 		ea := ledgerEntryAnswer{Kind: e.Kind, Date: e.Date.Format("2006-01-02"), Reference: e.Reference, OrderID: e.OrderID,
 			Debit: e.Debit, Credit: e.Credit, Balance: e.Balance, Outstanding: e.Outstanding, PastDue: e.Overdue, Method: e.Method,
-			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source}
+			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source, Flag: e.Flag}
 		if e.Kind == payments.KindInvoice {
 			d := e.DueOn.Format("2006-01-02")
 			ea.DueOn = &d

@@ -51,7 +51,7 @@ type Store interface {
 	// WriteAllocation writes w in one transaction: the payment (new, or its allocations
 	// on condition it still has what they take), each invoice's order (on condition its
 	// allocations and status are still as read; paid, version moved on, when covered),
-	// the account's owed balance and the audit entries. ErrPaymentMoved,
+	// the account's owed balance, the audit entries and the Messages to the outbox. ErrPaymentMoved,
 	// ErrInvoiceMoved or ErrBusy when a condition lost a race.
 	WriteAllocation(ctx context.Context, w Write) error
 }

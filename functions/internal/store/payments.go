@@ -25,7 +25,10 @@ import (
 // what invoices on account were allocated, and the account's audit entry is written.
 // Credit on account is a payment item too (sk PAYMENT#CN-…, method credit_note), put by
 // the credit note's transaction. A refund (sk REFUND#{id}) is put in one transaction
-// with its allocation on its source, on the same condition as an allocation's.
+// with its allocation on its source, on the same condition as an allocation's. A card
+// payment (method card, docs/payments.md) is recorded by the same transaction as any new
+// payment, its id derived from its PaymentIntent so that a second delivery's put fails;
+// a flagged one writes its staff notice to the outbox in that transaction.
 
 // prefixPayment keys a payment in its account's partition; prefixRefund a refund.
 const (

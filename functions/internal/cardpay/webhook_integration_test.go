@@ -531,3 +531,47 @@ func TestThePauseHookIsLocalOnly(t *testing.T) {
 		t.Errorf("unset: %v, %v", d, err)
 	}
 }
+
+// TestACardPaymentRacingStaffsMarkPaidPaysTheInvoiceOnce: a card payment arriving while a
+// member of staff marks the same order paid. Whichever writes first pays the invoice; the
+// other is refused (Mark paid: the order moved) or flagged (the card payment: paid
+// already). The invoice is never paid twice.
+func TestACardPaymentRacingStaffsMarkPaidPaysTheInvoiceOnce(t *testing.T) {
+	t.Parallel()
+	s := newShop(t)
+	ctx := context.Background()
+	const n = 6
+	for i := range n {
+		s.order(fmt.Sprintf("TS-20007%d", i), int64(i+1), 1000+int64(i), orders.StatusPlaced)
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		id := fmt.Sprintf("TS-20007%d", i)
+		o := s.read(id)
+		body := event("evt_race_"+fmt.Sprint(i), stripe.EventTypePaymentIntentSucceeded, s.intent("pi_race_"+fmt.Sprint(i), id, 1, o.TotalIncVAT, "gbp"))
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, _ = s.svc.Payments.PayInvoice(ctx, o, orders.Staff{UID: "staff-1", Email: "staff@example.com"})
+		}()
+		go func() {
+			defer wg.Done()
+			if code := s.deliver(body, testSecret, time.Now()); code != http.StatusOK {
+				t.Errorf("delivery for %s: %d", id, code)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		id := fmt.Sprintf("TS-20007%d", i)
+		if o := s.read(id); !o.Paid() || o.InvoicePaid != o.TotalIncVAT {
+			t.Errorf("order %s: paid %v, invoice paid %d of %d", id, o.Paid(), o.InvoicePaid, o.TotalIncVAT)
+		}
+	}
+	for _, p := range s.cardPayments() {
+		if (p.Allocated == 0) != (p.Flag == payments.FlagAlreadyPaid) {
+			t.Errorf("card payment %s: allocated %d, flag %q", p.ID, p.Allocated, p.Flag)
+		}
+	}
+	s.books()
+}

@@ -688,11 +688,12 @@ export interface LedgerEntryAnswer {
   payment_reference: string;
   unallocated: Pence;
   source: string;
+  flag: string;
 }
 
 export interface PaymentAnswer {
   id: string;
-  method: 'bank_transfer' | 'cheque' | 'credit_note';
+  method: 'bank_transfer' | 'cheque' | 'credit_note' | 'card';
   order_id: string;
   date: string;
   amount: Pence;
@@ -702,6 +703,7 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+  flag: string;
 }
 
 export interface RefundAnswer {

@@ -13,6 +13,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
@@ -45,6 +46,12 @@ type Deps struct {
 	// ErrorReportLimit is how many app error reports one client may send a minute
 	// (ERROR_REPORT_LIMIT, default DefaultErrorReportLimit); 0 is no limit.
 	ErrorReportLimit int
+	// Card is how the shop reaches Stripe (cardpay.ConfigFromEnv); without its keys card
+	// payment is off and the webhook answers 503.
+	Card cardpay.Config
+	// StripeWebhookPause is the local fault suite's pause between recording a webhook
+	// event and applying it (cardpay.PauseFromEnv); 0 elsewhere.
+	StripeWebhookPause time.Duration
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -86,8 +93,23 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err != nil {
 		return Deps{}, err
 	}
+	card, err := cardpay.ConfigFromEnv(getenv)
+	if err != nil {
+		return Deps{}, err
+	}
+	pause, err := cardpay.PauseFromEnv(getenv)
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, ErrorReportLimit: reportLimit}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Media: ms, ErrorReportLimit: reportLimit,
+		Card: card, StripeWebhookPause: pause}, nil
+}
+
+// cardService is card payment through Stripe over d's store, as the webhook applies it.
+func cardService(d Deps) cardpay.Service {
+	return cardpay.Service{Config: d.Card, Store: d.Store, Payments: payments.Service{Store: d.Store, Now: d.Now},
+		Notify: mail.Notices{Shop: d.Shop}, Now: d.Now, Log: d.Log}
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -173,6 +195,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"statement", "GET /api/account/statement", handleStatement(d.Log, d.Verifier, sts)},
 		{"statementPdf", "GET /api/account/statement.pdf", handleStatementPDF(d.Log, d.Verifier, sts)},
 		{"errors", "POST /api/errors", handleErrorReports(errorReportDeps{Log: d.Log, Store: d.Store, Limit: d.ErrorReportLimit, Now: d.Now})},
+		// Card payments (issue 36): Stripe's events, signed with the endpoint's secret (no
+		// token, no CSRF: the signature is the authentication).
+		{"stripeWebhook", "POST /api/payments/stripe", cardpay.Webhook(cardService(d), d.StripeWebhookPause)},
 	}, adminEndpoints(d, life)...)
 }
 
@@ -228,6 +253,17 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "statementPdf", Group: "account", MemoryMB: 512, Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "errors", Group: "errors", Access: []Grant{grant("UpdateItem", "APPERR", "ERRRATE#*")}},
+	// The Stripe webhook (issue 36): each event's record; the card payment (its account's
+	// orders and payments read, the payment put, its invoice's order updated), the card
+	// attempt's outcome and a cancelled order's card refund, with their audit entries and
+	// the staff notice.
+	{Name: "stripeWebhook", Group: "payments", Access: []Grant{
+		grant("PutItem UpdateItem", "STRIPEEVENT#*"),
+		grant("GetItem Query PutItem UpdateItem", "USER#*"),
+		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
 	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},

@@ -322,6 +322,12 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminHealth", route: "GET /api/admin/health", what: "the Health page: error groups, backlogs, last import", request: func() answer {
 			return b.get("/api/admin/health", stok)
 		}},
+		// Card payments (issue 36): Stripe's event of a payment for the order cancelled
+		// above, recorded flagged and refunded to the card, with the staff notice.
+		{endpoint: "stripeWebhook", route: "POST /api/payments/stripe", what: "a card payment for a cancelled order (flagged, refunded)", request: func() answer {
+			return b.stripeEvent("evt_bench_1", "payment_intent.succeeded", map[string]any{"id": "pi_bench_1", "object": "payment_intent",
+				"amount": 5000, "amount_received": 5000, "currency": "gbp", "metadata": map[string]string{"order_id": orderID, "uid": u.UID, "attempt": "1"}})
+		}},
 	}
 	var rows []Row
 	for _, s := range steps {

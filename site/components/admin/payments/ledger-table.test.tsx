@@ -18,6 +18,7 @@ const entry = (e: Partial<LedgerEntry>): LedgerEntry => ({
   payment_reference: '',
   unallocated: 0,
   source: '',
+  flag: '',
   ...e,
 });
 

@@ -165,10 +165,11 @@ async function emulatorUser(i) {
 
 /** One API call as the site makes it (token in the body, CSRF header and cookie, same
  * origin). Answers { status, body, ms }, or { status: 0, error } when no answer came. */
-async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
+async function api(buyer, method, p, body, { limitMs = 15000, headers: extra = {} } = {}) {
   // A Buffer body is sent as it is (a picture), anything else as JSON.
   const raw = Buffer.isBuffer(body);
-  const headers = { 'content-type': raw ? 'image/png' : 'application/json', 'sec-fetch-site': 'same-origin', origin: shop };
+  /** @type {Record<string, string>} */
+  const headers = { 'content-type': raw ? 'image/png' : 'application/json', 'sec-fetch-site': 'same-origin', origin: shop, ...extra };
   if (buyer?.csrf) {
     headers[buyer.csrf.header] = buyer.csrf.token;
     headers.cookie = buyer.csrf.cookie;
@@ -418,6 +419,18 @@ function requests(buyer, sku, staff, products) {
     'POST /api/lists/{id}': { path: '/api/lists/abcdefghjkmn', body: { token: t, name: 'Fault list, renamed' } },
     'DELETE /api/lists/{id}': { path: '/api/lists/abcdefghjkmn' },
     'POST /api/lists/{id}/basket': { path: '/api/lists/abcdefghjkmn/basket', body: { token: t } },
+    // Stripe's webhook: a signed event (its record is the first store call).
+    'POST /api/payments/stripe': (() => {
+      const body = JSON.stringify({
+        id: `evt_faults_${randomUUID()}`,
+        object: 'event',
+        api_version: STRIPE_API_VERSION,
+        type: 'payment_intent.payment_failed',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: 'pi_faults', object: 'payment_intent', metadata: { order_id: 'TS-100001', uid: 'nobody', attempt: '1' } } },
+      });
+      return { body: Buffer.from(body), headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(body, STRIPE_WEBHOOK_SECRET) } };
+    })(),
     'POST /api/errors': {
       body: {
         build: 'faults',
@@ -488,7 +501,7 @@ async function storePaused(product) {
           .map(async (r) => {
             const [method, pattern] = r.route.split(' ');
             const q = reqs[r.route];
-            const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
+            const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000, headers: q.headers });
             return { ...r, method, res };
           }),
       );

@@ -257,7 +257,7 @@ var endpointFunctions = []DeployedFunction{
 	// orders and payments read, the payment put, its invoice's order updated), the card
 	// attempt's outcome and a cancelled order's card refund, with their audit entries and
 	// the staff notice.
-	{Name: "stripeWebhook", Group: "payments", Access: []Grant{
+	{Name: "stripeWebhook", Group: "payments", StripeSecret: true, Access: []Grant{
 		grant("PutItem UpdateItem", "STRIPEEVENT#*"),
 		grant("GetItem Query PutItem UpdateItem", "USER#*"),
 		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),

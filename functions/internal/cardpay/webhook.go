@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stripe/stripe-go/v84/webhook"
+
+	"github.com/tradeshop/functions/internal/store"
 )
 
 // MaxEventBytes bounds a webhook request's body: Stripe's events are a few KB.
@@ -73,10 +75,15 @@ func Webhook(s Service, pause time.Duration) http.Handler {
 	})
 }
 
-// failed answers 500 for event id that could not be recorded or applied: Stripe sends it
-// again. The error is logged, never answered.
+// failed answers 500 for event id that could not be recorded or applied (503 when the
+// store did not answer in time): Stripe sends it again. The error is logged, never
+// answered.
 func (s Service) failed(w http.ResponseWriter, log *slog.Logger, id, typ string, err error) {
 	log.Error("stripe webhook event not applied", "event", id, "type", typ, "err", err)
+	if errors.Is(err, store.ErrUnavailable) {
+		answerEvent(w, http.StatusServiceUnavailable, map[string]string{"error": store.UnavailableMessage})
+		return
+	}
 	answerEvent(w, http.StatusInternalServerError, map[string]string{"error": "The event could not be applied: send it again."})
 }
 

@@ -4,7 +4,8 @@
 // CDK CLI, and prints every step in order with the commands to run.
 //
 //   scripts/deploy --stage staging|production --dry-run   offline: checks, synth, the plan
-//   scripts/deploy --stage staging|production             the same, then `cdk deploy --all`
+//   scripts/deploy --stage staging|production             the same, then the stage's Stripe
+//                                                          keys checked, then `cdk deploy --all`
 //                                                          (UNTESTED: no AWS account here)
 //   … --lambda-dir DIR   built functions (default .local/lambda; built when missing)
 //   … --out DIR          where the synthesised templates go (default infra/cdk.out)
@@ -14,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { localBuildId, root, run, say } from './lib.mjs';
+import { capture, localBuildId, root, run, say } from './lib.mjs';
 import { buildLambdas, defaultLambdaDir, lambdaNames } from './build-lambdas.mjs';
 import { placeholderProblems, readShopConfig } from './build.mjs';
 
@@ -54,6 +55,90 @@ export function checkPrerequisites(stage, { cdkJson = readJson(path.join(root, '
   return config;
 }
 
+/** The events the Stripe webhook endpoint is registered for (docs/payments.md "Events"):
+ * the ones POST /api/payments/stripe handles. */
+export const STRIPE_WEBHOOK_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
+  'charge.refund.updated',
+];
+
+/** The Stripe API version the functions' stripe-go speaks (v84.4.1): the webhook endpoint
+ * must be registered with it, as stripe-go refuses an event of another version. */
+export const STRIPE_API_VERSION = '2026-02-25.clover';
+
+/** What is wrong with a stage's Stripe secret (its SecretString, JSON {"secret_key",
+ * "webhook_secret"}), one sentence each: production takes live keys only and staging test
+ * keys only, so a test key never takes a real order's money for nothing and a live one never
+ * charges a real card from staging. A secret_key still empty (the placeholder the stack
+ * creates) is no problem: card payment is off until it is set. Never names a key's value.
+ * @param {string} stage staging or production
+ * @param {string} secretString
+ * @returns {string[]} */
+export function stripeKeyProblems(stage, secretString) {
+  /** @type {{ secret_key?: unknown, webhook_secret?: unknown }} */
+  let secret;
+  try {
+    secret = JSON.parse(secretString);
+  } catch {
+    return [`the ${stage} Stripe secret is not JSON {"secret_key","webhook_secret"}`];
+  }
+  if (secret === null || typeof secret !== 'object') return [`the ${stage} Stripe secret is not JSON {"secret_key","webhook_secret"}`];
+  const key = typeof secret.secret_key === 'string' ? secret.secret_key : '';
+  if (key === '') return [];
+  /** @type {string[]} */
+  const problems = [];
+  const mode = /^(sk|rk)_(live|test)_\S+$/.exec(key)?.[2];
+  if (!mode) problems.push(`the ${stage} Stripe secret_key is not a Stripe secret or restricted key (sk_live_…, rk_live_…, sk_test_…, rk_test_…)`);
+  else if (stage === 'production' && mode === 'test')
+    problems.push('the production Stripe secret_key is a test-mode key: production takes real payments, so it needs a live key (sk_live_…)');
+  else if (stage !== 'production' && mode === 'live')
+    problems.push(`the ${stage} Stripe secret_key is a live-mode key: ${stage} must never charge a real card, so it needs a test key (sk_test_…)`);
+  const webhook = typeof secret.webhook_secret === 'string' ? secret.webhook_secret : '';
+  if (!/^whsec_\S+$/.test(webhook))
+    problems.push(`the ${stage} Stripe webhook_secret is not the webhook endpoint's signing secret (whsec_…): every event would be refused`);
+  return problems;
+}
+
+/** The stage's Stripe secret as it is in AWS now (the shop stack's StripeSecretArn output,
+ * then its value), or null before the stack's first deploy. Reads through the AWS CLI with
+ * the caller's credentials; only a real deploy calls it.
+ * @param {string} stackName
+ * @param {string} region
+ * @returns {Promise<string | null>} */
+async function deployedStripeSecret(stackName, region) {
+  let arn;
+  try {
+    arn = (
+      await capture('aws', [
+        'cloudformation',
+        'describe-stacks',
+        '--region',
+        region,
+        '--stack-name',
+        stackName,
+        '--query',
+        "Stacks[0].Outputs[?OutputKey=='StripeSecretArn'].OutputValue",
+        '--output',
+        'text',
+      ])
+    ).trim();
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT')
+      throw new Error("the AWS CLI (aws) is needed to check the stage's Stripe keys before a deploy");
+    return null; // no stack yet: its first deploy creates the secret with the placeholder
+  }
+  if (!arn || arn === 'None') return null;
+  return capture('aws', ['secretsmanager', 'get-secret-value', '--region', region, '--secret-id', arn, '--query', 'SecretString', '--output', 'text']);
+}
+
 /** The stacks of a synthesised cloud assembly: [{ name, region }], in deploy order
  * (the edge stack, which the shop stack depends on, first).
  * @param {string} outDir */
@@ -91,7 +176,7 @@ export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
       [
         `npx cdk diff --all -c stage=${stage} -c build=$(git rev-parse --short HEAD)`,
         `npx cdk deploy --all -c stage=${stage} -c build=$(git rev-parse --short HEAD) --outputs-file .local/cdk-outputs-${stage}.json`,
-        'secrets: CsrfSecret and OriginSecret are generated by the stack in Secrets Manager (rotate: put a new value, deploy again); SmtpSecret is set by hand (next step)',
+        'secrets: CsrfSecret and OriginSecret are generated by the stack in Secrets Manager (rotate: put a new value, deploy again); SmtpSecret and StripeSecret are set by hand (next steps)',
         `alarms: confirm the two "AWS Notification - Subscription Confirmation" emails sent to operations.alarm_email of functions/config/shop.json (the alarm topics in ${region} and ${EDGE_REGION}); until then no alarm reaches anyone (docs/infrastructure.md "Monitoring")`,
       ],
     ],
@@ -101,6 +186,15 @@ export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
         'verify the domain of contact.email in functions/config/shop.json (or that address) in SES, and request production access (leave the sandbox)',
         "create SES SMTP credentials, then put them in the stack's secret:",
         `aws secretsmanager put-secret-value --secret-id ${out('SmtpSecretArn')} --secret-string '{"username":"…","password":"…"}'`,
+      ],
+    ],
+    [
+      `Card payments through Stripe (by hand; docs/payments.md "Going live"): until then card payment is off`,
+      [
+        `in Stripe's dashboard (${stage === 'production' ? 'live mode: sk_live_…' : 'test mode: sk_test_…'}), register the webhook endpoint https://DOMAIN/api/payments/stripe (the host of ${out('SiteUrl')}) at API version ${STRIPE_API_VERSION} for the events ${STRIPE_WEBHOOK_EVENTS.join(', ')}`,
+        "then put the secret key and the endpoint's signing secret in the stack's secret:",
+        `aws secretsmanager put-secret-value --secret-id ${out('StripeSecretArn')} --secret-string '{"secret_key":"${stage === 'production' ? 'sk_live_' : 'sk_test_'}…","webhook_secret":"whsec_…"}'`,
+        `every later deploy refuses ${stage === 'production' ? 'a test key in production' : 'a live key in staging'}`,
       ],
     ],
     [
@@ -184,14 +278,25 @@ export async function main(argv, env = process.env) {
       `refusing to deploy ${stage}: ${alarmEmail.join('; ')}, so the stage's alarms would reach nobody: put a real address in functions/config/shop.json`,
     );
 
-  // UNTESTED AGAINST AWS: the same CLI and context as the synth above.
+  // UNTESTED AGAINST AWS. The Stripe keys already set must be of the stage's mode: read
+  // here, in a real deploy only (the dry-run reads nothing from AWS), never printed.
+  const shopStack = stacks.find((s) => !/-Edge(Alarms)?$/.test(s.name));
+  const stripeSecret = shopStack ? await deployedStripeSecret(shopStack.name, shopStack.region) : null;
+  if (stripeSecret === null) say('deploy', `no ${stage} Stripe secret yet: the deploy creates it with a placeholder (card payment off until step 6)`);
+  else {
+    const problems = stripeKeyProblems(stage, stripeSecret);
+    if (problems.length) throw new Error(`refusing to deploy ${stage}: ${problems.join('; ')} (docs/infrastructure.md "First deploy")`);
+    say('deploy', `the ${stage} Stripe secret holds ${stage === 'production' ? 'live' : 'test'}-mode keys, or none yet`);
+  }
+
+  // The same CLI and context as the synth above.
   say('deploy', `cdk deploy --all -c stage=${stage}`);
   await run(
     cdkBin,
     ['deploy', '--all', '--require-approval', 'broadening', ...cdkArgs, '--outputs-file', path.join(root, '.local', `cdk-outputs-${stage}.json`)],
     { env: { ...env, CDK_DISABLE_VERSION_CHECK: '1' } },
   );
-  say('deploy', `deployed; the stack outputs are in .local/cdk-outputs-${stage}.json: go on with step 5 (SES) and 6`);
+  say('deploy', `deployed; the stack outputs are in .local/cdk-outputs-${stage}.json: go on with steps 5 (SES), 6 (Stripe) and 7`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

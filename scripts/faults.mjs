@@ -43,26 +43,37 @@
 //      is in the table, every cancellation answered 200 is done, and ordercheck finds
 //      every account keeping the money invariants (payments.AccountProblems: balance,
 //      ledger, allocations, credit on account, refunds, owed; docs/invoices.md "Payments").
+//   F. A card payment's event under kill -9 (docs/payments.md "Events"): a buyer places a
+//      card order and presses Pay now; the edge is started with STRIPE_WEBHOOK_PAUSE_MS
+//      (the local stage's pause between recording an event and applying it), a signed
+//      payment_intent.succeeded for the order is delivered, and once its record
+//      (STRIPEEVENT#{id}) is in the table the edge is killed with SIGKILL inside the pause;
+//      restarted, it gets the same event again (Stripe's retry) and once more: one card
+//      payment is recorded for the PaymentIntent, allocated to the invoice once, the order
+//      is paid, the event is marked applied, and ordercheck finds the money invariants.
 //
 // Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
 // (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500),
-// FAULTS_ROUNDS (ABCDE: the rounds to run, by letter; B and E need no site build, so
-// FAULTS_ROUNDS=E with FAULTS_SITE_DIR a folder holding an index.html runs E alone).
+// FAULTS_ROUNDS (ABCDEF: the rounds to run, by letter; B, E and F need no site build, so
+// FAULTS_ROUNDS=E with FAULTS_SITE_DIR a folder holding an index.html runs E alone),
+// FAULTS_STRIPE_API_BASE (the test run's stripe-mock; without it the suite starts its own).
+// The edges get the local Stripe key and webhook secret (scripts/stripe-mock.mjs).
 // It exits 1 when a check fails, naming each one.
 import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { binDir, capture, freePort, localDir, root, run, say, startService, stopAll, waitForPort } from './lib.mjs';
 import { startDynamoDBLocal } from './dynamodb-local.mjs';
 import { maildevEmails, startMaildev } from './maildev.mjs';
+import { LOCAL_STRIPE_ENV, startStripeMock, stripeEnv, unsetOtherStripeVariables } from './stripe-mock.mjs';
 
 const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
 const siteDir = process.env.FAULTS_SITE_DIR || path.join(localDir, 'release', 'site');
 const timeoutMs = Number(process.env.FAULTS_STORE_TIMEOUT_MS || 1500);
-const rounds = (process.env.FAULTS_ROUNDS || 'ABCDE').toUpperCase();
+const rounds = (process.env.FAULTS_ROUNDS || 'ABCDEF').toUpperCase();
 const unavailable = "The shop's database did not answer in time. Please try again in a moment.";
 const BUYERS = 20;
 const ORDERS_EACH = 3;
@@ -86,6 +97,12 @@ const MAX_QUICK_ADDS = 30;
 const PAY_BUYERS = 6;
 const PAY_ON_ACCOUNT = 4;
 const PAY_ORDERS_EACH = 3;
+// F: how long the edge waits between recording a Stripe event and applying it (the window
+// the kill lands in), the webhook secret the edges check events with, and the API version
+// stripe-go (v84) takes events of.
+const CARD_PAUSE_MS = 3000;
+const STRIPE_WEBHOOK_SECRET = LOCAL_STRIPE_ENV.STRIPE_WEBHOOK_SECRET;
+const STRIPE_API_VERSION = '2026-02-25.clover';
 
 const checks = [];
 function check(name, ok, detail = '') {
@@ -115,9 +132,10 @@ async function startMail() {
   mail = await startMaildev({ smtpPort: mailPorts[0], webPort: mailPorts[1], dir: path.join(scratch, 'maildev'), logFile: path.join(scratch, 'maildev.log') });
 }
 
-async function startEdge() {
+/** Starts the edge on edgePort, with extra settings (round F's webhook pause) if given. */
+async function startEdge(extra = {}) {
   edge = startService('edge', path.join(binDir, 'local'), [], {
-    env: { ...storeEnv, PORT: String(edgePort), SITE_DIR: siteDir, MEDIA_DIR: path.join(scratch, 'media') },
+    env: { ...storeEnv, PORT: String(edgePort), SITE_DIR: siteDir, MEDIA_DIR: path.join(scratch, 'media'), ...extra },
     logFile: path.join(scratch, 'edge.log'),
   });
   await waitForPort(edgePort, { child: edge });
@@ -147,10 +165,11 @@ async function emulatorUser(i) {
 
 /** One API call as the site makes it (token in the body, CSRF header and cookie, same
  * origin). Answers { status, body, ms }, or { status: 0, error } when no answer came. */
-async function api(buyer, method, p, body, { limitMs = 15000 } = {}) {
+async function api(buyer, method, p, body, { limitMs = 15000, headers: extra = {} } = {}) {
   // A Buffer body is sent as it is (a picture), anything else as JSON.
   const raw = Buffer.isBuffer(body);
-  const headers = { 'content-type': raw ? 'image/png' : 'application/json', 'sec-fetch-site': 'same-origin', origin: shop };
+  /** @type {Record<string, string>} */
+  const headers = { 'content-type': raw ? 'image/png' : 'application/json', 'sec-fetch-site': 'same-origin', origin: shop, ...extra };
   if (buyer?.csrf) {
     headers[buyer.csrf.header] = buyer.csrf.token;
     headers.cookie = buyer.csrf.cookie;
@@ -400,6 +419,18 @@ function requests(buyer, sku, staff, products) {
     'POST /api/lists/{id}': { path: '/api/lists/abcdefghjkmn', body: { token: t, name: 'Fault list, renamed' } },
     'DELETE /api/lists/{id}': { path: '/api/lists/abcdefghjkmn' },
     'POST /api/lists/{id}/basket': { path: '/api/lists/abcdefghjkmn/basket', body: { token: t } },
+    // Stripe's webhook: a signed event (its record is the first store call).
+    'POST /api/payments/stripe': (() => {
+      const body = JSON.stringify({
+        id: `evt_faults_${randomUUID()}`,
+        object: 'event',
+        api_version: STRIPE_API_VERSION,
+        type: 'payment_intent.payment_failed',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: 'pi_faults', object: 'payment_intent', metadata: { order_id: 'TS-100001', uid: 'nobody', attempt: '1' } } },
+      });
+      return { body: Buffer.from(body), headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(body, STRIPE_WEBHOOK_SECRET) } };
+    })(),
     'POST /api/errors': {
       body: {
         build: 'faults',
@@ -470,7 +501,7 @@ async function storePaused(product) {
           .map(async (r) => {
             const [method, pattern] = r.route.split(' ');
             const q = reqs[r.route];
-            const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000 });
+            const res = await api(q.as ?? buyer, method, q.path ?? pattern, q.body, { limitMs: timeoutMs + 10000, headers: q.headers });
             return { ...r, method, res };
           }),
       );
@@ -1291,6 +1322,165 @@ async function paymentsKilled(products, coupon) {
   );
 }
 
+// ---------------------------------------------------------------- F. card payment event under kill -9
+
+/** The card payment's ID the webhook records for a PaymentIntent (payments.CardPaymentID):
+ * "PAY-" and the upper hex of the first 6 bytes of its SHA-256. */
+const cardPaymentID = (/** @type {string} */ pi) => `PAY-${createHash('sha256').update(pi).digest('hex').slice(0, 12).toUpperCase()}`;
+
+/** The Stripe-Signature header Stripe sends with body at unix time t (seconds): t, and v1,
+ * the hex HMAC-SHA256 of "{t}.{body}" keyed with the endpoint's signing secret. */
+function stripeSignature(body, secret, t = Math.floor(Date.now() / 1000)) {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/** POSTs a signed event to the webhook as Stripe does (a fresh signature per delivery, as
+ * Stripe's retries carry): { status, body }, or { status: 0, error }. */
+async function deliverEvent(body, { limitMs = 15000 } = {}) {
+  try {
+    const res = await fetch(`${shop}/api/payments/stripe`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'stripe-signature': stripeSignature(body, STRIPE_WEBHOOK_SECRET),
+        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      },
+      body,
+      signal: AbortSignal.timeout(limitMs),
+    });
+    return { status: res.status, body: await res.text() };
+  } catch (err) {
+    return { status: 0, error: err.cause?.code ?? err.name ?? String(err) };
+  }
+}
+
+/** One item of the suite's table as DynamoDB Local holds it now (a consistent GetItem, in
+ * DynamoDB's JSON), or null: the raw API, signed with a dummy signature DynamoDB Local
+ * does not check, so the suite reads what the table holds without a store client of its own. */
+async function storeItem(pk, sk) {
+  const res = await fetch(`http://127.0.0.1:${storePort}/`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': 'DynamoDB_20120810.GetItem',
+      authorization: 'AWS4-HMAC-SHA256 Credential=faults/20260101/eu-west-2/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0',
+    },
+    body: JSON.stringify({ TableName: storeEnv.TABLE_NAME, Key: { pk: { S: pk }, sk: { S: sk } }, ConsistentRead: true }),
+    signal: AbortSignal.timeout(5000),
+  });
+  if (!res.ok) throw new Error(`DynamoDB Local GetItem answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  return /** @type {{ Item?: Record<string, unknown> }} */ (await res.json()).Item ?? null;
+}
+
+/** Whether an event's record says it was applied: an applied_at that is set (not absent,
+ * NULL, zero or empty). */
+function isApplied(item) {
+  const a = /** @type {{ N?: string, S?: string, NULL?: boolean } | undefined} */ (item.applied_at);
+  return a !== undefined && !a.NULL && a.N !== '0' && a.S !== '' && (a.N !== undefined || a.S !== undefined);
+}
+
+/** F. A buyer pays a card order; Stripe's payment_intent.succeeded event reaches an edge
+ * that pauses between recording an event and applying it (STRIPE_WEBHOOK_PAUSE_MS, local
+ * stage only), which is killed with SIGKILL inside the pause; Stripe delivers the event
+ * again (its retry) to the restarted edge, and once more for good measure. One card
+ * payment is recorded for the PaymentIntent, allocated to the order's invoice once, the
+ * order is paid, the event is marked applied, and ordercheck finds every money invariant. */
+async function cardEventKilled(product, coupon) {
+  const staff = await staffUser();
+  const b = await payingBuyer('card', staff, false);
+  await must('billing (card)', await api(b, 'POST', '/api/billing', { token: b.token, billing: { ...billing, payment_method: 'card' } }));
+  const orderId = await placeOne(b, product);
+  if (!orderId) throw new Error('the card order could not be placed');
+  const pay = await must('Pay now', await api(b, 'POST', `/api/orders/${orderId}/pay`, { token: b.token }));
+  const attempt = new URL(pay.body.url, shop).searchParams.get('attempt');
+  if (!attempt) throw new Error(`Pay now answered no attempt in its URL: ${pay.body.url}`);
+  const order = await must('the order', await api(b, 'GET', `/api/orders/${orderId}`));
+  const amount = order.body.total_inc_vat;
+  const pi = `pi_faults${randomBytes(8).toString('hex')}`;
+  const eventId = `evt_faults${randomBytes(8).toString('hex')}`;
+  const now = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    id: eventId,
+    object: 'event',
+    api_version: STRIPE_API_VERSION,
+    created: now,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: pi,
+        object: 'payment_intent',
+        amount,
+        amount_received: amount,
+        currency: 'gbp',
+        status: 'succeeded',
+        created: now,
+        livemode: false,
+        latest_charge: `ch_faults${randomBytes(8).toString('hex')}`,
+        metadata: { order_id: orderId, uid: b.uid, attempt },
+      },
+    },
+  });
+  say(
+    'faults',
+    `F. order ${orderId} (${amount} p, attempt ${attempt}) paid by card: ${eventId} for ${pi} goes to an edge that pauses ${CARD_PAUSE_MS} ms before applying it`,
+  );
+
+  await kill9(edge);
+  await startEdge({ STRIPE_WEBHOOK_PAUSE_MS: String(CARD_PAUSE_MS) });
+  const first = deliverEvent(body, { limitMs: CARD_PAUSE_MS + 10000 });
+  const recordedBy = Date.now() + CARD_PAUSE_MS;
+  let record = null;
+  while (!record && Date.now() < recordedBy) {
+    record = await storeItem(`STRIPEEVENT#${eventId}`, 'STRIPEEVENT');
+    if (!record) await sleep(25);
+  }
+  if (!record) throw new Error(`the event was not recorded within ${CARD_PAUSE_MS} ms of its delivery: ${JSON.stringify(await first)}`);
+  await kill9(edge);
+  const lost = await first;
+  check(
+    'F. the edge was killed after recording the event and before applying it',
+    !isApplied(record) && lost.status === 0,
+    `first delivery: ${lost.status || lost.error}`,
+  );
+  const beforeRetry = await storeItem(`STRIPEEVENT#${eventId}`, 'STRIPEEVENT');
+  check('F. the killed delivery left the event recorded, not applied', beforeRetry !== null && !isApplied(beforeRetry));
+
+  await startEdge();
+  const retry = await persist(() => deliverEvent(body));
+  check("F. Stripe's retry of the event is answered 200", retry.status === 200, `${retry.status || retry.error}: ${String(retry.body ?? '').slice(0, 200)}`);
+  const again = await deliverEvent(body);
+  check('F. a third delivery of the same event is answered 200', again.status === 200, `${again.status || again.error}`);
+
+  const applied = await storeItem(`STRIPEEVENT#${eventId}`, 'STRIPEEVENT');
+  check('F. the event is marked applied', applied !== null && isApplied(applied), JSON.stringify(applied ?? null).slice(0, 200));
+  const paid = await must('the order after', await api(b, 'GET', `/api/orders/${orderId}`));
+  check(
+    'F. the order is paid',
+    paid.body.paid_at !== null && (paid.body.payment === undefined || paid.body.payment.state === 'paid'),
+    `paid_at ${paid.body.paid_at}, payment ${JSON.stringify(paid.body.payment ?? null)}`,
+  );
+  const out = JSON.parse(
+    await capture(path.join(binDir, 'ordercheck'), ['check', '-uids', b.uid, '-skus', product.sku, '-coupon', coupon.id], { env: toolEnv }),
+  );
+  const held = out.payments.held.filter((h) => h.uid === b.uid);
+  const id = cardPaymentID(pi);
+  check(
+    `F. one card payment for ${pi} (${id}), of the order's total, allocated to its invoice once`,
+    held.length === 1 && held[0].id === id && held[0].method === 'card' && held[0].amount === amount && held[0].allocated === amount,
+    JSON.stringify(held),
+  );
+  const m = out.payments;
+  check(
+    'F. every account keeps the money invariants (ordercheck: payments.AccountProblems)',
+    m.problems.length === 0 && out.credit_notes.problems.length === 0,
+    `${m.accounts} accounts, ${m.payments} payments${m.problems.length ? `; ${m.problems.length} broken: ${m.problems.slice(0, 6).join(' ')}` : ''}` +
+      `${out.credit_notes.problems.length ? `; credit notes: ${out.credit_notes.problems.slice(0, 3).join(' ')}` : ''}`,
+  );
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -1303,7 +1493,8 @@ async function main() {
     process.exit(1);
   }, SUITE_LIMIT_MS);
   scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-faults-'));
-  [storePort, edgePort, ...mailPorts] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  let stripePort;
+  [storePort, edgePort, stripePort, ...mailPorts] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   shop = `http://127.0.0.1:${edgePort}`;
   storeEnv = {
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`,
@@ -1317,6 +1508,13 @@ async function main() {
     API_RATE_LIMIT: '0', // every buyer of the suite is 127.0.0.1: no per-address limit
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(mailPorts[0]), // the suite's own maildev
+    // The test run's stripe-mock (or the suite's own, below), the local key and secret, and
+    // the edge's own address for the card payment's return pages; no other STRIPE_*
+    // variable of the caller's.
+    SITE_URL: shop,
+    ...unsetOtherStripeVariables(process.env),
+    ...stripeEnv(process.env.FAULTS_STRIPE_API_BASE || `http://127.0.0.1:${stripePort}`),
+    STRIPE_WEBHOOK_PAUSE_MS: undefined, // only round F's edge pauses
   };
   // The commands the suite runs itself (seed, ordercheck, recover) are no buyer's request:
   // they get a long deadline; the edge gets the short one under test.
@@ -1324,14 +1522,20 @@ async function main() {
   const fnDir = path.join(root, 'functions');
   const cmds = ['./cmd/ordercheck', './cmd/local', './cmd/seed', './cmd/catalogue', ...(existsSync(path.join(fnDir, 'cmd/recover')) ? ['./cmd/recover'] : [])];
   say('faults', `building ${cmds.join(' ')}; starting DynamoDB Local on :${storePort} (on disk in ${scratch})`);
-  await Promise.all([run('go', ['build', '-o', binDir + '/', ...cmds], { cwd: fnDir }), startStore(), startMail()]);
+  await Promise.all([
+    run('go', ['build', '-o', binDir + '/', ...cmds], { cwd: fnDir }),
+    startStore(),
+    startMail(),
+    // Run alone (not through scripts/test), round F needs a stripe-mock of its own.
+    rounds.includes('F') && !process.env.FAULTS_STRIPE_API_BASE && startStripeMock({ port: stripePort, logFile: path.join(scratch, 'stripe-mock.log') }),
+  ]);
   say('faults', `maildev: SMTP on :${mailPorts[0]}, inbox ${mail.url}/`);
   // A 600-product seed: each category's products are a prefix of the full seed's (seed.Generate),
   // so every product in this table has its page in the release; writing 3000 to an on-disk
   // store would take minutes.
   await run(path.join(binDir, 'seed'), ['-products', String(SEED_PRODUCTS), '-media', path.join(scratch, 'media')], { env: toolEnv });
   const setup = JSON.parse(
-    await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '9', '-orders-each', '12', '-coupon', COUPON], {
+    await capture(path.join(binDir, 'ordercheck'), ['setup', '-products', '10', '-orders-each', '12', '-coupon', COUPON], {
       env: toolEnv,
     }),
   );
@@ -1345,7 +1549,8 @@ async function main() {
     ['B', 'kill -9', () => killNine(setup.products.slice(1, 7), setup.coupon)],
     ['C', 'mail server stopped', () => mailDown(setup.products[0])],
     ['D', 'catalogue import killed', () => importKilled(new Set(setup.products.map((p) => p.sku)))],
-    ['E', 'payments under kill -9', () => paymentsKilled(setup.products.slice(7), setup.coupon)],
+    ['E', 'payments under kill -9', () => paymentsKilled(setup.products.slice(7, 9), setup.coupon)],
+    ['F', "a card payment's event under kill -9", () => cardEventKilled(setup.products[9], setup.coupon)],
   ];
   for (const [letter, name, round] of all) {
     if (!rounds.includes(letter)) continue;

@@ -3,7 +3,8 @@
 // packages (and Java, for DynamoDB Local, when it is missing), builds the Go commands,
 // starts DynamoDB Local (tables kept in .local/dynamodb) and the Firebase Auth emulator
 // (users kept in .local/auth) and maildev (the local SMTP server and web inbox, emails kept
-// in .local/maildev), loads the seed catalogue on first start only, builds the site,
+// in .local/maildev) and stripe-mock (Stripe's API mock, which the edge's Stripe calls
+// go to), loads the seed catalogue on first start only, builds the site,
 // publishes it to .local/release (scripts/publish.mjs, dir target) and serves that, with
 // the API, on one port through the local edge, which sends the shop's emails to maildev.
 // Ctrl-C stops everything.
@@ -36,6 +37,7 @@ import {
 import { ensureJava, moveDynaliteDataAside, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
 import { startMaildev } from './maildev.mjs';
+import { startStripeMock, stripeEnv, unsetOtherStripeVariables } from './stripe-mock.mjs';
 import { openTarget, publishExport } from './publish.mjs';
 
 /** The environment variables the run command reads: [name, default, what]. */
@@ -47,6 +49,9 @@ export const variables = [
   ['EMULATOR_LOGGING_PORT', '4500', "the emulator suite's logging"],
   ['MAIL_SMTP_PORT', '1025', "maildev's SMTP server: the edge sends the shop's emails there"],
   ['MAIL_WEB_PORT', '1080', "maildev's web inbox (and its API)"],
+  ['STRIPE_MOCK_PORT', '12111', "stripe-mock, Stripe's API mock: the edge's STRIPE_API_BASE"],
+  ['STRIPE_SECRET_KEY', 'sk_test_local', 'the Stripe key the edge sends to stripe-mock (any test key)'],
+  ['STRIPE_WEBHOOK_SECRET', 'whsec_local', 'the local payment page signs its events with it, the webhook checks them'],
   ['FIREBASE_PROJECT_ID', 'demo-tradeshop', 'Firebase project (a demo- project never reaches Google)'],
   ['TABLE_NAME', 'tradeshop', 'DynamoDB table'],
   ['SEED_PRODUCTS', '3000', 'size of the seed catalogue on first start (up to 200,000)'],
@@ -76,6 +81,7 @@ const cfg = {
   loggingPort: Number(env('EMULATOR_LOGGING_PORT')),
   mailSmtpPort: Number(env('MAIL_SMTP_PORT')),
   mailWebPort: Number(env('MAIL_WEB_PORT')),
+  stripeMockPort: Number(env('STRIPE_MOCK_PORT')),
   projectId: env('FIREBASE_PROJECT_ID'),
   table: env('TABLE_NAME'),
   products: env('SEED_PRODUCTS'),
@@ -140,10 +146,10 @@ async function main() {
   // the two services takes seconds to come up.
   say(
     'run',
-    `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb), the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId}) and maildev (SMTP on 127.0.0.1:${cfg.mailSmtpPort})`,
+    `starting DynamoDB Local on 127.0.0.1:${cfg.dynamoPort} (tables in .local/dynamodb), the Firebase Auth emulator on 127.0.0.1:${cfg.authPort} (project ${cfg.projectId}), maildev (SMTP on 127.0.0.1:${cfg.mailSmtpPort}) and stripe-mock (127.0.0.1:${cfg.stripeMockPort})`,
   );
   const authDir = path.join(localDir, 'auth');
-  const [, store, , mail] = await Promise.all([
+  const [, store, , mail, stripeMock] = await Promise.all([
     buildGoCommands(),
     startDynamoDBLocal({ port: cfg.dynamoPort, dataDir, logFile: path.join(localDir, 'logs', 'dynamodb.log') }),
     startAuthEmulator({
@@ -160,6 +166,7 @@ async function main() {
       dir: path.join(localDir, 'maildev'),
       logFile: path.join(localDir, 'logs', 'maildev.log'),
     }),
+    startStripeMock({ port: cfg.stripeMockPort, logFile: path.join(localDir, 'logs', 'stripe-mock.log') }),
   ]);
   say('run', `DynamoDB Local ${store.version} answers on 127.0.0.1:${cfg.dynamoPort} (up in ${store.seconds.toFixed(1)} s; log: .local/logs/dynamodb.log)`);
   store.child.exited.then((code) => {
@@ -171,6 +178,12 @@ async function main() {
   mail.child.exited.then((code) => {
     if (isStopping()) return;
     say('run', `maildev stopped (${code}; see .local/logs/maildev.log); stopping the rest`);
+    stopAll().then(() => process.exit(1));
+  });
+  say('run', `stripe-mock answers on ${stripeMock.url}: the shop's Stripe calls go there (log: .local/logs/stripe-mock.log)`);
+  stripeMock.child.exited.then((code) => {
+    if (isStopping()) return;
+    say('run', `stripe-mock stopped (${code}; see .local/logs/stripe-mock.log); stopping the rest`);
     stopAll().then(() => process.exit(1));
   });
 
@@ -190,6 +203,10 @@ async function main() {
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: {
       ...serviceEnv,
+      // Stripe: stripe-mock's address and the key and webhook secret (run's variables, or
+      // their local defaults); no other STRIPE_* of the caller's environment.
+      ...unsetOtherStripeVariables(process.env),
+      ...stripeEnv(stripeMock.url, process.env),
       PORT: String(cfg.port),
       SITE_DIR: path.join(releaseDir, 'site'),
       MEDIA_DIR: path.join(localDir, 'media'),

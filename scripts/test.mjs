@@ -1,8 +1,10 @@
 // @ts-check
 // The README's test command: installs what it needs (npm packages, Debian's chromium, and
 // Debian's Java for DynamoDB Local where there is none), starts its own DynamoDB Local (in
-// memory, one JVM shared by every Go package), Firebase Auth emulator and maildev (the local
-// SMTP server and web inbox the Go mail tests and the end-to-end edge send to) on free ports, runs
+// memory, one JVM shared by every Go package), Firebase Auth emulator, maildev (the local
+// SMTP server and web inbox the Go mail tests and the end-to-end edge send to) and stripe-mock
+// (Stripe's API mock, which the Go payment tests, the end-to-end edge and the fault suite's
+// edge send their Stripe calls to) on free ports, runs
 // the static checks (tsc, ESLint, staticcheck, Prettier) while those start, go vet, the Go unit and
 // integration tests, cross-compiles every Lambda, runs the site and CDK tests and the
 // deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
@@ -47,6 +49,7 @@ import {
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
 import { buildSite, exportDir } from './build.mjs';
 import { startMaildev } from './maildev.mjs';
+import { startStripeMock, stripeEnv, unsetOtherStripeVariables } from './stripe-mock.mjs';
 import { PHASE, openTarget, publishExport } from './publish.mjs';
 import { buildLambdas } from './build-lambdas.mjs';
 import { checkLog } from './log-secrets.mjs';
@@ -58,7 +61,7 @@ export const SUITES = [
     'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)',
   ],
   ['vet', 'go vet'],
-  ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator and maildev, with -race'],
+  ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator, maildev and stripe-mock, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
   ['site', "the site's unit tests"],
   ['scripts', "the scripts' own tests (node --test scripts/*.test.mjs)"],
@@ -70,7 +73,10 @@ export const SUITES = [
     'e2e',
     'end-to-end tests in headless Chromium against the local edge (E2E_FILTER="a b" runs the files matching any name), then its log checked for the test passwords, tokens and email text',
   ],
-  ['faults', 'fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped'],
+  [
+    'faults',
+    "fault suite: store paused, kill -9 of the edge and the store while buyers order, mail server stopped, a card payment's event redelivered after kill -9",
+  ],
 ];
 /** The suites that test the build, and so bring it along. */
 const NEEDS_BUILD = ['release', 'e2e', 'faults'];
@@ -321,11 +327,14 @@ async function main(argv) {
   const needsStore = has('go', 'build');
   const needsAuth = has('go', 'e2e', 'faults');
   const needsMail = has('go', 'e2e');
+  const needsStripe = has('go', 'e2e', 'faults');
   if (has('e2e', 'faults')) await ensureChromium();
   await ensureNpmPackages();
   if (needsStore || has('scripts', 'faults')) await ensureJava();
 
-  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, mailSmtpPort, mailWebPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, mailSmtpPort, mailWebPort, stripeMockPort] = await Promise.all(
+    Array.from({ length: 8 }, freePort),
+  );
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-test-'));
   scratchDir = scratch;
   const projectId = 'demo-tradeshop';
@@ -347,6 +356,11 @@ async function main(argv) {
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(mailSmtpPort),
     MAILDEV_URL: `http://127.0.0.1:${mailWebPort}`,
+    // stripe-mock: the Go payment tests and the edge send their Stripe calls here, with the
+    // local key; the local payment page and the tests sign events with the local secret.
+    // No other STRIPE_* of the caller's environment (an ARN, a webhook pause) comes along.
+    ...unsetOtherStripeVariables(process.env),
+    ...stripeEnv(`http://127.0.0.1:${stripeMockPort}`),
   };
 
   // The static checks, the Go build, the store (a JVM) and the Auth emulator run side by
@@ -354,6 +368,7 @@ async function main(argv) {
   if (needsStore) say('test', `starting DynamoDB Local (:${dynamoPort}, in memory)`);
   if (needsAuth) say('test', `starting the Auth emulator (:${authPort})`);
   if (needsMail) say('test', `starting maildev (SMTP :${mailSmtpPort}, inbox http://127.0.0.1:${mailWebPort}/)`);
+  if (needsStripe) say('test', `starting stripe-mock (http://127.0.0.1:${stripeMockPort}/)`);
   const [, , store] = await Promise.all([
     has('static') && step('static', 'tsc, ESLint, staticcheck, Prettier', staticChecks),
     has('build') && buildGoCommands(),
@@ -366,6 +381,7 @@ async function main(argv) {
         logFile: path.join(scratch, 'auth-emulator.log'),
       }),
     needsMail && startMaildev({ smtpPort: mailSmtpPort, webPort: mailWebPort, dir: path.join(scratch, 'maildev'), logFile: path.join(scratch, 'maildev.log') }),
+    needsStripe && startStripeMock({ port: stripeMockPort, logFile: path.join(scratch, 'stripe-mock.log') }),
   ]);
   if (store) say('test', `DynamoDB Local ${store.version} answers on :${dynamoPort} (up in ${store.seconds.toFixed(1)} s)`);
 
@@ -381,7 +397,7 @@ async function main(argv) {
   const goLane = async () => {
     if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
     if (has('go')) {
-      await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator and maildev)', () =>
+      await step('go', 'go test (unit + integration against DynamoDB Local, the Auth emulator, maildev and stripe-mock)', () =>
         // STORE_TIMEOUT_MS: the Go tests run their packages side by side under -race, each
         // test making its own table in one DynamoDB Local, with 50-writer races among them: on
         // a loaded 2-core machine a single call can take over the 3 s a buyer's request allows,
@@ -481,7 +497,7 @@ async function main(argv) {
   if (built && has('faults')) {
     await step(
       'faults',
-      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way, payments allocated and orders cancelled under kill -9 (scripts/faults.mjs)',
+      'fault suite: store paused (SIGSTOP), kill -9 of the edge and the store while buyers order, mail server stopped while orders are placed, catalogue import killed part-way, payments allocated and orders cancelled under kill -9, a card payment event redelivered after a kill -9 between recording and applying it (scripts/faults.mjs)',
       () =>
         run('node', ['scripts/faults.mjs'], {
           env: {
@@ -489,6 +505,8 @@ async function main(argv) {
             FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${authPort}`,
             FIREBASE_PROJECT_ID: projectId,
             FAULTS_SITE_DIR: path.join(releaseDir, 'site'),
+            // This run's stripe-mock: the fault suite's edge sends its Stripe calls there.
+            FAULTS_STRIPE_API_BASE: stackEnv.STRIPE_API_BASE,
           },
         }),
     );

@@ -13,7 +13,13 @@ export function renderAccessTable(
 ): string {
   const rows = ['| function | actions | on partition keys (`dynamodb:LeadingKeys`), index or bucket | secrets |', '|---|---|---|---|'];
   for (const f of functions) {
-    const secrets = [...(f.csrfSecret ? ['CSRF'] : []), ...(withOriginSecret(f.name) ? ['origin'] : []), ...otherSecrets(f.name)].join(', ') || 'none';
+    const secrets =
+      [
+        ...(f.csrfSecret ? ['CSRF'] : []),
+        ...(withOriginSecret(f.name) ? ['origin'] : []),
+        ...(f.stripeSecret ? ['Stripe (read at cold start)'] : []),
+        ...otherSecrets(f.name),
+      ].join(', ') || 'none';
     if (f.access.length === 0 && !f.mediaBucket) rows.push(`| \`${f.name}\` | none | | ${secrets} |`);
     for (const g of f.access) {
       const actions = g.actions.map((a) => a.replace(/^dynamodb:/, '')).join(', ');

@@ -33,19 +33,24 @@ export interface TableGrant {
   readonly index?: string;
 }
 
-/** A deployed function's rights: its table grants and whether it gets the CSRF secret. */
+/** A deployed function's rights: its table grants and which secrets it gets. */
 export interface FunctionRights {
   readonly name: string;
   readonly access: readonly TableGrant[];
   /** Gets CSRF_SECRET: only the endpoints that check or issue CSRF tokens. */
   readonly csrfSecret: boolean;
+  /**
+   * May read the stage's Stripe secret (STRIPE_SECRET_ARN, read at cold start): only the
+   * functions that call Stripe or check its webhook signatures. Default false.
+   */
+  readonly stripeSecret: boolean;
 }
 
 /**
  * The endpoint groups of endpoints.json's `group` field: what the dashboard and the
  * per-group alarms (5xx rate, p99 latency) count requests by.
  */
-export const ENDPOINT_GROUPS = ['catalogue', 'basket', 'orders', 'account', 'admin', 'errors'] as const;
+export const ENDPOINT_GROUPS = ['catalogue', 'basket', 'orders', 'account', 'admin', 'errors', 'payments'] as const;
 
 /** One of {@link ENDPOINT_GROUPS}. */
 export type EndpointGroup = (typeof ENDPOINT_GROUPS)[number];
@@ -104,7 +109,9 @@ function rights(raw: Record<string, unknown>, fail: (msg: string) => never): Fun
     }
     return { actions: actions.map((a) => `dynamodb:${String(a)}`), keys: keys as string[], ...(index === undefined ? {} : { index: index as string }) };
   });
-  return { name, access, csrfSecret: raw['csrfSecret'] as boolean };
+  const stripeSecret = raw['stripeSecret'] ?? false;
+  if (typeof stripeSecret !== 'boolean') fail(`${name}: stripeSecret must be true or false`);
+  return { name, access, csrfSecret: raw['csrfSecret'] as boolean, stripeSecret: stripeSecret as boolean };
 }
 
 /** Reads and validates the endpoints of endpoints.json; a broken file fails synth naming the entry. */

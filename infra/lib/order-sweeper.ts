@@ -1,7 +1,14 @@
-import { Duration, aws_dynamodb as dynamodb, aws_events as events, aws_events_targets as targets, aws_lambda as lambda } from 'aws-cdk-lib';
+import {
+  Duration,
+  aws_dynamodb as dynamodb,
+  aws_events as events,
+  aws_events_targets as targets,
+  aws_lambda as lambda,
+  aws_secretsmanager as secretsmanager,
+} from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { loadJob, type FunctionRights } from './endpoints';
-import { goFunction, grantTable } from './shop-api';
+import { goFunction, grantStripeSecret, grantTable } from './shop-api';
 
 /** Inputs of {@link OrderSweeper}. */
 export interface OrderSweeperProps {
@@ -11,6 +18,8 @@ export interface OrderSweeperProps {
   readonly environment: Readonly<Record<string, string>>;
   /** Its table grants; defaults to endpoints.json's job sweepOrders (which a Go test keeps true). */
   readonly rights?: FunctionRights;
+  /** The stage's Stripe secret: read (STRIPE_SECRET_ARN) when the job's rights have stripeSecret, and required then. */
+  readonly stripeSecret?: secretsmanager.ISecret;
 }
 
 /**
@@ -31,8 +40,14 @@ export class OrderSweeper extends Construct {
       timeout: Duration.seconds(60),
     });
     // Read the pending records, give back the stock and coupon uses they hold, unlock the
-    // basket and free the idempotency key: nothing else (no secret either).
-    grantTable(this.fn, props.table, (props.rights ?? loadJob('sweepOrders')).access);
+    // basket and free the idempotency key; where endpoints.json says so (stripeSecret), send
+    // Stripe the card refunds a crash left unsent: nothing else.
+    const rights = props.rights ?? loadJob('sweepOrders');
+    grantTable(this.fn, props.table, rights.access);
+    if (rights.stripeSecret) {
+      if (props.stripeSecret === undefined) throw new Error(`${this.node.path}: sweepOrders needs the Stripe secret (stripeSecret) and none was given`);
+      grantStripeSecret(this.fn, props.stripeSecret);
+    }
     new events.Rule(this, 'EveryMinute', {
       description: 'Runs sweepOrders every minute',
       schedule: events.Schedule.rate(Duration.minutes(1)),

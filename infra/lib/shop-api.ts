@@ -50,6 +50,12 @@ export interface ShopApiProps {
   readonly csrfSecret: secretsmanager.ISecret;
   /** The header value CloudFront adds to API requests (X-Origin-Verify); every function checks it. */
   readonly originSecret: secretsmanager.ISecret;
+  /**
+   * The stage's Stripe keys, JSON {"secret_key","webhook_secret"}: read at cold start
+   * (STRIPE_SECRET_ARN) by the endpoints with stripeSecret and no others. Required when
+   * an endpoint has stripeSecret.
+   */
+  readonly stripeSecret?: secretsmanager.ISecret;
   /** API-wide throttling of the default stage. */
   readonly throttle: ApiThrottle;
 }
@@ -172,6 +178,7 @@ export class ApiGroupStack extends NestedStack {
         },
       });
       grantTable(fn, props.table, endpoint.access);
+      if (endpoint.stripeSecret) grantStripeSecret(fn, props.stripeSecret!);
       const integration = new HttpLambdaIntegration(`${endpoint.name}Integration`, fn);
       // HttpApi.addRoutes would make the routes in the API's (parent) stack: made here, the
       // route, its integration and its permission are this stack's resources.
@@ -204,6 +211,19 @@ export function grantTable(fn: lambda.Function, table: dynamodb.ITableV2, access
       }),
     );
   }
+}
+
+/**
+ * Lets fn read the stage's Stripe secret (a function with stripeSecret: it calls Stripe or
+ * checks its webhook signatures): secretsmanager:GetSecretValue and DescribeSecret on that
+ * secret alone, and STRIPE_SECRET_ARN, which it reads once at cold start. The value is
+ * read at run time, not resolved into the function's environment at deploy, so it is in
+ * no template and no function configuration, and a new key needs no deploy (only new
+ * cold starts).
+ */
+export function grantStripeSecret(fn: lambda.Function, secret: secretsmanager.ISecret): void {
+  secret.grantRead(fn);
+  fn.addEnvironment('STRIPE_SECRET_ARN', secret.secretArn);
 }
 
 /**
@@ -283,9 +303,16 @@ function validate(props: ShopApiProps, where: string): void {
   if ('FIREBASE_AUTH_EMULATOR_HOST' in props.environment) {
     fail('FIREBASE_AUTH_EMULATOR_HOST must never reach a deployed function: it turns off token signature checks');
   }
-  for (const name of ['CSRF_SECRET', 'ORIGIN_SECRET']) {
+  for (const name of ['CSRF_SECRET', 'ORIGIN_SECRET', 'STRIPE_SECRET_ARN']) {
     if (name in props.environment) fail(`${name} is added per function from its secret, not passed to every function`);
   }
+  // The Stripe key and webhook secret are read from the stage's secret at run time, never
+  // written into a function's configuration; stripe-mock's address is for the local stage.
+  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE']) {
+    if (name in props.environment) fail(`${name} must never reach a deployed function: the functions read the Stripe keys from STRIPE_SECRET_ARN`);
+  }
+  const needStripe = props.endpoints.filter((e) => e.stripeSecret).map((e) => e.name);
+  if (needStripe.length > 0 && props.stripeSecret === undefined) fail(`${needStripe.join(', ')} need the Stripe secret (stripeSecret) and none was given`);
   const { rateLimit, burstLimit } = props.throttle;
   if (!(rateLimit > 0 && burstLimit > 0 && Number.isInteger(burstLimit))) fail('throttle needs a positive rateLimit and an integer burstLimit');
   const seen = new Set<string>();

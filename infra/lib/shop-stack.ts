@@ -115,6 +115,21 @@ export class ShopStack extends Stack {
       });
     }
 
+    // The Stripe keys of card payments (docs/payments.md "Going live"): created with a
+    // placeholder, as the SMTP credentials are (an empty secret_key, so card payment is off,
+    // and a random webhook_secret, so no event passes), then set by hand once
+    // (docs/infrastructure.md "First deploy"); a later deploy keeps the value set. Only the
+    // functions with stripeSecret in endpoints.json may read it, at cold start.
+    const stripeSecret = new secretsmanager.Secret(this, 'StripeSecret', {
+      description: `Stripe secret key and webhook signing secret for card payments, JSON {"secret_key","webhook_secret"} (${stage})`,
+      generateSecretString: { secretStringTemplate: JSON.stringify({ secret_key: '' }), generateStringKey: 'webhook_secret', excludePunctuation: true },
+    });
+    Validations.of(stripeSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Stripe\'s keys are rolled in Stripe\'s dashboard, which Secrets Manager cannot do; the operator puts the new ones in (docs/infrastructure.md "First deploy").',
+    });
+
     this.api = new ShopApi(this, 'Api', {
       endpoints: props.endpoints ?? loadEndpoints(),
       table: this.shopTable.table,
@@ -123,11 +138,13 @@ export class ShopStack extends Stack {
       environment: { STAGE: stage, BUILD_ID: build, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
       csrfSecret,
       originSecret,
+      stripeSecret,
     });
 
     const sweeper = new OrderSweeper(this, 'OrderSweeper', {
       table: this.shopTable.table,
       codeDir: props.lambdaDir,
+      stripeSecret,
       environment: { STAGE: stage, BUILD_ID: build, FIREBASE_PROJECT_ID: props.config.firebaseProjectId },
     });
 
@@ -198,6 +215,7 @@ export class ShopStack extends Stack {
     output('DashboardName', this.monitoring.dashboard.dashboardName, 'The CloudWatch dashboard of the stage');
     output('AlarmTopicArn', this.monitoring.alarmTopic.topic.topicArn, 'Where the alarms go (email: shop.json operations.alarm_email)');
     output('SmtpSecretArn', smtpSecret.secretArn, 'Secret to put the SES SMTP credentials in (docs/infrastructure.md "Email")');
+    output('StripeSecretArn', stripeSecret.secretArn, 'Secret to put the Stripe keys in (docs/infrastructure.md "First deploy")');
   }
 }
 

@@ -35,7 +35,8 @@ export const CACHE_SECONDS = {
  * it adds. The API reads only these and Authorization (functions/internal: csrf, the request
  * id, the crawler check of POST /api/errors), and CloudFront-Viewer-Address is the real
  * client's address, by which POST /api/errors rate-limits (CloudFront sets it; a viewer
- * cannot). The managed policy forwarding every viewer header but Host cannot add it, and
+ * cannot). Stripe-Signature is Stripe's signature of a webhook event, which POST
+ * /api/payments/stripe checks (docs/payments.md): without it every event is refused. The managed policy forwarding every viewer header but Host cannot add it, and
  * Host must not reach API Gateway, so the list is explicit. At most 10 (CloudFront's quota
  * per policy). Authorization cannot be in an origin request policy: it is in the API's
  * cache policy ({@link API_CACHE_HEADERS}).
@@ -48,6 +49,7 @@ export const API_ORIGIN_HEADERS = [
   'X-CSRF-Token',
   'X-Request-Id',
   'CloudFront-Viewer-Address',
+  'Stripe-Signature',
 ] as const;
 
 /** The headers in the API's cache key, which CloudFront therefore forwards: only Authorization (see {@link API_ORIGIN_HEADERS}). */

@@ -17,6 +17,17 @@ export const COUNTED_COMMON_RULES: Readonly<Record<string, string>> = {
   SizeRestrictions_BODY: 'the API bounds its own JSON bodies; a large basket must not be refused',
 };
 
+/** Stripe's webhook (functions/internal/cardpay): signed deliveries the rate rule leaves alone. */
+export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe';
+
+/** A byte match on the request's path, untransformed. */
+const uriMatch = (positionalConstraint: string, searchString: string): wafv2.CfnWebACL.ByteMatchStatementProperty => ({
+  fieldToMatch: { uriPath: {} },
+  positionalConstraint,
+  searchString,
+  textTransformations: [{ priority: 0, type: 'NONE' }],
+});
+
 /** The JSON sentence of the WAF's 429, as the local edge's (functions/internal/edge/ratelimit.go). */
 export const TOO_MANY_MESSAGE = 'Too many requests from your address: please wait a minute and try again.';
 
@@ -29,7 +40,7 @@ export interface ShopWebAclProps {
 
 /**
  * The distribution's AWS WAF web ACL (scope CLOUDFRONT, so it must be created in
- * us-east-1): a rate-based rule per client IP on /api/* that answers 429 with
+ * us-east-1): a rate-based rule per client IP on /api/* (but Stripe's webhook) that answers 429 with
  * Retry-After, then AWS's managed common rule set (with {@link COUNTED_COMMON_RULES} only
  * counting). Everything else is allowed.
  */
@@ -72,12 +83,15 @@ export class ShopWebAcl extends Construct {
               aggregateKeyType: 'IP',
               limit: requests,
               evaluationWindowSec: windowSeconds,
+              // Every /api/ path but Stripe's webhook: Stripe delivers a shop's events from
+              // a few addresses, in bursts after an outage, and each delivery is signed
+              // (the endpoint refuses any other); a 429 would only delay payments.
               scopeDownStatement: {
-                byteMatchStatement: {
-                  fieldToMatch: { uriPath: {} },
-                  positionalConstraint: 'STARTS_WITH',
-                  searchString: '/api/',
-                  textTransformations: [{ priority: 0, type: 'NONE' }],
+                andStatement: {
+                  statements: [
+                    { byteMatchStatement: uriMatch('STARTS_WITH', '/api/') },
+                    { notStatement: { statement: { byteMatchStatement: uriMatch('EXACTLY', STRIPE_WEBHOOK_PATH) } } },
+                  ],
                 },
               },
             },

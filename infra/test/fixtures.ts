@@ -161,6 +161,7 @@ export interface RawFunction {
   access: RawGrant[];
   timeoutSeconds?: number;
   mediaBucket?: boolean;
+  stripeSecret?: boolean;
 }
 
 /** functions/internal/api/endpoints.json, read directly (not through lib/endpoints.ts). */
@@ -207,6 +208,9 @@ export function expectedStatements(grants: RawGrant[]): unknown[] {
     }))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
+
+/** The secretsmanager actions of a function allowed to read one secret (secret.grantRead). */
+export const SECRET_READ_ACTIONS = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
 
 /** The dynamic reference to a stack secret whose logical id starts with prefix. */
 export function secretRef(prefix: string): unknown {

@@ -323,7 +323,7 @@ describe('the endpoints file and the groups', () => {
   };
 
   it('refuses an endpoint without a group, or with one the contract does not list, naming it', () => {
-    expect(withEndpoint({ group: undefined })).toThrow(/endpoints\[0\]: group must be one of catalogue, basket, orders, account, admin, errors/);
+    expect(withEndpoint({ group: undefined })).toThrow(/endpoints\[0\]: group must be one of catalogue, basket, orders, account, admin, errors, payments/);
     expect(withEndpoint({ group: 'checkout' })).toThrow(/group must be one of/);
     expect(withEndpoint({ group: 'basket' })).not.toThrow();
   });

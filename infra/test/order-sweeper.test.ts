@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../lib/shop-stack';
-import { expectedStatements, rawFile, resources, stackTemplate, tableStatements, type Statement } from './fixtures';
+import { SECRET_READ_ACTIONS, expectedStatements, rawFile, resources, stackTemplate, tableStatements, type Statement } from './fixtures';
 
 describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
   const t = stackTemplate(stage);
@@ -26,10 +26,16 @@ describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
     const job = rawFile.jobs.find((j) => j.name === 'sweepOrders');
     expect(job).toBeDefined();
     expect(tableStatements(statements)).toEqual(expectedStatements(job!.access));
+    // The Stripe secret only where endpoints.json gives the job stripeSecret (card refunds).
     expect(
-      statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:')),
-    ).toEqual([]);
+      statements
+        .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]))
+        .filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))
+        .sort(),
+    ).toEqual(job!.stripeSecret ? SECRET_READ_ACTIONS : []);
     const vars = fns[sweeperId!]!.Properties['Environment'].Variables;
+    if (job!.stripeSecret) expect(vars['STRIPE_SECRET_ARN']).toEqual({ Ref: expect.stringMatching(/^StripeSecret/) });
+    else expect(vars).not.toHaveProperty('STRIPE_SECRET_ARN');
     expect(vars).not.toHaveProperty('CSRF_SECRET');
     expect(vars).not.toHaveProperty('ORIGIN_SECRET');
   });

@@ -41,12 +41,12 @@ describe.each(STAGES)('the %s shop stack and its nested stacks', (stage) => {
       expect(routes.length, group).toBe(endpoints.filter((e) => e.group === group).flatMap((e) => e.routes).length);
       for (const r of routes) expect(r.Properties['ApiId'], group).toEqual({ Ref: expect.stringMatching(/HttpApi/) });
     }
-    // The API, its stage, the table and the secrets stay in the parent.
+    // The API, its stage, the table and the secrets (CSRF, origin, SMTP, Stripe) stay in the parent.
     const parent = templates.get('parent')!;
     parent.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     parent.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     parent.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
-    parent.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    parent.resourceCountIs('AWS::SecretsManager::Secret', 4);
     expect(Object.keys(resources(parent, 'AWS::CloudFormation::Stack'))).toHaveLength(stageStacks(stage).shop.api.groupStacks.size);
   });
 });

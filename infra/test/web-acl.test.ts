@@ -22,7 +22,7 @@ describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
     expect(resources(shop, 'AWS::WAFv2::WebACL')).toEqual({});
   });
 
-  it("limits each client IP on /api/* to the stage's rate, answering 429 with Retry-After", () => {
+  it("limits each client IP on /api/* but Stripe's signed webhook to the stage's rate, answering 429 with Retry-After", () => {
     const { requests, windowSeconds } = stageConfigs[stage].clientRateLimit;
     expect(rule('ApiRatePerIp')).toMatchObject({
       Priority: 0,
@@ -33,11 +33,29 @@ describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
           Limit: requests,
           EvaluationWindowSec: windowSeconds,
           ScopeDownStatement: {
-            ByteMatchStatement: {
-              FieldToMatch: { UriPath: {} },
-              PositionalConstraint: 'STARTS_WITH',
-              SearchString: '/api/',
-              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            AndStatement: {
+              Statements: [
+                {
+                  ByteMatchStatement: {
+                    FieldToMatch: { UriPath: {} },
+                    PositionalConstraint: 'STARTS_WITH',
+                    SearchString: '/api/',
+                    TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                  },
+                },
+                {
+                  NotStatement: {
+                    Statement: {
+                      ByteMatchStatement: {
+                        FieldToMatch: { UriPath: {} },
+                        PositionalConstraint: 'EXACTLY',
+                        SearchString: '/api/payments/stripe',
+                        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                      },
+                    },
+                  },
+                },
+              ],
             },
           },
         },

@@ -10,7 +10,7 @@ import type {
   AdminLedgerAnswer,
   AdminPaymentAnswer,
   AdminRefundAnswer,
-  AdminOrderPage as OrderWithAudit,
+  AdminOrderPage,
   AdminOrderSummary as OrderSummary,
   AdminOrdersPage,
   AdminProductPage as ProductWithAudit,
@@ -20,6 +20,7 @@ import type {
   StaffAnswer,
 } from './api-types';
 import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
+import type { AdminOrder, LedgerEntry } from './card-payment-types';
 import type { HealthAnswer } from './health';
 import type { OrderAction } from './order-status';
 import { saveFile } from './save-file';
@@ -34,18 +35,23 @@ export type {
   AdminAccountPage as AccountWithAudit,
   AdminCouponAnswer as Coupon,
   AdminCouponPage as CouponWithAudit,
-  AdminOrderAnswer as AdminOrder,
-  AdminOrderPage as OrderWithAudit,
   AdminOrderSummary as OrderSummary,
   AdminProductAnswer as StockProduct,
   AdminProductPage as ProductWithAudit,
   AuditAnswer as AuditEntry,
-  AdminLedgerAnswer as Ledger,
-  LedgerEntryAnswer as LedgerEntry,
   PaymentAnswer as Payment,
   RefundAnswer as Refund,
   CreditHoldAnswer as CreditHold,
 } from './api-types';
+// Card payments' shapes, by hand until they are generated (lib/card-payment-types.ts).
+export type { AdminOrder, LedgerEntry } from './card-payment-types';
+
+/** An order as staff see it, with its audit trail. */
+export type OrderWithAudit = Omit<AdminOrderPage, 'order'> & { order: AdminOrder };
+
+/** An account's ledger: its entries (a card payment's flag and a card refund's status
+ * among them) and its figures. */
+export type Ledger = Omit<AdminLedgerAnswer, 'entries'> & { entries: LedgerEntry[] };
 
 /** A page of a list and the cursor of the next page (null on the last). */
 export interface Page<T> {
@@ -179,8 +185,8 @@ export interface RefundInput {
 
 /** An account's ledger: its invoices, credit notes, payments and refunds with a running
  * balance, and what is due, overdue and unallocated. */
-export function adminLedger(uid: string): Promise<AdminLedgerAnswer> {
-  return adminGet<AdminLedgerAnswer>(`/api/admin/accounts/${encodeURIComponent(uid)}/ledger`);
+export function adminLedger(uid: string): Promise<Ledger> {
+  return adminGet<Ledger>(`/api/admin/accounts/${encodeURIComponent(uid)}/ledger`);
 }
 
 /** Records a payment against an account and allocates it, in one transaction. */

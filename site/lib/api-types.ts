@@ -702,13 +702,14 @@ export interface LedgerEntryAnswer {
   payment_reference: string;
   unallocated: Pence;
   source: string;
-  refund_status: 'pending' | 'succeeded' | 'failed' | null | null;
-  refund_failure: string | null;
+  flag: string;
+  status: 'pending' | 'succeeded' | 'failed' | null;
+  failure: string | null;
 }
 
 export interface PaymentAnswer {
   id: string;
-  method: 'bank_transfer' | 'cheque' | 'credit_note';
+  method: 'bank_transfer' | 'cheque' | 'credit_note' | 'card';
   order_id: string;
   date: string;
   amount: Pence;
@@ -718,6 +719,7 @@ export interface PaymentAnswer {
   allocated: Pence;
   unallocated: Pence;
   allocations: AllocationAnswer[];
+  flag: string;
 }
 
 export interface RefundAnswer {
@@ -730,7 +732,7 @@ export interface RefundAnswer {
   recorded_at: UnixMillis;
   recorded_by: string;
   payment_intent: string | null;
-  status: 'pending' | 'succeeded' | 'failed' | null | null;
+  status: 'pending' | 'succeeded' | 'failed' | null;
   failure: string | null;
 }
 

@@ -1,13 +1,7 @@
 import { idToken, setCartUpdated } from './account-store';
 import { apiFetch, apiFetchBlob } from './api';
-import type {
-  AddressAnswer as Address,
-  BillingAnswer as Billing,
-  CheckoutAnswer as CheckoutInfo,
-  OrderAnswer as Order,
-  OrdersPage,
-  ReorderAnswer,
-} from './api-types';
+import type { AddressAnswer as Address, CheckoutAnswer, OrdersPage as OrdersPageAnswer, ReorderAnswer } from './api-types';
+import type { Billing, Order, PayOrderAnswer } from './card-payment-types';
 import { saveFile } from './save-file';
 
 // The answers' shapes are generated from the Go answer types (api-types.ts; docs/api.md
@@ -15,18 +9,24 @@ import { saveFile } from './save-file';
 // order's invoice null while it is being issued, its vat_rates highest rate first.
 export type {
   AddressAnswer as Address,
-  BillingAnswer as Billing,
-  CheckoutAnswer as CheckoutInfo,
   CreditLineAnswer as CreditLine,
   CreditNoteAnswer as CreditNote,
   DispatchAnswer as Dispatch,
   InvoiceAnswer as Invoice,
-  OrderAnswer as Order,
   OrderLineAnswer as OrderLine,
   QuoteAnswer as DeliveryOption,
   SupplierAnswer as InvoiceSupplier,
   VatRateAnswer as VatRateTotal,
 } from './api-types';
+// Card payments' shapes, by hand until they are generated (lib/card-payment-types.ts).
+export type { Billing, CardRefundAnswer as CardRefund, Order, OrderPaymentAnswer as OrderPayment, PaymentState } from './card-payment-types';
+
+/** The checkout's quote, with the buyer's billing (the card among its ways to pay). */
+export type CheckoutInfo = Omit<CheckoutAnswer, 'billing'> & { billing: Billing | null };
+
+/** A page of the buyer's orders, newest first (20 at most), and the cursor of the next
+ * page: null on the last (docs/api.md). */
+export type OrdersPage = Omit<OrdersPageAnswer, 'orders'> & { orders: Order[] };
 
 export const emptyAddress = (): Address => ({ line1: '', line2: '', town: '', postcode: '' });
 
@@ -111,6 +111,43 @@ export async function awaitInvoice(
   return null;
 }
 
+/** Sends the buyer's order to be paid by card (POST /api/orders/{id}/pay) and answers
+ * where to go to pay: Stripe's page, or the local payment page on the local stage. The
+ * amount is the server's (what the invoice still owes). A paid, cancelled or not yet
+ * invoiced order is an ApiError 409 with the server's sentence; another's order a 404. */
+export async function payOrder(id: string): Promise<PayOrderAnswer> {
+  return apiFetch<PayOrderAnswer>(`/api/orders/${encodeURIComponent(id)}/pay`, { csrf: true, body: { token: await idToken() } });
+}
+
+/** How often, and how many times, a page asks for an order again while its card payment
+ * waits for Stripe's word: every 2 s for a minute, since the webhook may land after the
+ * browser comes back from the payment page. */
+export const PAYMENT_WAIT = { intervalMs: 2000, tries: 30 };
+
+/** Asks for an order again until settled says its payment has an outcome: every intervalMs,
+ * at most tries times; each order read is handed to seen. Answers the settled order, or null
+ * when the asking gave up (or signal aborted it); a failed ask counts as one unsettled. */
+export async function awaitPayment(
+  id: string,
+  settled: (o: Order) => boolean,
+  {
+    intervalMs = PAYMENT_WAIT.intervalMs,
+    tries = PAYMENT_WAIT.tries,
+    signal,
+    load = getOrder,
+    seen,
+  }: { intervalMs?: number; tries?: number; signal?: AbortSignal; load?: (id: string) => Promise<Order>; seen?: (o: Order) => void } = {},
+): Promise<Order | null> {
+  for (let i = 0; i < tries; i++) {
+    if (!(await pause(intervalMs, signal))) return null;
+    const order = await load(id).catch(() => null);
+    if (signal?.aborted) return null;
+    if (order && settled(order)) return order;
+    if (order) seen?.(order);
+  }
+  return null;
+}
+
 /** Waits ms; false when signal aborts first. */
 function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
@@ -161,10 +198,6 @@ export async function creditNotePdf(id: string, number: string): Promise<Blob> {
 export async function downloadCreditNote(orderId: string, number: string, doc: Document = document): Promise<void> {
   saveFile(await creditNotePdf(orderId, number), `${number}.pdf`, doc);
 }
-
-/** A page of the buyer's orders, newest first (20 at most), and the cursor of the next
- * page: null on the last (docs/api.md). */
-export type { OrdersPage } from './api-types';
 
 /** The first page of the buyer's orders, or the page after cursor. */
 export async function listOrders(cursor: string | null = null): Promise<OrdersPage> {

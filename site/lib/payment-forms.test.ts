@@ -20,8 +20,9 @@ const entry = (e: Partial<LedgerEntry>): LedgerEntry => ({
   payment_reference: '',
   unallocated: 0,
   source: '',
-  refund_status: null,
-  refund_failure: null,
+  flag: '',
+  status: null,
+  failure: null,
   ...e,
 });
 

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go/middleware"
+	"github.com/stripe/stripe-go/v84"
+	"github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/basket"
@@ -60,7 +62,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	deps.Media = pictures
 	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one
 	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
-	deps.Card = testCard(t, st)                               // card payment on, against stripe-mock
+	deps.Card, deps.CardOffered = testCard(t, st), true       // card payment on, against stripe-mock
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.
@@ -245,6 +247,30 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}
 		return string(b)
 	}
+	// cardEvent delivers Stripe's event evt of type typ, on PaymentIntent pi of the buyer's
+	// order *id (its whole total; failure the decline's message), signed as Stripe signs.
+	var cardOrder string
+	cardEvent := func(evt string, typ stripe.EventType, pi string, id *string, failure string) func() (int, string) {
+		return func() (int, string) {
+			o, err := st.Order(ctx, u.UID, *id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := map[string]any{"id": pi, "object": "payment_intent", "amount": o.TotalIncVAT, "amount_received": o.TotalIncVAT, "currency": "gbp",
+				"metadata": map[string]string{"order_id": o.ID, "uid": u.UID, "attempt": "1"}}
+			if failure != "" {
+				obj["last_payment_error"] = map[string]any{"message": failure}
+			}
+			body, _ := json.Marshal(map[string]any{"id": evt, "object": "event", "api_version": stripe.APIVersion, "created": time.Now().Unix(),
+				"type": typ, "data": map[string]any{"object": obj}})
+			sp := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: deps.Card.Config.WebhookSecret})
+			r := httptest.NewRequest("POST", "/api/payments/stripe", bytes.NewReader(body))
+			r.Header.Set("Stripe-Signature", sp.Header)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			return w.Code, w.Body.String()
+		}
+	}
 	placeOrder := func(key string) func() (int, string) {
 		return func() (int, string) {
 			return post("/api/orders", `{"token":`+tok+`,"idempotency_key":"`+key+`","delivery_option":"standard","same_as_billing":true}`)
@@ -375,6 +401,13 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 				time.Now().In(london).Format(time.DateOnly)+`","amount":200,"reference":"ACCESS BACK"}`)
 		}, nil},
 		{"adminLedger", func() (int, string) { return staffGet("/api/admin/accounts/" + u.UID + "/ledger")() }, nil},
+		// Card payments (issue 36): Stripe's events for the buyer's newest order (unpaid,
+		// pro-forma): a decline, then the payment allocated to its invoice; a payment
+		// for the cancelled large order, flagged and refunded to the card.
+		{"stripeWebhook", cardEvent("evt_access_1", stripe.EventTypePaymentIntentPaymentFailed, "pi_access_1", &cardOrder, "Your card was declined."),
+			func() { cardOrder = latestOrder(u.UID, 0) }},
+		{"stripeWebhook", cardEvent("evt_access_2", stripe.EventTypePaymentIntentSucceeded, "pi_access_2", &cardOrder, ""), nil},
+		{"stripeWebhook", cardEvent("evt_access_3", stripe.EventTypePaymentIntentSucceeded, "pi_access_3", &largeID, ""), nil},
 		// Statements (issue 35, item 4): the buyer's own, and every account's for staff.
 		{"statement", func() (int, string) { return get("/api/account/statement") }, nil},
 		{"statementPdf", func() (int, string) { return get("/api/account/statement.pdf") }, nil},

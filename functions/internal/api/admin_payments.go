@@ -170,10 +170,12 @@ func handleAdminLedger(g staffGate, pays payments.Service) http.Handler {
 
 // paymentAnswer is a payment as staff see it: money in pence, date a London day
 // (YYYY-MM-DD), recorded_at Unix ms. Credit on account is one too: id the credit note's
-// number, method credit_note, order_id its order.
+// number, method credit_note, order_id its order. A card payment (method card, recorded
+// by the Stripe webhook, reference its PaymentIntent) carries flag, a sentence saying why
+// staff must look at it ("" when nothing needs them).
 type paymentAnswer struct {
 	ID          string             `json:"id"`
-	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque' | 'credit_note'"`
+	Method      string             `json:"method" ts:"'bank_transfer' | 'cheque' | 'credit_note' | 'card'"`
 	OrderID     string             `json:"order_id"`
 	Date        string             `json:"date"`
 	Amount      int64              `json:"amount"`
@@ -183,6 +185,7 @@ type paymentAnswer struct {
 	Allocated   int64              `json:"allocated"`
 	Unallocated int64              `json:"unallocated"`
 	Allocations []allocationAnswer `json:"allocations"`
+	Flag        string             `json:"flag"`
 }
 
 // allocationAnswer is part of a payment set against one invoice, or paid back by a
@@ -200,7 +203,9 @@ type allocationAnswer struct {
 // after it. An invoice carries outstanding, due_on (YYYY-MM-DD) and past_due; a payment
 // method, payment_reference and unallocated (a credit note: what its credit on account
 // holds unallocated); a refund method, payment_reference and
-// source (the payment or credit note it was paid from).
+// source (the payment or credit note it was paid from). A card payment's flag says why
+// staff must look at it (docs/payments.md "Flags"; "" for every other entry, and always
+// on the buyer's statement).
 type ledgerEntryAnswer struct {
 	Kind             string  `json:"kind" ts:"'invoice' | 'credit_note' | 'payment' | 'refund'"`
 	Date             string  `json:"date"`
@@ -216,10 +221,11 @@ type ledgerEntryAnswer struct {
 	PaymentReference string  `json:"payment_reference"`
 	Unallocated      int64   `json:"unallocated"`
 	Source           string  `json:"source"`
-	// RefundStatus is a refund to a card's (pending until Stripe says it went back,
-	// then succeeded or failed, RefundFailure saying why); null for any other entry.
-	RefundStatus  *string `json:"refund_status" ts:"'pending' | 'succeeded' | 'failed' | null"`
-	RefundFailure *string `json:"refund_failure"`
+	Flag             string  `json:"flag"`
+	// Status is a refund to a card's (pending until Stripe says it went back, then
+	// succeeded or failed, Failure saying why); null for any other entry.
+	Status  *string `json:"status" ts:"'pending' | 'succeeded' | 'failed'"`
+	Failure *string `json:"failure"`
 }
 
 // adminLedgerAnswer is an account's ledger: entries oldest first; balance (the last
@@ -255,7 +261,7 @@ type refundAnswer struct {
 	// Stripe says it went back, then succeeded or failed) and why it failed; null for
 	// any other refund.
 	PaymentIntent *string `json:"payment_intent"`
-	Status        *string `json:"status" ts:"'pending' | 'succeeded' | 'failed' | null"`
+	Status        *string `json:"status" ts:"'pending' | 'succeeded' | 'failed'"`
 	Failure       *string `json:"failure"`
 }
 
@@ -287,7 +293,7 @@ func refundAnswerOf(r payments.Refund) refundAnswer {
 func paymentAnswerOf(p payments.Payment) paymentAnswer {
 	a := paymentAnswer{ID: p.ID, Method: p.Method, OrderID: p.OrderID, Date: p.Date, Amount: p.Amount, Reference: p.Reference,
 		RecordedAt: unixMillisOf(p.RecordedAt), RecordedBy: p.By.Email, Allocated: p.Allocated, Unallocated: p.Unallocated(),
-		Allocations: make([]allocationAnswer, len(p.Allocations))}
+		Allocations: make([]allocationAnswer, len(p.Allocations)), Flag: p.Flag}
 	if a.RecordedBy == "" {
 		a.RecordedBy = p.By.UID
 	}
@@ -307,8 +313,8 @@ func ledgerAnswerOf(l payments.Ledger) adminLedgerAnswer {
 	for i, e := range l.Entries {
 		ea := ledgerEntryAnswer{Kind: e.Kind, Date: e.Date.Format("2006-01-02"), Reference: e.Reference, OrderID: e.OrderID,
 			Debit: e.Debit, Credit: e.Credit, Balance: e.Balance, Outstanding: e.Outstanding, PastDue: e.Overdue, Method: e.Method,
-			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source, RefundStatus: textOrNull(e.RefundStatus),
-			RefundFailure: textOrNull(e.RefundFailure)}
+			PaymentReference: e.PaymentRef, Unallocated: e.Unallocated, Source: e.Source, Flag: e.Flag, Status: textOrNull(e.RefundStatus),
+			Failure: textOrNull(e.RefundFailure)}
 		if e.Kind == payments.KindInvoice {
 			d := e.DueOn.Format("2006-01-02")
 			ea.DueOn = &d

@@ -60,7 +60,7 @@ func testCard(t *testing.T, st *store.Store) *cardpay.Service {
 func newCardShop(t *testing.T) *raceShop {
 	st := testenv.Store(t)
 	d := testDeps(t, st, testenv.Verifier(t))
-	d.Card = testCard(t, st)
+	d.Card, d.CardOffered = testCard(t, st), true
 	return &raceShop{t: t, st: st, c: newClient(t, NewHandler(d))}
 }
 

@@ -45,7 +45,7 @@ func TestDepsForEndpointInTheCloud(t *testing.T) {
 // TestEveryFunctionHasAGroup holds routes.go to the endpoint groups the metrics, the
 // alarms and the dashboard gather endpoints under (docs/operations.md).
 func TestEveryFunctionHasAGroup(t *testing.T) {
-	groups := []string{"catalogue", "basket", "orders", "account", "admin", "errors"}
+	groups := []string{"catalogue", "basket", "orders", "account", "admin", "errors", "payments"}
 	for _, f := range endpointFunctions {
 		if !slices.Contains(groups, f.Group) {
 			t.Errorf("endpoint %s has group %q, not one of %v", f.Name, f.Group, groups)

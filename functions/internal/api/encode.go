@@ -212,7 +212,7 @@ const (
 	msgPublishRunning = "A publish is already running: wait for it to finish, then publish again."
 	msgImportStopped  = "The import stopped part-way. Apply it again to finish it: nothing is written twice."
 	msgTooManyReports = "This browser has sent as many error reports as the shop takes in a minute: the rest are not recorded."
-	msgStoreDown      = "The shop's database did not answer in time. Please try again in a moment."
+	msgStoreDown      = store.UnavailableMessage
 	msgKeysDown       = "The sign-in service did not answer: please try again in a moment."
 	msgInternal       = "Something went wrong on our side: please try again."
 	msgAbandoned      = "The request was abandoned: the page that sent it has gone."

@@ -43,12 +43,20 @@ type Deps struct {
 	// Publisher publishes the catalogue from the back office; nil where the stack
 	// cannot (the cloud: a release engineer runs scripts/release).
 	Publisher Publisher
-	// Card takes card payments through Stripe (package cardpay); nil when no Stripe key
-	// is set: card payment is off (the billing step refuses it, Pay now answers 503).
+	// Card takes card payments through Stripe (package cardpay), its keys read from the
+	// environment or, where STRIPE_SECRET_ARN names it, the Stripe secret; nil without a
+	// key: Pay now answers 503 and the webhook 503.
 	Card *cardpay.Service
+	// CardOffered says the billing step offers card (cardpay.Offered): a key is set
+	// here, or the function is in the cloud, where every stage has its Stripe secret
+	// (read only by the functions that call Stripe: endpoints.json's stripeSecret).
+	CardOffered bool
 	// ErrorReportLimit is how many app error reports one client may send a minute
 	// (ERROR_REPORT_LIMIT, default DefaultErrorReportLimit); 0 is no limit.
 	ErrorReportLimit int
+	// StripeWebhookPause is the local fault suite's pause between recording a webhook
+	// event and applying it (cardpay.PauseFromEnv); 0 elsewhere.
+	StripeWebhookPause time.Duration
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -97,10 +105,24 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	if err := cardpay.LoadSecret(ctx, &cc, store.ConfigFromEnv(getenv).Region); err != nil {
 		return Deps{}, err
 	}
+	pause, err := cardpay.PauseFromEnv(getenv)
+	if err != nil {
+		return Deps{}, err
+	}
 	notify := mail.Notices{Shop: shop, SiteURL: cc.SiteURL}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
-		CSRF: protector, Shop: shop, Now: time.Now, Notify: notify, Media: ms, Card: cardpay.NewService(cc, st, notify, time.Now, log),
-		ErrorReportLimit: reportLimit}, nil
+		CSRF: protector, Shop: shop, Now: time.Now, Notify: notify, Media: ms, ErrorReportLimit: reportLimit,
+		Card: cardpay.NewService(cc, st, notify, time.Now, log), CardOffered: cc.Offered(), StripeWebhookPause: pause}, nil
+}
+
+// cardService is card payment through Stripe over d's store, as the webhook applies it:
+// d.Card, or without a key one with no secret (the webhook then answers 503).
+func cardService(d Deps) cardpay.Service {
+	if d.Card != nil {
+		return *d.Card
+	}
+	return cardpay.Service{Store: d.Store, Payments: payments.Service{Store: d.Store, Now: d.Now}, Notify: mail.Notices{Shop: d.Shop},
+		Now: d.Now, Log: d.Log}
 }
 
 // mediaFromEnv is the media bucket MEDIA_BUCKET names (its media/ prefix, which the site
@@ -170,14 +192,14 @@ func Endpoints(d Deps) []Endpoint {
 		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, placer))},
 		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
-		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store, d.Card != nil)},
+		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store, d.CardOffered)},
 		// Pay now (issue 36): a card payment of what the order's invoice still owes.
 		{"payOrder", "POST /api/orders/{id}/pay", protect(d.Log, d.CSRF, handlePayOrder(d.Log, d.Verifier, d.Card))},
 		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"creditNote", "GET /api/orders/{id}/creditNotes/{number}", handleCreditNote(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
-		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now, d.Card != nil))},
-		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets, d.Card != nil)},
+		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now, d.CardOffered))},
+		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets, d.CardOffered)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
 		{"updateCoupon", "POST /api/updateCoupon", protect(d.Log, d.CSRF, handleUpdateCoupon(d.Log, d.Verifier, d.Store, d.Now))},
 		{"skus", "POST /api/skus", handleSKUs(d.Log, d.Verifier, baskets)},
@@ -191,6 +213,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"statement", "GET /api/account/statement", handleStatement(d.Log, d.Verifier, sts)},
 		{"statementPdf", "GET /api/account/statement.pdf", handleStatementPDF(d.Log, d.Verifier, sts)},
 		{"errors", "POST /api/errors", handleErrorReports(errorReportDeps{Log: d.Log, Store: d.Store, Limit: d.ErrorReportLimit, Now: d.Now})},
+		// Card payments (issue 36): Stripe's events, signed with the endpoint's secret (no
+		// token, no CSRF: the signature is the authentication).
+		{"stripeWebhook", "POST /api/payments/stripe", cardpay.Webhook(cardService(d), d.StripeWebhookPause)},
 	}, adminEndpoints(d, life)...)
 }
 
@@ -231,14 +256,14 @@ var endpointFunctions = []DeployedFunction{
 		grant("ConditionCheckItem", "SENT"),
 	}},
 	// An order that went to Stripe lists its refunds to the card: a Query of its account's partition.
-	{Name: "order", Group: "orders", StripeSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
+	{Name: "order", Group: "orders", Access: []Grant{grant("GetItem Query", "USER#*")}},
 	// Pay now (issue 36): reads the order, records the attempt on it (UpdateItem).
 	{Name: "payOrder", Group: "orders", CSRFSecret: true, StripeSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "invoice", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "creditNote", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "billing", Group: "orders", CSRFSecret: true, StripeSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
-	{Name: "checkout", Group: "basket", StripeSecret: true, Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
+	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
 	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
 	{Name: "updateCoupon", Group: "basket", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
 	{Name: "skus", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
@@ -249,6 +274,19 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "statementPdf", Group: "account", MemoryMB: 512, Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "errors", Group: "errors", Access: []Grant{grant("UpdateItem", "APPERR", "ERRRATE#*")}},
+	// The Stripe webhook (issue 36): each event's record; the card payment (its account's
+	// orders and payments read, the payment put, its invoice's order updated), the card
+	// attempt's outcome and a cancelled order's card refund, with their audit entries and
+	// the staff notice.
+	{Name: "stripeWebhook", Group: "payments", StripeSecret: true, Access: []Grant{
+		grant("PutItem UpdateItem", "STRIPEEVENT#*"),
+		grant("GetItem Query PutItem UpdateItem", "USER#*"),
+		// A refund to the card (a cancelled order's payment), marked until Stripe answers.
+		grant("PutItem DeleteItem", "CARDREFUNDING"),
+		grant("PutItem", "AUDIT#ACCOUNT#*", "AUDIT#ORDER#*"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
 	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
 	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},

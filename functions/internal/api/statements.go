@@ -67,6 +67,9 @@ func statementAnswerOf(st statements.Statement) statementAnswer {
 		Balance: st.Balance, Due: st.Due, Overdue: st.Overdue, Unallocated: st.CreditOnAccount, OldestOverdueDays: st.OldestOverdueDays,
 		Ageing: ageingAnswerOf(st.Ageing), OpenItems: make([]openItemAnswer, len(st.Open)),
 		Entries: ledgerAnswerOf(payments.Ledger{Entries: st.Entries}).Entries}
+	for i := range a.Entries {
+		a.Entries[i].Flag = "" // a note to staff, not the buyer's
+	}
 	for i, it := range st.Open {
 		a.OpenItems[i] = openItemAnswer{Invoice: it.Reference, OrderID: it.OrderID, Date: it.Date.Format(time.DateOnly),
 			DueOn: it.DueOn.Format(time.DateOnly), Amount: it.Gross, Outstanding: it.Outstanding, PastDue: it.Overdue, DaysOverdue: it.DaysOverdue}

@@ -178,6 +178,10 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		}, after: ids(&orderID, "id")},
 		{endpoint: "orders", route: "GET /api/orders", what: "the first page of order history", request: func() answer { return b.get("/api/orders", tok) }},
 		{endpoint: "order", route: "GET /api/orders/{id}", what: "one order", request: func() answer { return b.get("/api/orders/"+orderID, tok) }},
+		// Pay now (issue 36): a Checkout Session (stripe-mock's), its attempt recorded.
+		{endpoint: "payOrder", route: "POST /api/orders/{id}/pay", what: "Pay now: a Checkout Session for what the invoice owes", request: func() answer {
+			return b.post("/api/orders/"+orderID+"/pay", u.tok)
+		}},
 		{endpoint: "invoice", route: "GET /api/orders/{id}/invoice", what: "its VAT invoice (PDF)", request: func() answer { return b.get("/api/orders/"+orderID+"/invoice", tok) }},
 		{endpoint: "reorder", route: "POST /api/orders/{id}/reorder", what: "Order again: the 20 lines into the emptied basket", request: func() answer {
 			return b.post("/api/orders/"+orderID+"/reorder", u.tok)
@@ -321,6 +325,12 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		}},
 		{endpoint: "adminHealth", route: "GET /api/admin/health", what: "the Health page: error groups, backlogs, last import", request: func() answer {
 			return b.get("/api/admin/health", stok)
+		}},
+		// Card payments (issue 36): Stripe's event of a payment for the order cancelled
+		// above, recorded flagged and refunded to the card, with the staff notice.
+		{endpoint: "stripeWebhook", route: "POST /api/payments/stripe", what: "a card payment for a cancelled order (flagged, refunded)", request: func() answer {
+			return b.stripeEvent("evt_bench_1", "payment_intent.succeeded", map[string]any{"id": "pi_bench_1", "object": "payment_intent",
+				"amount": 5000, "amount_received": 5000, "currency": "gbp", "metadata": map[string]string{"order_id": orderID, "uid": u.UID, "attempt": "1"}})
 		}},
 	}
 	var rows []Row

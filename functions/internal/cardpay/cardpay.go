@@ -52,6 +52,14 @@ type Config struct {
 // Enabled says card payment is on: there is a secret key.
 func (c Config) Enabled() bool { return c.SecretKey != "" }
 
+// Offered says the billing step may offer card: a key is set, or a Stripe secret is
+// named, or c is a cloud stage's, whose Stripe secret exists in every stage but is read
+// only by the functions that call Stripe. A cloud stage whose secret holds no key yet
+// offers card and answers Pay now 503 until it does (docs/payments.md "Going live").
+func (c Config) Offered() bool {
+	return c.Enabled() || c.SecretARN != "" || (c.Stage != "" && !c.Local())
+}
+
 // Local says c is the local stage's.
 func (c Config) Local() bool { return c.Stage == StageLocal }
 
@@ -82,17 +90,19 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	return c, c.Check()
 }
 
-// Check refuses a key of the wrong mode for the stage: a live key (sk_live_) in the
-// local or staging stage, a test key (sk_test_) in production, a key of neither kind,
+// Check refuses a key of the wrong mode for the stage: a live key (sk_live_, rk_live_)
+// in the local or staging stage, a test key (sk_test_, rk_test_) in production, a key of
+// neither kind (a publishable pk_…),
 // and a key without its webhook secret. Its sentences never quote a key.
 func (c Config) Check() error {
 	if c.SecretKey == "" {
 		return nil // card payment is off
 	}
-	live, test := strings.HasPrefix(c.SecretKey, "sk_live_"), strings.HasPrefix(c.SecretKey, "sk_test_")
+	live := strings.HasPrefix(c.SecretKey, "sk_live_") || strings.HasPrefix(c.SecretKey, "rk_live_")
+	test := strings.HasPrefix(c.SecretKey, "sk_test_") || strings.HasPrefix(c.SecretKey, "rk_test_")
 	switch {
 	case !live && !test:
-		return fmt.Errorf("the Stripe secret key must be a secret key (sk_test_… or sk_live_…); a restricted or publishable key will not do")
+		return fmt.Errorf("the Stripe secret key must be a secret or restricted key (sk_… or rk_…, test or live); a publishable key will not do")
 	case live && c.Stage != "production":
 		return fmt.Errorf("the Stripe secret key is a live-mode key but STAGE is %s: use a test-mode key (sk_test_…) outside production", c.Stage)
 	case test && c.Stage == "production":
@@ -129,13 +139,19 @@ func LoadSecret(ctx context.Context, c *Config, region string) error {
 	return c.setSecret(aws.ToString(out.SecretString))
 }
 
-// setSecret takes the keys of the secret's JSON and checks them.
+// setSecret takes the keys of the secret's JSON and checks them. A secret whose
+// secret_key is empty (as the stack creates it) leaves card payment off.
 func (c *Config) setSecret(s string) error {
 	var v secret
-	if err := json.Unmarshal([]byte(s), &v); err != nil || v.SecretKey == "" || v.WebhookSecret == "" {
+	if err := json.Unmarshal([]byte(s), &v); err != nil || (v.SecretKey != "" && v.WebhookSecret == "") {
 		// The error must not quote the secret.
 		return fmt.Errorf("the Stripe secret %s must be JSON {\"secret_key\": …, \"webhook_secret\": …} with both set "+
 			"(docs/payments.md \"Going live\")", c.SecretARN)
+	}
+	if strings.TrimSpace(v.SecretKey) == "" {
+		// The placeholder the stack creates the secret with: card payment stays off
+		// until the key is set.
+		return nil
 	}
 	c.SecretKey, c.WebhookSecret = strings.TrimSpace(v.SecretKey), strings.TrimSpace(v.WebhookSecret)
 	return c.Check()

@@ -23,7 +23,9 @@ func TestConfigRefusesTheWrongKeyForTheStage(t *testing.T) {
 		{"production test key", map[string]string{"STAGE": "production", "SITE_URL": "https://s.example", "STRIPE_SECRET_KEY": test, "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "test-mode key"},
 		{"production live key", map[string]string{"STAGE": "production", "SITE_URL": "https://s.example", "STRIPE_SECRET_KEY": live, "STRIPE_WEBHOOK_SECRET": "whsec_x"}, ""},
 		{"no webhook secret", map[string]string{"STAGE": "staging", "SITE_URL": "https://s.example", "STRIPE_SECRET_KEY": test}, "webhook secret"},
-		{"restricted key", map[string]string{"STAGE": "local", "STRIPE_SECRET_KEY": "rk_test_SECRETSECRET", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "secret key"},
+		{"restricted test key", map[string]string{"STAGE": "local", "STRIPE_SECRET_KEY": "rk_test_SECRETSECRET", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, ""},
+		{"restricted live key in staging", map[string]string{"STAGE": "staging", "SITE_URL": "https://s.example", "STRIPE_SECRET_KEY": "rk_live_SECRETSECRET", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "live-mode key"},
+		{"publishable key", map[string]string{"STAGE": "local", "STRIPE_SECRET_KEY": "pk_test_SECRETSECRET", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "publishable"},
 		{"mock outside local", map[string]string{"STAGE": "staging", "STRIPE_API_BASE": "http://127.0.0.1:12111"}, "STAGE=local"},
 		{"no site address in the cloud", map[string]string{"STAGE": "staging", "STRIPE_SECRET_KEY": test, "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "SITE_URL"},
 	}
@@ -60,5 +62,10 @@ func TestSecretJSON(t *testing.T) {
 	}
 	if err := c.setSecret(`{"secret_key":"sk_live_QUOTEME"`); err == nil || strings.Contains(err.Error(), "QUOTEME") {
 		t.Fatalf("malformed secret: %v", err)
+	}
+	// The placeholder the stack creates the secret with: card payment off, no error.
+	c = Config{Stage: "production", SiteURL: "https://s.example", SecretARN: "arn:stripe"}
+	if err := c.setSecret(`{"secret_key":"","webhook_secret":"whsec_random"}`); err != nil || c.Enabled() || !c.Offered() {
+		t.Fatalf("placeholder: %v enabled %v offered %v", err, c.Enabled(), c.Offered())
 	}
 }

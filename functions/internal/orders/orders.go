@@ -73,9 +73,28 @@ type Order struct {
 	// InvoicePaid is what payments allocated to the order's invoice add up to (pence,
 	// package payments); once they cover the invoice the order is paid (PaidAt).
 	InvoicePaid int64
-	// Card is the order's card payment through Stripe; nil: never sent to Stripe.
+	// Card is the order's latest attempt to be paid by card through Stripe; nil when it
+	// was never sent to pay (docs/payments.md). Paid is still PaidAt.
 	Card *CardState
 }
+
+// CardState is an order's latest card payment attempt: Attempt counts them (each a new
+// Checkout Session), State is what Stripe last said of it (Card*), Failure the decline's
+// message when it failed, At when the state was set.
+type CardState struct {
+	Attempt int
+	Session string // cs_…
+	State   string
+	Failure string
+	At      time.Time
+}
+
+// The states of a card attempt. Paid is not one: a paid order has its PaidAt.
+const (
+	CardPending   = "pending"   // sent to pay, no outcome yet
+	CardFailed    = "failed"    // declined or failed (Failure says why)
+	CardAbandoned = "abandoned" // its Checkout Session expired unpaid
+)
 
 // Dispatch is how an order went out.
 type Dispatch struct {

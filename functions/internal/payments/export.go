@@ -46,7 +46,7 @@ type ExportStore interface {
 
 // PaymentColumns are the columns of the payments export.
 var PaymentColumns = []string{"type", "account", "business", "date", "reference", "details", "net", "tax_code", "vat",
-	"gross", "method", "payment_reference", "allocated", "unallocated", "allocations"}
+	"gross", "method", "payment_reference", "allocated", "unallocated", "allocations", "flag"}
 
 // RefundColumns are the columns of the refunds export.
 var RefundColumns = []string{"type", "account", "business", "date", "reference", "details", "net", "tax_code", "vat",
@@ -150,7 +150,7 @@ func PaymentsCSV(pays []Payment, names map[string]AccountName) ([]byte, error) {
 		n := names[p.UID]
 		row := []string{orders.SageReceipt, orders.ExportText(n.Email), orders.ExportText(n.Business), exportDay(p.Date), p.ID, "Payment " + methodWords(p.Method),
 			orders.ExportMoney(p.Amount), orders.TaxCodeOutOfScope, orders.ExportMoney(0), orders.ExportMoney(p.Amount), p.Method, orders.ExportText(p.Reference),
-			orders.ExportMoney(p.Allocated), orders.ExportMoney(p.Unallocated()), strings.Join(allocs, ";")}
+			orders.ExportMoney(p.Allocated), orders.ExportMoney(p.Unallocated()), strings.Join(allocs, ";"), orders.ExportText(p.Flag)}
 		if err := w.Write(row); err != nil {
 			return nil, err
 		}
@@ -205,6 +205,8 @@ func methodWords(m string) string {
 		return "by bank transfer"
 	case MethodCheque:
 		return "by cheque"
+	case MethodCard:
+		return "by card"
 	}
 	return m
 }

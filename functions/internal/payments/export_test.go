@@ -46,13 +46,15 @@ func TestPaymentsCSV(t *testing.T) {
 		{ID: "PAY-A", UID: "u1", Method: MethodBankTransfer, Date: "2026-08-01", Amount: 500, Reference: "-BACS"},
 		// Credit on account is the credit note's, not money received.
 		{ID: "CN-000007", UID: "u1", Method: MethodCreditNote, Date: "2026-08-01", Amount: 500, Reference: "CN-000007"},
+		// A card payment the webhook could not allocate carries its flag.
+		{ID: "PAY-C", UID: "u1", Method: MethodCard, Date: "2026-08-03", Amount: 4999, Reference: "pi_3Card", Flag: FlagAmount},
 	}
 	doc, err := PaymentsCSV(pays, exportNames)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := csvRows(t, doc)
-	if len(rows) != 2 {
+	if len(rows) != 3 {
 		t.Fatalf("rows: %v", rows)
 	}
 	check(t, rows[0], map[string]string{"type": "SA", "reference": "PAY-A", "date": "01/08/2026", "payment_reference": "'-BACS",
@@ -60,7 +62,9 @@ func TestPaymentsCSV(t *testing.T) {
 		"unallocated": "5.00", "allocations": ""})
 	check(t, rows[1], map[string]string{"type": "SA", "account": "jo@acme.example", "business": "Acme Cards Ltd", "reference": "PAY-B",
 		"date": "02/08/2026", "method": "cheque", "gross": "200.00", "allocated": "160.00", "unallocated": "40.00",
-		"allocations": "INV-000042=120.00;INV-000043=30.00;REF-0123456789AB=10.00"})
+		"allocations": "INV-000042=120.00;INV-000043=30.00;REF-0123456789AB=10.00", "flag": ""})
+	check(t, rows[2], map[string]string{"reference": "PAY-C", "method": "card", "details": "Payment by card", "payment_reference": "pi_3Card",
+		"gross": "49.99", "allocated": "0.00", "unallocated": "49.99", "flag": FlagAmount})
 }
 
 func TestRefundsCSV(t *testing.T) {

@@ -62,6 +62,8 @@ type Entry struct {
 	Unallocated int64
 	// Source is a refund's: the payment or credit note (CN-…) it was paid from.
 	Source string
+	// Flag is a payment's: why staff must look at it (Payment.Flag), for staff only.
+	Flag string
 	// A refund to a card's status (pending, succeeded, failed) and Stripe's reason for a
 	// failure; "" for any other entry.
 	RefundStatus, RefundFailure string
@@ -115,7 +117,7 @@ func Build(docs Documents, today time.Time) Ledger {
 			continue // its credit note's entry took its gross off the balance already
 		}
 		entries = append(entries, Entry{Kind: KindPayment, Date: dayOf(p.Date, p.RecordedAt), At: p.RecordedAt, Reference: p.ID,
-			Credit: p.Amount, Method: p.Method, PaymentRef: p.Reference, Unallocated: p.Unallocated()})
+			Credit: p.Amount, Method: p.Method, PaymentRef: p.Reference, Unallocated: p.Unallocated(), Flag: p.Flag})
 	}
 	for _, r := range docs.Refunds {
 		entries = append(entries, Entry{Kind: KindRefund, Date: dayOf(r.Date, r.RecordedAt), At: r.RecordedAt, Reference: r.ID,

@@ -20,6 +20,9 @@ const (
 	// invoice no longer owed, kept as a payment item (id the note's number, CN-…) so that
 	// it is allocated, and refunded, as a payment is. It is never recorded by hand.
 	MethodCreditNote = "credit_note"
+	// MethodCard is a card payment through Stripe (docs/payments.md): recorded by the
+	// webhook when its PaymentIntent succeeds, never by hand (it is not in Methods).
+	MethodCard = "card"
 )
 
 // Methods lists the payment methods, as a form offers them.
@@ -50,6 +53,9 @@ type Payment struct {
 	Allocations []Allocation
 	// OrderID is credit on account's order (the credit note's); "" for a payment.
 	OrderID string
+	// Flag says why staff must look at the payment ("" when nothing needs them): a card
+	// payment that could not be allocated to its order's invoice as it arrived (Flag*).
+	Flag string
 }
 
 // Unallocated is what p has left to allocate.

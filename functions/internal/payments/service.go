@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/outbox"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -50,7 +51,7 @@ type Store interface {
 	// WriteAllocation writes w in one transaction: the payment (new, or its allocations
 	// on condition it still has what they take), each invoice's order (on condition its
 	// allocations and status are still as read; paid, version moved on, when covered),
-	// the account's owed balance and the audit entries. ErrPaymentMoved,
+	// the account's owed balance, the audit entries and the Messages to the outbox. ErrPaymentMoved,
 	// ErrInvoiceMoved or ErrBusy when a condition lost a race.
 	WriteAllocation(ctx context.Context, w Write) error
 }
@@ -66,6 +67,9 @@ type Write struct {
 	// invoice of an order on account.
 	OwedDelta int64
 	Audit     orders.AuditEntry // the account's
+	// Messages are emails written to the outbox in the same transaction (a flagged card
+	// payment's notice to staff); each id is the payment's, so a retry writes none again.
+	Messages []outbox.Message
 }
 
 // WriteLine is one invoice's part of a Write.

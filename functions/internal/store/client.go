@@ -32,6 +32,9 @@ var ErrNotFound = errors.New("not found")
 // caller answers "try again in a moment" (503), not "something went wrong" (500).
 var ErrUnavailable = errors.New("the store did not answer in time")
 
+// UnavailableMessage is the sentence a caller answers with ErrUnavailable's 503.
+const UnavailableMessage = "The shop's database did not answer in time. Please try again in a moment."
+
 // DefaultTableName is the table name used when TABLE_NAME is not set.
 const DefaultTableName = "tradeshop"
 

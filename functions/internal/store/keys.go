@@ -42,6 +42,11 @@ const (
 	pkSeedMarker = "META#SEED"
 	skSeedMarker = "ITEM"
 
+	// prefixStripeEvent and skStripeEvent key a Stripe webhook event's record
+	// (stripe_events.go).
+	prefixStripeEvent = "STRIPEEVENT#"
+	skStripeEvent     = "STRIPEEVENT"
+
 	typeRange    = "RANGE"
 	typeCategory = "CATEGORY"
 	typeProduct  = "PRODUCT"

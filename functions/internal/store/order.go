@@ -67,12 +67,12 @@ type orderItem struct {
 	CancelReason string        `dynamodbav:"cancelReason,omitempty"`
 	// InvoicePaid is what payments allocated to the invoice add up to (payments.go).
 	InvoicePaid int64 `dynamodbav:"invoicePaid,omitempty"`
+	// Card is the latest card payment attempt (card.go): written by StartCardAttempt and
+	// SetCardOutcome only, never with the rest of the order.
+	Card *cardItem `dynamodbav:"card,omitempty"`
 	// Returned are the chunks of lines (orders.ChunkLines each) whose stock a
 	// cancellation has given back.
 	Returned []int `dynamodbav:"returned,numberset,omitempty"`
-	// Card is the card payment's latest attempt (issue 36): written by StartCardAttempt
-	// and the webhook, never by a Put of the whole order.
-	Card *cardItem `dynamodbav:"card,omitempty"`
 	// GSI3PK and GSI3SK list the order for staff (index gsi3: ORDERS, newest number
 	// first); Search is what the staff search looks in (lower case).
 	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
@@ -124,6 +124,10 @@ func orderToItem(o orders.Order) orderItem {
 		ConfirmedAt: msOrZero(o.ConfirmedAt), DispatchedAt: msOrZero(o.DispatchedAt), CompletedAt: msOrZero(o.CompletedAt),
 		CancelledAt: msOrZero(o.CancelledAt), CancelReason: o.CancelReason, InvoicePaid: o.InvoicePaid,
 		GSI3PK: pkOrderList, GSI3SK: orderListSK(o.ID), Search: orderSearchText(o)}
+	if o.Card != nil {
+		c := cardToItem(*o.Card)
+		it.Card = &c
+	}
 	if o.Dispatch != nil {
 		it.Dispatch = &dispatchItem{Carrier: o.Dispatch.Carrier, Tracking: o.Dispatch.Tracking}
 	}
@@ -169,7 +173,10 @@ func (it orderItem) toOrder() orders.Order {
 		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote,
 		Email: it.Email, Version: it.Version, PaidAt: timeOfMs(it.PaidAt), ConfirmedAt: timeOfMs(it.ConfirmedAt),
 		DispatchedAt: timeOfMs(it.DispatchedAt), CompletedAt: timeOfMs(it.CompletedAt), CancelledAt: timeOfMs(it.CancelledAt),
-		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid, Card: it.Card.toCard()}
+		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid}
+	if it.Card != nil {
+		o.Card = it.Card.toCardState()
+	}
 	if it.Dispatch != nil {
 		o.Dispatch = &orders.Dispatch{Carrier: it.Dispatch.Carrier, Tracking: it.Dispatch.Tracking}
 	}

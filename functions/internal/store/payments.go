@@ -25,7 +25,10 @@ import (
 // what invoices on account were allocated, and the account's audit entry is written.
 // Credit on account is a payment item too (sk PAYMENT#CN-…, method credit_note), put by
 // the credit note's transaction. A refund (sk REFUND#{id}) is put in one transaction
-// with its allocation on its source, on the same condition as an allocation's.
+// with its allocation on its source, on the same condition as an allocation's. A card
+// payment (method card, docs/payments.md) is recorded by the same transaction as any new
+// payment, its id derived from its PaymentIntent so that a second delivery's put fails;
+// a flagged one writes its staff notice to the outbox in that transaction.
 
 // prefixPayment keys a payment in its account's partition; prefixRefund a refund.
 const (
@@ -61,6 +64,7 @@ type paymentItem struct {
 	Allocated   int64            `dynamodbav:"allocated"`
 	Allocations []allocationItem `dynamodbav:"allocations"`
 	OrderID     string           `dynamodbav:"orderId,omitempty"` // credit on account's order
+	Flag        string           `dynamodbav:"flag,omitempty"`    // why staff must look (a card payment's)
 }
 
 func allocationToItem(a payments.Allocation) allocationItem {
@@ -75,7 +79,7 @@ func (a allocationItem) toAllocation() payments.Allocation {
 func paymentToItem(p payments.Payment) paymentItem {
 	it := paymentItem{PK: prefixUser + p.UID, SK: prefixPayment + p.ID, ID: p.ID, UID: p.UID, Method: p.Method, Date: p.Date,
 		Amount: p.Amount, Reference: p.Reference, RecordedAt: p.RecordedAt.UnixMilli(), ByUID: p.By.UID, ByEmail: p.By.Email,
-		Allocated: p.Allocated, Allocations: []allocationItem{}, OrderID: p.OrderID}
+		Allocated: p.Allocated, Allocations: []allocationItem{}, OrderID: p.OrderID, Flag: p.Flag}
 	for _, a := range p.Allocations {
 		it.Allocations = append(it.Allocations, allocationToItem(a))
 	}
@@ -85,7 +89,7 @@ func paymentToItem(p payments.Payment) paymentItem {
 func (it paymentItem) toPayment() payments.Payment {
 	p := payments.Payment{ID: it.ID, UID: it.UID, Method: it.Method, Date: it.Date, Amount: it.Amount, Reference: it.Reference,
 		RecordedAt: time.UnixMilli(it.RecordedAt).UTC(), By: orders.Staff{UID: it.ByUID, Email: it.ByEmail}, Allocated: it.Allocated,
-		OrderID: it.OrderID}
+		OrderID: it.OrderID, Flag: it.Flag}
 	for _, a := range it.Allocations {
 		p.Allocations = append(p.Allocations, a.toAllocation())
 	}
@@ -286,6 +290,9 @@ func (s *Store) WriteAllocation(ctx context.Context, w payments.Write) error {
 		errs = append(errs, s.owe(t, p.UID, w.OwedDelta))
 	}
 	errs = append(errs, s.putAudit(t, AuditAccount+p.UID, w.Audit))
+	for _, m := range w.Messages {
+		errs = append(errs, s.putOutbox(t, m, p.RecordedAt))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build the allocation of %s: %w", p.ID, err)
 	}

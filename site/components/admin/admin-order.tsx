@@ -7,7 +7,8 @@ import { OrderLinesTable } from '@/components/checkout/order-lines-table';
 import { OrderTotals } from '@/components/checkout/order-totals';
 import { adminOrder, type AdminOrder } from '@/lib/admin';
 import { formatPence, formatUkDateTime } from '@/lib/format';
-import { isPaid, isProForma, statusWord } from '@/lib/order-status';
+import { isProForma, statusWord } from '@/lib/order-status';
+import { staffCardRefundText, staffPaymentText } from '@/lib/payment-line';
 import { AuditTrail } from './audit-trail';
 import { CreditForm } from './credit-form';
 import { OrderActions } from './order-actions';
@@ -70,11 +71,19 @@ function AdminOrderDetail({ id }: { id: string }) {
   );
 }
 
+/** How the order is paid, by its billing's payment method. */
+const METHOD_WORDS: Record<string, string> = {
+  account: 'On account',
+  proforma: 'Pro-forma (paid before dispatch)',
+  card: 'By card (paid before dispatch)',
+};
+
 const when = (ms: number | null | undefined) => (ms ? formatUkDateTime(ms) : null);
 
-/** The order's facts: its status and where it is in its life, who placed it, how it is paid. */
+/** The order's facts: its status and where it is in its life, who placed it, how it is paid
+ * (and where a card payment is), and the refunds to its card with their status. */
 function OrderFacts({ order: o }: { order: AdminOrder }) {
-  const proForma = isProForma(o);
+  const cardRefunds = o.payment?.card_refunds ?? [];
   return (
     <dl className="summary-list admin-facts">
       <dt>Status</dt>
@@ -89,9 +98,23 @@ function OrderFacts({ order: o }: { order: AdminOrder }) {
         {o.business || o.billing?.company || '—'} · <Link href={`/admin/accounts/?uid=${encodeURIComponent(o.uid)}`}>{o.email || o.uid}</Link>
       </dd>
       <dt>Payment</dt>
-      <dd>
-        {proForma ? 'Pro-forma (paid before dispatch)' : 'On account'} · {isPaid(o) ? `paid ${when(o.paid_at)}` : 'not paid'}
+      <dd className="payment-fact">
+        {METHOD_WORDS[o.billing?.payment_method ?? 'proforma'] ?? (isProForma(o) ? METHOD_WORDS.proforma : METHOD_WORDS.account)} · {staffPaymentText(o)}
       </dd>
+      {cardRefunds.length > 0 && (
+        <>
+          <dt>Card refunds</dt>
+          <dd>
+            <ul className="card-refund-facts">
+              {cardRefunds.map((r) => (
+                <li key={r.id} className={`card-refund-fact card-refund-${r.status}`}>
+                  {staffCardRefundText(r)}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
       <dt>PO reference</dt>
       <dd>{o.billing?.po_ref || '—'}</dd>
       <dt>Invoice</dt>

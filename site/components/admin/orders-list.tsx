@@ -99,7 +99,7 @@ function OrdersTable({ status, q }: { status: string; q: string }) {
               </td>
               <td data-label="PO reference">{o.po_ref || '—'}</td>
               <td data-label="Payment">
-                {o.payment_method === 'account' ? 'On account' : 'Pro-forma'}, {o.paid ? 'paid' : 'unpaid'}
+                {o.payment_method === 'account' ? 'On account' : o.payment_method === 'card' ? 'Card' : 'Pro-forma'}, {o.paid ? 'paid' : 'unpaid'}
               </td>
               <td data-label="Status">
                 <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>

@@ -11,7 +11,7 @@ import { MinimumNotice } from './minimum-notice';
 const blank = (): Billing => ({ company: '', contact: '', address: emptyAddress(), vat_number: '', po_ref: '', payment_method: 'proforma' });
 
 /** Billing: company, contact, address, optional VAT number and PO reference, and how to
- * pay. Saved to the profile for next time; a refresh keeps what was typed. */
+ * pay (on account where approved for credit, pro-forma, or by card, open to every buyer). Saved to the profile for next time; a refresh keeps what was typed. */
 export function BillingForm() {
   const router = useRouter();
   const [b, setB] = useState<Billing>(blank);
@@ -137,6 +137,20 @@ export function BillingForm() {
           />
           <label htmlFor="pay-proforma">Pro-forma: pay by bank transfer before we dispatch</label>
         </div>
+        <div className="check">
+          <input
+            id="pay-card"
+            type="radio"
+            name="pay"
+            checked={b.payment_method === 'card'}
+            aria-describedby="pay-card-hint"
+            onChange={() => update({ ...b, payment_method: 'card' })}
+          />
+          <label htmlFor="pay-card">Pay by card</label>
+        </div>
+        <p id="pay-card-hint" className="muted pay-card-hint">
+          Pay securely on Stripe&apos;s page after you place the order; the goods go as soon as it is paid.
+        </p>
         {errors.payment_method && <p className="field-error">{errors.payment_method}</p>}
       </fieldset>
       <button type="submit" className="button" disabled={busy}>

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { ApiError, apiErrorText, fieldProblems } from '@/lib/api';
 import { shortReason } from '@/lib/basket';
-import { addressProblems, checkoutOrdered, CREDIT_HOLD, payProFormaInstead, placeOrder } from '@/lib/checkout';
+import { addressProblems, checkoutOrdered, CREDIT_HOLD, payOrder, payProFormaInstead, placeOrder } from '@/lib/checkout';
 import { CreditHoldOffer } from './credit-hold-offer';
 import { DeliveryFields } from './delivery-fields';
 import { MINIMUM_NOTICE_ID, MinimumNotice } from './minimum-notice';
@@ -18,7 +18,8 @@ import { useDeliveryCheckout } from './use-delivery-checkout';
 const SHORT_NOTICE_ID = 'short-notice';
 
 /** Delivery: where to (the billing address or another), how (with the server's quote of
- * each option), an optional note, a final review of lines and totals, and Place Order. The
+ * each option), an optional note, a final review of lines and totals, and Place Order
+ * (then, for a card order, on to the payment page). The
  * figures are the server's (POST /api/checkout quotes the order per delivery option); the
  * browser only formats them. */
 export function DeliveryStep() {
@@ -31,6 +32,8 @@ export function DeliveryStep() {
   const [ordered, setOrdered] = useState(false);
   /** The account is on credit hold: the order can go pro-forma instead. */
   const [held, setHeld] = useState(false);
+  /** The card order is placed and the buyer is on the way to the payment page. */
+  const [paying, setPaying] = useState(false);
 
   if (failed) return <LoadFailed what="Your checkout could not be loaded." retry={retry} />;
   if (!info || !basket) return <p role="status">Loading your order…</p>;
@@ -69,7 +72,8 @@ export function DeliveryStep() {
         delivery_note: d.note,
       });
       checkoutOrdered();
-      router.push(`/checkout/complete/${order.id}/`);
+      if (info?.billing?.payment_method === 'card') await payByCard(order.id);
+      else router.push(`/checkout/complete/${order.id}/`);
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.status === 409 && err.orderId) {
@@ -92,6 +96,19 @@ export function DeliveryStep() {
         // A line may have become short, or the basket changed: show it as it is now.
         if (err.status === 409) reloadBasket();
       } else setRefusal({ text: 'We could not reach the shop. Your basket is safe; press Place Order again.' });
+    }
+  }
+
+  /** The order is placed: takes the buyer to the payment page for it. Should that not start
+   * (the invoice is still being issued, or the shop cannot be reached), the complete page
+   * says the order awaits payment and offers Pay now. */
+  async function payByCard(id: string) {
+    setPaying(true);
+    try {
+      const { url } = await payOrder(id);
+      window.location.assign(url);
+    } catch {
+      router.push(`/checkout/complete/${id}/`);
     }
   }
 
@@ -127,7 +144,7 @@ export function DeliveryStep() {
         />
       )}
       <button type="submit" className="button" disabled={busy || ordered || !!blockedBy} aria-describedby={blockedBy || undefined}>
-        {busy ? 'Placing your order…' : 'Place Order'}
+        {paying ? 'Taking you to the payment page…' : busy ? 'Placing your order…' : 'Place Order'}
       </button>
     </form>
   );

@@ -4,20 +4,28 @@ import { useEffect, useState } from 'react';
 import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { LoadFailed } from '@/components/errors/load-failed';
+import { isPaid, isProForma } from '@/lib/order-status';
 import { OrderView } from './order-view';
+import { PaymentStatus } from './payment-status';
 import { useOrder } from './use-order';
 
-/** The complete page: loads the order named in the address, shows its VAT invoice (once
- * issued) and says what happens next. An order the account does not have is said so; any
- * other failed load offers Try again. */
+/** The complete page: loads the order named in the address, shows its payment (Pay now
+ * where it is owed; back from the card payment page, ?paid=1, the payment being confirmed
+ * until the order says paid), its VAT invoice (once issued) and says what happens next. An
+ * order the account does not have is said so; any other failed load offers Try again. */
 export function OrderComplete() {
   const account = useAccount();
   const uid = account.user === 0 ? '' : account.user.uid;
   // The one exported shell serves every order: the id is in the address, known only in
   // the browser.
   const [id, setId] = useState('');
-  useEffect(() => setId(window.location.pathname.split('/').filter(Boolean)[2] ?? ''), []);
-  const { order, problem, invoiceLate, retry } = useOrder(id, uid);
+  // ?paid=1: the buyer is back from the payment page, ahead (perhaps) of Stripe's word.
+  const [returning, setReturning] = useState(false);
+  useEffect(() => {
+    setId(window.location.pathname.split('/').filter(Boolean)[2] ?? '');
+    setReturning(new URLSearchParams(window.location.search).get('paid') === '1');
+  }, []);
+  const { order, problem, invoiceLate, paymentLate, retry } = useOrder(id, uid, { returning });
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
   if (account.user === 0) return <SignedOutNotice />;
   if (problem === 'not-found')
@@ -34,14 +42,15 @@ export function OrderComplete() {
       <p className="form-ok" role="status">
         Thank you: your order {order.id} is placed.
       </p>
+      <PaymentStatus order={order} returning={returning} late={paymentLate} />
       <OrderView order={order} invoiceLate={invoiceLate} />
       <p className="no-print">
         To download this VAT invoice as a PDF, or to print it, open <Link href={orderPage}>order {order.id}</Link> in your account.
       </p>
       <h2>What happens next</h2>
       <p>
-        {order.billing?.payment_method === 'proforma' ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders
-        ready by 1pm on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
+        {isProForma(order) && !isPaid(order) ? 'Once your payment reaches us we pick and pack your order' : 'We pick and pack your order'}; orders ready by 1pm
+        on a working day leave the same day. You can see this order any time on your <Link href="/account/dashboard/">dashboard</Link>.
       </p>
     </>
   );

@@ -9,18 +9,20 @@ import { InvoiceDownload } from './invoice-download';
 import { OrderAgain } from './order-again';
 import { OrderStatus } from './order-status';
 import { OrderView } from './order-view';
+import { PaymentStatus } from './payment-status';
 import { ReorderResult } from './reorder-result';
 import { useOrder } from './use-order';
 
 /** One order (id, from ?id= on /account/orders/): where it is (status, dispatch,
- * cancellation), its VAT invoice and any credit notes against it (each with its own
- * Download PDF), with Print, Download PDF (once the invoice is issued),
- * Reorder (the whole order) and Order again (the lines ticked). An order the account does
- * not have is said so; any other failed load offers Try again. */
+ * cancellation), its payment (with Pay now while it is owed) and refunds to the card, its
+ * VAT invoice and any credit notes against it (each with its own Download PDF), with
+ * Print, Download PDF (once the invoice is issued), Reorder (the whole order) and Order
+ * again (the lines ticked). An order the account does not have is said so; any other
+ * failed load offers Try again. */
 export function OrderDetail({ id }: { id: string }) {
   const account = useAccount();
   const uid = account.user === 0 ? '' : account.user.uid;
-  const { order, problem, invoiceLate, retry } = useOrder(id, uid);
+  const { order, problem, invoiceLate, paymentLate, retry } = useOrder(id, uid);
   const [error, setError] = useState('');
   const [result, setResult] = useState<ReorderAnswer | null>(null);
   if (account.status === 'loading') return <p role="status">Loading your order…</p>;
@@ -64,6 +66,7 @@ export function OrderDetail({ id }: { id: string }) {
         </div>
       )}
       <OrderStatus order={order} />
+      <PaymentStatus order={order} late={paymentLate} />
       <OrderView order={order} invoiceLate={invoiceLate} />
       {order.credit_notes.map((note) => (
         <CreditNoteView key={note.number} order={order} note={note} />

@@ -3,9 +3,16 @@ import type { Order } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
 
 /** How to pay: the invoice's own payment terms once it is issued; until then the same
- * terms from the order's payment method. */
+ * terms from the order's payment method (by card, pro-forma or on account). */
 export function PaymentInstructions({ order: o }: { order: Order }) {
   if (o.invoice) return <p className="payment-instructions">{o.invoice.payment_terms}</p>;
+  if (o.billing?.payment_method === 'card') {
+    return (
+      <p className="payment-instructions">
+        <strong>By card:</strong> please pay {formatPence(o.total_inc_vat)} on Stripe&apos;s secure page. We dispatch as soon as it is paid.
+      </p>
+    );
+  }
   if (o.billing?.payment_method === 'proforma') {
     return (
       <p className="payment-instructions">

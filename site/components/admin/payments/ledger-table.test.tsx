@@ -18,8 +18,9 @@ const entry = (e: Partial<LedgerEntry>): LedgerEntry => ({
   payment_reference: '',
   unallocated: 0,
   source: '',
-  refund_status: null,
-  refund_failure: null,
+  flag: '',
+  status: null,
+  failure: null,
   ...e,
 });
 
@@ -63,5 +64,39 @@ describe('the ledger on the account page', () => {
     const html = renderToStaticMarkup(<LedgerTable ledger={ledger} act={() => {}} />);
     expect(html.match(/aria-label="Allocate [^"]+"/g)).toEqual(['aria-label="Allocate CN-000001"']);
     expect(html.match(/aria-label="Refund [^"]+"/g)).toEqual(['aria-label="Refund CN-000001"']);
+  });
+
+  it('shows a card payment as Card with its flag as a warning, and a card refund with its status and failure', () => {
+    const cards: Ledger = {
+      ...ledger,
+      entries: [
+        entry({
+          kind: 'payment',
+          reference: 'PAY-0A1B2C3D4E5F',
+          credit: 12000,
+          method: 'card',
+          payment_reference: 'pi_123',
+          unallocated: 12000,
+          flag: 'The order was cancelled before the payment arrived: refunded to the card.',
+        }),
+        entry({ kind: 'refund', reference: 'REF-CCC', debit: 12000, method: 'card', payment_reference: 're_1', source: 'PAY-0A1B2C3D4E5F', status: 'pending' }),
+        entry({
+          kind: 'refund',
+          reference: 'REF-DDD',
+          debit: 300,
+          method: 'card',
+          payment_reference: 're_2',
+          source: 'CN-000001',
+          status: 'failed',
+          failure: 'expired_or_canceled_card',
+        }),
+      ],
+    };
+    const html = renderToStaticMarkup(<LedgerTable ledger={cards} act={() => {}} />).replace(/<!-- -->/g, '');
+    expect(html).toContain(
+      'Card, pi_123 · £120.00 unallocated<strong class="ledger-flag">Check this payment: The order was cancelled before the payment arrived: refunded to the card.</strong>',
+    );
+    expect(html).toContain('Card from PAY-0A1B2C3D4E5F, re_1<span class="ledger-refund-status refund-pending"> · pending at Stripe</span>');
+    expect(html).toContain('Card from CN-000001, re_2<span class="ledger-refund-status refund-failed"> · failed: expired_or_canceled_card</span>');
   });
 });

@@ -10,7 +10,10 @@ const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   refund: 'Refund',
 };
 
-const METHOD_LABELS: Record<string, string> = { bank_transfer: 'Bank transfer', cheque: 'Cheque', reversal: 'Reversal' };
+const METHOD_LABELS: Record<string, string> = { bank_transfer: 'Bank transfer', cheque: 'Cheque', reversal: 'Reversal', card: 'Card' };
+
+/** Where a refund to a card is at Stripe. */
+const REFUND_STATUS: Record<string, string> = { pending: 'pending at Stripe', succeeded: 'succeeded', failed: 'failed' };
 
 /** What an entry can still give: a payment's, or a credit note's credit on account. */
 export const hasSomethingLeft = (e: LedgerEntry) => (e.kind === 'payment' || e.kind === 'credit_note') && e.unallocated > 0;
@@ -31,8 +34,9 @@ export function LedgerFigures({ ledger }: { ledger: Ledger }) {
   );
 }
 
-/** An entry's own details: an invoice's state, a payment's method and what it has left,
- * a refund's source. */
+/** An entry's own details: an invoice's state, a payment's method and what it has left
+ * (and a card payment's flag, why staff must look at it), a refund's source (and a card
+ * refund's status at Stripe, with its failure). */
 function EntryDetails({ e }: { e: LedgerEntry }) {
   switch (e.kind) {
     case 'invoice':
@@ -50,12 +54,20 @@ function EntryDetails({ e }: { e: LedgerEntry }) {
         <>
           {METHOD_LABELS[e.method] ?? e.method}, {e.payment_reference}
           {e.unallocated > 0 && <> · {formatPence(e.unallocated)} unallocated</>}
+          {e.flag && <strong className="ledger-flag">Check this payment: {e.flag}</strong>}
         </>
       );
     case 'refund':
       return (
         <>
           {METHOD_LABELS[e.method] ?? e.method} from {e.source}, {e.payment_reference}
+          {e.status && (
+            <span className={`ledger-refund-status refund-${e.status}`}>
+              {' '}
+              · {REFUND_STATUS[e.status] ?? e.status}
+              {e.status === 'failed' && e.failure ? `: ${e.failure}` : ''}
+            </span>
+          )}
         </>
       );
   }

@@ -406,6 +406,7 @@ function requests(buyer, sku, staff, products) {
     'GET /api/orders/{id}': { path: '/api/orders/TS-100001' },
     'GET /api/orders/{id}/invoice': { path: '/api/orders/TS-100001/invoice' },
     'GET /api/orders/{id}/creditNotes/{number}': { path: '/api/orders/TS-100001/creditNotes/CN-000001' },
+    'POST /api/orders/{id}/pay': { path: '/api/orders/TS-100001/pay', body: { token: t } },
     'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
     'POST /api/billing': { body: { token: t, billing } },
     'POST /api/checkout': { body: { token: t } },

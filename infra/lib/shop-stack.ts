@@ -183,8 +183,10 @@ export class ShopStack extends Stack {
     });
     const siteOrigin = props.config.siteOrigin ?? `https://${this.site.distribution.distributionDomainName}`;
     for (const fn of this.api.functions.values()) fn.addEnvironment('SITE_ORIGIN', siteOrigin);
-    // The statement emails link the buyer's dashboard on the site.
+    // The statement emails link the buyer's dashboard on the site; the sweeper's card
+    // refunds read the same Stripe settings as the API, which name the site.
     statementSender.fn.addEnvironment('SITE_ORIGIN', siteOrigin);
+    sweeper.fn.addEnvironment('SITE_ORIGIN', siteOrigin);
     // The 404 function's log lines carry the stage's namespace and the build like the rest.
     this.site.notFound.addEnvironment('STAGE', stage).addEnvironment('BUILD_ID', build);
     // The back office's picture upload publishes to the media bucket (made with the site).

@@ -35,6 +35,8 @@ describe.each(STAGES)('OrderSweeper in the %s stack', (stage) => {
     ).toEqual(job!.stripeSecret ? SECRET_READ_ACTIONS : []);
     const vars = fns[sweeperId!]!.Properties['Environment'].Variables;
     if (job!.stripeSecret) expect(vars['STRIPE_SECRET_ARN']).toEqual({ Ref: expect.stringMatching(/^StripeSecret/) });
+    // The Stripe settings name the site (cardpay.ConfigFromEnv: SITE_ORIGIN in the cloud).
+    if (job!.stripeSecret) expect(JSON.stringify(vars['SITE_ORIGIN'])).toContain('DomainName');
     else expect(vars).not.toHaveProperty('STRIPE_SECRET_ARN');
     expect(vars).not.toHaveProperty('CSRF_SECRET');
     expect(vars).not.toHaveProperty('ORIGIN_SECRET');

@@ -228,6 +228,7 @@ describe('ShopApi validation', () => {
       throttle: { rateLimit: 10, burstLimit: 20 },
       csrfSecret: new secretsmanager.Secret(s, 'C'),
       originSecret: new secretsmanager.Secret(s, 'O'),
+      stripeSecret: new secretsmanager.Secret(s, 'S'),
       ...over,
     });
   };

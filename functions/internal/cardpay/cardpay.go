@@ -63,8 +63,8 @@ func (c Config) Offered() bool {
 // Local says c is the local stage's.
 func (c Config) Local() bool { return c.Stage == StageLocal }
 
-// ConfigFromEnv reads STAGE (default local), SITE_URL (default, in the local stage only,
-// DefaultSiteURL), STRIPE_SECRET_KEY,
+// ConfigFromEnv reads STAGE (default local), SITE_URL (else SITE_ORIGIN, the cloud's;
+// default, in the local stage only, DefaultSiteURL), STRIPE_SECRET_KEY,
 // STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE and STRIPE_SECRET_ARN through getenv, and checks
 // the keys against the stage (Check) when they are set here rather than in the secret.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
@@ -73,6 +73,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		SiteURL: strings.TrimRight(strings.TrimSpace(getenv("SITE_URL")), "/"), SecretARN: strings.TrimSpace(getenv("STRIPE_SECRET_ARN"))}
 	if c.Stage == "" {
 		c.Stage = StageLocal
+	}
+	if c.SiteURL == "" {
+		// The cloud's functions are told the site's origin (SITE_ORIGIN, set by the CDK app).
+		c.SiteURL = strings.TrimRight(strings.TrimSpace(getenv("SITE_ORIGIN")), "/")
 	}
 	if c.SiteURL == "" && c.Local() {
 		c.SiteURL = DefaultSiteURL

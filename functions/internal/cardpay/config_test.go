@@ -28,6 +28,7 @@ func TestConfigRefusesTheWrongKeyForTheStage(t *testing.T) {
 		{"publishable key", map[string]string{"STAGE": "local", "STRIPE_SECRET_KEY": "pk_test_SECRETSECRET", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "publishable"},
 		{"mock outside local", map[string]string{"STAGE": "staging", "STRIPE_API_BASE": "http://127.0.0.1:12111"}, "STAGE=local"},
 		{"no site address in the cloud", map[string]string{"STAGE": "staging", "STRIPE_SECRET_KEY": test, "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "SITE_URL"},
+		{"the cloud's site origin", map[string]string{"STAGE": "staging", "SITE_ORIGIN": "https://s.example", "STRIPE_SECRET_KEY": test, "STRIPE_WEBHOOK_SECRET": "whsec_x"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

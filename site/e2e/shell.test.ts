@@ -535,7 +535,11 @@ function newBuild(from: string, to: string) {
     }
   }
   const now = new Date();
-  const id = `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  const id = `${stamp}-${randomBytes(3).toString('hex')}`;
   const timestamp = now.getTime();
   mkdirSync(path.join(to, 'builds', 'meta'), { recursive: true });
   writeFileSync(path.join(to, 'builds', 'meta', `${id}.json`), JSON.stringify({ ...meta, id, timestamp }));

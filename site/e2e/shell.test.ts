@@ -487,12 +487,13 @@ function appendLink(p: Page, href: string, text: string) {
 
 /** Cuts a new build and releases it into the folder the edge serves, as a real release
  * does (scripts/release.mjs, dir target, with --export): a new build of the same code and
- * data is the live export under a new build id (the pages byte-identical), so the test
- * takes the export the live build came from (site/out: the build suite's, or the back
- * office publish's when catalogue-import ran before) under a new id (newBuild) rather than
- * a second `next build` of 3,000 pages, which took 60-100 s. The release validates the copy
- * as it does any export (the id in builds/latest.json and the meta file, nothing else under
- * builds/) and publishes it in the release order. */
+ * data is the live export under a new build id (the pages byte-identical; a real one would
+ * also pick up the stock that orders since changed on a few pages, which this test does
+ * not read), so the test takes the export the live build came from (site/out: the build
+ * suite's, or the back office publish's when catalogue-import ran before) under a new id
+ * (newBuild) rather than a second `next build` of 3,000 pages, which took 60-100 s. The
+ * release validates the copy as it does any export (the id in builds/latest.json and the
+ * meta file, nothing else under builds/) and publishes it in the release order. */
 async function cutBuild(): Promise<string> {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const releaseDir = process.env.RELEASE_DIR ?? path.join(root, '.local', 'release');

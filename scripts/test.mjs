@@ -5,8 +5,8 @@
 // SMTP server and web inbox the Go mail tests and the end-to-end edge send to) and stripe-mock
 // (Stripe's API mock, which the Go payment tests, the end-to-end edge and the fault suite's
 // edge send their Stripe calls to) on free ports, runs
-// the static checks (tsc, ESLint, staticcheck, Prettier) while those start, go vet, the Go unit and
-// integration tests, cross-compiles every Lambda, runs the site and CDK tests and the
+// go vet, the Go unit and integration tests, then the static checks (tsc, ESLint, staticcheck,
+// Prettier) beside the Node suites, cross-compiles every Lambda, runs the site and CDK tests and the
 // deploy dry-run (`cdk synth`) for both stages, builds the site from a freshly seeded
 // table, publishes it to a release folder (dir target) and serves that through the
 // local edge, dry-runs the release of the export, runs the end-to-end tests in headless
@@ -56,12 +56,12 @@ import { checkLog } from './log-secrets.mjs';
 
 /** The suites, in the order they run: [name, what it checks]. */
 export const SUITES = [
+  ['vet', 'go vet'],
+  ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator, maildev and stripe-mock, with -race'],
   [
     'static',
     'tsc --noEmit (infra, site, site/e2e, scripts), ESLint with the React hooks rules (site), staticcheck (Go), no tracked file over 1 MB, Prettier (site, infra, scripts)',
   ],
-  ['vet', 'go vet'],
-  ['go', 'Go unit and integration tests against DynamoDB Local, the Auth emulator, maildev and stripe-mock, with -race'],
   ['lambdas', 'every Lambda cross-compiled for linux/arm64 with -tags lambda.norpc'],
   ['site', "the site's unit tests"],
   ['scripts', "the scripts' own tests (node --test scripts/*.test.mjs)"],
@@ -252,8 +252,8 @@ function runChecker(name, cmd, args, opts) {
   });
 }
 
-/** The static checks, each run even when one before it failed; they need no service, so
- * they run while the services start. */
+/** The static checks, each run even when one before it failed; they need no service (in
+ * a whole run they follow the Go tests, beside the Node suites). */
 async function staticChecks() {
   /** @type {[string, string, string[], import('node:child_process').SpawnOptions?][]} */
   const checks = [
@@ -363,15 +363,16 @@ async function main(argv) {
     ...stripeEnv(`http://127.0.0.1:${stripeMockPort}`),
   };
 
-  // The static checks, the Go build, the store (a JVM) and the Auth emulator run side by
-  // side: each of the two services takes seconds to come up, the checks need neither.
+  // The Go commands (seed, snapshot, the local edge) compile while the services start and
+  // the lanes run: only the build, at the end of the Node lane, waits for them (a failure
+  // is the build's). The services take seconds to come up, side by side.
+  const goCommands = has('build') ? buildGoCommands() : Promise.resolve();
+  goCommands.catch(() => undefined); // reported when the build awaits it, not as unhandled
   if (needsStore) say('test', `starting DynamoDB Local (:${dynamoPort}, in memory)`);
   if (needsAuth) say('test', `starting the Auth emulator (:${authPort})`);
   if (needsMail) say('test', `starting maildev (SMTP :${mailSmtpPort}, inbox http://127.0.0.1:${mailWebPort}/)`);
   if (needsStripe) say('test', `starting stripe-mock (http://127.0.0.1:${stripeMockPort}/)`);
-  const [, , store] = await Promise.all([
-    has('static') && step('static', 'tsc, ESLint, staticcheck, Prettier', staticChecks),
-    has('build') && buildGoCommands(),
+  const [store] = await Promise.all([
     needsStore && startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),
     needsAuth &&
       startAuthEmulator({
@@ -390,10 +391,13 @@ async function main(argv) {
   const media = path.join(scratch, 'media');
   const releaseDir = path.join(scratch, 'release');
   // Two lanes side by side (the Go tests wait on the store much of the time, the Node
-  // suites mostly on one core): the Go vet and tests in one; the Lambdas, the site's, the
-  // scripts' and the infra's unit tests, the deploy dry-runs and the site build in the
-  // other. Each suite still runs on its own and says its own result; the browser and fault
-  // suites, which time what they see, run after both, on a quieter machine.
+  // suites mostly on one core): the Go vet and tests, then the static checks, in one; the
+  // Lambdas, the site's, the scripts' and the infra's unit tests, the deploy dry-runs and
+  // the site build in the other. The static checks (90 s, mostly on one core) ran first on
+  // their own, every suite waiting for them; the Go lane ended 180 s before the Node lane,
+  // so they now run in that time. Each suite still runs on its own and says its own result;
+  // the browser and fault suites, which time what they see, run after both, on a quieter
+  // machine.
   const goLane = async () => {
     if (has('vet')) await step('vet', 'go vet', () => run('go', ['vet', './...'], { cwd: fnDir }));
     if (has('go')) {
@@ -406,6 +410,7 @@ async function main(argv) {
         goTest(['-count=1', '-race', './...'], { cwd: fnDir, env: { ...stackEnv, STORE_TIMEOUT_MS: '10000' } }),
       );
     }
+    if (has('static')) await step('static', 'tsc, ESLint, staticcheck, Prettier', staticChecks);
   };
   const nodeLane = async () => {
     if (has('lambdas')) {
@@ -439,6 +444,7 @@ async function main(argv) {
     return (
       has('build') &&
       (await step('build', 'seed and build the site from the local table, publish it to a release folder', async () => {
+        await goCommands;
         await run(path.join(binDir, 'seed'), ['-media', media], { env: stackEnv });
         await buildSite({ env: stackEnv });
         await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });

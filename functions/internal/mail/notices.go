@@ -191,6 +191,10 @@ type view struct {
 	// LineNet the amount credited), the delivery credited and what it leaves on account.
 	CreditReason, CreditDelivery, CreditOnAccount string
 	CreditLines                                   []lineView
+	// CreditToCard says what a note leaves on account goes back to the card: the order
+	// was paid after a card attempt, which is how the card refund (package cardpay) finds
+	// it. The refund's own email confirms it.
+	CreditToCard bool
 }
 
 type shopView struct {
@@ -267,6 +271,7 @@ func (n Notices) view(o orders.Order) view {
 			v.CreditOnAccount = orders.Pounds(on)
 		}
 	}
+	v.CreditToCard = o.Card != nil && o.Paid()
 	return v
 }
 

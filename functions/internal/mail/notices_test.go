@@ -233,6 +233,14 @@ func TestCancellationNotice(t *testing.T) {
 	has(t, "a paid order's cancellation with its note", flat(m.Text), onAccount)
 	has(t, "a paid order's cancellation with its note, HTML", shown(m.HTML), onAccount)
 	lacks(t, "a paid order's cancellation with its note", m.Text, "We will refund the")
+	// Paid by card (issue 36): what the note leaves goes back to the card, not on account.
+	o.Card, o.PaidAt = &orders.CardState{Attempt: 1}, placedAt.Add(time.Hour)
+	m = Notices{Shop: shop}.Cancelled(o)[0]
+	toCard := orders.Pounds(o.CreditNotes[0].TotalIncVAT()) + " you paid goes back to the card you paid with"
+	has(t, "a card-paid order's cancellation", flat(m.Text), toCard)
+	has(t, "a card-paid order's cancellation, HTML", shown(m.HTML), toCard)
+	lacks(t, "a card-paid order's cancellation", m.Text, "stays on your account")
+	o.Card, o.PaidAt = nil, time.Time{}
 	o.CreditNotes, o.Invoice = nil, nil
 
 	o.CancelReason, o.PaidAt = "", placedAt.Add(time.Hour)

@@ -9,12 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/stripe/stripe-go/v84"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/awssecret"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/store"
@@ -132,15 +130,11 @@ func LoadSecret(ctx context.Context, c *Config, region string) error {
 	if c.SecretARN == "" {
 		return nil
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	s, err := awssecret.String(ctx, region, c.SecretARN, "the Stripe secret")
 	if err != nil {
-		return fmt.Errorf("load aws config: %w", err)
+		return err
 	}
-	out, err := secretsmanager.NewFromConfig(cfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(c.SecretARN)})
-	if err != nil {
-		return fmt.Errorf("read the Stripe secret %s: %w", c.SecretARN, err)
-	}
-	return c.setSecret(aws.ToString(out.SecretString))
+	return c.setSecret(s)
 }
 
 // setSecret takes the keys of the secret's JSON and checks them. A secret whose

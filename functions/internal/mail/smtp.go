@@ -11,12 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	gomail "github.com/wneessen/go-mail"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/awssecret"
 	"github.com/tradeshop/functions/internal/outbox"
 )
 
@@ -113,15 +111,11 @@ func LoadCredentials(ctx context.Context, c *Config, region string) error {
 	if c.SecretARN == "" {
 		return nil
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	s, err := awssecret.String(ctx, region, c.SecretARN, "the SMTP secret")
 	if err != nil {
-		return fmt.Errorf("load aws config: %w", err)
+		return err
 	}
-	out, err := secretsmanager.NewFromConfig(cfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(c.SecretARN)})
-	if err != nil {
-		return fmt.Errorf("read the SMTP secret %s: %w", c.SecretARN, err)
-	}
-	return c.setCredentials(aws.ToString(out.SecretString))
+	return c.setCredentials(s)
 }
 
 // setCredentials takes the username and password of the secret's JSON.

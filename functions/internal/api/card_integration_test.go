@@ -302,3 +302,48 @@ func TestLocalPagePostDeliversSignedEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRefundsAPartCreditACrashLeft: a part credit of an order paid by card whose
+// request died between the credit note's transaction and its refund (the lifecycle run
+// here without its card hook) is refunded to the card by the sweep, to the penny of the
+// note's credit, and only once however often the sweep runs.
+func TestSweepRefundsAPartCreditACrashLeft(t *testing.T) {
+	t.Parallel()
+	s := newCardShop(t)
+	ctx := context.Background()
+	u := s.buyer()
+	staff := testenv.Staff(t, testenv.NewUser(t))
+	o := invoicedOrders(t, s, u, 1)[0]
+	if code, out := s.payNow(u, o.ID); code != 200 {
+		t.Fatalf("pay now: %d %v", code, out)
+	}
+	payByCard(t, s.st, o, "pi_test_crash_00000001")
+	paid, err := s.st.Order(ctx, u.UID, o.ID)
+	if err != nil || !paid.Paid() {
+		t.Fatalf("order %s not paid: %v", o.ID, err)
+	}
+	crashed := orders.Lifecycle{Store: s.st, Now: time.Now, DeliveryVATRate: 20}
+	after, err := crashed.Credit(ctx, u.UID, o.ID, orders.CreditAction{Version: paid.Version, Lines: []orders.CreditUnits{{Line: 0, Units: 1}},
+		Reason: "Crash test", By: orders.Staff{UID: staff.UID, Email: staff.Email}})
+	if err != nil || len(after.CreditNotes) != 1 || after.CreditNotes[0].OnAccount() <= 0 {
+		t.Fatalf("part credit: %+v (%v)", after.CreditNotes, err)
+	}
+	if refunds, _ := s.st.Refunds(ctx, u.UID); len(refunds) != 0 {
+		t.Fatalf("%d refunds before the sweep", len(refunds))
+	}
+	card := testCard(t, s.st)
+	for range 2 {
+		if _, err := card.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refunds, err := s.st.Refunds(ctx, u.UID)
+	if err != nil || len(refunds) != 1 {
+		t.Fatalf("%d refunds (%v) after the sweep, want 1", len(refunds), err)
+	}
+	r, note := refunds[0], after.CreditNotes[0]
+	if r.Method != payments.MethodCard || r.Source != orders.CreditNoteNumber(note.Number) || r.Amount != note.OnAccount() || r.PaymentIntent != "pi_test_crash_00000001" {
+		t.Fatalf("refund %+v, note on account %d", r, note.OnAccount())
+	}
+	checkPaymentInvariants(t, s, payments.Service{Store: s.st, Now: time.Now}, u.UID)
+}

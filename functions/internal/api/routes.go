@@ -366,9 +366,8 @@ var endpointFunctions = []DeployedFunction{
 // the email sender; each a functions/cmd/{name}), written to endpoints.json's jobs.
 var jobFunctions = []DeployedFunction{
 	// The sweep of refunds to a card (issue 36): the CARDREFUNDING markers, the refunds
-	// and their sources, and the recent cancellations of card orders (gsi3).
+	// and their sources, and the orders of the last day's credit notes (CREDITNOTE).
 	{Name: "sweepOrders", Group: "jobs", StripeSecret: true, Access: []Grant{
-		indexQuery("gsi3"),
 		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
 		grant("GetItem Query UpdateItem PutItem DeleteItem", "USER#*"),
@@ -379,7 +378,7 @@ var jobFunctions = []DeployedFunction{
 		grant("Query DeleteItem", "INVOICING"),
 		grant("Query DeleteItem", "CANCELLING"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
-		grant("PutItem", "CREDITNOTE"),
+		grant("Query PutItem", "CREDITNOTE"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},

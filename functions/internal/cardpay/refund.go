@@ -361,11 +361,12 @@ func (s Service) refundCredit(ctx context.Context, o orders.Order) error {
 	return errors.Join(errs...)
 }
 
-// recentCancels is how far back the sweep looks for cancelled card orders whose credit
-// a crash may have left unrefunded, and how many it looks at.
+// recentCredits is how far back the sweep looks for credit notes (a cancellation's or a
+// part credit's) whose card refund a crash may have left unasked, and recentCreditsMany
+// how many notes it reads at most, newest first.
 const (
-	recentCancels     = 24 * time.Hour
-	recentCancelsMany = 50
+	recentCredits     = 24 * time.Hour
+	recentCreditsMany = 100
 	// unansweredAfter is how long a refund may wait for Stripe's answer before the sweep
 	// asks again (its own request may still be on the way).
 	unansweredAfter = time.Minute
@@ -373,7 +374,7 @@ const (
 
 // Sweep asks Stripe again for the refunds to a card it has not answered (a crash, or
 // Stripe unreachable, after the refund was recorded), and refunds the credit of recent
-// cancellations of card orders a crash left unrefunded. It answers how many refunds it
+// credit notes (cancellations and part credits) of card orders a crash left unrefunded. It answers how many refunds it
 // asked for.
 func (s Service) Sweep(ctx context.Context) (int, error) {
 	if s.Stripe == nil {
@@ -403,12 +404,20 @@ func (s Service) Sweep(ctx context.Context) (int, error) {
 		}
 		n++
 	}
-	cancelled, _, err := s.Store.StaffOrders(ctx, orders.StatusCancelled, "", nil, recentCancelsMany)
+	// Every credit note of the last day, a cancellation's or a part credit's: an order paid
+	// by card whose note left credit a crash kept from the card is refunded now
+	// (refundCredit refunds only what is not refunded yet, so asking again is harmless).
+	noted, err := s.Store.RecentCreditNotes(ctx, now.Add(-recentCredits), recentCreditsMany)
 	if err != nil {
 		return n, errors.Join(append(errs, err)...)
 	}
-	for _, o := range cancelled {
-		if o.Card != nil && o.CancelledAt.After(now.Add(-recentCancels)) {
+	for _, ref := range noted {
+		o, err := s.Store.Order(ctx, ref.UID, ref.ID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if o.Card != nil && o.Paid() {
 			if err := s.refundCredit(ctx, o); err != nil {
 				errs = append(errs, err)
 			}

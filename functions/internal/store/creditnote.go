@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -327,4 +328,37 @@ func (s *Store) CreditNoteCounter(ctx context.Context) (int64, error) {
 // what the invariant check reads (1 to N with no gap, each on the order it names).
 func (s *Store) CreditNoteNumbers(ctx context.Context) ([]orders.IssuedNumber, error) {
 	return s.issuedNumbers(ctx, pkCreditNote, "credit note")
+}
+
+// RecentCreditNotes answers the orders of the newest credit notes (at most limit notes,
+// newest first) issued at or after since, each order once: the card refund sweep reads it
+// to find a note whose refund to the card a crash left unasked (package cardpay).
+func (s *Store) RecentCreditNotes(ctx context.Context, since time.Time, limit int) ([]orders.OrderRef, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkCreditNote))).Build()
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ScanIndexForward: aws.Bool(false),
+		ConsistentRead: aws.Bool(true), Limit: aws.Int32(int32(limit))})
+	if err != nil {
+		return nil, fmt.Errorf("recent credit notes: %w", err)
+	}
+	var items []issuedNumberItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return nil, fmt.Errorf("recent credit notes: %w", err)
+	}
+	var refs []orders.OrderRef
+	seen := map[orders.OrderRef]bool{}
+	for _, it := range items {
+		ref := orders.OrderRef{UID: it.UID, ID: it.OrderID}
+		if it.IssuedAt < since.UnixMilli() {
+			break // newest first: the rest are older
+		}
+		if !seen[ref] {
+			seen[ref] = true
+			refs = append(refs, ref)
+		}
+	}
+	return refs, nil
 }

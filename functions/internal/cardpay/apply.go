@@ -151,7 +151,7 @@ func (s Service) succeeded(ctx context.Context, ref orderRef, pi string, amount 
 	}
 	if p.Flag == payments.FlagCancelled && p.Unallocated() > 0 {
 		reason := fmt.Sprintf("Order %s was cancelled before its card payment arrived", ref.OrderID)
-		if _, err := s.RefundCard(ctx, ref.UID, p.ID, pi, p.Unallocated(), reason); err != nil {
+		if _, err := s.RefundCard(ctx, ref.UID, ref.OrderID, p.ID, pi, p.Unallocated(), reason); err != nil {
 			return fmt.Errorf("refund card payment %s of cancelled order %s: %w", p.ID, ref.OrderID, err)
 		}
 	}

@@ -41,17 +41,19 @@ func ReturnedID(refundID string) string {
 }
 
 // RefundCard refunds amount of what source (a payment, PAY-…, or credit on account,
-// CN-…) of account uid holds unallocated to the card of PaymentIntent pi. It writes the
+// CN-…) of account uid holds unallocated to the card of PaymentIntent pi, for order
+// orderID (the refund's order, which the caller knows: the credit note's, or the
+// cancelled order the payment arrived for). It writes the
 // refund document first, with its allocation on the source, in one transaction (its id
 // CardRefundID: asking again is the same write), then asks Stripe for the refund with
 // the refund's id as the idempotency key, then stores Stripe's re_ id and status. A
 // refund whose Stripe call fails for a while (or made where no key is set) stays
 // pending: the sweep asks again.
-func (s Service) RefundCard(ctx context.Context, uid, source, pi string, amount int64, reason string) (payments.Refund, error) {
+func (s Service) RefundCard(ctx context.Context, uid, orderID, source, pi string, amount int64, reason string) (payments.Refund, error) {
 	if amount <= 0 || !strings.HasPrefix(pi, "pi_") {
 		return payments.Refund{}, fmt.Errorf("refund %d to %q from %s: not a refund to a card", amount, pi, source)
 	}
-	r, err := s.recordCardRefund(ctx, uid, source, pi, amount, reason)
+	r, err := s.recordCardRefund(ctx, uid, orderID, source, pi, amount, reason)
 	if err != nil {
 		return payments.Refund{}, err
 	}
@@ -64,7 +66,7 @@ func (s Service) RefundCard(ctx context.Context, uid, source, pi string, amount 
 }
 
 // recordCardRefund writes the refund document of RefundCard (or reads it, written before).
-func (s Service) recordCardRefund(ctx context.Context, uid, source, pi string, amount int64, reason string) (payments.Refund, error) {
+func (s Service) recordCardRefund(ctx context.Context, uid, orderID, source, pi string, amount int64, reason string) (payments.Refund, error) {
 	id := CardRefundID(source, pi, amount)
 	for try := 0; try < refundTries; try++ {
 		if r, err := s.Store.Refund(ctx, uid, id); err == nil {
@@ -81,7 +83,6 @@ func (s Service) recordCardRefund(ctx context.Context, uid, source, pi string, a
 				src.Name(), orders.Pounds(src.Unallocated()), orders.Pounds(amount))}
 		}
 		now := s.Now()
-		orderID := s.refundOrder(ctx, src, pi)
 		r := payments.Refund{ID: id, UID: uid, Source: source, Method: payments.MethodCard, Date: payments.Day(now).Format(time.DateOnly),
 			Amount: amount, Reference: pi, RecordedAt: now, By: refundActor, PaymentIntent: pi, Status: payments.RefundPending, OrderID: orderID}
 		w := payments.RefundWrite{Refund: r, Source: src, Audit: orders.AuditEntry{At: now, By: refundActor, Action: "refund to card",
@@ -100,28 +101,6 @@ func (s Service) recordCardRefund(ctx context.Context, uid, source, pi string, a
 		time.Sleep(time.Duration(5+5*try) * time.Millisecond)
 	}
 	return payments.Refund{}, fmt.Errorf("refund %s from %s: still racing after %d attempts", id, source, refundTries)
-}
-
-// refundOrder is the order a refund from src to pi is for: the credit note's, else the
-// order the payment was allocated to, else (a card payment recorded unallocated, for an
-// order cancelled before it arrived) the order its PaymentIntent's metadata names; ""
-// when none says.
-func (s Service) refundOrder(ctx context.Context, src payments.Payment, pi string) string {
-	if src.OrderID != "" {
-		return src.OrderID
-	}
-	for _, a := range src.Allocations {
-		if a.OrderID != "" {
-			return a.OrderID
-		}
-	}
-	if s.Stripe == nil {
-		return ""
-	}
-	if intent, err := s.Stripe.V1PaymentIntents.Retrieve(ctx, pi, nil); err == nil && intent.Metadata[MetaUID] == src.UID {
-		return intent.Metadata[MetaOrderID]
-	}
-	return ""
 }
 
 // askStripe asks Stripe for refund r (idempotency key its id), stores the re_ id and
@@ -350,7 +329,7 @@ func (s Service) refundCredit(ctx context.Context, o orders.Order) error {
 				continue
 			}
 			reason := fmt.Sprintf("Credit note %s of order %s", p.ID, o.ID)
-			if _, err := s.RefundCard(ctx, o.UID, p.ID, pi, amount, reason); err != nil {
+			if _, err := s.RefundCard(ctx, o.UID, o.ID, p.ID, pi, amount, reason); err != nil {
 				errs = append(errs, err)
 				continue
 			}

@@ -82,11 +82,11 @@ func TestRefundCardTwiceIsOneRefund(t *testing.T) {
 	ctx := context.Background()
 	uid := "card-refund-" + randomHex()[:8]
 	putCredit(t, st, uid, "CN-000101", "TS-100101", 2500)
-	r1, err := s.RefundCard(ctx, uid, "CN-000101", "pi_test_twice", 2000, "test")
+	r1, err := s.RefundCard(ctx, uid, "TS-100101", "CN-000101", "pi_test_twice", 2000, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := s.RefundCard(ctx, uid, "CN-000101", "pi_test_twice", 2000, "test")
+	r2, err := s.RefundCard(ctx, uid, "TS-100101", "CN-000101", "pi_test_twice", 2000, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +113,9 @@ func TestRefundCardTwiceIsOneRefund(t *testing.T) {
 
 // writePending writes a refund to a card as RefundCard does before Stripe is asked: the
 // crash (or an event faster than Stripe's answer) happens after it.
-func writePending(t *testing.T, s Service, uid, source, pi string, amount int64) payments.Refund {
+func writePending(t *testing.T, s Service, uid, orderID, source, pi string, amount int64) payments.Refund {
 	t.Helper()
-	r, err := s.recordCardRefund(context.Background(), uid, source, pi, amount, "test")
+	r, err := s.recordCardRefund(context.Background(), uid, orderID, source, pi, amount, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestRefundEventsOutOfOrder(t *testing.T) {
 	ctx := context.Background()
 	uid := "card-events-" + randomHex()[:8]
 	putCredit(t, st, uid, "CN-000102", "TS-100102", 3000)
-	r := writePending(t, s, uid, "CN-000102", "pi_test_events", 3000)
+	r := writePending(t, s, uid, "TS-100102", "CN-000102", "pi_test_events", 3000)
 	for _, status := range []stripe.RefundStatus{stripe.RefundStatusSucceeded, stripe.RefundStatusPending, stripe.RefundStatusFailed} {
 		if err := s.ApplyRefundEvent(ctx, refundEvent(r, "re_test_events", status)); err != nil {
 			t.Fatal(err)
@@ -167,7 +167,7 @@ func TestFailedRefundPutsTheMoneyBackOnce(t *testing.T) {
 	ctx := context.Background()
 	uid := "card-failed-" + randomHex()[:8]
 	putCredit(t, st, uid, "CN-000103", "TS-100103", 1800)
-	r := writePending(t, s, uid, "CN-000103", "pi_test_failed", 1200)
+	r := writePending(t, s, uid, "TS-100103", "CN-000103", "pi_test_failed", 1200)
 	for range 2 {
 		if err := s.ApplyRefundEvent(ctx, refundEvent(r, "re_test_failed", stripe.RefundStatusFailed)); err != nil {
 			t.Fatal(err)
@@ -214,7 +214,7 @@ func TestSweepAsksStripeForAnUnansweredRefund(t *testing.T) {
 	ctx := context.Background()
 	uid := "card-sweep-" + randomHex()[:8]
 	putCredit(t, st, uid, "CN-000104", "TS-100104", 900)
-	r := writePending(t, s, uid, "CN-000104", "pi_test_sweep", 900)
+	r := writePending(t, s, uid, "TS-100104", "CN-000104", "pi_test_sweep", 900)
 	s.Now = func() time.Time { return time.Now().Add(2 * unansweredAfter) }
 	asked, err := s.Sweep(ctx)
 	if err != nil || asked != 1 {

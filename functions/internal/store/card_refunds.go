@@ -59,18 +59,14 @@ func (s *Store) Refund(ctx context.Context, uid, id string) (payments.Refund, er
 // when another transaction held an item.
 func (s *Store) WriteCardRefund(ctx context.Context, w payments.RefundWrite) error {
 	r := w.Refund
-	t := &txn{}
-	added := []allocationItem{allocationToItem(payments.Allocation{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt, By: r.By})}
-	errs := []error{
-		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
-		s.takeFrom(t, r.UID, w.Source.ID, w.Source.Amount, r.Amount, added),
-		s.putAudit(t, AuditAccount+r.UID, w.Audit),
-		t.put(role{}, s.table, cardRefundingItem{PK: pkCardRefunding, SK: r.ID, UID: r.UID, CreatedAt: r.RecordedAt.UnixMilli()}, notThere),
+	t, err := s.refundTxn(w)
+	if err != nil {
+		return err
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := t.put(role{}, s.table, cardRefundingItem{PK: pkCardRefunding, SK: r.ID, UID: r.UID, CreatedAt: r.RecordedAt.UnixMilli()}, notThere); err != nil {
 		return fmt.Errorf("build the card refund %s: %w", r.ID, err)
 	}
-	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
 	if err == nil {
 		return nil
 	}

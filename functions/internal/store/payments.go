@@ -194,17 +194,11 @@ func (s *Store) Refunds(ctx context.Context, uid string) ([]payments.Refund, err
 // allocation's); the account's audit entry.
 func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 	r := w.Refund
-	t := &txn{}
-	added := []allocationItem{allocationToItem(payments.Allocation{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt, By: r.By})}
-	errs := []error{
-		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
-		s.takeFrom(t, r.UID, w.Source.ID, w.Source.Amount, r.Amount, added),
-		s.putAudit(t, AuditAccount+r.UID, w.Audit),
+	t, err := s.refundTxn(w)
+	if err != nil {
+		return err
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("build the refund %s: %w", r.ID, err)
-	}
-	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
 	if err == nil {
 		return nil
 	}
@@ -222,6 +216,24 @@ func (s *Store) WriteRefund(ctx context.Context, w payments.RefundWrite) error {
 		return payments.ErrBusy
 	}
 	return fmt.Errorf("refund %s from %s: %w", r.ID, w.Source.ID, err)
+}
+
+// refundTxn builds refund w's transaction: the refund (new: its role roleRefund), its
+// allocation on its source (rolePayment, on condition the source still holds the amount)
+// and the account's audit entry. A refund to a card adds its marker to it.
+func (s *Store) refundTxn(w payments.RefundWrite) (*txn, error) {
+	r := w.Refund
+	t := &txn{}
+	added := []allocationItem{allocationToItem(payments.Allocation{Refund: r.ID, Amount: r.Amount, At: r.RecordedAt, By: r.By})}
+	errs := []error{
+		t.put(role{kind: roleRefund}, s.table, refundToItem(r), notThere),
+		s.takeFrom(t, r.UID, w.Source.ID, w.Source.Amount, r.Amount, added),
+		s.putAudit(t, AuditAccount+r.UID, w.Audit),
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("build the refund %s: %w", r.ID, err)
+	}
+	return t, nil
 }
 
 // takeFrom adds to t the update of uid's payment id (or credit on account) that takes took

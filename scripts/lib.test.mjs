@@ -70,7 +70,15 @@ test('two variables on one port, and a port that is not a number, are refused in
 async function runCommand(ports, { wrapper = false, args = [] } = {}) {
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env };
-  for (const variable of portVariables) env[variable] = String(ports[variable] ?? (await freePort()));
+  // Each variable its own port: a port freed by freePort may be handed out again at once,
+  // and two variables on one port are refused (a refusal this test would read as its own).
+  const taken = new Set(Object.values(ports));
+  for (const variable of portVariables) {
+    let port = ports[variable];
+    while (port === undefined || (taken.has(port) && ports[variable] === undefined)) port = await freePort();
+    taken.add(port);
+    env[variable] = String(port);
+  }
   const t0 = performance.now();
   const child = wrapper
     ? spawn(path.join(root, 'scripts', 'run'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -407,8 +407,9 @@ async function main() {
   await finish(scratch);
 }
 
-/** The calls bench: one figure per request of benchcalls' two tables (every route, then
- * the requests that could grow with the basket, at each basket size). */
+/** The calls bench: one figure per request of benchcalls' three tables (every route, the
+ * requests that could grow with the basket, at each basket size, and the pricing of a
+ * 500-line basket with breaks without and with a price group). */
 async function callsBench(goEnv) {
   const out = await capture('go', ['run', './cmd/benchcalls', '-sizes', '1,20,200'], goEnv);
   for (const line of out.trim().split('\n')) {
@@ -416,6 +417,13 @@ async function callsBench(goEnv) {
     if (e) record(`calls ${e[2]} (${e[3]})`, Number(e[4]), 'calls', `(${e[1]}: ${e[5]})`);
     const g = line.match(/^\| (\w+): (.+?) \| (\d+) \| (\d+) \| (\d+) \| (.+) \|$/);
     if (g) record(`calls ${g[1]}, ${g[3]}-line basket`, Number(g[5]), 'calls', `(${g[2]}; ${g[4]} categories; ${g[6]})`);
+    // The pricing case (issue 37): a 500-line basket at its breaks, without and with a
+    // price group (warm cache): calls and the median time of five requests.
+    const p = line.match(/^\| (\w+): (.+?) \| (\d+) \| ([\w ,]+) \| (\d+) \| (\d+) \| (.+) \| ([\d.]+) \|$/);
+    if (p) {
+      record(`pricing ${p[1]}, ${p[3]} lines, ${p[4]}`, Number(p[6]), 'calls', `(${p[2]}; ${p[5]} lines priced by the group; ${p[7]})`);
+      record(`pricing ${p[1]}, ${p[3]} lines, ${p[4]}`, Number(p[8]), 'ms', '(median of 5, in-process handlers on DynamoDB Local)');
+    }
   }
 }
 

@@ -8,9 +8,12 @@
 //	cd functions && DYNAMODB_ENDPOINT=http://127.0.0.1:8000 FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 \
 //	    go run ./cmd/benchcalls -sizes 1,20,200
 //
-// It prints two Markdown tables: every route with the calls of one realistic request (a
+// It prints three Markdown tables: every route with the calls of one realistic request (a
 // buyer with a 20-line basket in 20 categories, a coupon and a saved list; the back
-// office as staff), then the requests that could grow with the basket at each size.
+// office as staff), then the requests that could grow with the basket at each size, then
+// the requests that price a 500-line basket with every line at a quantity break, for a
+// buyer without a price group and for one in a group once its cache is warm, with the
+// calls and the median time of five requests (issue 37, item 5).
 package main
 
 import (
@@ -64,6 +67,17 @@ func run(ctx context.Context, sizes string) error {
 	fmt.Println("|---|---|---|---|---|")
 	for _, r := range growth {
 		fmt.Printf("| %s: %s | %d | %d | %d | %s |\n", r.Endpoint, r.What, r.Lines, r.Categories, r.Count.Total, breakdown(r.Count))
+	}
+	pricing, err := b.Pricing()
+	if err != nil {
+		return err
+	}
+	fmt.Println()
+	fmt.Println("| pricing request | lines | buyer | lines the group priced | calls | by operation | median ms |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range pricing {
+		fmt.Printf("| %s: %s | %d | %s | %d | %d | %s | %.1f |\n", r.Endpoint, r.What, r.Lines, r.Buyer, r.GroupLines, r.Count.Total, breakdown(r.Count),
+			float64(r.Median.Microseconds())/1000)
 	}
 	return nil
 }

@@ -108,6 +108,42 @@ func TestRoundTrips(t *testing.T) {
 	}
 }
 
+// TestPricingWithAGroupCostsNoMoreCalls holds issue 37's target (item 5): a 500-line
+// basket priced at its breaks for a buyer in a price group, once the group cache is warm,
+// makes no more DynamoDB calls than for a buyer without one.
+func TestPricingWithAGroupCostsNoMoreCalls(t *testing.T) {
+	if os.Getenv("DYNAMODB_ENDPOINT") == "" || os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") == "" {
+		t.Skip("DYNAMODB_ENDPOINT and FIREBASE_AUTH_EMULATOR_HOST are not set: the test needs the local stack (run scripts/test)")
+	}
+	t.Parallel()
+	b, err := Open(context.Background(), os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	rows, err := b.Pricing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	without := map[string]PricingRow{}
+	for _, r := range rows {
+		if r.Buyer == "no price group" {
+			without[r.Endpoint] = r
+		}
+	}
+	for _, r := range rows {
+		w, ok := without[r.Endpoint]
+		if !ok {
+			t.Fatalf("no figure without a price group for %s", r.Endpoint)
+		}
+		t.Logf("%s, %d lines, %s: %d calls (%s), median %v", r.Endpoint, r.Lines, r.Buyer, r.Count.Total, r.Count.Breakdown(), r.Median)
+		if r.Count.Total > w.Count.Total {
+			t.Errorf("%s with a price group (warm cache): %d calls (%s), without one %d (%s)", r.Endpoint, r.Count.Total, r.Count.Breakdown(),
+				w.Count.Total, w.Count.Breakdown())
+		}
+	}
+}
+
 func calls(r GrowthRow) string {
 	return fmt.Sprintf("%d calls (%s)", r.Count.Total, r.Count.Breakdown())
 }

@@ -1,0 +1,162 @@
+package apicalls
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tradeshop/functions/internal/basket"
+	"github.com/tradeshop/functions/internal/callcount"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
+)
+
+// PricingLines is the basket the pricing case prices: the most lines a basket holds.
+const PricingLines = basket.MaxLines
+
+// pricingPacks is each line's quantity in packs: past both breaks of the bench group's
+// category tables, so every line is priced at a break.
+const pricingPacks = 12
+
+// pricingRuns is how many times each pricing request is timed; the row gives the median.
+const pricingRuns = 5
+
+// benchGroup is the price group of the pricing case (issue 37, item 5): a break table on
+// every category of the bench catalogue, a discount on every other category and a fixed
+// price on every tenth product of the basket.
+const benchGroup = "bench-group"
+
+// PricingRow is one pricing request on the PricingLines-line basket: its calls, and the
+// median time of pricingRuns requests (the handlers in-process on DynamoDB Local).
+type PricingRow struct {
+	Endpoint string
+	What     string
+	Buyer    string // "no price group" or "price group, warm cache"
+	Lines    int
+	// GroupLines is how many lines of the basket answer say the group priced them
+	// (price_group): 0 without a group, or while groups do not reach the basket.
+	GroupLines int
+	Count    callcount.Count
+	Median   time.Duration
+}
+
+// Pricing prices a PricingLines-line basket, every line at a quantity break, for a buyer
+// without a price group and for one in the bench group once the group cache is warm
+// (a request first, not counted): the basket page, the header's basket and the
+// checkout's first step. The group is written straight to the table (pk PRICEGROUP),
+// and the buyer's account gets its pg, as the back office would.
+func (b *Bench) Pricing() ([]PricingRow, error) {
+	group, err := b.putBenchGroup()
+	if err != nil {
+		return nil, err
+	}
+	var rows []PricingRow
+	for _, inGroup := range []bool{false, true} {
+		who := "no price group"
+		if inGroup {
+			who = "price group, warm cache"
+		}
+		u, err := b.newBuyer("Pricing " + who)
+		if err != nil {
+			return rows, err
+		}
+		if inGroup {
+			if _, err := b.db.UpdateItem(b.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(b.st.TableName()),
+				Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "USER#" + u.UID}, "sk": &types.AttributeValueMemberS{Value: "PROFILE"}},
+				UpdateExpression: aws.String("SET pg = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: group}}}); err != nil {
+				return rows, err
+			}
+		}
+		adds := make([]basket.Add, PricingLines)
+		for i, p := range b.products[:PricingLines] {
+			adds[i] = basket.Add{SKU: p.SKU, Quantity: pricingUnits(p), Limit: basket.LineLimit(p)}
+		}
+		for chunk := range slices.Chunk(adds, 50) {
+			if err := b.st.AddLines(b.ctx, u.UID, chunk, time.Now()); err != nil {
+				return rows, err
+			}
+		}
+		requests := []struct{ endpoint, path, what string }{
+			{"basket", "/api/basket", "the basket page"},
+			{"shoppingCartSmall", "/api/shoppingCartSmall", "the header's basket"},
+			{"checkout", "/api/checkout", "the checkout's first step"},
+		}
+		// Warm the group cache (and the handlers) with a request not counted.
+		a := b.post("/api/basket", u.tok)
+		var priced struct {
+			Lines []struct {
+				PriceGroup *string `json:"price_group"`
+			} `json:"lines"`
+		}
+		if !a.ok() || a.json(&priced) != nil {
+			return rows, fmt.Errorf("basket: %d %s", a.code, a.body)
+		}
+		groupLines := 0
+		for _, l := range priced.Lines {
+			if l.PriceGroup != nil {
+				groupLines++
+			}
+		}
+		for _, r := range requests {
+			var times []time.Duration
+			var row Row
+			for range pricingRuns {
+				start := time.Now()
+				got, _, err := b.count(r.endpoint, "POST "+r.path, r.what, func() answer { return b.post(r.path, u.tok) })
+				if err != nil {
+					return rows, err
+				}
+				times = append(times, time.Since(start))
+				row = got
+			}
+			slices.Sort(times)
+			rows = append(rows, PricingRow{Endpoint: r.endpoint, What: r.what, Buyer: who, Lines: PricingLines, GroupLines: groupLines, Count: row.Count,
+				Median: times[len(times)/2]})
+		}
+	}
+	return rows, nil
+}
+
+// pricingUnits is pricingPacks packs of p, within the line maximum.
+func pricingUnits(p catalogue.Product) int {
+	return min(pricingPacks, pricing.MaxLineUnits/p.PackSize) * p.PackSize
+}
+
+// putBenchGroup writes the bench group (docs/pricing.md; the item as the price group
+// store keeps it) and answers its id.
+func (b *Bench) putBenchGroup() (string, error) {
+	r := pricing.Rules{Prices: map[string]int64{}, Discounts: map[string]int{}, Breaks: map[string]pricing.Ladder{}}
+	seen := map[int]bool{}
+	for i, p := range b.products[:PricingLines] {
+		if !seen[p.CategoryID] {
+			seen[p.CategoryID] = true
+			key := "category:" + strconv.Itoa(p.CategoryID)
+			r.Breaks[key] = pricing.Ladder{{From: 3, Percent: 5}, {From: 10, Percent: 10}}
+			if len(seen)%2 == 0 {
+				r.Discounts[key] = 3
+			}
+		}
+		if i%10 == 0 && p.UnitPrice > 1 {
+			r.Prices["product:"+p.SKU] = p.UnitPrice * 9 / 10
+		}
+	}
+	rules, err := json.Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	_, err = b.db.PutItem(b.ctx, &dynamodb.PutItemInput{TableName: aws.String(b.st.TableName()), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "PRICEGROUP"}, "sk": &types.AttributeValueMemberS{Value: "GROUP#" + benchGroup},
+		"name": &types.AttributeValueMemberS{Value: "Bench Independents"}, "rules": &types.AttributeValueMemberS{Value: string(rules)},
+		"version": &types.AttributeValueMemberN{Value: "1"}, "updatedAt": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().UnixMilli(), 10)},
+		"updatedBy": &types.AttributeValueMemberS{Value: "bench"}}})
+	if err != nil {
+		return "", fmt.Errorf("put the bench price group: %w", err)
+	}
+	return benchGroup, nil
+}

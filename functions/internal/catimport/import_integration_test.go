@@ -87,7 +87,7 @@ func sameCatalogue(t *testing.T, before, after map[string]catalogue.Product) {
 		if a.Status == "" {
 			a.Status = catalogue.StatusActive
 		}
-		if a != b {
+		if !a.Equal(b) {
 			t.Fatalf("%s changed:\n before %+v\n after  %+v", sku, b, a)
 		}
 	}

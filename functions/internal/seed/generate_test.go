@@ -32,7 +32,7 @@ func TestLargerCatalogueContainsSmaller(t *testing.T) {
 		bySKU[p.SKU] = p
 	}
 	for _, p := range small.Products {
-		if got, ok := bySKU[p.SKU]; !ok || got != p {
+		if got, ok := bySKU[p.SKU]; !ok || !got.Equal(p) {
 			t.Fatalf("product %s differs between sizes", p.SKU)
 		}
 	}

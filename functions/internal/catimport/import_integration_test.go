@@ -298,12 +298,12 @@ func TestCrashHalfWayThenRerunFinishes(t *testing.T) {
 	for i := 1; i < len(lines); i++ {
 		cells := strings.Split(lines[i], ",")
 		n := len(cells)
-		cells[n-7], cells[n-5] = "0.95", "500" // unit_price, stock (description has no commas in the seed)
+		cells[n-9], cells[n-7] = "0.95", "500" // unit_price, stock (description has no commas in the seed)
 		lines[i] = strings.Join(cells, ",")
 	}
 	cat := strings.Split(lines[1], ",")
 	for i := range 40 {
-		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,", i, i, cat[len(cat)-9]))
+		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,,,", i, i, cat[len(cat)-11]))
 	}
 	in := catimport.Input{ProductsName: "big-change.csv", Products: []byte(strings.Join(lines, "\n") + "\n")}
 	pl, err := catimport.Check(ctx, st, in)

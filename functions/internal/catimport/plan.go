@@ -276,7 +276,7 @@ func productOf(row Row, pic media.Images, old catalogue.Product, exists bool) ca
 	p := catalogue.Product{SKU: row.SKU, Slug: catalogue.Slugify(row.Name) + "-" + strings.ToLower(row.SKU), Name: row.Name,
 		Description: row.Description, CategoryID: row.CategoryID, RangeURLText: row.Range, PackSize: row.PackSize,
 		UnitPrice: row.UnitPrice, VATRate: row.VATRate, Stock: old.Stock, Status: row.Status, SortOrder: row.SortOrder,
-		Barcode: row.Barcode}
+		Barcode: row.Barcode, RRP: row.RRP, Breaks: row.Breaks}
 	switch {
 	case row.Image == "" && exists:
 		p.SmallImg, p.LargeImg = old.SmallImg, old.LargeImg
@@ -315,6 +315,8 @@ func diff(a, b catalogue.Product) []FieldChange {
 	add("image", a.LargeImg, b.LargeImg)
 	add("sort order", num(a.SortOrder), num(b.SortOrder))
 	add("barcode", a.Barcode, b.Barcode)
+	add("RRP", optionalPrice(a.RRP), optionalPrice(b.RRP))
+	add("breaks", FormatBreaks(a.Breaks), FormatBreaks(b.Breaks))
 	return out
 }
 

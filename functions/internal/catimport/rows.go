@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/text"
 )
 
@@ -25,6 +26,8 @@ var productColumns = []column{
 	{"image", "image", false},
 	{"sort_order", "sort order", false},
 	{"barcode", "barcode", false},
+	{"rrp", "RRP", false},
+	{"breaks", "breaks", false},
 }
 
 // The ranges and categories file's columns (docs/catalogue-import.md "Ranges and categories").
@@ -80,6 +83,8 @@ type Row struct {
 	Image       string
 	SortOrder   int
 	Barcode     string
+	RRP         int64          // pence inc VAT a unit; 0 for none
+	Breaks      pricing.Ladder // nil for none
 }
 
 // problems collects the problems of one file, stopping the list at maxProblems.
@@ -313,6 +318,23 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 				ok = false
 			}
 			row.Barcode = b
+		}
+		if s := r.get("rrp"); s != "" {
+			if pence, good := parsePrice(s); !good || pence == 0 || pence > maxPricePence {
+				p.problemf(r.line, "RRP", "The RRP must be the shelf price of one unit in pounds inc VAT with at most 2 decimals, from 0.01 to %s, such as 2.49 (found %q).", FormatPrice(maxPricePence), clip(s))
+				ok = false
+			} else {
+				row.RRP = pence
+			}
+		}
+		if l, err := ParseBreaks(r.get("breaks")); err != nil {
+			p.problemf(r.line, "breaks", "%s", err.Error())
+			ok = false
+		} else if len(l) > 0 && l[0].Percent == 0 && row.UnitPrice > 0 && l[0].Price >= row.UnitPrice {
+			p.problemf(r.line, "breaks", "The breaks must be cheaper than the unit price (%s from %d packs; the unit price is %s).", FormatPrice(l[0].Price), l[0].From, FormatPrice(row.UnitPrice))
+			ok = false
+		} else {
+			row.Breaks = l
 		}
 		if ok {
 			rows = append(rows, row)

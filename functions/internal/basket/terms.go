@@ -11,7 +11,7 @@ import (
 // a product becomes a pricing.Line, so every path prices it from the same facts.
 func LineOf(p catalogue.Product, quantity int) pricing.Line {
 	return pricing.Line{SKU: p.SKU, Quantity: quantity, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
-		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize}
+		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize, Breaks: p.Breaks, RRP: p.RRP}
 }
 
 // TermsFor is a buyer's pricing terms: the shop's public rules and the account's own

@@ -185,17 +185,34 @@ func Card(p catalogue.Product) ProductCard {
 		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
 	if p.RRP > 0 {
 		rrp := p.RRP
-		m := pricing.MarginAt(p.RRP, p.UnitPrice, p.VATRate)
-		c.RRP, c.Margin = &rrp, MarginOf(&m)
+		c.RRP = &rrp
+		c.Margin = MarginOf(pricing.PriceOne(basket.LineOf(p, p.PackSize), publicTerms).Margin)
 	}
 	return c
+}
+
+// publicTerms are the terms the static pages price at: none, so list prices (not even
+// the shop's default discounts, which the live prices add for everyone).
+var publicTerms = pricing.Terms{}
+
+// BreakRowsOf is a break table as the wire carries it: [] for none.
+func BreakRowsOf(rows []pricing.BreakRow) []BreakRowAnswer {
+	out := make([]BreakRowAnswer, len(rows))
+	for i, r := range rows {
+		out[i] = BreakRowAnswer{FromPacks: r.FromPacks, UnitPrice: r.UnitPrice, PackPrice: r.PackPrice, Margin: MarginOf(r.Margin)}
+		if r.ToPacks > 0 {
+			to := r.ToPacks
+			out[i].ToPacks = &to
+		}
+	}
+	return out
 }
 
 // Detail reshapes a product for its page: the card, with the public break table at
 // list prices (no account's terms: the static pages are the same for everyone).
 func Detail(p catalogue.Product) ProductDetail {
 	return ProductDetail{ProductCard: Card(p), Description: p.Description, LargeImg: p.LargeImg,
-		StockState: StockState(p), Breaks: publicBreakRowsStubA(p)}
+		StockState: StockState(p), Breaks: BreakRowsOf(pricing.Table(basket.LineOf(p, p.PackSize), publicTerms))}
 }
 
 // Build computes every page's data. The header menu's groups come in the catalogue's own
@@ -258,9 +275,9 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 	for _, p := range products {
 		path := catalogue.ProductPath(p)
 		s.Products[path] = ProductPage{
-			Kind: "product",
+			Kind:    "product",
 			Product: Detail(p),
-			Range: rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
+			Range:   rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
 			Related: related(byCat[p.CategoryID], p.SKU),
 		}
 	}

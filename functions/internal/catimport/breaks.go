@@ -8,9 +8,6 @@ import (
 	"github.com/tradeshop/functions/internal/pricing"
 )
 
-// maxTiers is the most breaks one table holds (docs/pricing.md).
-const maxTiers = 6
-
 // maxFromPacks is the largest pack count a break may start from: a line holds at most
 // pricing.MaxLineUnits units, so no line of packs of one could reach a break above it.
 const maxFromPacks = pricing.MaxLineUnits
@@ -19,10 +16,12 @@ const maxFromPacks = pricing.MaxLineUnits
 // pounds ex VAT from a number of packs ("6:0.90; 12:0.85") or percentages off the price
 // ("6:5%; 12:10%"). An empty cell is no table (nil). The rules: each break starts from 2
 // packs or more, the packs rise, there are at most 6 breaks, all are prices or all are
-// percentages, and each is cheaper than the one before it. The error is a whole sentence
-// about the breaks column, for a problem list; the price group import reads the same
-// column with it.
-func ParseBreaks(cell string) (pricing.Ladder, error) {
+// percentages, and each is cheaper than the one before it and than list (the list
+// price; 0 when there is none, as for a category). A unit price is refused unless
+// pricesAllowed (product rows). The error is a whole sentence about the breaks column
+// that quotes what is wrong, for a problem list; the price group import reads the same
+// column with it. pricing's Ladder.Check, the rule's own, has the last word.
+func ParseBreaks(cell string, list int64, pricesAllowed bool) (pricing.Ladder, error) {
 	cell = strings.TrimSpace(cell)
 	if cell == "" {
 		return nil, nil
@@ -64,13 +63,22 @@ func ParseBreaks(cell string) (pricing.Ladder, error) {
 	if err := checkLadder(l); err != nil {
 		return nil, err
 	}
+	switch {
+	case l[0].Price > 0 && !pricesAllowed:
+		return nil, sentencef("The breaks here must be percentages off, such as 6:5%%; 12:10%% (a unit price is for one product).")
+	case l[0].Price > 0 && list > 0 && l[0].Price >= list:
+		return nil, sentencef("The breaks must be cheaper than the unit price (%s from %d packs; the unit price is %s).", FormatPrice(l[0].Price), l[0].From, FormatPrice(list))
+	}
+	if problem := l.Check(list, pricesAllowed); problem != "" {
+		return nil, sentenceError(problem)
+	}
 	return l, nil
 }
 
 // checkLadder holds a parsed table to the rules ParseBreaks lists after the syntax.
 func checkLadder(l pricing.Ladder) error {
-	if len(l) > maxTiers {
-		return sentencef("The breaks hold %d steps; the most is %d.", len(l), maxTiers)
+	if len(l) > pricing.MaxTiers {
+		return sentencef("The breaks hold %d steps; the most is %d.", len(l), pricing.MaxTiers)
 	}
 	for i, t := range l[1:] {
 		prev := l[i]

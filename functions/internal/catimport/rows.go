@@ -327,11 +327,8 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 				row.RRP = pence
 			}
 		}
-		if l, err := ParseBreaks(r.get("breaks")); err != nil {
+		if l, err := ParseBreaks(r.get("breaks"), row.UnitPrice, true); err != nil {
 			p.problemf(r.line, "breaks", "%s", err.Error())
-			ok = false
-		} else if len(l) > 0 && l[0].Percent == 0 && row.UnitPrice > 0 && l[0].Price >= row.UnitPrice {
-			p.problemf(r.line, "breaks", "The breaks must be cheaper than the unit price (%s from %d packs; the unit price is %s).", FormatPrice(l[0].Price), l[0].From, FormatPrice(row.UnitPrice))
 			ok = false
 		} else {
 			row.Breaks = l

@@ -335,3 +335,21 @@ func TestDiffNamesRRPAndBreaks(t *testing.T) {
 		t.Errorf("diff of a product with itself = %v", d)
 	}
 }
+
+// ParseBreaks as the price group import uses it: a category's or range's breaks are
+// percentages, and without a list price only the breaks themselves are compared.
+func TestParseBreaksForGroups(t *testing.T) {
+	t.Parallel()
+	if _, err := ParseBreaks("6:0.90", 0, false); err == nil || !strings.Contains(err.Error(), "The breaks here must be percentages off") {
+		t.Errorf("a unit price for a category: %v", err)
+	}
+	if l, err := ParseBreaks("6:5%; 12:10%", 0, false); err != nil || len(l) != 2 {
+		t.Errorf("percentages for a category: %v %v", l, err)
+	}
+	if l, err := ParseBreaks("6:5.00; 12:4.00", 0, true); err != nil || len(l) != 2 {
+		t.Errorf("unit prices without a list price: %v %v", l, err)
+	}
+	if l, err := ParseBreaks("  ", 100, true); err != nil || l != nil {
+		t.Errorf("an empty cell: %v %v", l, err)
+	}
+}

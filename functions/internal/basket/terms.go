@@ -17,5 +17,5 @@ func LineOf(p catalogue.Product, quantity int) pricing.Line {
 // TermsFor is a buyer's pricing terms: the shop's public rules and the account's own
 // discounts.
 func TermsFor(shop config.Shop, acct account.Account) (pricing.Terms, error) {
-	return pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, nil), nil, acct.DSC)
+	return pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, shop.Breaks()), nil, acct.DSC)
 }

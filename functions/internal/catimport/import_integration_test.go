@@ -294,11 +294,12 @@ func TestCrashHalfWayThenRerunFinishes(t *testing.T) {
 	ctx := context.Background()
 	products, _ := exported(t, st)
 	lines := strings.Split(strings.TrimSpace(string(products)), "\n")
-	// Every existing product gets stock 500 and a price of 0.95; 40 new products.
+	// Every existing product gets stock 500 and a price of 0.95, and loses any breaks (which
+	// might not be cheaper than that); 40 new products.
 	for i := 1; i < len(lines); i++ {
 		cells := strings.Split(lines[i], ",")
 		n := len(cells)
-		cells[n-9], cells[n-7] = "0.95", "500" // unit_price, stock (description has no commas in the seed)
+		cells[n-9], cells[n-7], cells[n-1] = "0.95", "500", "" // unit_price, stock, breaks (description has no commas in the seed)
 		lines[i] = strings.Join(cells, ",")
 	}
 	cat := strings.Split(lines[1], ",")

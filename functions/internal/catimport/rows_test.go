@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 func TestParsePriceAsPeopleTypeIt(t *testing.T) {
@@ -352,4 +354,46 @@ func TestParseBreaksForGroups(t *testing.T) {
 	if l, err := ParseBreaks("  ", 100, true); err != nil || l != nil {
 		t.Errorf("an empty cell: %v %v", l, err)
 	}
+}
+
+// A row without an rrp or breaks cell keeps the product's own; an empty cell removes them.
+// A kept table must still be cheaper than the row's unit price.
+func TestMissingRRPAndBreaksColumnsKeepTheProducts(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	old := catalogue.Product{SKU: "AB-1", RRP: 249, Breaks: pricing.Ladder{{From: 6, Price: 90}}}
+	for _, tc := range []struct {
+		name, file string
+		rrp        int64
+		breaks     pricing.Ladder
+	}{
+		{"no columns", "sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,1.00,20\n", 249, old.Breaks},
+		{"empty cells", "sku,name,category,pack_size,unit_price,vat_rate,rrp,breaks\nAB-1,Card,7,6,1.00,20,,\n", 0, nil},
+		{"a JSON line without the fields", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20}` + "\n", 249, old.Breaks},
+		{"a JSON line with empty fields", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20,"rrp":"","breaks":null}` + "\n", 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := "p.csv"
+			if strings.HasPrefix(tc.file, "{") {
+				name = "p.jsonl"
+			}
+			recs, ps := readRecords(name, []byte(tc.file), productColumns)
+			rows, p := productRows(name, recs, cats, map[string]bool{"r": true})
+			if len(ps) != 0 || p.count != 0 || len(rows) != 1 {
+				t.Fatalf("problems %v %s", ps, problemsOf(p.list))
+			}
+			got := productOf(rows[0], media.Images{}, old, true)
+			if got.RRP != tc.rrp || !slices.Equal(got.Breaks, tc.breaks) {
+				t.Errorf("RRP %d breaks %v, want %d %v", got.RRP, got.Breaks, tc.rrp, tc.breaks)
+			}
+		})
+	}
+	recs, _ := readRecords("p.csv", []byte("sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,0.90,20\n"), productColumns)
+	rows, _ := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+	p := keptBreaksProblems("p.csv", rows, []store.ImportProduct{{Product: old}})
+	if p.count != 1 {
+		t.Fatalf("a unit price at the kept break: %s", problemsOf(p.list))
+	}
+	checkSentence(t, p.list[0], "The unit price 0.90 is not above the product's breaks (6:0.90), which this file leaves as they are")
 }

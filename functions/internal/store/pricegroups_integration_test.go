@@ -192,3 +192,31 @@ func rulesOfSize(n int) pricing.Rules {
 	}
 	return r
 }
+
+// An account's price group is its pg attribute: set and taken off by a staff change,
+// read by the profile and the account the pricing sees.
+func TestAccountPriceGroup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testenv.Store(t)
+	at := time.UnixMilli(1_760_000_000_000).UTC()
+	p, err := st.CreateProfile(ctx, store.Profile{UID: "pg-buyer", Business: "Robin Cards Ltd", Email: "robin@example.com"}, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := p.UpdatedAt
+	for i, group := range []string{"independents", ""} {
+		now := at.Add(time.Duration(i+1) * time.Second)
+		if err := st.ChangeAccount(ctx, store.AccountChange{UID: "pg-buyer", Seen: seen, PriceGroup: group, Audit: groupAudit(now, "account")}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Profile(ctx, "pg-buyer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.PriceGroup != group || got.Account().PriceGroup != group {
+			t.Fatalf("price group %q (account %q), want %q", got.PriceGroup, got.Account().PriceGroup, group)
+		}
+		seen = got.UpdatedAt
+	}
+}

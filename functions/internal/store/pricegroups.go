@@ -140,26 +140,36 @@ func (s *Store) PriceGroups(ctx context.Context) (map[string]pricing.Group, time
 		return groups, age, nil
 	}
 	at := s.groups.now()
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkPriceGroup))).Build()
+	groups, err := s.AllPriceGroups(ctx)
 	if err != nil {
 		return nil, 0, err
+	}
+	s.groups.keep(groups, at, gen)
+	return groups, 0, nil
+}
+
+// AllPriceGroups reads every price group by id as they are now, by one paginated Query
+// of the PRICEGROUP partition, uncached (the back office's list).
+func (s *Store) AllPriceGroups(ctx context.Context) (map[string]pricing.Group, error) {
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key("pk").Equal(expression.Value(pkPriceGroup))).Build()
+	if err != nil {
+		return nil, err
 	}
 	items, err := queryAll[priceGroupItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table),
 		KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
 		ConsistentRead: aws.Bool(true)})
 	if err != nil {
-		return nil, 0, fmt.Errorf("price groups: %w", err)
+		return nil, fmt.Errorf("price groups: %w", err)
 	}
-	groups = make(map[string]pricing.Group, len(items))
+	groups := make(map[string]pricing.Group, len(items))
 	for _, it := range items {
 		g, err := it.toGroup()
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		groups[g.ID] = g
 	}
-	s.groups.keep(groups, at, gen)
-	return groups, 0, nil
+	return groups, nil
 }
 
 // ForgetPriceGroups drops this process's cached groups, so the next PriceGroups reads

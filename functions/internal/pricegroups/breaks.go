@@ -11,7 +11,6 @@ import (
 
 // The limits of a break table (docs/pricing.md "Quantity breaks").
 const (
-	MaxTiers     = 6
 	minFromPacks = 2
 	maxFromPacks = 10_000 // a line holds at most 10,000 units
 	maxPence     = 1_000_000
@@ -48,21 +47,23 @@ func FormatPounds(pence int64) string { return fmt.Sprintf("%d.%02d", pence/100,
 
 // ParseBreaks reads a break table as the breaks column holds it: "6:0.90; 12:0.85"
 // (from 6 packs £0.90 a unit, from 12 £0.85) or "12:5%; 24:10%" (percent off the base
-// price); "" is none. It checks the table's own shape: from at least 2 packs, rising,
-// at most 6 tiers, all prices or all percents, each cheaper than the one before, a
-// price from 0.01 to 10,000.00 and a percent from 1 to 99. The error is a whole
-// sentence. Whether the prices are below the product's is the caller's to check.
+// price); "" is none. Each tier is packs, a colon, and a price in pounds ex VAT (0.01 to
+// 10,000.00) or a whole percent; the table then must pass pricing's own check
+// (Ladder.Check: from 2 packs, rising, at most 6, all prices or all percents, each
+// cheaper than the one before). The error is a whole sentence. Whether the prices are
+// below the product's, and whether prices are allowed at all, is the caller's to check
+// (Ladder.Check with the base price).
 func ParseBreaks(s string) (pricing.Ladder, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, nil
 	}
 	parts := strings.Split(strings.TrimSuffix(s, ";"), ";")
-	if len(parts) > MaxTiers {
-		return nil, refuse("The breaks hold %d tiers; the most is %d.", len(parts), MaxTiers)
+	if len(parts) > pricing.MaxTiers {
+		return nil, refuse("The breaks hold %d tiers; the most is %d.", len(parts), pricing.MaxTiers)
 	}
 	var l pricing.Ladder
-	for i, part := range parts {
+	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		m := tierRE.FindStringSubmatch(part)
 		if m == nil {
@@ -86,18 +87,10 @@ func ParseBreaks(s string) (pricing.Ladder, error) {
 			}
 			t.Price = pence
 		}
-		if i > 0 {
-			prev := l[i-1]
-			switch {
-			case (prev.Percent > 0) != (t.Percent > 0):
-				return nil, refuse("The breaks must be all unit prices or all percents, not both (found %q).", clip(s))
-			case t.From <= prev.From:
-				return nil, refuse("The breaks must start from more packs each time (%d packs comes after %d).", t.From, prev.From)
-			case t.Percent > 0 && t.Percent <= prev.Percent, t.Percent == 0 && t.Price >= prev.Price:
-				return nil, refuse("Each break must be cheaper than the one before (from %d packs is not cheaper than from %d).", t.From, prev.From)
-			}
-		}
 		l = append(l, t)
+	}
+	if msg := l.Check(0, true); msg != "" {
+		return nil, refuse("%s", msg)
 	}
 	return l, nil
 }

@@ -330,7 +330,11 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 		case l[0].Percent == 0 && l[0].Price >= base:
 			p.add(r.line, "breaks", "Each break's unit price must be below the product's price %s (found %s from %d packs).", FormatPounds(base), FormatPounds(l[0].Price), l[0].From)
 		default:
-			rules.Breaks[key] = l
+			if msg := l.Check(base, product != nil); msg != "" {
+				p.add(r.line, "breaks", "%s", msg)
+			} else {
+				rules.Breaks[key] = l
+			}
 		}
 	}
 	if p.count > before {

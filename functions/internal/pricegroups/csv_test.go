@@ -175,7 +175,7 @@ func TestDiff(t *testing.T) {
 func TestIDsAndNames(t *testing.T) {
 	t.Parallel()
 	for id, ok := range map[string]bool{"independents": true, "garden-centres": true, "a": true, strings.Repeat("a", 40): true,
-		"": false, "Independents": false, "garden centres": false, "garden_centres": false, strings.Repeat("a", 41): false} {
+		"": false, "Independents": false, "garden centres": false, "garden_centres": false, "-garden": false, "garden-": false, strings.Repeat("a", 41): false} {
 		if ValidID(id) != ok || (IDProblem(id) == "") != ok {
 			t.Errorf("ValidID(%q) = %v", id, !ok)
 		}

@@ -55,7 +55,7 @@ func (s Service) List(ctx context.Context) ([]Summary, error) {
 	}
 	out := make([]Summary, 0, len(groups))
 	for _, g := range groups {
-		out = append(out, Summary{ID: g.ID, Name: g.Name, Rows: len(Rows(g.Rules)), Version: g.Version, UpdatedAt: g.UpdatedAt})
+		out = append(out, Summary{ID: g.ID, Name: g.Name, Rows: g.Rules.Rows(), Version: g.Version, UpdatedAt: g.UpdatedAt})
 	}
 	slices.SortFunc(out, func(a, b Summary) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	return out, nil
@@ -149,7 +149,7 @@ func (s Service) Import(ctx context.Context, id string, in Import) (Result, erro
 	if count > 0 {
 		return res, nil
 	}
-	res.Rows = len(Rows(rules))
+	res.Rows = rules.Rows()
 	res.Added, res.Changed, res.Removed = Diff(g.Rules, rules)
 	if !in.Apply {
 		return res, nil
@@ -160,7 +160,7 @@ func (s Service) Import(ctx context.Context, id string, in Import) (Result, erro
 	}
 	err = s.Store.ReplacePriceGroupRules(ctx, store.PriceGroupWrite{ID: id, Rules: rules, Seen: in.Version,
 		Audit: orders.AuditEntry{At: s.Now(), By: in.By, Action: "import",
-			Before: map[string]any{"version": g.Version, "rows": len(Rows(g.Rules))},
+			Before: map[string]any{"version": g.Version, "rows": g.Rules.Rows()},
 			After: map[string]any{"version": g.Version + 1, "file": in.Name, "rows": res.Rows, "added": res.Added,
 				"changed": res.Changed, "removed": res.Removed}}})
 	if errors.Is(err, store.ErrChanged) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/orders"
-	"github.com/tradeshop/functions/internal/pricegroups"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
@@ -74,7 +73,7 @@ func Problems(c Change) map[string]string {
 			p["dsc"] = "The discounts must be a JSON object of \"range:url-text\", \"category:id\" or \"product:SKU\" to a whole percentage from 0 to 100 (" + err.Error() + ")."
 		}
 	}
-	if c.PriceGroup != "" && !pricegroups.ValidID(c.PriceGroup) {
+	if c.PriceGroup != "" && !pricing.ValidGroupID(c.PriceGroup) {
 		p["price_group"] = "The price group must be the id of one of the shop's price groups, or empty for none."
 	}
 	return p

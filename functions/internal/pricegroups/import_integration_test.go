@@ -30,7 +30,8 @@ func TestImportReviewApplyExport(t *testing.T) {
 	}
 	at := time.UnixMilli(1_760_000_000_000).UTC()
 	jo := orders.Staff{UID: "staff-1", Email: "jo@example.co.uk"}
-	svc := pricegroups.Service{Store: st, Now: func() time.Time { return at }}
+	// Each write a second after the one before, so the trail's order is theirs.
+	svc := pricegroups.Service{Store: st, Now: func() time.Time { at = at.Add(time.Second); return at }}
 	g, created, err := svc.Save(ctx, "independents", " Independents ", 0, jo)
 	if err != nil || !created || g.Name != "Independents" || g.Version != 1 {
 		t.Fatalf("create: %+v %v %v", g, created, err)

@@ -132,15 +132,8 @@ func TestEveryPathPricesAlikeAgainstLocalStack(t *testing.T) {
 		}
 	}
 	group := propGroup(rng, products)
-	rules, err := json.Marshal(group.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.st.TableName()), Item: map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: "PRICEGROUP"}, "sk": &types.AttributeValueMemberS{Value: "GROUP#" + group.ID},
-		"name": &types.AttributeValueMemberS{Value: group.Name}, "rules": &types.AttributeValueMemberS{Value: string(rules)},
-		"version": &types.AttributeValueMemberN{Value: "1"}, "updatedAt": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().UnixMilli(), 10)},
-		"updatedBy": &types.AttributeValueMemberS{Value: "property-test"}}}); err != nil {
+	group.UpdatedAt = time.Now()
+	if err := s.st.PutSeedPriceGroups(ctx, []pricing.Group{group}); err != nil {
 		t.Fatal(err)
 	}
 	coupons := []pricing.Coupon{{ID: "PROP10", Kind: "percent", Percent: 10}, {ID: "PROP5", Kind: "fixed", AmountPence: 500},

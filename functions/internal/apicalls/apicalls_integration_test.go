@@ -110,7 +110,8 @@ func TestRoundTrips(t *testing.T) {
 
 // TestPricingWithAGroupCostsNoMoreCalls holds issue 37's target (item 5): a 500-line
 // basket priced at its breaks for a buyer in a price group, once the group cache is warm,
-// makes no more DynamoDB calls than for a buyer without one.
+// makes no more DynamoDB calls than for a buyer without one (and one Query more when the
+// cache is cold).
 func TestPricingWithAGroupCostsNoMoreCalls(t *testing.T) {
 	if os.Getenv("DYNAMODB_ENDPOINT") == "" || os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") == "" {
 		t.Skip("DYNAMODB_ENDPOINT and FIREBASE_AUTH_EMULATOR_HOST are not set: the test needs the local stack (run scripts/test)")
@@ -137,6 +138,13 @@ func TestPricingWithAGroupCostsNoMoreCalls(t *testing.T) {
 			t.Fatalf("no figure without a price group for %s", r.Endpoint)
 		}
 		t.Logf("%s, %d lines, %s: %d calls (%s), median %v", r.Endpoint, r.Lines, r.Buyer, r.Count.Total, r.Count.Breakdown(), r.Median)
+		if r.Buyer == ColdCache {
+			// A cold cache reads the groups once: one Query more.
+			if r.Count.Total > w.Count.Total+1 {
+				t.Errorf("%s with a cold group cache: %d calls (%s), without a group %d", r.Endpoint, r.Count.Total, r.Count.Breakdown(), w.Count.Total)
+			}
+			continue
+		}
 		if r.Count.Total > w.Count.Total {
 			t.Errorf("%s with a price group (warm cache): %d calls (%s), without one %d (%s)", r.Endpoint, r.Count.Total, r.Count.Breakdown(),
 				w.Count.Total, w.Count.Breakdown())

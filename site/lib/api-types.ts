@@ -620,6 +620,7 @@ export interface AdminAccountAnswer {
   credit_limit: Pence | null;
   owed: Pence;
   dsc: string;
+  price_group: string;
   version: number;
   updated_at: UnixMillis;
   billing: BillingAnswer | null;

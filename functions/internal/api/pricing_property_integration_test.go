@@ -60,8 +60,9 @@ type propLine struct {
 // baskets (products with and without quantity breaks and an RRP; buyers with and without
 // a price group, their own discounts and a coupon) priced through every path a buyer
 // meets, /api/prices, quick order (/api/skus), a saved list, the basket, the order placed
-// from it (answered and read back), its VAT invoice (the answer and the PDF's text) and
-// the credit note of its cancellation, differ by no penny from pricing.Price on the same
+// from it (answered and read back), its VAT invoice (the answer and the PDF's text), the
+// basket Order again fills from it and the credit note of its cancellation, differ by no
+// penny from pricing.Price on the same
 // lines and terms.
 //
 // Product breaks and price groups reach the live paths only once the catalogue reads
@@ -346,7 +347,7 @@ func checkBasketPaths(t *testing.T, s *raceShop, shop config.Shop, std config.De
 			t.Fatal(err)
 		}
 	}
-	checkLines := func(path string, got []any, unitKey string) {
+	checkLines := func(path string, got []any, unitKey string, want pricing.Totals) {
 		t.Helper()
 		if len(got) != len(want.Lines) {
 			t.Fatalf("%s: %s has %d lines, want %d", where, path, len(got), len(want.Lines))
@@ -380,13 +381,17 @@ func checkBasketPaths(t *testing.T, s *raceShop, shop config.Shop, std config.De
 	if code != http.StatusOK {
 		t.Fatalf("%s: basket %d %v", where, code, body)
 	}
-	got, _ = body["lines"].([]any)
-	checkLines("the basket", got, "line_amount")
-	money("the basket's goods_ex_vat", body["goods_ex_vat"], want.GoodsExVAT)
-	money("the basket's coupon_discount", body["coupon_discount"], want.CouponDiscount)
-	money("the basket's net_ex_vat", body["net_ex_vat"], want.NetExVAT)
-	money("the basket's vat", body["vat"], want.VAT)
-	money("the basket's total_inc_vat", body["total_inc_vat"], want.TotalIncVAT)
+	checkBasket := func(what string, body map[string]any, want pricing.Totals) {
+		t.Helper()
+		got, _ := body["lines"].([]any)
+		checkLines(what, got, "line_amount", want)
+		money(what+"'s goods_ex_vat", body["goods_ex_vat"], want.GoodsExVAT)
+		money(what+"'s coupon_discount", body["coupon_discount"], want.CouponDiscount)
+		money(what+"'s net_ex_vat", body["net_ex_vat"], want.NetExVAT)
+		money(what+"'s vat", body["vat"], want.VAT)
+		money(what+"'s total_inc_vat", body["total_inc_vat"], want.TotalIncVAT)
+	}
+	checkBasket("the basket", body, want)
 
 	// The order: its lines and totals, answered and read back; then its invoice.
 	var delivery int64
@@ -408,7 +413,7 @@ func checkBasketPaths(t *testing.T, s *raceShop, shop config.Shop, std config.De
 		body map[string]any
 	}{{"the order placed", placed}, {"the order read back", readBack}} {
 		got, _ := o.body["lines"].([]any)
-		checkLines(o.what, got, "line_amount")
+		checkLines(o.what, got, "line_amount", want)
 		money(o.what+"'s goods_ex_vat", o.body["goods_ex_vat"], want.GoodsExVAT)
 		money(o.what+"'s coupon_discount", o.body["coupon_discount"], want.CouponDiscount)
 		money(o.what+"'s delivery_charge", o.body["delivery_charge"], delivery)
@@ -483,6 +488,32 @@ func checkBasketPaths(t *testing.T, s *raceShop, shop config.Shop, std config.De
 			t.Errorf("%s: the invoice PDF lacks %q:\n%s", where, w, flat)
 		}
 	}
+
+	// Order again: the order's lines back in the emptied basket, priced as the basket
+	// prices them (in the order it lists them, which the coupon's shares follow).
+	code, body = s.c.post("/api/orders/"+id+"/reorder", fmt.Sprintf(`{"token":%q}`, u.IDToken), nil)
+	if code != http.StatusOK {
+		t.Fatalf("%s: reorder %d %v", where, code, body)
+	}
+	code, body = s.c.post("/api/basket", fmt.Sprintf(`{"token":%q}`, u.IDToken), nil)
+	if code != http.StatusOK {
+		t.Fatalf("%s: basket after reorder %d %v", where, code, body)
+	}
+	ordered := map[string]propLine{}
+	for _, l := range newestFirst {
+		ordered[l.p.SKU] = l
+	}
+	var again []pricing.Line
+	got, _ = body["lines"].([]any)
+	for _, l := range got {
+		sku, _ := l.(map[string]any)["sku"].(string)
+		line, ok := ordered[sku]
+		if !ok {
+			t.Fatalf("%s: Order again put %q in the basket, which the order does not hold", where, sku)
+		}
+		again = append(again, expect(line, line.units))
+	}
+	checkBasket("the basket after Order again", body, pricing.Price(again, terms, b.coupon, time.Now()))
 
 	// The credit note of the order's cancellation credits every line at its unit price.
 	code, body = s.act(staff, id, 1, "cancel", `,"reason":"Property test"`)

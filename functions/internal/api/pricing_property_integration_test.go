@@ -65,10 +65,10 @@ type propLine struct {
 // penny from pricing.Price on the same
 // lines and terms.
 //
-// Product breaks and price groups reach the live paths only once the catalogue reads
-// breaks (basket.LineOf carries them) and the buyer's group is wired into
-// basket.TermsFor (/api/prices answers price_group): until then the test prices its
-// baskets as those paths do, without them, and says so in its log.
+// Product breaks and price groups count only where they reach the live paths: breaks
+// once the catalogue reads them (basket.LineOf carries them), the group once the buyer's
+// terms carry it (/api/prices answers price_group). Where either does not, the test
+// prices its baskets as the paths do, without it, and its log says "NOT COVERED".
 func TestEveryPathPricesAlikeAgainstLocalStack(t *testing.T) {
 	t.Parallel()
 	seed := time.Now().UnixNano()

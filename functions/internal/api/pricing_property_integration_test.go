@@ -248,7 +248,7 @@ func TestEveryPathPricesAlikeAgainstLocalStack(t *testing.T) {
 		}
 	})
 	t.Logf("%d baskets, %d lines: %d at a quantity break, %d priced by the group, %d baskets with a coupon taken off", count, lines, atBreak, byGroup, withCoupon)
-	if groupsLive && byGroup == 0 || breaksLive && atBreak == 0 {
+	if count >= propertyBaskets/2 && (groupsLive && byGroup == 0 || breaksLive && atBreak == 0) {
 		t.Errorf("seed %d: no line reached a break or was priced by the group: the run proves nothing of them", seed)
 	}
 }

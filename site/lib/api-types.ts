@@ -311,6 +311,25 @@ export interface CreditHoldAnswer {
   lift: HoldLiftAnswer | null;
 }
 
+export interface AdminPriceGroupsPage {
+  groups: PriceGroupAnswer[];
+}
+
+export interface AdminPriceGroupPage {
+  group: PriceGroupAnswer;
+}
+
+export interface PriceGroupImportAnswer {
+  problems: PriceGroupProblemAnswer[];
+  problem_count: number;
+  rows: number;
+  added: number;
+  changed: number;
+  removed: number;
+  applied: boolean;
+  group: PriceGroupAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -612,6 +631,7 @@ export interface AdminAccountAnswer {
   credit_limit: Pence | null;
   owed: Pence;
   dsc: string;
+  price_group: string;
   version: number;
   updated_at: UnixMillis;
   billing: BillingAnswer | null;
@@ -777,6 +797,20 @@ export interface HoldLiftAnswer {
   at: UnixMillis;
   by: string;
   active: boolean;
+}
+
+export interface PriceGroupAnswer {
+  id: string;
+  name: string;
+  rows: number;
+  version: number;
+  updated_at: UnixMillis;
+}
+
+export interface PriceGroupProblemAnswer {
+  line: number;
+  column: string;
+  message: string;
 }
 
 export interface Menu {

@@ -372,8 +372,24 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminExport", staffGet("/api/admin/export?from=" + time.Now().In(london).Format(time.DateOnly) + "&to=" + time.Now().In(london).Format(time.DateOnly)), nil},
 		{"adminAccounts", staffGet("/api/admin/accounts?q=access"), nil},
 		{"adminAccount", staffGet("/api/admin/accounts/" + u.UID), nil},
+		// Price groups (issue 37): one made, renamed, a file checked and applied, the list,
+		// the export; the account is then put in the group.
+		{"adminPriceGroupSave", func() (int, string) {
+			return post("/api/admin/price-groups", `{"token":`+stok+`,"id":"access","name":"Access","version":0}`)
+		}, nil},
+		{"adminPriceGroupSave", func() (int, string) {
+			return post("/api/admin/price-groups", `{"token":`+stok+`,"id":"access","name":"Access group","version":1}`)
+		}, nil},
+		{"adminPriceGroupImport", func() (int, string) {
+			return post("/api/admin/price-groups/access/import", `{"token":`+stok+`,"csv":{"name":"access.csv","text":"applies_to,code,discount_percent\nproduct,`+p.SKU+`,5\n"},"apply":false,"version":2}`)
+		}, nil},
+		{"adminPriceGroupImport", func() (int, string) {
+			return post("/api/admin/price-groups/access/import", `{"token":`+stok+`,"csv":{"name":"access.csv","text":"applies_to,code,discount_percent\nproduct,`+p.SKU+`,5\n"},"apply":true,"version":2}`)
+		}, nil},
+		{"adminPriceGroups", staffGet("/api/admin/price-groups"), nil},
+		{"adminPriceGroupExport", staffGet("/api/admin/price-groups/access/export"), nil},
 		{"adminAccountUpdate", func() (int, string) {
-			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
+			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}","price_group":"access"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
 		// Payments: one recorded unallocated, then allocated oldest first; the ledger.
 		{"adminPaymentRecord", func() (int, string) {

@@ -341,7 +341,8 @@ var endpointFunctions = []DeployedFunction{
 	// Credit hold (issue 35, item 5).
 	{Name: "adminCreditHold", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "adminCreditHoldLift", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query UpdateItem", "USER#*"), grant("PutItem", "AUDIT#ACCOUNT#*")}},
-	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
+	// A change of the account's price group reads the group, which must exist (issue 37).
+	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*"), grant("GetItem", "PRICEGROUP")}},
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
 	{Name: "adminProduct", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
@@ -360,6 +361,18 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminBalances", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
 	{Name: "adminAgedDebt", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
 	{Name: "adminHealth", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "APPERR", "OUTBOX", "PENDING", "INVOICING", "AUDIT#IMPORT#CATALOGUE")}},
+	// Price groups (issue 37): the list is one Query of the PRICEGROUP partition; a save
+	// creates (a conditional put) or renames (read, then a conditional update) with its
+	// audit entry; an import reads the group and the catalogue it is checked against (the
+	// type index, as the catalogue import) and replaces the rules with its audit entry.
+	{Name: "adminPriceGroups", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "PRICEGROUP")}},
+	{Name: "adminPriceGroupSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "PRICEGROUP"), grant("PutItem", "AUDIT#PRICEGROUP#*")}},
+	{Name: "adminPriceGroupImport", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+		indexQuery("gsi2"),
+		grant("GetItem UpdateItem", "PRICEGROUP"),
+		grant("PutItem", "AUDIT#PRICEGROUP#*"),
+	}},
+	{Name: "adminPriceGroupExport", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRICEGROUP")}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,

@@ -450,6 +450,8 @@ export interface SearchHit {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
   range_url_text: string;
   category_id: number;
 }
@@ -464,6 +466,8 @@ export interface ProductCardAnswer {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
 }
 
 export interface OwnPrice {
@@ -846,6 +850,8 @@ export interface ProductCard {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
 }
 
 export interface ProductDetail {
@@ -858,14 +864,22 @@ export interface ProductDetail {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
   description: string;
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
+  breaks: BreakRowAnswer[];
 }
 
 export interface AvailabilityAnswer {
   status: 'in_stock' | 'low' | 'out';
   packs_left?: number;
+}
+
+export interface MarginAnswer {
+  rrp: Pence;
+  tenths: number;
 }
 
 export interface ProductSummary {
@@ -938,6 +952,14 @@ export interface AllocationAnswer {
 export interface MenuGroup {
   name: string;
   categories: CategoryLink[];
+}
+
+export interface BreakRowAnswer {
+  from_packs: number;
+  to_packs: number | null;
+  unit_price: Pence;
+  pack_price: Pence;
+  margin: MarginAnswer | null;
 }
 
 export interface ImportFieldChangeAnswer {

@@ -27,11 +27,11 @@ var moneyWords = []string{"price", "amount", "total", "charge", "discount", "spe
 
 // notMoney are keys with a money word that are not amounts; moneyNames are amounts
 // without one (a trade account's credit limit and what it owes, a ledger's debit,
-// credit, what is due and overdue).
+// credit, what is due and overdue, a product's recommended retail price).
 var (
 	notMoney   = map[string]bool{"total": true, "vat_rate": true, "vat_rates": true, "discount_percent": true, "vat_number": true}
 	moneyNames = map[string]bool{"free_delivery_in": true, "credit_limit": true, "owed": true,
-		"debit": true, "credit": true, "due": true, "overdue": true}
+		"debit": true, "credit": true, "due": true, "overdue": true, "rrp": true}
 )
 
 var (

@@ -11,11 +11,11 @@ import (
 // a product becomes a pricing.Line, so every path prices it from the same facts.
 func LineOf(p catalogue.Product, quantity int) pricing.Line {
 	return pricing.Line{SKU: p.SKU, Quantity: quantity, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
-		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize}
+		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize, Breaks: p.Breaks, RRP: p.RRP}
 }
 
 // TermsFor is a buyer's pricing terms: the shop's public rules and the account's own
 // discounts.
 func TermsFor(shop config.Shop, acct account.Account) (pricing.Terms, error) {
-	return pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, nil), nil, acct.DSC)
+	return pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, shop.Breaks()), nil, acct.DSC)
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/tradeshop/functions/internal/pricing"
 )
 
-// PutSeedPriceGroups writes the seed's price groups as the price group store keeps them
-// (pricegroups.go), overwriting same ids, as updated by "seed". It drops this process's
-// cache of the groups.
+// PutSeedPriceGroups writes the seed's price groups (seed.PriceGroups), overwriting same
+// ids, as updated by "seed": a plain load, like the seed's catalogue and coupons, with no
+// audit entry and no version check.
 func (s *Store) PutSeedPriceGroups(ctx context.Context, groups []pricing.Group) error {
 	items := make([]any, len(groups))
 	for i, g := range groups {

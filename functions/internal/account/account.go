@@ -36,6 +36,8 @@ type Account struct {
 	UID string
 	// DSC is the account's own discounts as a JSON object string ("" for none).
 	DSC string
+	// PriceGroup is the id of the account's price group, "" for none.
+	PriceGroup string
 	// ActiveCouponID is the coupon the buyer holds, without its "coupon-" prefix; "" for none.
 	ActiveCouponID    string
 	ApprovedForCredit bool

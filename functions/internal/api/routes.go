@@ -272,7 +272,7 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "skus", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
-	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
+	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	// Statements (issue 35, item 4): a GetItem and two Queries of the buyer's own partition.
 	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "statementPdf", Group: "account", MemoryMB: 512, Access: []Grant{grant("GetItem Query", "USER#*")}},

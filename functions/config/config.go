@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tradeshop/functions/internal/pricing"
 )
 
 //go:embed shop.json
@@ -61,6 +63,28 @@ type Credit struct {
 	HoldGraceDays int `json:"hold_grace_days"`
 }
 
+// BreakTier is one public quantity break of shop.json: from From packs, Percent off.
+type BreakTier struct {
+	From    int `json:"from"`
+	Percent int `json:"percent"`
+}
+
+// Breaks are DefaultBreaks as the pricing rule takes them (pricing.ShopRules).
+func (s Shop) Breaks() map[string]pricing.Ladder {
+	if len(s.DefaultBreaks) == 0 {
+		return nil
+	}
+	out := make(map[string]pricing.Ladder, len(s.DefaultBreaks))
+	for k, tiers := range s.DefaultBreaks {
+		ld := make(pricing.Ladder, len(tiers))
+		for i, t := range tiers {
+			ld[i] = pricing.Tier{From: t.From, Percent: t.Percent}
+		}
+		out[k] = ld
+	}
+	return out
+}
+
 // Shop is shop.json.
 type Shop struct {
 	MinimumOrderPence          int64            `json:"minimumOrderPence"`
@@ -70,11 +94,15 @@ type Shop struct {
 	// DefaultDiscounts are the public discounts, percent off by key: "range:{urlText}",
 	// "category:{id}" or "product:{sku}". An account's own dsc is merged over them.
 	DefaultDiscounts map[string]int `json:"defaultDiscounts"`
-	Business         Business       `json:"business"`
-	Contact          Contact        `json:"contact"`
-	BankTransfer     BankTransfer   `json:"bankTransfer"`
-	Operations       Operations     `json:"operations"`
-	Credit           Credit         `json:"credit"`
+	// DefaultBreaks are the public quantity break tables of whole categories and ranges,
+	// by key "range:{urlText}" or "category:{id}" (a product's own table is the
+	// catalogue's breaks column): percentages off from a number of packs. Empty today.
+	DefaultBreaks map[string][]BreakTier `json:"defaultBreaks"`
+	Business      Business               `json:"business"`
+	Contact       Contact                `json:"contact"`
+	BankTransfer  BankTransfer           `json:"bankTransfer"`
+	Operations    Operations             `json:"operations"`
+	Credit        Credit                 `json:"credit"`
 }
 
 // Load parses the embedded shop.json after checking it against shop-schema.json
@@ -102,6 +130,14 @@ func parse(doc []byte) (Shop, error) {
 	var s Shop
 	if err := d.Decode(&s); err != nil {
 		return Shop{}, fmt.Errorf("parse shop.json: %w", err)
+	}
+	// The schema holds each break's shape; the rules across a table (rising, at most six,
+	// each cheaper than the one before) are the pricing rule's own.
+	breaks := s.Breaks()
+	for _, k := range sortedKeys(breaks) {
+		if problem := breaks[k].Check(0, false); problem != "" {
+			return Shop{}, fmt.Errorf("shop.json: defaultBreaks.%s: %s", k, problem)
+		}
 	}
 	return s, nil
 }

@@ -445,6 +445,8 @@ export interface SearchHit {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
   range_url_text: string;
   category_id: number;
 }
@@ -459,6 +461,8 @@ export interface ProductCardAnswer {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
 }
 
 export interface OwnPrice {
@@ -628,6 +632,7 @@ export interface AdminAccountAnswer {
   credit_limit: Pence | null;
   owed: Pence;
   dsc: string;
+  price_group: string;
   version: number;
   updated_at: UnixMillis;
   billing: BillingAnswer | null;
@@ -828,6 +833,8 @@ export interface ProductCard {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
 }
 
 export interface ProductDetail {
@@ -840,9 +847,12 @@ export interface ProductDetail {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
   description: string;
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
+  breaks: BreakRowAnswer[];
 }
 
 export interface AvailabilityAnswer {

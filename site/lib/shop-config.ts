@@ -11,6 +11,8 @@ export interface ShopConfig {
   deliveryOptions: { id: string; name: string; chargePence: number; freeOverThreshold: boolean }[];
   defaultVatRate: number;
   defaultDiscounts: Record<string, number>;
+  /** Public quantity breaks of whole categories and ranges (docs/shop-config.md). */
+  defaultBreaks: Record<string, { from: number; percent: number }[]>;
   /** Who the shop is in law (docs/shop-config.md). */
   business: {
     /** The name buyers see: titles, the logo, the footer. */

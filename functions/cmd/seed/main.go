@@ -102,11 +102,15 @@ func run(ctx context.Context, cfg store.Config, n int, media string, ifEmpty boo
 	if err := st.PutCoupons(ctx, coupons); err != nil {
 		return err
 	}
+	groups := seed.PriceGroups(cat, time.Now())
+	if err := st.PutSeedPriceGroups(ctx, groups); err != nil {
+		return fmt.Errorf("write price groups: %w", err)
+	}
 	if err := st.MarkSeedLoaded(ctx, len(cat.Products)); err != nil {
 		return err
 	}
-	fmt.Printf("seed: loaded %d ranges, %d categories, %d products and %d coupons into %s in %.1fs\n",
-		len(cat.Ranges), len(cat.Categories), len(cat.Products), len(coupons), st.TableName(), time.Since(start).Seconds())
+	fmt.Printf("seed: loaded %d ranges, %d categories, %d products, %d coupons and %d price groups into %s in %.1fs\n",
+		len(cat.Ranges), len(cat.Categories), len(cat.Products), len(coupons), len(groups), st.TableName(), time.Since(start).Seconds())
 	return nil
 }
 

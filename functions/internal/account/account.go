@@ -36,7 +36,8 @@ type Account struct {
 	UID string
 	// DSC is the account's own discounts as a JSON object string ("" for none).
 	DSC string
-	// PriceGroup is the id of the account's price group, "" for none.
+	// PriceGroup is the id of the price group staff put the account in ("" for none);
+	// its rules price the account's lines under its own DSC (docs/pricing.md).
 	PriceGroup string
 	// ActiveCouponID is the coupon the buyer holds, without its "coupon-" prefix; "" for none.
 	ActiveCouponID    string

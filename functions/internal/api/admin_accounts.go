@@ -58,12 +58,13 @@ type accountChangeRequest struct {
 	ApprovedForCredit bool   `json:"approved_for_credit"`
 	CreditLimit       *int64 `json:"credit_limit"`
 	DSC               string `json:"dsc"`
+	PriceGroup        string `json:"price_group"`
 }
 
 func (a accountChangeRequest) idToken() string { return a.Token }
 
 func (a accountChangeRequest) change(by orders.Staff) tradeaccounts.Change {
-	return tradeaccounts.Change{Version: int64(a.Version), ApprovedForCredit: a.ApprovedForCredit, CreditLimit: a.CreditLimit, DSC: a.DSC, By: by}
+	return tradeaccounts.Change{Version: int64(a.Version), ApprovedForCredit: a.ApprovedForCredit, CreditLimit: a.CreditLimit, DSC: a.DSC, PriceGroup: a.PriceGroup, By: by}
 }
 
 func (a accountChangeRequest) Valid(context.Context) map[string]string {
@@ -71,7 +72,8 @@ func (a accountChangeRequest) Valid(context.Context) map[string]string {
 }
 
 // handleAdminAccountUpdate answers POST /api/admin/accounts/{uid}: approves (or not)
-// for credit with a limit and sets the account's own discounts, audited; 409 if the
+// for credit with a limit and sets the account's own discounts and price group (400 for
+// a group that is not), audited; 409 if the
 // account changed since the page read it.
 func handleAdminAccountUpdate(g staffGate, accounts tradeaccounts.Service) http.Handler {
 	return staffPost(g, func(w http.ResponseWriter, r *http.Request, by orders.Staff, req accountChangeRequest) {

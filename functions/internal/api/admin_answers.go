@@ -110,7 +110,8 @@ type adminOrderPage struct {
 // adminAccountAnswer is a trade account as staff see it. Version is updated_at: a change
 // names it, and is refused if the account changed since. credit_limit is null when no
 // limit is set; owed is what the account's unpaid orders come to; dsc is the account's
-// own discounts as a JSON object ("" for none); billing is the buyer's own shape, null
+// own discounts as a JSON object ("" for none); price_group the id of its price group
+// ("" for none); billing is the buyer's own shape, null
 // before the billing step saved one.
 type adminAccountAnswer struct {
 	UID               string         `json:"uid"`
@@ -121,6 +122,7 @@ type adminAccountAnswer struct {
 	CreditLimit       *int64         `json:"credit_limit"`
 	Owed              int64          `json:"owed"`
 	DSC               string         `json:"dsc"`
+	PriceGroup        string         `json:"price_group"`
 	Version           int            `json:"version"`
 	UpdatedAt         unixMillis     `json:"updated_at"`
 	Billing           *billingAnswer `json:"billing"`
@@ -128,7 +130,7 @@ type adminAccountAnswer struct {
 
 func accountAnswerOf(p store.Profile) adminAccountAnswer {
 	a := adminAccountAnswer{UID: p.UID, Business: p.Business, Email: p.Email, Telephone: p.Telephone,
-		ApprovedForCredit: p.ApprovedForCredit, CreditLimit: p.CreditLimit, Owed: p.Owed, DSC: p.DSC,
+		ApprovedForCredit: p.ApprovedForCredit, CreditLimit: p.CreditLimit, Owed: p.Owed, DSC: p.DSC, PriceGroup: p.PriceGroup,
 		Version: int(p.UpdatedAt.UnixMilli()), UpdatedAt: unixMillisOf(p.UpdatedAt)}
 	if p.Billing != nil {
 		b := billingAnswerOfStored(*p.Billing)

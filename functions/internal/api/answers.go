@@ -104,11 +104,15 @@ type productCardAnswer struct {
 	VATRate   int    `json:"vat_rate"`
 	InStock   bool   `json:"in_stock"`
 	SmallImg  string `json:"small_img"`
+	// RRP (pence inc VAT a unit) and the margin it leaves at the list price, as the
+	// static pages' cards carry them; nil without an RRP.
+	RRP    *int64              `json:"rrp"`
+	Margin *pages.MarginAnswer `json:"margin"`
 }
 
 func productCardOf(c pages.ProductCard) productCardAnswer {
 	return productCardAnswer{SKU: c.SKU, Path: c.Path, Slug: c.Slug, Name: c.Name, PackSize: c.PackSize, UnitPrice: c.UnitPrice,
-		VATRate: c.VATRate, InStock: c.InStock, SmallImg: c.SmallImg}
+		VATRate: c.VATRate, InStock: c.InStock, SmallImg: c.SmallImg, RRP: c.RRP, Margin: c.Margin}
 }
 
 // productCardOfProduct is productCardOf for a catalogue product.

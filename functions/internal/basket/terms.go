@@ -14,7 +14,7 @@ import (
 // a product becomes a pricing.Line, so every path prices it from the same facts.
 func LineOf(p catalogue.Product, quantity int) pricing.Line {
 	return pricing.Line{SKU: p.SKU, Quantity: quantity, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
-		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize}
+		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID, PackSize: p.PackSize, Breaks: p.Breaks, RRP: p.RRP}
 }
 
 // GroupReader reads the price groups: every group by id, and how old that read is (the
@@ -46,8 +46,7 @@ func LoadTerms(ctx context.Context, groups GroupReader, shop config.Shop, acct a
 // TermsFor is a buyer's pricing terms: the shop's public rules, the account's price
 // group (nil for none; groupAge how old its read is) and the account's own discounts.
 func TermsFor(shop config.Shop, acct account.Account, group *pricing.Group, groupAge time.Duration) (pricing.Terms, error) {
-	// TODO(issue 37, owner A): pass shop.DefaultBreaks once config.Shop has it.
-	t, err := pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, nil), group, acct.DSC)
+	t, err := pricing.NewTerms(pricing.ShopRules(shop.DefaultDiscounts, shop.Breaks()), group, acct.DSC)
 	if err != nil {
 		return pricing.Terms{}, err
 	}

@@ -3,9 +3,13 @@ package catalogue
 import (
 	"cmp"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // Range is an outlet range, reached at /outlet/r/{URLText}/.
@@ -34,23 +38,27 @@ type Category struct {
 // reorders refer to it, but it has no page and cannot be bought (docs/catalogue-import.md).
 // SortOrder (0 for none) puts a product before those without one on its category page;
 // Barcode is an optional GTIN. SmallImg and LargeImg are empty for a product without a
-// picture: the pages draw a placeholder.
+// picture: the pages draw a placeholder. RRP is the recommended retail price of one unit
+// in pence inc VAT (0 for none), which margins are worked out at; Breaks is the product's
+// public quantity break table (docs/pricing.md), empty for none.
 type Product struct {
-	SKU          string `json:"sku"`
-	Slug         string `json:"slug"`
-	Name         string `json:"name"`
-	Description  string `json:"description"`
-	CategoryID   int    `json:"categoryId"`
-	RangeURLText string `json:"rangeUrlText"`
-	PackSize     int    `json:"packSize"`
-	UnitPrice    int64  `json:"unitPrice"`
-	VATRate      int    `json:"vatRate"`
-	Stock        int    `json:"stock"`
-	SmallImg     string `json:"smallImg"`
-	LargeImg     string `json:"largeImg"`
-	Status       string `json:"status,omitempty"`
-	SortOrder    int    `json:"sortOrder,omitempty"`
-	Barcode      string `json:"barcode,omitempty"`
+	SKU          string         `json:"sku"`
+	Slug         string         `json:"slug"`
+	Name         string         `json:"name"`
+	Description  string         `json:"description"`
+	CategoryID   int            `json:"categoryId"`
+	RangeURLText string         `json:"rangeUrlText"`
+	PackSize     int            `json:"packSize"`
+	UnitPrice    int64          `json:"unitPrice"`
+	VATRate      int            `json:"vatRate"`
+	Stock        int            `json:"stock"`
+	SmallImg     string         `json:"smallImg"`
+	LargeImg     string         `json:"largeImg"`
+	Status       string         `json:"status,omitempty"`
+	SortOrder    int            `json:"sortOrder,omitempty"`
+	Barcode      string         `json:"barcode,omitempty"`
+	RRP          int64          `json:"rrp,omitempty"`
+	Breaks       pricing.Ladder `json:"breaks,omitempty"`
 }
 
 // The product statuses.
@@ -58,6 +66,16 @@ const (
 	StatusActive       = "active"
 	StatusDiscontinued = "discontinued"
 )
+
+// Equal reports whether p and q are the same product in every field, an empty break
+// table being the same as none (a Product holds a slice, so == cannot say).
+func (p Product) Equal(q Product) bool {
+	if !slices.Equal(p.Breaks, q.Breaks) {
+		return false
+	}
+	p.Breaks, q.Breaks = nil, nil
+	return reflect.DeepEqual(p, q)
+}
 
 // Discontinued reports whether p may no longer be bought or shown.
 func (p Product) Discontinued() bool { return p.Status == StatusDiscontinued }

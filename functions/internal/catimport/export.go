@@ -35,6 +35,14 @@ func num(n int) string {
 	return strconv.Itoa(n)
 }
 
+// optionalPrice is FormatPrice, or "" for 0 (a product without an RRP).
+func optionalPrice(pence int64) string {
+	if pence == 0 {
+		return ""
+	}
+	return FormatPrice(pence)
+}
+
 // WriteProducts writes products as the import's products CSV, in SKU order: importing
 // it again changes nothing.
 func WriteProducts(w io.Writer, products []catalogue.Product) error {
@@ -51,7 +59,7 @@ func WriteProducts(w io.Writer, products []catalogue.Product) error {
 	for _, p := range ps {
 		rec := []string{p.SKU, safeCell(p.Name), safeCell(p.Description), p.RangeURLText, strconv.Itoa(p.CategoryID),
 			strconv.Itoa(p.PackSize), FormatPrice(p.UnitPrice), strconv.Itoa(p.VATRate), strconv.Itoa(p.Stock),
-			statusText(p.Status), p.LargeImg, num(p.SortOrder), p.Barcode}
+			statusText(p.Status), p.LargeImg, num(p.SortOrder), p.Barcode, optionalPrice(p.RRP), FormatBreaks(p.Breaks)}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

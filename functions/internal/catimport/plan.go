@@ -17,6 +17,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -183,6 +184,7 @@ func plan(ctx context.Context, in Input, tRanges []catalogue.Range, tCats []cata
 		return nil, ir.err
 	}
 	collect(ir.problems)
+	collect(keptBreaksProblems(in.ProductsName, rows, tProducts))
 	if bad.Count > 0 {
 		slices.SortStableFunc(bad.Problems, func(a, b Problem) int {
 			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
@@ -270,13 +272,38 @@ func plan(ctx context.Context, in Input, tRanges []catalogue.Range, tCats []cata
 	return pl, nil
 }
 
+// keptBreaksProblems finds the rows that keep a product's breaks (no breaks cell) while
+// setting a unit price those breaks are no longer cheaper than.
+func keptBreaksProblems(file string, rows []Row, tProducts []store.ImportProduct) problems {
+	p := problems{file: file}
+	breaks := map[string]pricing.Ladder{}
+	for _, tp := range tProducts {
+		if len(tp.Breaks) > 0 {
+			breaks[tp.SKU] = tp.Breaks
+		}
+	}
+	for _, row := range rows {
+		if l := breaks[row.SKU]; row.KeepBreaks && len(l) > 0 && l.Check(row.UnitPrice, true) != "" {
+			p.problemf(row.Line, "unit price", "The unit price %s is not above the product's breaks (%s), which this file leaves as they are; give the breaks in a breaks column too, or an empty breaks cell to remove them.",
+				FormatPrice(row.UnitPrice), FormatBreaks(l))
+		}
+	}
+	return p
+}
+
 // productOf is the product a row describes; old is the table's (exists) for what the
 // row leaves as it is: the stock and, with an empty image cell, the pictures.
 func productOf(row Row, pic media.Images, old catalogue.Product, exists bool) catalogue.Product {
 	p := catalogue.Product{SKU: row.SKU, Slug: catalogue.Slugify(row.Name) + "-" + strings.ToLower(row.SKU), Name: row.Name,
 		Description: row.Description, CategoryID: row.CategoryID, RangeURLText: row.Range, PackSize: row.PackSize,
 		UnitPrice: row.UnitPrice, VATRate: row.VATRate, Stock: old.Stock, Status: row.Status, SortOrder: row.SortOrder,
-		Barcode: row.Barcode}
+		Barcode: row.Barcode, RRP: row.RRP, Breaks: row.Breaks}
+	if row.KeepRRP {
+		p.RRP = old.RRP
+	}
+	if row.KeepBreaks {
+		p.Breaks = old.Breaks
+	}
 	switch {
 	case row.Image == "" && exists:
 		p.SmallImg, p.LargeImg = old.SmallImg, old.LargeImg
@@ -315,6 +342,8 @@ func diff(a, b catalogue.Product) []FieldChange {
 	add("image", a.LargeImg, b.LargeImg)
 	add("sort order", num(a.SortOrder), num(b.SortOrder))
 	add("barcode", a.Barcode, b.Barcode)
+	add("RRP", optionalPrice(a.RRP), optionalPrice(b.RRP))
+	add("breaks", FormatBreaks(a.Breaks), FormatBreaks(b.Breaks))
 	return out
 }
 

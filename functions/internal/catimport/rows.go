@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/text"
 )
 
@@ -25,6 +26,8 @@ var productColumns = []column{
 	{"image", "image", false},
 	{"sort_order", "sort order", false},
 	{"barcode", "barcode", false},
+	{"rrp", "RRP", false},
+	{"breaks", "breaks", false},
 }
 
 // The ranges and categories file's columns (docs/catalogue-import.md "Ranges and categories").
@@ -80,6 +83,12 @@ type Row struct {
 	Image       string
 	SortOrder   int
 	Barcode     string
+	RRP         int64          // pence inc VAT a unit; 0 for none
+	Breaks      pricing.Ladder // nil for none
+	// KeepRRP and KeepBreaks say the row has no such cell at all (the file has no rrp or
+	// breaks column, or a JSON line has no such field): the product's own are kept, so a
+	// file made before the columns existed leaves them alone. An empty cell removes them.
+	KeepRRP, KeepBreaks bool
 }
 
 // problems collects the problems of one file, stopping the list at maxProblems.
@@ -313,6 +322,23 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 				ok = false
 			}
 			row.Barcode = b
+		}
+		_, hasRRP := r.cells["rrp"]
+		_, hasBreaks := r.cells["breaks"]
+		row.KeepRRP, row.KeepBreaks = !hasRRP, !hasBreaks
+		if s := r.get("rrp"); s != "" {
+			if pence, good := parsePrice(s); !good || pence == 0 || pence > maxPricePence {
+				p.problemf(r.line, "RRP", "The RRP must be the shelf price of one unit in pounds inc VAT with at most 2 decimals, from 0.01 to %s, such as 2.49 (found %q).", FormatPrice(maxPricePence), clip(s))
+				ok = false
+			} else {
+				row.RRP = pence
+			}
+		}
+		if l, err := ParseBreaks(r.get("breaks"), row.UnitPrice, true); err != nil {
+			p.problemf(r.line, "breaks", "%s", err.Error())
+			ok = false
+		} else {
+			row.Breaks = l
 		}
 		if ok {
 			rows = append(rows, row)

@@ -1,12 +1,16 @@
 package catimport
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/media"
+	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/store"
 )
 
 func TestParsePriceAsPeopleTypeIt(t *testing.T) {
@@ -46,7 +50,7 @@ func problemsOf(ps []Problem) string {
 func TestFileLevelProblems(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"p.csv", "", "p.csv: The file is empty."},
-		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode)."},
+		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode, rrp, breaks)."},
 		{"p.csv", "sku,name,category,pack_size,vat_rate\n", "p.csv: line 1: The unit price column is missing from the header."},
 		{"p.csv", "sku,SKU,name,category,pack_size,unit_price,vat_rate\n", "p.csv: line 1: The column \"SKU\" appears twice in the header."},
 		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate\nA,B\xff,1,6,1.00,20\n", "p.csv: line 2: The file is not UTF-8 text; save it as \"CSV UTF-8\" and choose it again."},
@@ -139,8 +143,25 @@ func TestProblemsAreSentencesNamingTheirColumn(t *testing.T) {
 		{ID: 8, Slug: "twice", RangeURLText: "r"}, {ID: 9, Slug: "twice", RangeURLText: "r"},
 	})
 	ranges := map[string]bool{"r": true, "other": true}
-	header := "sku,name,description,range,category,pack_size,unit_price,vat_rate,stock,status,image,sort_order,barcode\n"
+	header := "sku,name,description,range,category,pack_size,unit_price,vat_rate,stock,status,image,sort_order,barcode,rrp,breaks\n"
 	for _, tc := range []struct{ name, row, want string }{
+		{"RRP not an amount", "AB-1,Card,,,7,6,1.00,20,,,,,,2.499,", `The RRP must be the shelf price of one unit in pounds inc VAT with at most 2 decimals, from 0.01 to 10000.00, such as 2.49 (found "2.499").`},
+		{"RRP of nothing", "AB-1,Card,,,7,6,1.00,20,,,,,,0.00,", "The RRP must be the shelf price"},
+		{"RRP too high", "AB-1,Card,,,7,6,1.00,20,,,,,,10000.01,", "The RRP must be the shelf price"},
+		{"breaks without a colon", "AB-1,Card,,,7,6,1.00,20,,,,,,,6 0.90", `The breaks must be packs and a price or percentage, separated by semicolons, such as 6:0.90; 12:0.85 or 6:5%; 12:10% (found "6 0.90").`},
+		{"breaks from one pack", "AB-1,Card,,,7,6,1.00,20,,,,,,,1:0.90", `Each of the breaks must start from 2 to 10000 packs (found "1:0.90").`},
+		{"breaks from too many packs", "AB-1,Card,,,7,6,1.00,20,,,,,,,10001:0.90", "Each of the breaks must start from 2 to 10000 packs"},
+		{"breaks of no price", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:0.00", `Each of the breaks must be a unit price in pounds ex VAT with at most 2 decimals, such as 0.90, or a percentage such as 5% (found "0.00" from 6 packs).`},
+		{"breaks of a bad price", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:abc", "Each of the breaks must be a unit price"},
+		{"breaks of 100%", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:100%", `Each of the breaks must take a whole percentage from 1 to 99 off (found "100%" from 6 packs).`},
+		{"breaks of 2.5%", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:2.5%", "Each of the breaks must take a whole percentage"},
+		{"breaks not rising", "AB-1,Card,,,7,6,1.00,20,,,,,,,12:0.90; 6:0.85", "The breaks must list their packs in rising order (6 packs comes after 12)."},
+		{"breaks at one count twice", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:0.90; 6:0.85", "The breaks must list their packs in rising order"},
+		{"breaks not cheaper", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:0.90; 12:0.90", "The breaks must each be cheaper than the one before (0.90 from 12 packs comes after 0.90)."},
+		{"breaks not more off", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:10%; 12:5%", "The breaks must each take more off than the one before (5% from 12 packs comes after 10%)."},
+		{"breaks mixed", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:0.90; 12:10%", "The breaks mix unit prices and percentages"},
+		{"breaks over six", "AB-1,Card,,,7,6,1.00,20,,,,,,,2:0.99; 3:0.98; 4:0.97; 5:0.96; 6:0.95; 7:0.94; 8:0.93", "The breaks hold 7 steps; the most is 6."},
+		{"breaks not below the unit price", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:1.00; 12:0.90", "The breaks must be cheaper than the unit price (1.00 from 6 packs; the unit price is 1.00)."},
 		{"pack size out of range", "AB-1,Card,,,7,0,1.00,20,,,,,", `The pack size must be a whole number from 1 to 1000 (found "0").`},
 		{"empty pack size", "AB-1,Card,,,7,,1.00,20,,,,,", "The pack size is empty; it must be a whole number from 1 to 1000."},
 		{"empty SKU", ",Card,,,7,6,1.00,20,,,,,", "The SKU is empty."},
@@ -237,4 +258,142 @@ func checkSentence(t *testing.T, p Problem, want string) {
 	if p.Column != "" && !strings.Contains(strings.ToLower(m), strings.ToLower(p.Column)) {
 		t.Errorf("message %q does not name its column %q", m, p.Column)
 	}
+}
+
+// The rrp and breaks columns read what staff type, and export writes the same text back.
+func TestRRPAndBreaksRead(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	header := "sku,name,category,pack_size,unit_price,vat_rate,rrp,breaks\n"
+	for _, tc := range []struct {
+		name, rrp, breaks string
+		wantRRP           int64
+		wantBreaks        pricing.Ladder
+		written           string
+	}{
+		{"none", "", "", 0, nil, ""},
+		{"unit prices", "£2.49", "6:0.90; 12:0.85", 249, pricing.Ladder{{From: 6, Price: 90}, {From: 12, Price: 85}}, "6:0.90; 12:0.85"},
+		{"percentages", "2.5", "6:5%;12:10%", 250, pricing.Ladder{{From: 6, Percent: 5}, {From: 12, Percent: 10}}, "6:5%; 12:10%"},
+		{"spaces and a last semicolon", "1,000", " 6 : 0.9 ; 12 : £0.85 ; ", 100000, pricing.Ladder{{From: 6, Price: 90}, {From: 12, Price: 85}}, "6:0.90; 12:0.85"},
+		{"six breaks", "", "2:0.99; 3:0.98; 4:0.97; 5:0.96; 6:0.95; 7:0.94", 0,
+			pricing.Ladder{{From: 2, Price: 99}, {From: 3, Price: 98}, {From: 4, Price: 97}, {From: 5, Price: 96}, {From: 6, Price: 95}, {From: 7, Price: 94}},
+			"2:0.99; 3:0.98; 4:0.97; 5:0.96; 6:0.95; 7:0.94"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			recs, ps := readRecords("p.csv", []byte(header+"AB-1,Card,7,6,1.00,20,\""+tc.rrp+"\",\""+tc.breaks+"\"\n"), productColumns)
+			if len(ps) != 0 {
+				t.Fatalf("read: %v", ps)
+			}
+			rows, p := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+			if p.count != 0 || len(rows) != 1 {
+				t.Fatalf("problems: %s", problemsOf(p.list))
+			}
+			if rows[0].RRP != tc.wantRRP || !slices.Equal(rows[0].Breaks, tc.wantBreaks) {
+				t.Errorf("RRP %d, breaks %v; want %d, %v", rows[0].RRP, rows[0].Breaks, tc.wantRRP, tc.wantBreaks)
+			}
+			if got := FormatBreaks(rows[0].Breaks); got != tc.written {
+				t.Errorf("written back as %q, want %q", got, tc.written)
+			}
+		})
+	}
+}
+
+// An exported products file holds the RRP and the breaks, and reads back to the same.
+func TestExportWritesRRPAndBreaks(t *testing.T) {
+	t.Parallel()
+	p := catalogue.Product{SKU: "AB-1", Name: "Card", CategoryID: 7, RangeURLText: "r", PackSize: 6, UnitPrice: 100, VATRate: 20,
+		RRP: 249, Breaks: pricing.Ladder{{From: 6, Price: 90}, {From: 12, Price: 85}}}
+	var b strings.Builder
+	if err := WriteProducts(&b, []catalogue.Product{p, {SKU: "AB-2", Name: "Plain", CategoryID: 7, RangeURLText: "r", PackSize: 6, UnitPrice: 100, VATRate: 20}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.HasSuffix(lines[0], ",barcode,rrp,breaks") || !strings.HasSuffix(lines[1], ",2.49,6:0.90; 12:0.85") || !strings.HasSuffix(lines[2], ",,") {
+		t.Fatalf("export:\n%s", b.String())
+	}
+	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
+	if len(ps) != 0 {
+		t.Fatalf("read: %v", ps)
+	}
+	rows, prob := productRows("p.csv", recs, newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}}), map[string]bool{"r": true})
+	if prob.count != 0 || rows[0].RRP != 249 || !slices.Equal(rows[0].Breaks, p.Breaks) || rows[1].RRP != 0 || rows[1].Breaks != nil {
+		t.Fatalf("read back: %+v %s", rows, problemsOf(prob.list))
+	}
+}
+
+// The plan's review names a changed RRP and changed breaks as staff write them.
+func TestDiffNamesRRPAndBreaks(t *testing.T) {
+	t.Parallel()
+	a := catalogue.Product{SKU: "AB-1", UnitPrice: 100}
+	b := a
+	b.RRP, b.Breaks = 249, pricing.Ladder{{From: 6, Percent: 5}}
+	got := diff(a, b)
+	want := []FieldChange{{"RRP", "", "2.49"}, {"breaks", "", "6:5%"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("diff = %v, want %v", got, want)
+	}
+	if d := diff(b, b); len(d) != 0 {
+		t.Errorf("diff of a product with itself = %v", d)
+	}
+}
+
+// ParseBreaks as the price group import uses it: a category's or range's breaks are
+// percentages, and without a list price only the breaks themselves are compared.
+func TestParseBreaksForGroups(t *testing.T) {
+	t.Parallel()
+	if _, err := ParseBreaks("6:0.90", 0, false); err == nil || !strings.Contains(err.Error(), "The breaks here must be percentages off") {
+		t.Errorf("a unit price for a category: %v", err)
+	}
+	if l, err := ParseBreaks("6:5%; 12:10%", 0, false); err != nil || len(l) != 2 {
+		t.Errorf("percentages for a category: %v %v", l, err)
+	}
+	if l, err := ParseBreaks("6:5.00; 12:4.00", 0, true); err != nil || len(l) != 2 {
+		t.Errorf("unit prices without a list price: %v %v", l, err)
+	}
+	if l, err := ParseBreaks("  ", 100, true); err != nil || l != nil {
+		t.Errorf("an empty cell: %v %v", l, err)
+	}
+}
+
+// A row without an rrp or breaks cell keeps the product's own; an empty cell removes them.
+// A kept table must still be cheaper than the row's unit price.
+func TestMissingRRPAndBreaksColumnsKeepTheProducts(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	old := catalogue.Product{SKU: "AB-1", RRP: 249, Breaks: pricing.Ladder{{From: 6, Price: 90}}}
+	for _, tc := range []struct {
+		name, file string
+		rrp        int64
+		breaks     pricing.Ladder
+	}{
+		{"no columns", "sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,1.00,20\n", 249, old.Breaks},
+		{"empty cells", "sku,name,category,pack_size,unit_price,vat_rate,rrp,breaks\nAB-1,Card,7,6,1.00,20,,\n", 0, nil},
+		{"a JSON line without the fields", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20}` + "\n", 249, old.Breaks},
+		{"a JSON line with empty fields", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20,"rrp":"","breaks":null}` + "\n", 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := "p.csv"
+			if strings.HasPrefix(tc.file, "{") {
+				name = "p.jsonl"
+			}
+			recs, ps := readRecords(name, []byte(tc.file), productColumns)
+			rows, p := productRows(name, recs, cats, map[string]bool{"r": true})
+			if len(ps) != 0 || p.count != 0 || len(rows) != 1 {
+				t.Fatalf("problems %v %s", ps, problemsOf(p.list))
+			}
+			got := productOf(rows[0], media.Images{}, old, true)
+			if got.RRP != tc.rrp || !slices.Equal(got.Breaks, tc.breaks) {
+				t.Errorf("RRP %d breaks %v, want %d %v", got.RRP, got.Breaks, tc.rrp, tc.breaks)
+			}
+		})
+	}
+	recs, _ := readRecords("p.csv", []byte("sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,0.90,20\n"), productColumns)
+	rows, _ := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+	p := keptBreaksProblems("p.csv", rows, []store.ImportProduct{{Product: old}})
+	if p.count != 1 {
+		t.Fatalf("a unit price at the kept break: %s", problemsOf(p.list))
+	}
+	checkSentence(t, p.list[0], "The unit price 0.90 is not above the product's breaks (6:0.90), which this file leaves as they are")
 }

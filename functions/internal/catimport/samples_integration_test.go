@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/media"
+	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // TestTheSamplesImport: the sample files of docs/catalogue-import.md load into the seed
@@ -46,6 +48,11 @@ func TestTheSamplesImport(t *testing.T) {
 	}
 	if got["TS-CARD-003"].Status != catalogue.StatusDiscontinued || got["TS-WRAP-001"].Stock != 0 || got["TS-CARD-002"].UnitPrice != 110 {
 		t.Fatalf("sample rows read %+v %+v %+v", got["TS-CARD-003"], got["TS-WRAP-001"], got["TS-CARD-002"])
+	}
+	if card.RRP != 199 || !slices.Equal(card.Breaks, pricing.Ladder{{From: 6, Price: 80}, {From: 12, Price: 75}}) ||
+		got["TS-CARD-002"].RRP != 249 || !slices.Equal(got["TS-CARD-002"].Breaks, pricing.Ladder{{From: 6, Percent: 5}, {From: 12, Percent: 10}}) ||
+		got["TS-CARD-003"].RRP != 0 || got["TS-CARD-003"].Breaks != nil {
+		t.Fatalf("sample RRPs and breaks read %+v %+v %+v", card, got["TS-CARD-002"], got["TS-CARD-003"])
 	}
 
 	// The JSON-lines sample holds two of the same products: nothing to change.

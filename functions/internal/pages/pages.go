@@ -8,22 +8,57 @@ import (
 	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // featuredPerRange is how many products a range page features.
 const featuredPerRange = 8
 
-// ProductCard is a product as a grid shows it. UnitPrice is pence ex VAT.
+// ProductCard is a product as a grid shows it. UnitPrice is pence ex VAT. RRP is the
+// recommended retail price of one unit in pence inc VAT (nil for none) and Margin the
+// margin it leaves at the list price (nil without an RRP): a signed-out visitor's
+// margin, worked out here because the browser does no money arithmetic.
 type ProductCard struct {
-	SKU       string `json:"sku"`
-	Path      string `json:"path"`
-	Slug      string `json:"slug"`
-	Name      string `json:"name"`
-	PackSize  int    `json:"pack_size"`
-	UnitPrice int64  `json:"unit_price"`
-	VATRate   int    `json:"vat_rate"`
-	InStock   bool   `json:"in_stock"`
-	SmallImg  string `json:"small_img"`
+	SKU       string        `json:"sku"`
+	Path      string        `json:"path"`
+	Slug      string        `json:"slug"`
+	Name      string        `json:"name"`
+	PackSize  int           `json:"pack_size"`
+	UnitPrice int64         `json:"unit_price"`
+	VATRate   int           `json:"vat_rate"`
+	InStock   bool          `json:"in_stock"`
+	SmallImg  string        `json:"small_img"`
+	RRP       *int64        `json:"rrp"`
+	Margin    *MarginAnswer `json:"margin"`
+}
+
+// MarginAnswer is the margin a unit price leaves at the product's RRP (docs/pricing.md
+// "Margin"): RRP in pence inc VAT a unit, Tenths the margin in tenths of a percent (524
+// is 52.4%), negative when the price is above the RRP ex VAT. The /api answers that
+// carry a margin use this type too.
+type MarginAnswer struct {
+	RRP    int64 `json:"rrp"`
+	Tenths int   `json:"tenths"`
+}
+
+// BreakRowAnswer is one row of a break table as a product page shows it: from FromPacks
+// to ToPacks packs (nil: and up) a unit costs UnitPrice and a pack PackPrice (pence ex
+// VAT, final prices), leaving Margin at the RRP (nil without one). The /api answers that
+// carry a buyer's own table use this type too.
+type BreakRowAnswer struct {
+	FromPacks int           `json:"from_packs"`
+	ToPacks   *int          `json:"to_packs"`
+	UnitPrice int64         `json:"unit_price"`
+	PackPrice int64         `json:"pack_price"`
+	Margin    *MarginAnswer `json:"margin"`
+}
+
+// MarginOf is m as the wire carries it; nil for nil.
+func MarginOf(m *pricing.Margin) *MarginAnswer {
+	if m == nil {
+		return nil
+	}
+	return &MarginAnswer{RRP: m.RRP, Tenths: m.Tenths}
 }
 
 // RangeLink is a range as menus and the home page link it.
@@ -87,6 +122,8 @@ type ProductDetail struct {
 	Description string `json:"description"`
 	LargeImg    string `json:"large_img"`
 	StockState  string `json:"stock_state" ts:"'in-stock' | 'low-stock' | 'out-of-stock'"`
+	// Breaks is the product's public break table at list prices ([] for none).
+	Breaks []BreakRowAnswer `json:"breaks"`
 }
 
 // ProductPage is the data of a product page, /{slug}/.
@@ -142,10 +179,40 @@ func StockState(p catalogue.Product) string {
 	}
 }
 
-// Card reshapes a product for a grid.
+// Card reshapes a product for a grid, with the margin at the list price.
 func Card(p catalogue.Product) ProductCard {
-	return ProductCard{SKU: p.SKU, Path: catalogue.ProductPath(p), Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
+	c := ProductCard{SKU: p.SKU, Path: catalogue.ProductPath(p), Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
 		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
+	if p.RRP > 0 {
+		rrp := p.RRP
+		c.RRP = &rrp
+		c.Margin = MarginOf(pricing.PriceOne(basket.LineOf(p, p.PackSize), publicTerms).Margin)
+	}
+	return c
+}
+
+// publicTerms are the terms the static pages price at: none, so list prices (not even
+// the shop's default discounts, which the live prices add for everyone).
+var publicTerms = pricing.Terms{}
+
+// BreakRowsOf is a break table as the wire carries it: [] for none.
+func BreakRowsOf(rows []pricing.BreakRow) []BreakRowAnswer {
+	out := make([]BreakRowAnswer, len(rows))
+	for i, r := range rows {
+		out[i] = BreakRowAnswer{FromPacks: r.FromPacks, UnitPrice: r.UnitPrice, PackPrice: r.PackPrice, Margin: MarginOf(r.Margin)}
+		if r.ToPacks > 0 {
+			to := r.ToPacks
+			out[i].ToPacks = &to
+		}
+	}
+	return out
+}
+
+// Detail reshapes a product for its page: the card, with the public break table at
+// list prices (no account's terms: the static pages are the same for everyone).
+func Detail(p catalogue.Product) ProductDetail {
+	return ProductDetail{ProductCard: Card(p), Description: p.Description, LargeImg: p.LargeImg,
+		StockState: StockState(p), Breaks: BreakRowsOf(pricing.Table(basket.LineOf(p, p.PackSize), publicTerms))}
 }
 
 // Build computes every page's data. The header menu's groups come in the catalogue's own
@@ -208,10 +275,9 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 	for _, p := range products {
 		path := catalogue.ProductPath(p)
 		s.Products[path] = ProductPage{
-			Kind: "product",
-			Product: ProductDetail{ProductCard: Card(p), Description: p.Description, LargeImg: p.LargeImg,
-				StockState: StockState(p)},
-			Range: rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
+			Kind:    "product",
+			Product: Detail(p),
+			Range:   rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
 			Related: related(byCat[p.CategoryID], p.SKU),
 		}
 	}

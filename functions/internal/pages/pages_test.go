@@ -1,11 +1,16 @@
 package pages
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tradeshop/functions/internal/apitypes"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
 
 	"github.com/tradeshop/functions/internal/seed"
 )
@@ -129,7 +134,7 @@ func TestBuildLeavesOutDiscontinued(t *testing.T) {
 	ranges, cats, products := shelf()
 	given := slices.Clone(products)
 	s := Build(ranges, cats, products)
-	if !slices.Equal(products, given) {
+	if !slices.EqualFunc(products, given, catalogue.Product.Equal) {
 		t.Fatal("Build changed the products it was given")
 	}
 	gone := map[string]bool{}
@@ -232,4 +237,52 @@ func TestPayloadTypesKeepTheWireRules(t *testing.T) {
 	for _, problem := range apitypes.WireProblems(PayloadTypes()...) {
 		t.Error(problem)
 	}
+}
+
+// A card carries the RRP and the margin it leaves at the list price; a product page the
+// public break table at list prices, one row from 1 pack and one per break.
+func TestRRPMarginAndBreakTable(t *testing.T) {
+	t.Parallel()
+	p := catalogue.Product{SKU: "GC101-00001", Slug: "apple-gc101-00001", Name: "Apple", CategoryID: 101, RangeURLText: "wholesale_cards",
+		PackSize: 6, UnitPrice: 95, VATRate: 20, Stock: 600, RRP: 249,
+		Breaks: pricing.Ladder{{From: 6, Price: 90}, {From: 12, Price: 85}}}
+	c := Card(p)
+	// RRP £2.49 inc VAT is £2.075 ex VAT: (207.5 − 95) ÷ 207.5 = 54.2%.
+	if c.RRP == nil || *c.RRP != 249 || c.Margin == nil || *c.Margin != (MarginAnswer{RRP: 249, Tenths: 542}) {
+		t.Fatalf("card RRP %v margin %+v", c.RRP, c.Margin)
+	}
+	if plain := Card(catalogue.Product{SKU: "X", PackSize: 6, UnitPrice: 95, VATRate: 20}); plain.RRP != nil || plain.Margin != nil {
+		t.Fatalf("a card without an RRP: %+v", plain)
+	}
+	five, eleven := 5, 11
+	want := []BreakRowAnswer{
+		{FromPacks: 1, ToPacks: &five, UnitPrice: 95, PackPrice: 570, Margin: &MarginAnswer{RRP: 249, Tenths: 542}},
+		{FromPacks: 6, ToPacks: &eleven, UnitPrice: 90, PackPrice: 540, Margin: &MarginAnswer{RRP: 249, Tenths: 566}},
+		{FromPacks: 12, UnitPrice: 85, PackPrice: 510, Margin: &MarginAnswer{RRP: 249, Tenths: 590}},
+	}
+	got := Detail(p).Breaks
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("break table:\n got  %s\n want %s", rowsText(got), rowsText(want))
+	}
+	pct := p
+	pct.RRP, pct.Breaks = 0, pricing.Ladder{{From: 10, Percent: 5}}
+	// 95p less 5% (4.75p, rounded half up to 5p) is 90p; no RRP, no margin.
+	if got := Detail(pct).Breaks; len(got) != 2 || got[1].UnitPrice != 90 || got[1].ToPacks != nil || got[0].Margin != nil {
+		t.Fatalf("percent break table %s", rowsText(got))
+	}
+	if got := Detail(catalogue.Product{SKU: "X", PackSize: 6, UnitPrice: 95}).Breaks; got == nil || len(got) != 0 {
+		t.Fatalf("no breaks should be [], got %#v", got)
+	}
+}
+
+func rowsText(rows []BreakRowAnswer) string {
+	var b strings.Builder
+	for _, r := range rows {
+		to := "up"
+		if r.ToPacks != nil {
+			to = strconv.Itoa(*r.ToPacks)
+		}
+		fmt.Fprintf(&b, "[%d–%s %d %d %+v] ", r.FromPacks, to, r.UnitPrice, r.PackPrice, r.Margin)
+	}
+	return b.String()
 }

@@ -3,6 +3,7 @@ package seed
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,6 +116,7 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 		stock = pack * (2 + r.IntN(200))
 	}
 	lowerSKU := strings.ToLower(sku)
+	const vat = 20
 	return catalogue.Product{
 		SKU:          sku,
 		Slug:         catalogue.Slugify(name) + "-" + lowerSKU,
@@ -124,12 +126,81 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 		RangeURLText: d.rng,
 		PackSize:     pack,
 		UnitPrice:    price,
-		VATRate:      20,
+		VATRate:      vat,
 		Stock:        stock,
 		SmallImg:     "/media/products/" + lowerSKU + "-s.svg",
 		LargeImg:     "/media/products/" + lowerSKU + "-l.svg",
 		Status:       catalogue.StatusActive,
+		RRP:          shelfPrice(d, i, price, vat),
+		Breaks:       seedBreaks(d, i, price),
 	}
+}
+
+// shelfPrice is a believable recommended retail price of one unit inc VAT for a product
+// of unit pence ex VAT: 2 to 2.6 times the unit price with VAT, on the nearest of the
+// price points shops use (.25, .49, .50, .75, .99). It draws from its own stream, so the
+// product's other figures are what they were before products had an RRP.
+func shelfPrice(d catDef, i int, unit int64, vat int) int64 {
+	r := rand.New(rand.NewPCG(uint64(d.id), uint64(i)|1<<40))
+	target := unit * int64(100+vat) * int64(200+r.IntN(61)) / 10_000 // pence inc VAT
+	best := int64(25)
+	for pounds := max(0, target/100-1); pounds <= target/100+1; pounds++ {
+		for _, end := range []int64{25, 49, 50, 75, 99} {
+			if c := pounds*100 + end; abs(c-target) < abs(best-target) {
+				best = c
+			}
+		}
+	}
+	return best
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// breaksCategory is the category whose first products have quantity breaks in the seed
+// (Age Balloons): docs/catalogue.md names them, and no other test prices them past one
+// pack.
+const breaksCategory = 603
+
+// seedBreaks is the public break table of the first four products of breaksCategory
+// (none for the rest): unit prices for the first and third, percentages for the second
+// and fourth, so both kinds show on pages and in baskets.
+func seedBreaks(d catDef, i int, unit int64) pricing.Ladder {
+	if d.id != breaksCategory {
+		return nil
+	}
+	step := max(5, unit/20/5*5) // about 5% a step, in whole 5p as price lists print them
+	switch i {
+	case 0:
+		return pricing.Ladder{{From: 6, Price: unit - step}, {From: 12, Price: unit - 2*step}}
+	case 1:
+		return pricing.Ladder{{From: 6, Percent: 5}, {From: 12, Percent: 10}, {From: 24, Percent: 15}}
+	case 2:
+		return pricing.Ladder{{From: 3, Price: unit - step}, {From: 10, Price: unit - 2*step}, {From: 20, Price: unit - 3*step}}
+	case 3:
+		return pricing.Ladder{{From: 10, Percent: 10}}
+	}
+	return nil
+}
+
+// PriceGroups are the seed's price groups: Independents, with 10% off one category and
+// a fixed price and breaks on one product, assigned to no account (staff assign it in
+// the back office).
+func PriceGroups(c Catalogue, now time.Time) []pricing.Group {
+	rules := pricing.Rules{Discounts: map[string]int{"category:604": 10}}
+	// The fifth age balloon: the four before it have public breaks of their own.
+	sku := fmt.Sprintf("%s%d-%05d", rangeCodes["wholesale_balloons"], breaksCategory, 5)
+	if i := slices.IndexFunc(c.Products, func(p catalogue.Product) bool { return p.SKU == sku }); i >= 0 {
+		unit := c.Products[i].UnitPrice
+		key := "product:" + sku
+		rules.Prices = map[string]int64{key: unit - max(5, unit/10/5*5)} // about 10% below the list price
+		rules.Breaks = map[string]pricing.Ladder{key: {{From: 5, Percent: 5}, {From: 10, Percent: 10}}}
+	}
+	return []pricing.Group{{ID: "independents", Name: "Independents", Rules: rules, Version: 1, UpdatedAt: now}}
 }
 
 func describe(d catDef, fam family, style, subject string, pack int) string {

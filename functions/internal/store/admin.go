@@ -189,7 +189,7 @@ func (s *Store) StaffAccounts(ctx context.Context, q string, from *ListCursor, n
 	return list, next, nil
 }
 
-// AccountChange is a staff change of an account's credit and discounts, on condition
+// AccountChange is a staff change of an account's credit, discounts and price group, on condition
 // the profile is still as the page read it (its updatedAt).
 type AccountChange struct {
 	UID               string
@@ -197,6 +197,7 @@ type AccountChange struct {
 	ApprovedForCredit bool
 	CreditLimit       *int64
 	DSC               string
+	PriceGroup        string // the group's id; "" for none
 	Audit             orders.AuditEntry
 }
 
@@ -214,6 +215,11 @@ func (s *Store) ChangeAccount(ctx context.Context, c AccountChange) error {
 		upd = upd.Set(expression.Name("dsc"), expression.Value(c.DSC))
 	} else {
 		upd = upd.Remove(expression.Name("dsc"))
+	}
+	if c.PriceGroup != "" {
+		upd = upd.Set(expression.Name("pg"), expression.Value(c.PriceGroup))
+	} else {
+		upd = upd.Remove(expression.Name("pg"))
 	}
 	t := &txn{}
 	errs := []error{

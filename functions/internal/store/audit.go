@@ -18,7 +18,8 @@ import (
 
 // The audit trail (docs/back-office.md "Roles"): one item per staff change, written in
 // the same transaction as the change, in the partition of what changed: AUDIT#ORDER#id,
-// AUDIT#ACCOUNT#uid, AUDIT#COUPON#id, AUDIT#PRODUCT#sku; sk the time (Unix ms, zero-padded)
+// AUDIT#ACCOUNT#uid, AUDIT#COUPON#id, AUDIT#PRODUCT#sku,
+// AUDIT#PRICEGROUP#id; sk the time (Unix ms, zero-padded)
 // and a random suffix, so the trail reads newest first.
 const prefixAudit = "AUDIT#"
 
@@ -28,6 +29,8 @@ const (
 	AuditAccount = "ACCOUNT#"
 	AuditCoupon  = "COUPON#"
 	AuditProduct = "PRODUCT#"
+	// AuditPriceGroup is a price group's trail: created, renamed, its rules replaced.
+	AuditPriceGroup = "PRICEGROUP#"
 )
 
 // auditItem is one audit entry as stored. Before and After are JSON objects.

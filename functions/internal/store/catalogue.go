@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // keys are the attributes every catalogue item carries for the table and its indexes.
@@ -63,6 +64,9 @@ type productItem struct {
 	Status       string `dynamodbav:"status,omitempty"`
 	SortOrder    int    `dynamodbav:"sortOrder,omitempty"`
 	Barcode      string `dynamodbav:"barcode,omitempty"`
+	RRP          int64  `dynamodbav:"rrp,omitempty"`
+	// Breaks is the public break table: a list of maps {from, price} or {from, percent}.
+	Breaks []breakItem `dynamodbav:"breaks,omitempty"`
 	// StockJob is the catalogue import that last set Stock (docs/catalogue-import.md
 	// "Stock"): a re-run of that import leaves the stock alone.
 	StockJob string `dynamodbav:"stockJob,omitempty"`
@@ -104,7 +108,7 @@ func productToItem(p catalogue.Product) productItem {
 		SKU: p.SKU, Slug: p.Slug, Name: p.Name, Description: p.Description, CategoryID: p.CategoryID,
 		RangeURLText: p.RangeURLText, PackSize: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 		Stock: p.Stock, SmallImg: p.SmallImg, LargeImg: p.LargeImg,
-		Status: p.Status, SortOrder: p.SortOrder, Barcode: p.Barcode,
+		Status: p.Status, SortOrder: p.SortOrder, Barcode: p.Barcode, RRP: p.RRP, Breaks: breaksToItem(p.Breaks),
 	}
 }
 
@@ -112,7 +116,37 @@ func (it productItem) toProduct() catalogue.Product {
 	return catalogue.Product{SKU: it.SKU, Slug: it.Slug, Name: it.Name, Description: it.Description,
 		CategoryID: it.CategoryID, RangeURLText: it.RangeURLText, PackSize: it.PackSize,
 		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg,
-		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode}
+		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode, RRP: it.RRP, Breaks: it.ladder()}
+}
+
+// breakItem is one quantity break as the table holds it: {from, price} or {from, percent}.
+type breakItem struct {
+	From    int   `dynamodbav:"from"`
+	Price   int64 `dynamodbav:"price,omitempty"`
+	Percent int   `dynamodbav:"percent,omitempty"`
+}
+
+func breaksToItem(l pricing.Ladder) []breakItem {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make([]breakItem, len(l))
+	for i, t := range l {
+		out[i] = breakItem{From: t.From, Price: t.Price, Percent: t.Percent}
+	}
+	return out
+}
+
+// ladder is the product's break table; nil when it has none.
+func (it productItem) ladder() pricing.Ladder {
+	if len(it.Breaks) == 0 {
+		return nil
+	}
+	out := make(pricing.Ladder, len(it.Breaks))
+	for i, b := range it.Breaks {
+		out[i] = pricing.Tier{From: b.From, Price: b.Price, Percent: b.Percent}
+	}
+	return out
 }
 
 // PutCatalogue writes ranges, categories and products, overwriting items with the same

@@ -222,7 +222,7 @@ func (s *Store) updateProduct(ctx context.Context, u ProductUpdate, job string) 
 		} else if u.MarkStock {
 			u.StockDelta = u.StockTo - it.Stock // orders took more than the change would leave: the file's figure
 		}
-		if !u.MarkStock && withStock(it.toProduct(), u.After.Stock) == u.After {
+		if !u.MarkStock && withStock(it.toProduct(), u.After.Stock).Equal(u.After) {
 			// The product holds the change already: an earlier try whose answer was lost
 			// (or which ran on in a paused store) wrote it, with its audit entry in the same
 			// transaction, which is why this try's audit condition failed.
@@ -262,6 +262,16 @@ func (s *Store) addProductUpdate(t *txn, u ProductUpdate, job string) error {
 		upd = upd.Set(expression.Name("barcode"), expression.Value(p.Barcode))
 	} else {
 		upd = upd.Remove(expression.Name("barcode"))
+	}
+	if p.RRP > 0 {
+		upd = upd.Set(expression.Name("rrp"), expression.Value(p.RRP))
+	} else {
+		upd = upd.Remove(expression.Name("rrp"))
+	}
+	if len(p.Breaks) > 0 {
+		upd = upd.Set(expression.Name("breaks"), expression.Value(breaksToItem(p.Breaks)))
+	} else {
+		upd = upd.Remove(expression.Name("breaks"))
 	}
 	cond := expression.AttributeExists(expression.Name("pk"))
 	if u.MarkStock {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -94,5 +95,56 @@ func TestProductUpdatesAppliedTwiceMoveTheStockOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A product's RRP and break table are written by the catalogue load and by an import's
+// update, read back as they were, and an update without them removes them.
+func TestProductRRPAndBreaksRoundTrip(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	p := catalogue.Product{SKU: "RB-1", Slug: "p-rb-1", Name: "Product RB-1", CategoryID: 1, RangeURLText: "r", PackSize: 6,
+		UnitPrice: 100, VATRate: 20, Status: catalogue.StatusActive, RRP: 249,
+		Breaks: pricing.Ladder{{From: 6, Price: 90}, {From: 12, Price: 85}}}
+	if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{p}, nil); err != nil {
+		t.Fatal(err)
+	}
+	check := func(want catalogue.Product) {
+		t.Helper()
+		got, err := st.Product(ctx, want.SKU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("read back\n got  %+v\n want %+v", got, want)
+		}
+	}
+	check(p)
+	p.RRP, p.Breaks = 299, pricing.Ladder{{From: 10, Percent: 5}}
+	if err := st.UpdateProducts(ctx, []store.ProductUpdate{{After: p}}, "job-1", nil); err != nil {
+		t.Fatal(err)
+	}
+	check(p)
+	p.RRP, p.Breaks = 0, nil
+	if err := st.UpdateProducts(ctx, []store.ProductUpdate{{After: p}}, "job-2", nil); err != nil {
+		t.Fatal(err)
+	}
+	check(p)
+}
+
+// The seed's price groups are written under PRICEGROUP with their rules as one JSON string.
+func TestPutSeedPriceGroups(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	g := pricing.Group{ID: "independents", Name: "Independents", Version: 1, UpdatedAt: time.UnixMilli(1_760_000_000_000),
+		Rules: pricing.Rules{Discounts: map[string]int{"category:604": 10}}}
+	if err := st.PutSeedPriceGroups(ctx, []pricing.Group{g}); err != nil {
+		t.Fatal(err)
+	}
+	name, rules, by, err := st.SeedGroupForTest(ctx, "independents")
+	if err != nil || name != "Independents" || rules != `{"discounts":{"category:604":10}}` || by != "seed" {
+		t.Fatalf("item %q %q %q %v", name, rules, by, err)
 	}
 }

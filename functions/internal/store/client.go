@@ -73,15 +73,21 @@ type Config struct {
 	// Patience is how a batch tool's client sends a call again that missed its deadline
 	// (BatchConfigFromEnv); zero for the functions that answer buyers.
 	Patience Patience
+	// PriceGroupCache is how long the process keeps the price groups it read
+	// (PRICE_GROUP_CACHE_SECONDS): 0 is DefaultPriceGroupCache, a negative value no cache.
+	PriceGroupCache time.Duration
+	// Now is the price group cache's clock; nil is time.Now (tests move it on).
+	Now func() time.Time
 
-	// invalid is why the environment's STORE_TIMEOUT_MS was refused; Open and NewClient
+	// invalid is why the environment's STORE_TIMEOUT_MS or PRICE_GROUP_CACHE_SECONDS was refused; Open and NewClient
 	// answer it, so a bad value stops the process at start, not at the first call.
 	invalid error
 }
 
-// ConfigFromEnv reads TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION and STORE_TIMEOUT_MS
-// through getenv. A STORE_TIMEOUT_MS that is not a whole number of milliseconds from 100
-// to 60000 makes Open and NewClient fail, saying so.
+// ConfigFromEnv reads TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, STORE_TIMEOUT_MS and
+// PRICE_GROUP_CACHE_SECONDS through getenv. A STORE_TIMEOUT_MS that is not a whole number
+// of milliseconds from 100 to 60000, or a PRICE_GROUP_CACHE_SECONDS that is not one of
+// seconds from 0 to 60, makes Open and NewClient fail, saying so.
 func ConfigFromEnv(getenv func(string) string) Config {
 	c := Config{TableName: getenv("TABLE_NAME"), Endpoint: getenv("DYNAMODB_ENDPOINT"), Region: getenv("AWS_REGION")}
 	if c.TableName == "" {
@@ -91,7 +97,26 @@ func ConfigFromEnv(getenv func(string) string) Config {
 		c.Region = "eu-west-2"
 	}
 	c.Timeout, c.invalid = parseTimeout(getenv("STORE_TIMEOUT_MS"))
+	var cacheErr error
+	c.PriceGroupCache, cacheErr = parsePriceGroupCache(getenv("PRICE_GROUP_CACHE_SECONDS"))
+	c.invalid = errors.Join(c.invalid, cacheErr)
 	return c
+}
+
+// parsePriceGroupCache reads PRICE_GROUP_CACHE_SECONDS: empty is the default (60), 0 no
+// cache (a negative Config value), else a whole number of seconds up to 60.
+func parsePriceGroupCache(v string) (time.Duration, error) {
+	if v == "" {
+		return DefaultPriceGroupCache, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || time.Duration(n)*time.Second > DefaultPriceGroupCache {
+		return 0, fmt.Errorf("PRICE_GROUP_CACHE_SECONDS must be a whole number of seconds from 0 to %d, not %q", int(DefaultPriceGroupCache.Seconds()), v)
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 // parseTimeout reads STORE_TIMEOUT_MS: empty is the default.
@@ -112,6 +137,8 @@ func parseTimeout(v string) (time.Duration, error) {
 type Store struct {
 	db    *dynamodb.Client
 	table string
+	// groups is this process's cache of the price groups (pricegroups.go).
+	groups *groupCache
 }
 
 // Open makes a Store on the client NewClient makes.
@@ -120,7 +147,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{db: db, table: c.TableName}, nil
+	return &Store{db: db, table: c.TableName, groups: newGroupCache(c.PriceGroupCache, c.Now)}, nil
 }
 
 // NewClient makes the DynamoDB client a Store uses. With an endpoint (DynamoDB Local) it

@@ -47,6 +47,11 @@ const (
 	prefixStripeEvent = "STRIPEEVENT#"
 	skStripeEvent     = "STRIPEEVENT"
 
+	// pkPriceGroup is the partition of the price groups (pricegroups.go), sk
+	// prefixPriceGroup and the group's id.
+	pkPriceGroup     = "PRICEGROUP"
+	prefixPriceGroup = "GROUP#"
+
 	typeRange    = "RANGE"
 	typeCategory = "CATEGORY"
 	typeProduct  = "PRODUCT"

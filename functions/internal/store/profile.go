@@ -44,6 +44,8 @@ type Profile struct {
 	OptInMarketing int
 	ActiveCouponID string
 	DSC            string
+	// PriceGroup is the id of the account's price group ("" for none).
+	PriceGroup string
 	// ApprovedForCredit accounts may pay on account; others pay pro-forma.
 	ApprovedForCredit bool
 	// CreditLimit is the most the account may owe on account (pence), nil for none set;
@@ -63,6 +65,7 @@ type profileItem struct {
 	OptInMarketing int      `dynamodbav:"optInMarketing"`
 	ActiveCouponID string   `dynamodbav:"active_coupon_id,omitempty"`
 	DSC            string   `dynamodbav:"dsc,omitempty"`
+	PriceGroup     string   `dynamodbav:"pg,omitempty"`
 	UpdatedAt      int64    `dynamodbav:"updatedAt"`
 	Approved       bool     `dynamodbav:"approvedForCredit,omitempty"`
 	CreditLimit    *int64   `dynamodbav:"creditLimit,omitempty"`
@@ -79,7 +82,7 @@ func profileKey(uid string) map[string]types.AttributeValue { return key(prefixU
 
 func (it profileItem) toProfile(uid string) Profile {
 	return Profile{UID: uid, Business: it.Business, Email: it.Email, Telephone: it.Telephone,
-		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC,
+		OptInMarketing: it.OptInMarketing, ActiveCouponID: it.ActiveCouponID, DSC: it.DSC, PriceGroup: it.PriceGroup,
 		ApprovedForCredit: it.Approved, CreditLimit: it.CreditLimit, Owed: it.Owed, Billing: it.Billing,
 		UpdatedAt: time.UnixMilli(it.UpdatedAt).UTC()}
 }
@@ -95,7 +98,7 @@ func unmarshalProfile(item map[string]types.AttributeValue, uid string) (Profile
 
 // Account is what the basket and order rules need of the profile.
 func (p Profile) Account() account.Account {
-	a := account.Account{UID: p.UID, DSC: p.DSC, ActiveCouponID: strings.TrimPrefix(p.ActiveCouponID, CouponPrefix),
+	a := account.Account{UID: p.UID, DSC: p.DSC, PriceGroup: p.PriceGroup, ActiveCouponID: strings.TrimPrefix(p.ActiveCouponID, CouponPrefix),
 		ApprovedForCredit: p.ApprovedForCredit, CreditLimit: p.CreditLimit, Owed: p.Owed}
 	if p.Billing != nil {
 		b := p.Billing.toAccount()

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/pricing"
+	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -23,6 +25,8 @@ type Store interface {
 	ChangeAccount(ctx context.Context, c store.AccountChange) error
 	// Audit reads the newest entries of a thing's audit trail (store.AuditAccount+uid).
 	Audit(ctx context.Context, thing string) ([]orders.AuditEntry, error)
+	// PriceGroup reads one price group as it is now; store.ErrNotFound when there is none.
+	PriceGroup(ctx context.Context, id string) (pricing.Group, error)
 }
 
 var _ Store = (*store.Store)(nil)
@@ -43,12 +47,14 @@ type Change struct {
 	ApprovedForCredit bool
 	CreditLimit       *int64 // pence; nil: no limit set
 	DSC               string // the account's own discounts as a JSON object; "" for none
+	PriceGroup        string // the id of the account's price group; "" for none
 	By                orders.Staff
 }
 
 // Problems answers what is wrong with change c, by field name (empty when nothing is):
-// a version the page read, a limit to approve for credit within its bounds, and own
-// discounts the pricing rules take (pricing.MergeDiscounts).
+// a version the page read, a limit to approve for credit within its bounds, own
+// discounts the pricing rules take (pricing.MergeDiscounts) and a price group id of the
+// right shape (Change finds out whether the group exists).
 func Problems(c Change) map[string]string {
 	p := map[string]string{}
 	if c.Version <= 0 {
@@ -66,6 +72,9 @@ func Problems(c Change) map[string]string {
 		} else if _, err := pricing.MergeDiscounts(nil, c.DSC); err != nil {
 			p["dsc"] = "The discounts must be a JSON object of \"range:url-text\", \"category:id\" or \"product:SKU\" to a whole percentage from 0 to 100 (" + err.Error() + ")."
 		}
+	}
+	if c.PriceGroup != "" && !pricing.ValidGroupID(c.PriceGroup) {
+		p["price_group"] = "The price group must be the id of one of the shop's price groups, or empty for none."
 	}
 	return p
 }
@@ -119,8 +128,8 @@ func (s Service) Read(ctx context.Context, uid string) (Record, error) {
 }
 
 // Change makes change c to account uid and answers it after, with its trail: approval
-// for credit with its limit and the own discounts (stored canonical), audited with both
-// before and after. A change on a version that is no longer the account's, or that
+// for credit with its limit, the own discounts (stored canonical) and the price group
+// (which must exist: a *shoperr.FieldError otherwise), audited with both before and after. A change on a version that is no longer the account's, or that
 // loses to another write, is refused as changed meanwhile (a *shoperr.ConflictError).
 func (s Service) Change(ctx context.Context, uid string, c Change) (Record, error) {
 	if !account.ValidUID(uid) {
@@ -134,15 +143,22 @@ func (s Service) Change(ctx context.Context, uid string, c Change) (Record, erro
 	if p.UpdatedAt.UnixMilli() != c.Version {
 		return Record{}, stale
 	}
+	if c.PriceGroup != "" && c.PriceGroup != p.PriceGroup {
+		if _, err := s.Store.PriceGroup(ctx, c.PriceGroup); errors.Is(err, store.ErrNotFound) {
+			return Record{}, &shoperr.FieldError{Field: "price_group", Problem: fmt.Sprintf("There is no price group %q: choose one of the list.", c.PriceGroup)}
+		} else if err != nil {
+			return Record{}, err
+		}
+	}
 	dsc := CanonicalDSC(c.DSC)
 	now := s.Now()
 	if !now.After(p.UpdatedAt) {
 		now = p.UpdatedAt.Add(time.Millisecond) // the version must move on
 	}
 	err = s.Store.ChangeAccount(ctx, store.AccountChange{UID: uid, Seen: p.UpdatedAt, ApprovedForCredit: c.ApprovedForCredit,
-		CreditLimit: c.CreditLimit, DSC: dsc, Audit: orders.AuditEntry{At: now, By: c.By, Action: "account",
-			Before: map[string]any{"approved_for_credit": p.ApprovedForCredit, "credit_limit": p.CreditLimit, "dsc": p.DSC},
-			After:  map[string]any{"approved_for_credit": c.ApprovedForCredit, "credit_limit": c.CreditLimit, "dsc": dsc}}})
+		CreditLimit: c.CreditLimit, DSC: dsc, PriceGroup: c.PriceGroup, Audit: orders.AuditEntry{At: now, By: c.By, Action: "account",
+			Before: map[string]any{"approved_for_credit": p.ApprovedForCredit, "credit_limit": p.CreditLimit, "dsc": p.DSC, "price_group": p.PriceGroup},
+			After:  map[string]any{"approved_for_credit": c.ApprovedForCredit, "credit_limit": c.CreditLimit, "dsc": dsc, "price_group": c.PriceGroup}}})
 	if errors.Is(err, store.ErrChanged) {
 		return Record{}, stale
 	}

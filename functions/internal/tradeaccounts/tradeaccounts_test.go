@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -45,10 +46,18 @@ func (f *fakeStore) ChangeAccount(_ context.Context, c store.AccountChange) erro
 	if f.lose || !p.UpdatedAt.Equal(c.Seen) {
 		return store.ErrChanged
 	}
-	p.ApprovedForCredit, p.CreditLimit, p.DSC, p.UpdatedAt = c.ApprovedForCredit, c.CreditLimit, c.DSC, c.Audit.At
+	p.ApprovedForCredit, p.CreditLimit, p.DSC, p.PriceGroup, p.UpdatedAt = c.ApprovedForCredit, c.CreditLimit, c.DSC, c.PriceGroup, c.Audit.At
 	f.profiles[c.UID] = p
 	f.audit[store.AuditAccount+c.UID] = append([]orders.AuditEntry{c.Audit}, f.audit[store.AuditAccount+c.UID]...)
 	return nil
+}
+
+// PriceGroup knows one group, independents.
+func (f *fakeStore) PriceGroup(_ context.Context, id string) (pricing.Group, error) {
+	if id != "independents" {
+		return pricing.Group{}, store.ErrNotFound
+	}
+	return pricing.Group{ID: id, Name: "Independents", Version: 1}, nil
 }
 
 func (f *fakeStore) Audit(_ context.Context, thing string) ([]orders.AuditEntry, error) {
@@ -73,6 +82,8 @@ func TestProblems(t *testing.T) {
 		{"own discounts", Change{Version: 5, DSC: `{"range:xmas":10,"product:GC101-00001":5}`}, nil},
 		{"own discounts over 100%", Change{Version: 5, DSC: `{"range:xmas":120}`}, []string{"dsc"}},
 		{"own discounts that are not JSON", Change{Version: 5, DSC: `range:xmas=10`}, []string{"dsc"}},
+		{"a price group", Change{Version: 5, PriceGroup: "garden-centres"}, nil},
+		{"a price group id of the wrong shape", Change{Version: 5, PriceGroup: "Garden centres"}, []string{"price_group"}},
 		{"own discounts too long", Change{Version: 5, DSC: `{"range:x":1` + strings.Repeat(" ", maxDSC) + `}`}, []string{"dsc"}},
 	}
 	for _, tc := range cases {
@@ -110,6 +121,7 @@ func TestChange(t *testing.T) {
 		lose    bool
 		refused bool
 		missing bool
+		noGroup bool
 		check   func(t *testing.T, rec Record)
 	}{
 		{name: "approve with a limit and own discounts, audited", now: read.Add(time.Minute),
@@ -130,6 +142,14 @@ func TestChange(t *testing.T) {
 					t.Errorf("updated at %v", rec.Account.UpdatedAt)
 				}
 			}},
+		{name: "into a price group, audited", now: read.Add(time.Minute),
+			c: Change{Version: read.UnixMilli(), PriceGroup: "independents"},
+			check: func(t *testing.T, rec Record) {
+				if rec.Account.PriceGroup != "independents" || rec.Audit[0].Before["price_group"] != "" || rec.Audit[0].After["price_group"] != "independents" {
+					t.Errorf("account %+v, audit %+v", rec.Account, rec.Audit[0])
+				}
+			}},
+		{name: "a price group that is not", now: read, c: Change{Version: read.UnixMilli(), PriceGroup: "multiples"}, noGroup: true},
 		{name: "on a version the account is no longer at", now: read, c: Change{Version: read.UnixMilli() - 1}, refused: true},
 		{name: "losing to another write", now: read.Add(time.Minute), c: Change{Version: read.UnixMilli()}, lose: true, refused: true},
 		{name: "an account that is not", uid: "nobody", now: read, c: Change{Version: 1}, missing: true},
@@ -151,6 +171,14 @@ func TestChange(t *testing.T) {
 			case tc.refused:
 				if !errors.As(err, &refused) || refused.Msg != "The account of Robin Cards Ltd was changed by someone else since you opened it: reload it and try again." {
 					t.Fatalf("err %v, want changed meanwhile", err)
+				}
+				if len(f.audit) != 0 {
+					t.Error("a refused change was audited")
+				}
+			case tc.noGroup:
+				var field *shoperr.FieldError
+				if !errors.As(err, &field) || field.Field != "price_group" || field.Problem != `There is no price group "multiples": choose one of the list.` {
+					t.Fatalf("err %v, want a field error on price_group", err)
 				}
 				if len(f.audit) != 0 {
 					t.Error("a refused change was audited")

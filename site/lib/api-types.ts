@@ -496,6 +496,10 @@ export interface OrderLineAnswer {
   line_amount: Pence;
   vat_rate: number;
   vat: Pence;
+  base_price: Pence;
+  break_from: number | null;
+  break_price: Pence;
+  price_group: string | null;
   credited: number;
   to_send: number;
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -373,6 +374,14 @@ type orderLineAnswer struct {
 	LineAmount      int64  `json:"line_amount"`
 	VATRate         int    `json:"vat_rate"`
 	VAT             int64  `json:"vat"`
+	// How the line was priced (docs/pricing.md "The rule"): the base price (the price
+	// group's for the product, else the list price), the break reached in packs (null for
+	// none) and the price there, and the name of the price group whose rules priced the
+	// line (null for none).
+	BasePrice  int64   `json:"base_price"`
+	BreakFrom  *int    `json:"break_from"`
+	BreakPrice int64   `json:"break_price"`
+	PriceGroup *string `json:"price_group"`
 	// Credited is how many of the units credit notes credit, ToSend the rest: the units
 	// to be sent before dispatch, those supplied after (docs/invoices.md "Part of an
 	// order").
@@ -527,7 +536,14 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	for i, l := range o.Lines {
 		a.Lines[i] = orderLineAnswer{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Quantity: l.Quantity, ListPrice: l.ListPrice,
 			DiscountPercent: l.DiscountPercent, UnitPrice: l.UnitPrice, LineAmount: l.LineAmount, VATRate: l.VATRate, VAT: l.VAT,
-			Credited: credited[i], ToSend: l.Quantity - credited[i]}
+			Credited: credited[i], ToSend: l.Quantity - credited[i], BasePrice: l.BasePrice, BreakPrice: l.BreakPrice}
+		if l.BreakFrom > 0 {
+			a.Lines[i].BreakFrom = &l.BreakFrom
+		}
+		if l.Group != "" {
+			name := cmp.Or(l.GroupName, l.Group)
+			a.Lines[i].PriceGroup = &name
+		}
 	}
 	a.DeliveryCredited, _ = o.DeliveryCredited()
 	a.DeliveryLeft = o.DeliveryCharge - a.DeliveryCredited

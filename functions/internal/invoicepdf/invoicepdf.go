@@ -197,6 +197,9 @@ func (d *doc) head(o orders.Order) {
 	if o.Billing != nil && o.Billing.PORef != "" {
 		facts = append(facts, "Your PO reference "+o.Billing.PORef)
 	}
+	if g := o.PriceGroupName(); g != "" {
+		facts = append(facts, "Prices: "+g)
+	}
 	left := d.block(margin, d.y, 250, "Supplier", supplier)
 	rightY := d.block(330, d.y, right-330, "Invoice", facts)
 	d.y = max(left, rightY) + 10
@@ -271,7 +274,12 @@ func (d *doc) lines(o orders.Order) {
 		if l.DiscountPercent > 0 {
 			discount = fmt.Sprintf("%d%%", l.DiscountPercent)
 		}
-		d.lineRow(columns, fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize), []string{l.SKU, "", fmt.Sprint(l.Quantity),
+		description := fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize)
+		if note := l.PriceNote(); note != "" {
+			// How the unit price was reached: "£0.85 (list £0.95, 12+ packs price, 5% off)".
+			description += ", " + l.PriceText()
+		}
+		d.lineRow(columns, description, []string{l.SKU, "", fmt.Sprint(l.Quantity),
 			orders.Pounds(l.UnitPrice), discount, fmt.Sprintf("%d%%", l.VATRate), orders.Pounds(l.LineAmount), orders.Pounds(l.VAT)})
 	}
 	d.y += 8

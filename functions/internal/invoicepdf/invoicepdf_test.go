@@ -93,6 +93,29 @@ func TestRenderHoldsWhatAVATInvoiceMust(t *testing.T) {
 	}
 }
 
+// A line priced at a break, a price group's price or a discount says how, and the
+// invoice names the price group that priced it.
+func TestRenderSaysHowEachLineWasPriced(t *testing.T) {
+	t.Parallel()
+	o := order(3)
+	o.Lines[0].BreakFrom, o.Lines[0].BreakPrice, o.Lines[0].UnitPrice = 12, 95, 90
+	o.Lines[0].ListPrice, o.Lines[0].BasePrice = 100, 100
+	o.Lines[1].Group, o.Lines[1].GroupName = "independents", "Independents"
+	o.Lines[2].DiscountPercent, o.Lines[2].ListPrice, o.Lines[2].UnitPrice = 0, 285, 285
+	doc, err := Render(o, config.Shop{})
+	text := pdfWords(t, doc, err)
+	holds(t, text, "£0.90 (list £1.00, 12+ packs price, 5% off)", "£2.85 (list £3.00, 5% off)", "Prices: Independents")
+	if strings.Count(text, "(list ") != 2 {
+		t.Errorf("a line at its list price explains it:\n%s", text)
+	}
+	plain := order(1)
+	plain.Lines[0].DiscountPercent, plain.Lines[0].UnitPrice = 0, 300
+	doc, err = Render(plain, config.Shop{})
+	if text := pdfWords(t, doc, err); strings.Contains(text, "Prices:") || strings.Contains(text, "(list ") {
+		t.Errorf("an order at list prices names a price group or explains a price:\n%s", text)
+	}
+}
+
 func TestRenderBreaksLongOrdersOntoPages(t *testing.T) {
 	t.Parallel()
 	o := order(500)

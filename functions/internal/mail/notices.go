@@ -74,7 +74,7 @@ func (n Notices) Dispatched(o orders.Order) []outbox.Message {
 		if left > 0 {
 			l := o.Lines[i]
 			l.Quantity = left
-			v.Lines = append(v.Lines, lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), LineNet: orders.Pounds(l.LineAmount)})
+			v.Lines = append(v.Lines, orderLineView(l))
 		}
 	}
 	return []outbox.Message{n.message(o, outbox.KindDispatch, to, n.Shop.Contact.Email, fmt.Sprintf("Your order %s has been dispatched", o.ID), v)}
@@ -161,6 +161,7 @@ type view struct {
 	Contact      string // the buyer's contact name
 	BuyerEmail   string
 	Lines        []lineView
+	PriceGroup   string // the price group that priced any line ("Prices: Independents"), "" for none
 	Goods        string
 	CouponID     string // "" for no coupon
 	Coupon       string // the discount, as a negative amount
@@ -202,8 +203,16 @@ type shopView struct {
 	Address, Phone, Email, Hours                                                      string
 }
 
+// lineView is one line of an email. PriceNote says how an order line's unit price was
+// reached ("list £0.95, 12+ packs price, 5% off"; "" at the list price).
 type lineView struct {
-	Name, SKU, Packs, UnitPrice, LineNet string
+	Name, SKU, Packs, UnitPrice, PriceNote, LineNet string
+}
+
+// orderLineView is line l of an order as its emails list it.
+func orderLineView(l orders.Line) lineView {
+	return lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), PriceNote: l.PriceNote(),
+		LineNet: orders.Pounds(l.LineAmount)}
 }
 
 func (n Notices) view(o orders.Order) view {
@@ -214,6 +223,7 @@ func (n Notices) view(o orders.Order) view {
 		Order: o.ID, Date: orders.InvoiceDate(o.PlacedAt), BuyerEmail: o.Email,
 		Goods: orders.Pounds(o.GoodsExVAT), NetExVAT: orders.Pounds(o.NetExVAT), VAT: orders.Pounds(o.VAT), Total: orders.Pounds(o.TotalIncVAT),
 		DeliveryNote: o.DeliveryNote, ProForma: o.ProForma(), Paid: o.Paid(), CancelReason: strings.TrimSpace(o.CancelReason),
+		PriceGroup:    o.PriceGroupName(),
 		PaymentMethod: "on account",
 	}
 	card := o.Billing != nil && o.Billing.PaymentMethod == account.PayByCard
@@ -239,7 +249,7 @@ func (n Notices) view(o orders.Order) view {
 		v.Delivery = "Free"
 	}
 	for _, l := range o.Lines {
-		v.Lines = append(v.Lines, lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), LineNet: orders.Pounds(l.LineAmount)})
+		v.Lines = append(v.Lines, orderLineView(l))
 	}
 	if bl := o.Billing; bl != nil {
 		v.Business, v.Contact, v.PORef = bl.Company, bl.Contact, bl.PORef

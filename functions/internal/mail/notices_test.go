@@ -30,8 +30,10 @@ func order() orders.Order {
 	return orders.Order{
 		ID: "TS-100042", UID: "u1", PlacedAt: placedAt, Email: "buyer@cards.test",
 		Lines: []orders.Line{
-			{SKU: "GC103-00001", Name: "Robin & Holly Christmas Cards", PackSize: 6, Quantity: 12, UnitPrice: 55, LineAmount: 660, VATRate: 20, VAT: 120},
-			{SKU: "GW200-00002", Name: "Kraft Gift Wrap Roll", PackSize: 10, Quantity: 30, UnitPrice: 125, LineAmount: 3750, VATRate: 20, VAT: 675},
+			{SKU: "GC103-00001", Name: "Robin & Holly Christmas Cards", PackSize: 6, Quantity: 12, ListPrice: 55, UnitPrice: 55, LineAmount: 660, VATRate: 20, VAT: 120,
+				BasePrice: 55, BreakPrice: 55},
+			{SKU: "GW200-00002", Name: "Kraft Gift Wrap Roll", PackSize: 10, Quantity: 30, ListPrice: 125, UnitPrice: 125, LineAmount: 3750, VATRate: 20, VAT: 675,
+				BasePrice: 125, BreakPrice: 125},
 		},
 		GoodsExVAT: 4410, CouponID: "TRADE10", CouponDiscount: 441, DeliveryOption: "standard", DeliveryCharge: 795, DeliveryVAT: 159,
 		NetExVAT: 4764, VAT: 953, TotalIncVAT: 5717, Status: orders.StatusPlaced,
@@ -130,6 +132,25 @@ func TestPlacedProFormaConfirmationAndNewOrderNotice(t *testing.T) {
 	nf := []string{"TS-100042", "Cards & Co Ltd", "Pat Doe", "buyer@cards.test", "PO-7781", "pro-forma", "GC103-00001", "£57.17", "PO1 3AA"}
 	has(t, "new-order text", flat(n.Text), nf...)
 	has(t, "new-order HTML", shown(n.HTML), nf...)
+}
+
+// A line priced at a break or a discount says how beside its unit price, and an order a
+// price group priced names the group; a line at its list price explains nothing.
+func TestConfirmationSaysHowEachLineWasPriced(t *testing.T) {
+	t.Parallel()
+	o := order()
+	l := &o.Lines[1]
+	l.BasePrice, l.BreakFrom, l.BreakPrice, l.DiscountPercent, l.UnitPrice = 120, 3, 110, 5, 105
+	l.Group, l.GroupName = "independents", "Independents"
+	c := byKind(t, Notices{Shop: testShop(t)}.Placed(o), outbox.KindConfirmation)
+	for what, body := range map[string]string{"text": flat(c.Text), "HTML": shown(c.HTML)} {
+		has(t, "confirmation "+what, body, "£1.05", "(list £1.25, 3+ packs price, 5% off)", "Prices: Independents")
+		if strings.Count(body, "(list ") != 1 {
+			t.Errorf("confirmation %s explains a line at its list price:\n%s", what, body)
+		}
+	}
+	plain := byKind(t, Notices{Shop: testShop(t)}.Placed(order()), outbox.KindConfirmation)
+	lacks(t, "confirmation text", plain.Text, "Prices:", "(list ")
 }
 
 func TestConfirmationOfAnInvoicedOrderOnAccount(t *testing.T) {
@@ -277,7 +298,8 @@ func TestA500LineOrdersEmailsFitAnOutboxRecord(t *testing.T) {
 	for i := range 500 {
 		o.Lines = append(o.Lines, orders.Line{SKU: fmt.Sprintf("GC103-%05d", i),
 			Name:     fmt.Sprintf("Robin & Holly \"Luxury\" Christmas Cards <Assorted Designs> with Gold Foil, Pack %d of Twelve", i),
-			PackSize: 12, Quantity: 1200, UnitPrice: 123456, LineAmount: 148147200, VATRate: 20})
+			PackSize: 12, Quantity: 1200, ListPrice: 999999, BasePrice: 999999, BreakFrom: 100, BreakPrice: 129954, DiscountPercent: 5,
+			UnitPrice: 123456, LineAmount: 148147200, VATRate: 20, Group: "independents", GroupName: "Independent Card & Gift Shops Of Great Britain"})
 	}
 	o.Dispatch = &orders.Dispatch{Carrier: "DPD", Tracking: "15501234567890"}
 	n := Notices{Shop: testShop(t)}

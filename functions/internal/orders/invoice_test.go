@@ -26,7 +26,7 @@ func mixedOrder(t *testing.T, pay string, coupon *basket.Coupon, option int) Ord
 		products[sku] = catalogue.Product{SKU: sku, Name: "Line " + sku, PackSize: 6, UnitPrice: int64(333 + 17*i), VATRate: rate, Stock: 1000}
 		lines = append(lines, basket.Line{SKU: sku, Quantity: 6 * (i + 1), AddedAt: now})
 	}
-	p := basket.Price(basket.Basket{Version: 1, Lines: lines}, products, nil, coupon, testShop, now)
+	p := basket.Price(basket.Basket{Version: 1, Lines: lines}, products, pricing.Terms{}, coupon, testShop, now)
 	acct := billed
 	b := *billed.Billing
 	b.PaymentMethod = pay

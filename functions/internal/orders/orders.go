@@ -19,7 +19,9 @@ import (
 )
 
 // Line is one line of a placed order, priced when it was placed (pence): LineAmount is
-// Quantity × UnitPrice, the unit price charged.
+// Quantity × UnitPrice, the unit price charged. BasePrice, BreakFrom, BreakPrice and the
+// group say how the rule of docs/pricing.md priced it, so the order, its invoice and its
+// emails show the break and the price group that set the price after either changes.
 type Line struct {
 	SKU             string
 	Name            string
@@ -27,10 +29,15 @@ type Line struct {
 	Quantity        int
 	ListPrice       int64 // the catalogue's unit price
 	DiscountPercent int   // the buyer's discount on the line
-	UnitPrice       int64 // list less the discount: the price charged
+	UnitPrice       int64 // BreakPrice less the discount: the price charged
 	LineAmount      int64
 	VATRate         int
 	VAT             int64
+	BasePrice       int64  // the price group's price for the product, else ListPrice
+	BreakFrom       int    // the quantity break the line reached, in packs; 0 for none
+	BreakPrice      int64  // BasePrice at the break reached (BasePrice without one)
+	Group           string // the id of the price group whose rules priced the line, "" for none
+	GroupName       string // that group's name when the order was placed
 }
 
 // Order is a placed order. Money is pence.
@@ -219,7 +226,8 @@ func Build(p basket.Priced, acct account.Account, q Quote, req Request, number s
 	for _, l := range p.Lines {
 		o.Lines = append(o.Lines, Line{SKU: l.SKU, Name: l.Product.Name, PackSize: l.Product.PackSize, Quantity: l.Quantity,
 			ListPrice: l.UnitPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.NetUnitPrice, LineAmount: l.NetAmount,
-			VATRate: l.VATRate, VAT: l.VAT})
+			VATRate: l.VATRate, VAT: l.VAT, BasePrice: l.BasePrice, BreakFrom: l.BreakFrom, BreakPrice: l.BreakPrice,
+			Group: l.Group, GroupName: l.GroupName})
 	}
 	if p.Coupon != nil && p.CouponError == nil {
 		o.CouponID = p.Coupon.ID

@@ -32,7 +32,7 @@ func product(sku string, stock int) catalogue.Product {
 func priced(units, stock int) basket.Priced {
 	p := product("GC101-00001", stock)
 	b := basket.Basket{Version: 3, Lines: []basket.Line{{SKU: p.SKU, Quantity: units, AddedAt: now}}}
-	return basket.Price(b, map[string]catalogue.Product{p.SKU: p}, nil, nil, testShop, now)
+	return basket.Price(b, map[string]catalogue.Product{p.SKU: p}, pricing.Terms{}, nil, testShop, now)
 }
 
 var billed = account.Account{UID: "u1", Billing: &account.Billing{Company: "Cards Ltd", PaymentMethod: account.PayProForma,
@@ -123,6 +123,32 @@ func TestBuildMakesTheOrderOfThePricedBasket(t *testing.T) {
 	o2, _ := Build(p, billed, QuoteOf(p, testShop.DeliveryOptions[0], testShop), Request{UID: "u1"}, "TS-100010", now)
 	if *o2.DeliverTo != billed.Billing.Address {
 		t.Fatal("without another address the order goes to the billing address")
+	}
+}
+
+// An order line keeps how the rule priced it: the group's base price, the break reached
+// and its price, the discount and the group.
+func TestBuildKeepsHowEachLineWasPriced(t *testing.T) {
+	t.Parallel()
+	p := product("GC101-00001", 1000)
+	group := &pricing.Group{ID: "independents", Name: "Independents", Rules: pricing.Rules{
+		Prices: map[string]int64{"product:GC101-00001": 900},
+		Breaks: map[string]pricing.Ladder{"product:GC101-00001": {{From: 3, Price: 850}}}}}
+	terms := pricing.Terms{Group: group, Own: map[string]int{"product:GC101-00001": 10}}
+	b := basket.Basket{Version: 1, Lines: []basket.Line{{SKU: p.SKU, Quantity: 18, AddedAt: now}}}
+	pb := basket.Price(b, map[string]catalogue.Product{p.SKU: p}, terms, nil, testShop, now)
+	o, err := Build(pb, billed, QuoteOf(pb, testShop.DeliveryOptions[0], testShop), Request{UID: "u1"}, "TS-100011", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Line{SKU: p.SKU, Name: p.Name, PackSize: 6, Quantity: 18, ListPrice: 1000, DiscountPercent: 10, UnitPrice: 765,
+		LineAmount: 18 * 765, VATRate: 20, VAT: 18 * 765 * 20 / 100, BasePrice: 900, BreakFrom: 3, BreakPrice: 850,
+		Group: "independents", GroupName: "Independents"}
+	if o.Lines[0] != want {
+		t.Fatalf("line:\n got %+v\nwant %+v", o.Lines[0], want)
+	}
+	if got := o.Lines[0].PriceText(); got != "£7.65 (list £10.00, 3+ packs price, 10% off)" {
+		t.Errorf("the line reads %q", got)
 	}
 }
 

@@ -29,6 +29,13 @@ type orderLineItem struct {
 	LineAmount      int64  `dynamodbav:"lineAmount"`
 	VATRate         int    `dynamodbav:"vatRate"`
 	VAT             int64  `dynamodbav:"vat"`
+	// How the line was priced (docs/pricing.md "The rule"); absent on lines stored before
+	// breaks and price groups, and when zero.
+	BasePrice  int64  `dynamodbav:"basePrice,omitempty"`
+	BreakFrom  int    `dynamodbav:"breakFrom,omitempty"`
+	BreakPrice int64  `dynamodbav:"breakPrice,omitempty"`
+	Group      string `dynamodbav:"group,omitempty"`
+	GroupName  string `dynamodbav:"groupName,omitempty"`
 }
 
 // orderItem is an order as stored (pk USER#{uid}, sk ORDER#{number}).
@@ -156,13 +163,20 @@ func orderToItem(o orders.Order) orderItem {
 // (no listPrice) hold the list price in unitPrice and a line amount priced on the whole
 // line: their list price is that, and their unit price charged is the line amount per
 // unit where it divides exactly (otherwise no whole-penny unit price exists and the
-// list price stays).
+// list price stays). Lines stored before breaks and price groups (no basePrice) were
+// priced at the list price with no break and no group.
 func fromStoredLine(l orderLineItem) orders.Line {
 	if l.ListPrice == 0 && l.UnitPrice != 0 {
 		l.ListPrice = l.UnitPrice
 		if l.Quantity > 0 && l.LineAmount%int64(l.Quantity) == 0 {
 			l.UnitPrice = l.LineAmount / int64(l.Quantity)
 		}
+	}
+	if l.BasePrice == 0 {
+		l.BasePrice = l.ListPrice
+	}
+	if l.BreakPrice == 0 {
+		l.BreakPrice = l.BasePrice
 	}
 	return orders.Line(l)
 }

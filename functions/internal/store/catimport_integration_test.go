@@ -133,7 +133,7 @@ func TestProductRRPAndBreaksRoundTrip(t *testing.T) {
 	check(p)
 }
 
-// The seed's price groups are written under PRICEGROUP with their rules as one JSON string.
+// The seed's price groups are written as the price group store reads them.
 func TestPutSeedPriceGroups(t *testing.T) {
 	t.Parallel()
 	st := testenv.Store(t)
@@ -143,8 +143,8 @@ func TestPutSeedPriceGroups(t *testing.T) {
 	if err := st.PutSeedPriceGroups(ctx, []pricing.Group{g}); err != nil {
 		t.Fatal(err)
 	}
-	name, rules, by, err := st.SeedGroupForTest(ctx, "independents")
-	if err != nil || name != "Independents" || rules != `{"discounts":{"category:604":10}}` || by != "seed" {
-		t.Fatalf("item %q %q %q %v", name, rules, by, err)
+	got, err := st.PriceGroup(ctx, "independents")
+	if err != nil || got.Name != "Independents" || got.Version != 1 || got.Rules.Discounts["category:604"] != 10 || !got.UpdatedAt.Equal(g.UpdatedAt) {
+		t.Fatalf("read back %+v %v", got, err)
 	}
 }

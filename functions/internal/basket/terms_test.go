@@ -3,6 +3,7 @@ package basket
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -86,5 +87,32 @@ func TestPriceCarriesTheTermsAndTheGroupOfEachLine(t *testing.T) {
 	}
 	if l := p.Lines[1]; l.Group != "" || l.BasePrice != 40 || l.NetAmount != 6*40 {
 		t.Errorf("a line the group does not price: %+v", l.PricedLine)
+	}
+}
+
+// BenchmarkPrice500LinesWithBreaksAndAGroup is the pricing of a full basket (500 lines)
+// for a buyer in a group, a third of the products with breaks: the rule's own time,
+// without the store (docs/PERFORMANCE.md "Price groups and breaks").
+func BenchmarkPrice500LinesWithBreaksAndAGroup(b *testing.B) {
+	group := &pricing.Group{ID: "independents", Name: "Independents", Rules: pricing.Rules{Prices: map[string]int64{}, Discounts: map[string]int{}}}
+	products := map[string]catalogue.Product{}
+	var bk Basket
+	for i := range MaxLines {
+		p := catalogue.Product{SKU: fmt.Sprintf("GC%03d-%05d", i%62, i), Name: "Card", UnitPrice: int64(50 + i%200), VATRate: 20, PackSize: 6,
+			Stock: 6000, CategoryID: i % 62, RangeURLText: "wholesale_greeting_cards"}
+		if i%3 == 0 {
+			p.Breaks = pricing.Ladder{{From: 2, Percent: 5}, {From: 6, Percent: 10}}
+		}
+		if i%5 == 0 {
+			group.Rules.Prices["product:"+p.SKU] = p.UnitPrice - 1
+		}
+		group.Rules.Discounts[fmt.Sprintf("category:%d", i%62)] = 4
+		products[p.SKU] = p
+		bk.Lines = append(bk.Lines, Line{SKU: p.SKU, Quantity: 6 * (1 + i%4), AddedAt: time.Unix(int64(i), 0)})
+	}
+	terms := pricing.Terms{Group: group}
+	b.ResetTimer()
+	for range b.N {
+		Price(bk, products, terms, nil, config.Shop{}, time.Unix(1000, 0))
 	}
 }

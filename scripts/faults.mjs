@@ -367,6 +367,15 @@ function requests(buyer, sku, staff, products) {
     'GET /api/admin/coupons': { as: staff },
     'POST /api/admin/coupons': { as: staff, body: { token: s, coupon } },
     'POST /api/admin/coupons/{id}': { as: staff, path: '/api/admin/coupons/FAULTSA', body: { token: s, coupon } },
+    // Price groups (issue 37): each reads the store first.
+    'GET /api/admin/price-groups': { as: staff },
+    'POST /api/admin/price-groups': { as: staff, body: { token: s, id: 'faults', name: 'Fault suite', version: 0 } },
+    'POST /api/admin/price-groups/{id}/import': {
+      as: staff,
+      path: '/api/admin/price-groups/faults/import',
+      body: { token: s, csv: { name: 'faults.csv', text: 'applies_to,code,discount_percent\n' }, apply: false, version: 0 },
+    },
+    'GET /api/admin/price-groups/{id}/export': { as: staff, path: '/api/admin/price-groups/faults/export' },
     'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
     'POST /api/admin/products/{sku}/stock': {
       as: staff,

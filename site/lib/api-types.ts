@@ -43,6 +43,7 @@ export interface BasketAnswer {
   below_minimum_by: Pence;
   free_delivery_threshold: Pence;
   free_delivery_in: Pence;
+  price_group: PriceGroupRef | null;
 }
 
 export interface ChangeAnswer {
@@ -86,6 +87,7 @@ export interface RecommendedAnswer {
 
 export interface PricesAnswer {
   prices: Record<string, OwnPrice>;
+  price_group: PriceGroupRef | null;
 }
 
 export interface SkusAnswer {
@@ -311,6 +313,25 @@ export interface CreditHoldAnswer {
   lift: HoldLiftAnswer | null;
 }
 
+export interface AdminPriceGroupsPage {
+  groups: PriceGroupAnswer[];
+}
+
+export interface AdminPriceGroupPage {
+  group: PriceGroupAnswer;
+}
+
+export interface PriceGroupImportAnswer {
+  problems: PriceGroupProblemAnswer[];
+  problem_count: number;
+  rows: number;
+  added: number;
+  changed: number;
+  removed: number;
+  applied: boolean;
+  group: PriceGroupAnswer;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -382,6 +403,10 @@ export interface BasketLine {
   pack_size: number;
   quantity: number;
   list_price: Pence;
+  base_price: Pence;
+  break_from: number | null;
+  break_price: Pence;
+  price_group: string | null;
   unit_price: Pence;
   discount_percent: number;
   line_amount: Pence;
@@ -390,12 +415,20 @@ export interface BasketLine {
   in_stock: boolean;
   availability: AvailabilityAnswer;
   short: boolean;
+  nudge: NudgeAnswer | null;
+  margin: MarginAnswer | null;
 }
 
 export interface BasketCoupon {
   id: string;
   description: string;
   error?: string;
+}
+
+export interface PriceGroupRef {
+  id: string;
+  name: string;
+  age_seconds: number;
 }
 
 export interface ChangedLine {
@@ -459,6 +492,8 @@ export interface OwnPrice {
   pack_price: Pence;
   pack_price_inc_vat: Pence;
   availability: AvailabilityAnswer;
+  margin: MarginAnswer | null;
+  breaks: BreakRowAnswer[];
 }
 
 export interface CheckedLine {
@@ -788,6 +823,20 @@ export interface HoldLiftAnswer {
   active: boolean;
 }
 
+export interface PriceGroupAnswer {
+  id: string;
+  name: string;
+  rows: number;
+  version: number;
+  updated_at: UnixMillis;
+}
+
+export interface PriceGroupProblemAnswer {
+  line: number;
+  column: string;
+  message: string;
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -848,9 +897,23 @@ export interface AvailabilityAnswer {
   packs_left?: number;
 }
 
+export interface NudgeAnswer {
+  add_packs: number;
+  unit_price: Pence;
+  saving: Pence;
+}
+
 export interface MarginAnswer {
   rrp: Pence;
   tenths: number;
+}
+
+export interface BreakRowAnswer {
+  from_packs: number;
+  to_packs: number | null;
+  unit_price: Pence;
+  pack_price: Pence;
+  margin: MarginAnswer | null;
 }
 
 export interface ProductSummary {
@@ -866,6 +929,8 @@ export interface ProductSummary {
   availability: AvailabilityAnswer;
   line_limit: number;
   in_basket: number;
+  margin: MarginAnswer | null;
+  breaks: BreakRowAnswer[];
 }
 
 export interface SupplierAnswer {
@@ -923,14 +988,6 @@ export interface AllocationAnswer {
 export interface MenuGroup {
   name: string;
   categories: CategoryLink[];
-}
-
-export interface BreakRowAnswer {
-  from_packs: number;
-  to_packs: number | null;
-  unit_price: Pence;
-  pack_price: Pence;
-  margin: MarginAnswer | null;
 }
 
 export interface ImportFieldChangeAnswer {

@@ -28,6 +28,7 @@ import (
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
+	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
@@ -48,6 +49,9 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	rec := &opRecorder{}
 	cfg := store.ConfigFromEnv(os.Getenv)
 	cfg.TableName, cfg.APIOptions = base.TableName(), []func(*middleware.Stack) error{rec.middleware}
+	// No price group cache: every request that prices for the buyer (in a group from
+	// the prices call on) reads the groups, so each such endpoint's grant is checked.
+	cfg.PriceGroupCache = -1
 	st, err := store.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +136,27 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			t.Fatal(err)
 		}
 		return p.UpdatedAt.UnixMilli()
+	}
+
+	// inGroup puts the buyer in the seed's price group, as staff would.
+	inGroup := func() {
+		t.Helper()
+		now := time.Now()
+		audit := orders.AuditEntry{At: now, By: orders.Staff{UID: su.UID, Email: su.Email}, Action: "price group"}
+		if err := st.CreatePriceGroup(ctx, store.PriceGroupWrite{ID: "independents", Name: "Independents", Audit: audit}); err != nil {
+			t.Fatal(err)
+		}
+		rules := pricing.Rules{Discounts: map[string]int{fmt.Sprintf("category:%d", p.CategoryID): 10}}
+		if err := st.ReplacePriceGroupRules(ctx, store.PriceGroupWrite{ID: "independents", Rules: rules, Seen: 1, Audit: audit}); err != nil {
+			t.Fatal(err)
+		}
+		prof, err := st.Profile(ctx, u.UID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.ChangeAccount(ctx, store.AccountChange{UID: u.UID, Seen: prof.UpdatedAt, PriceGroup: "independents", Audit: audit}); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// In journey order, so each call finds what it needs (a profile, a basket, an order).
@@ -292,7 +317,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			return post("/api/profile", profileBody(u.IDToken, "Access Test Ltd", "01632 960 123", u.Email, 0))
 		}, nil},
 		{"search", func() (int, string) { return get("/api/search?q=" + strings.Fields(p.Name)[0]) }, nil},
-		{"prices", func() (int, string) { return post("/api/prices", fmt.Sprintf(`{"token":%s,"skus":[%q]}`, tok, p.SKU)) }, nil},
+		{"prices", func() (int, string) { return post("/api/prices", fmt.Sprintf(`{"token":%s,"skus":[%q]}`, tok, p.SKU)) }, inGroup},
 		{"basketAdd", func() (int, string) { return post("/api/basket/add", line(10)) }, nil},
 		{"basketAddMany", func() (int, string) {
 			return post("/api/basket/addMany", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"quantity":%d}]}`, tok, p.SKU, 10*p.PackSize))
@@ -372,8 +397,24 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminExport", staffGet("/api/admin/export?from=" + time.Now().In(london).Format(time.DateOnly) + "&to=" + time.Now().In(london).Format(time.DateOnly)), nil},
 		{"adminAccounts", staffGet("/api/admin/accounts?q=access"), nil},
 		{"adminAccount", staffGet("/api/admin/accounts/" + u.UID), nil},
+		// Price groups (issue 37): one made, renamed, a file checked and applied, the list,
+		// the export; the account is then put in the group.
+		{"adminPriceGroupSave", func() (int, string) {
+			return post("/api/admin/price-groups", `{"token":`+stok+`,"id":"access","name":"Access","version":0}`)
+		}, nil},
+		{"adminPriceGroupSave", func() (int, string) {
+			return post("/api/admin/price-groups", `{"token":`+stok+`,"id":"access","name":"Access group","version":1}`)
+		}, nil},
+		{"adminPriceGroupImport", func() (int, string) {
+			return post("/api/admin/price-groups/access/import", `{"token":`+stok+`,"csv":{"name":"access.csv","text":"applies_to,code,discount_percent\nproduct,`+p.SKU+`,5\n"},"apply":false,"version":2}`)
+		}, nil},
+		{"adminPriceGroupImport", func() (int, string) {
+			return post("/api/admin/price-groups/access/import", `{"token":`+stok+`,"csv":{"name":"access.csv","text":"applies_to,code,discount_percent\nproduct,`+p.SKU+`,5\n"},"apply":true,"version":2}`)
+		}, nil},
+		{"adminPriceGroups", staffGet("/api/admin/price-groups"), nil},
+		{"adminPriceGroupExport", staffGet("/api/admin/price-groups/access/export"), nil},
 		{"adminAccountUpdate", func() (int, string) {
-			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
+			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"price_group":"independents","dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
 		// Payments: one recorded unallocated, then allocated oldest first; the ledger.
 		{"adminPaymentRecord", func() (int, string) {

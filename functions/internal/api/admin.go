@@ -20,6 +20,7 @@ import (
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
+	"github.com/tradeshop/functions/internal/pricegroups"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/stock"
 	"github.com/tradeshop/functions/internal/store"
@@ -135,6 +136,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	pays := payments.Service{Store: d.Store, Now: d.Now}
 	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
+	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
 	return []Endpoint{
 		{"adminMe", "GET /api/admin/me", handleAdminMe(staff)},
 		{"adminOrders", "GET /api/admin/orders", handleAdminOrders(staff, d.Store)},
@@ -167,6 +169,11 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminBalances", "GET /api/admin/balances", handleAdminBalances(staff, statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now})},
 		{"adminAgedDebt", "GET /api/admin/balances/aged.csv", handleAdminAgedDebt(staff, statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now})},
 		{"adminHealth", "GET /api/admin/health", handleAdminHealth(staff, d.Store, d.Now)},
+		// Price groups (issue 37).
+		{"adminPriceGroups", "GET /api/admin/price-groups", handleAdminPriceGroups(staff, groups)},
+		{"adminPriceGroupSave", "POST /api/admin/price-groups", handleAdminPriceGroupSave(staff, groups)},
+		{"adminPriceGroupImport", "POST /api/admin/price-groups/{id}/import", handleAdminPriceGroupImport(staff, groups)},
+		{"adminPriceGroupExport", "GET /api/admin/price-groups/{id}/export", handleAdminPriceGroupExport(staff, groups, d.Now)},
 	}
 }
 

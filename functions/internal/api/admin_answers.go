@@ -379,3 +379,47 @@ type lastImportAnswer struct {
 	By      string     `json:"by"`
 	Summary string     `json:"summary"`
 }
+
+// priceGroupAnswer is a price group as the back office lists it: rows is how many
+// products, categories and ranges its rules set (the rows of its CSV); version is what a
+// rename or an import's apply names, refused if the group changed since.
+type priceGroupAnswer struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Rows      int        `json:"rows"`
+	Version   int        `json:"version"`
+	UpdatedAt unixMillis `json:"updated_at"`
+}
+
+// adminPriceGroupsPage is every price group, by name.
+type adminPriceGroupsPage struct {
+	Groups []priceGroupAnswer `json:"groups"`
+}
+
+// adminPriceGroupPage is one price group, created or renamed.
+type adminPriceGroupPage struct {
+	Group priceGroupAnswer `json:"group"`
+}
+
+// priceGroupProblemAnswer is one thing wrong with a price group file: its line (1 the
+// header, 0 the whole file), its column ("" for the whole line) and a whole sentence.
+type priceGroupProblemAnswer struct {
+	Line    int    `json:"line"`
+	Column  string `json:"column"`
+	Message string `json:"message"`
+}
+
+// priceGroupImportAnswer is a price group file checked (and applied, when asked and it
+// has no problems): its problems (at most 200 listed; problem_count in all), its rows,
+// what it adds, changes and removes against the group, whether it was applied, and the
+// group as it is after.
+type priceGroupImportAnswer struct {
+	Problems     []priceGroupProblemAnswer `json:"problems"`
+	ProblemCount int                       `json:"problem_count"`
+	Rows         int                       `json:"rows"`
+	Added        int                       `json:"added"`
+	Changed      int                       `json:"changed"`
+	Removed      int                       `json:"removed"`
+	Applied      bool                      `json:"applied"`
+	Group        priceGroupAnswer          `json:"group"`
+}

@@ -37,6 +37,8 @@ var answerTypes = []any{
 	// Statements, balances and aged debt (statements.go).
 	statementAnswer{}, adminBalancesAnswer{},
 	creditHoldAnswer{},
+	// Price groups (issue 37, admin_pricegroups.go).
+	adminPriceGroupsPage{}, adminPriceGroupPage{}, priceGroupImportAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

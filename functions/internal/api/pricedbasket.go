@@ -7,6 +7,7 @@ import (
 	"github.com/tradeshop/functions/internal/account"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -39,15 +40,24 @@ func availabilityOf(a basket.Availability) availabilityAnswer {
 
 // basketLine is one priced line of the full basket. Money is pence.
 type basketLine struct {
-	ID              string             `json:"id"`
-	SKU             string             `json:"sku"`
-	Name            string             `json:"name"`
-	Path            string             `json:"path"`
-	SmallImg        string             `json:"small_img"`
-	PackSize        int                `json:"pack_size"`
-	Quantity        int                `json:"quantity"`
-	ListPrice       int64              `json:"list_price"`       // the catalogue's price of one unit
-	UnitPrice       int64              `json:"unit_price"`       // the buyer's price of one unit: list less discount_percent
+	ID        string `json:"id"`
+	SKU       string `json:"sku"`
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	SmallImg  string `json:"small_img"`
+	PackSize  int    `json:"pack_size"`
+	Quantity  int    `json:"quantity"`
+	ListPrice int64  `json:"list_price"` // the catalogue's price of one unit
+	// BasePrice is the line's price of one unit before any break or discount: its price
+	// group's price for the product, else the list price; BreakFrom the quantity break
+	// it reached (packs; null for none) and BreakPrice the unit price there (base_price
+	// when none); PriceGroup the name of the price group when any of its rules priced
+	// the line (null otherwise).
+	BasePrice       int64              `json:"base_price"`
+	BreakFrom       *int               `json:"break_from"`
+	BreakPrice      int64              `json:"break_price"`
+	PriceGroup      *string            `json:"price_group"`
+	UnitPrice       int64              `json:"unit_price"`       // the buyer's price of one unit: break_price less discount_percent
 	DiscountPercent int                `json:"discount_percent"` // the buyer's discount on this line
 	LineAmount      int64              `json:"line_amount"`      // quantity × unit_price
 	VATRate         int                `json:"vat_rate"`
@@ -56,6 +66,11 @@ type basketLine struct {
 	Availability    availabilityAnswer `json:"availability"`
 	// Short: the line asks for more than is in stock; it must change before ordering.
 	Short bool `json:"short"`
+	// Nudge is the next quantity break when the line is just under it (null
+	// otherwise); Margin the buyer's margin at the product's RRP at unit_price (null
+	// without an RRP).
+	Nudge  *nudgeAnswer        `json:"nudge"`
+	Margin *pages.MarginAnswer `json:"margin"`
 }
 
 type basketCoupon struct {
@@ -77,19 +92,22 @@ type basketAnswer struct {
 	BelowMinimumBy        int64         `json:"below_minimum_by"`
 	FreeDeliveryThreshold int64         `json:"free_delivery_threshold"`
 	FreeDeliveryIn        int64         `json:"free_delivery_in"`
+	// PriceGroup is the buyer's price group (null for none).
+	PriceGroup *priceGroupRef `json:"price_group"`
 }
 
 // basketAnswerOf maps a priced basket to the answer.
 func basketAnswerOf(p basket.Priced) basketAnswer {
 	a := basketAnswer{Lines: make([]basketLine, len(p.Lines)), GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount,
 		NetExVAT: p.NetExVAT, VAT: p.VAT, TotalIncVAT: p.TotalIncVAT, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy,
-		FreeDeliveryThreshold: p.FreeDeliveryThreshold, FreeDeliveryIn: p.FreeDeliveryIn}
+		FreeDeliveryThreshold: p.FreeDeliveryThreshold, FreeDeliveryIn: p.FreeDeliveryIn, PriceGroup: priceGroupRefOf(p.Terms)}
 	for i, l := range p.Lines {
 		pr := l.Product
 		a.Lines[i] = basketLine{ID: pr.SKU, SKU: pr.SKU, Name: pr.Name, Path: catalogue.ProductPath(pr), SmallImg: pr.SmallImg,
 			PackSize: pr.PackSize, Quantity: l.Quantity, ListPrice: pr.UnitPrice, UnitPrice: l.NetUnitPrice, DiscountPercent: l.DiscountPercent,
 			LineAmount: l.NetAmount, VATRate: pr.VATRate, VAT: l.VAT, InStock: l.Availability.Status != basket.OutOfStock,
-			Availability: availabilityOf(l.Availability), Short: l.Short}
+			Availability: availabilityOf(l.Availability), Short: l.Short, BasePrice: l.BasePrice, BreakFrom: breakFromOf(l.PricedLine),
+			BreakPrice: l.BreakPrice, PriceGroup: groupNameOf(l.PricedLine), Nudge: nudgeAnswerOf(l.Nudge), Margin: pages.MarginOf(l.Margin)}
 		if l.Short {
 			// A short line says how many packs can be had, however many that is.
 			a.Lines[i].Availability.PacksLeft = &l.Availability.PacksLeft

@@ -9,6 +9,7 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pages"
 )
 
 // maxPriceSKUs bounds one prices request: a page shows at most 48 products plus related.
@@ -33,9 +34,11 @@ func (p pricesRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
-// pricesAnswer is POST /api/prices's answer: the buyer's prices by SKU.
+// pricesAnswer is POST /api/prices's answer: the buyer's prices by SKU, and the price
+// group they are in (null for none).
 type pricesAnswer struct {
-	Prices map[string]ownPrice `json:"prices"`
+	Prices     map[string]ownPrice `json:"prices"`
+	PriceGroup *priceGroupRef      `json:"price_group"`
 }
 
 // ownPrice is one product's prices for the buyer, pence ex VAT unless named inc VAT.
@@ -49,6 +52,11 @@ type ownPrice struct {
 	// Availability is in stock, only N packs left, or out of stock, from the stock now
 	// (the static pages cannot know it).
 	Availability availabilityAnswer `json:"availability"`
+	// Margin is the buyer's margin at the product's RRP at one pack's unit price (null
+	// without an RRP); Breaks the buyer's own break table at their final prices ([] when
+	// the product has none).
+	Margin *pages.MarginAnswer    `json:"margin"`
+	Breaks []pages.BreakRowAnswer `json:"breaks"`
 }
 
 // handlePrices answers POST /api/prices {token, skus}: the buyer's own unit and pack
@@ -56,13 +64,14 @@ type ownPrice struct {
 // static pages carry only list prices. Unknown and discontinued SKUs are left out.
 func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop config.Shop) http.Handler {
 	return withToken(log, verify, func(w http.ResponseWriter, r *http.Request, who auth.Claims, req pricesRequest) {
-		// The account (its discounts) and the products in one call.
+		// The account (its discounts and group) and the products in one call; the groups
+		// from the function's cache (a call only when it is cold).
 		acct, products, err := st.AccountAndProducts(r.Context(), who.UID, req.SKUs)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
 		}
-		terms, err := basket.TermsFor(shop, acct)
+		terms, err := basket.LoadTerms(r.Context(), st, shop, acct)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -76,8 +85,9 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			pack := packPricing(p, terms)
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
-				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize))}
+				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
+				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms)}
 		}
-		encode(w, http.StatusOK, pricesAnswer{Prices: out})
+		encode(w, http.StatusOK, pricesAnswer{Prices: out, PriceGroup: priceGroupRefOf(terms)})
 	})
 }

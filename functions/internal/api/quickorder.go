@@ -10,6 +10,7 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/shoperr"
 )
@@ -67,6 +68,10 @@ type productSummary struct {
 	Availability    availabilityAnswer `json:"availability"`
 	LineLimit       int                `json:"line_limit"` // the most units one basket line of it holds
 	InBasket        int                `json:"in_basket"`  // units of it in the basket now
+	// Margin and Breaks are as /api/prices answers them: the buyer's margin at one
+	// pack's unit price (null without an RRP) and their own break table ([] for none).
+	Margin *pages.MarginAnswer    `json:"margin"`
+	Breaks []pages.BreakRowAnswer `json:"breaks"`
 }
 
 // lineProblem is why a line cannot go in the basket as asked (docs/quick-order.md).
@@ -127,7 +132,7 @@ func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms) []checkedLin
 			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
 				PackSize: p.PackSize, ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
-				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket}
+				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms)}
 			if c.Quantity > 0 {
 				amount := linePricing(*p, c.Quantity, terms).NetAmount
 				out[i].LineAmount = &amount

@@ -231,19 +231,21 @@ func Endpoints(d Deps) []Endpoint {
 //
 //go:generate go run ../../cmd/deployment -o endpoints.json
 var endpointFunctions = []DeployedFunction{
-	{Name: "shoppingCartSmall", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	// Every endpoint that prices for a buyer (issue 37) may read the price groups: a Query of
+	// PRICEGROUP when the function's cache of them is cold and the buyer is in a group.
+	{Name: "shoppingCartSmall", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "search", Group: "catalogue", MemoryMB: 1024, Access: []Grant{indexQuery("gsi2")}},
 	{Name: "getProfile", Group: "account", Access: []Grant{grant("GetItem PutItem", "USER#*")}},
 	{Name: "profile", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "csrf", Group: "account", CSRFSecret: true, Access: []Grant{}},
 	{Name: "session", Group: "account", CSRFSecret: true, Access: []Grant{}},
 	{Name: "recommended", Group: "catalogue", Access: []Grant{grant("GetItem Query", "USER#*"), grant("BatchGetItem", "PRODUCT#*"), indexQuery("gsi1"), indexQuery("gsi2")}},
-	{Name: "basket", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "basket", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "basketAdd", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	{Name: "basketAddMany", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "basketSet", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
-	{Name: "basketRemove", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
-	{Name: "prices", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "basketSet", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
+	{Name: "basketRemove", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
+	{Name: "prices", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "orders", Group: "orders", CSRFSecret: true, Access: []Grant{
 		grant("GetItem BatchGetItem Query PutItem UpdateItem DeleteItem", "USER#*"),
 		grant("BatchGetItem UpdateItem", "PRODUCT#*", "COUPON#*"),
@@ -254,6 +256,7 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem DeleteItem", "INVOICING"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
+		grant("Query", "PRICEGROUP"),
 	}},
 	// An order that went to Stripe lists its refunds to the card: a Query of its account's partition.
 	{Name: "order", Group: "orders", Access: []Grant{grant("GetItem Query", "USER#*")}},
@@ -263,12 +266,12 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "creditNote", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
-	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*")}},
+	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
 	{Name: "updateCoupon", Group: "basket", CSRFSecret: true, Access: []Grant{grant("UpdateItem", "USER#*"), grant("BatchGetItem", "COUPON#*")}},
-	{Name: "skus", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
-	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*")}},
-	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	{Name: "skus", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
+	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
+	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	// Statements (issue 35, item 4): a GetItem and two Queries of the buyer's own partition.
 	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
@@ -341,7 +344,8 @@ var endpointFunctions = []DeployedFunction{
 	// Credit hold (issue 35, item 5).
 	{Name: "adminCreditHold", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "adminCreditHoldLift", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem Query UpdateItem", "USER#*"), grant("PutItem", "AUDIT#ACCOUNT#*")}},
-	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*")}},
+	// A change of the account's price group reads the group, which must exist (issue 37).
+	{Name: "adminAccountUpdate", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("Query PutItem", "AUDIT#ACCOUNT#*"), grant("GetItem", "PRICEGROUP")}},
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
 	{Name: "adminProduct", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
@@ -360,6 +364,18 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminBalances", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
 	{Name: "adminAgedDebt", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*")}},
 	{Name: "adminHealth", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "APPERR", "OUTBOX", "PENDING", "INVOICING", "AUDIT#IMPORT#CATALOGUE")}},
+	// Price groups (issue 37): the list is one Query of the PRICEGROUP partition; a save
+	// creates (a conditional put) or renames (read, then a conditional update) with its
+	// audit entry; an import reads the group and the catalogue it is checked against (the
+	// type index, as the catalogue import) and replaces the rules with its audit entry.
+	{Name: "adminPriceGroups", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "PRICEGROUP")}},
+	{Name: "adminPriceGroupSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "PRICEGROUP"), grant("PutItem", "AUDIT#PRICEGROUP#*")}},
+	{Name: "adminPriceGroupImport", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+		indexQuery("gsi2"),
+		grant("GetItem UpdateItem", "PRICEGROUP"),
+		grant("PutItem", "AUDIT#PRICEGROUP#*"),
+	}},
+	{Name: "adminPriceGroupExport", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRICEGROUP")}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,

@@ -267,7 +267,7 @@ func (b *Bench) Endpoints() ([]Row, error) {
 				return answer{code: 599, body: []byte(err.Error())}
 			}
 			return b.post("/api/admin/accounts/"+u.UID, staffWith(map[string]any{"version": p.UpdatedAt.UnixMilli(), "approved_for_credit": true,
-				"credit_limit": 100000, "dsc": `{"range:wholesale-christmas":10}`}))
+				"credit_limit": 100000, "price_group": benchGroup, "dsc": `{"range:wholesale-christmas":10}`}))
 		}},
 		{endpoint: "adminCoupons", route: "GET /api/admin/coupons", what: "every coupon", request: func() answer { return b.get("/api/admin/coupons", stok) }},
 		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons", what: "a new coupon", request: func() answer {

@@ -25,14 +25,15 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 // int64 of pence.
 var moneyWords = []string{"price", "amount", "total", "charge", "discount", "spend", "minimum", "threshold", "cost", "vat", "pence", "balance", "outstanding", "allocated"}
 
-// notMoney are keys with a money word that are not amounts; moneyNames are amounts
-// without one (a trade account's credit limit and what it owes, a ledger's debit,
-// credit, what is due and overdue, a product's recommended retail price).
+// notMoney are keys with a money word that are not amounts (price_group names a price
+// group); moneyNames are amounts without one (a trade account's credit limit and what it
+// owes, a ledger's debit, credit, what is due and overdue, a product's recommended
+// retail price, what a break would save).
 var (
 	notMoney = map[string]bool{"total": true, "vat_rate": true, "vat_rates": true, "discount_percent": true, "vat_number": true,
 		"price_group": true}
 	moneyNames = map[string]bool{"free_delivery_in": true, "credit_limit": true, "owed": true,
-		"debit": true, "credit": true, "due": true, "overdue": true, "rrp": true}
+		"debit": true, "credit": true, "due": true, "overdue": true, "rrp": true, "saving": true}
 )
 
 var (

@@ -161,7 +161,10 @@ type PricedLine struct {
 
 // Priced is a basket priced for its buyer: lines newest first, totals and nudges.
 type Priced struct {
-	Basket         Basket
+	Basket Basket
+	// Terms are the buyer's terms it was priced with (their price group, if any, and
+	// how old its read was).
+	Terms          pricing.Terms
 	Lines          []PricedLine
 	GoodsExVAT     int64
 	CouponDiscount int64
@@ -199,7 +202,7 @@ func Price(b Basket, products map[string]catalogue.Product, terms pricing.Terms,
 		pc = &coupon.Coupon
 	}
 	t := pricing.Price(toPrice, terms, pc, now)
-	out := Priced{Basket: b, Lines: make([]PricedLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
+	out := Priced{Basket: b, Terms: terms, Lines: make([]PricedLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
 		NetExVAT: t.NetExVAT, VAT: t.VAT, TotalIncVAT: t.TotalIncVAT, Coupon: coupon, CouponError: t.CouponError,
 		MinimumOrder: shop.MinimumOrderPence, BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT),
 		FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence, FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-t.NetExVAT)}

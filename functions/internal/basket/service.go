@@ -24,7 +24,8 @@ type Add struct {
 }
 
 // Reader is what pricing a basket reads: two calls, whatever the basket's size (up to
-// the store's batch size per call).
+// the store's batch size per call), and for an account in a price group the groups
+// (one more call when the process's cache of them is cold).
 type Reader interface {
 	// AccountAndBasket reads the buyer's account (empty when none is saved) and basket
 	// (empty when there is none).
@@ -32,6 +33,9 @@ type Reader interface {
 	// ProductsAndCoupon reads the products of skus (unknown SKUs are absent) and, when
 	// couponID is not "", that coupon with uid's uses of it (nil when there is none).
 	ProductsAndCoupon(ctx context.Context, uid string, skus []string, couponID string) (map[string]catalogue.Product, *Coupon, error)
+	// GroupReader reads the price groups, for an account in one (LoadTerms): no call
+	// while the process's cache of them is warm.
+	GroupReader
 }
 
 // Found is what a basket write (or a quick order's check) reads first, in one call: the
@@ -125,7 +129,7 @@ func priceWith(ctx context.Context, r Reader, shop config.Shop, uid string, acct
 		}
 		products = all
 	}
-	terms, err := TermsFor(shop, acct)
+	terms, err := LoadTerms(ctx, r, shop, acct)
 	if err != nil {
 		return Priced{}, err
 	}
@@ -369,7 +373,7 @@ func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck
 		return nil, pricing.Terms{}, err
 	}
 	acct, b, products := found.Account, found.Basket, found.Products
-	terms, err := TermsFor(s.Shop, acct)
+	terms, err := LoadTerms(ctx, s.Store, s.Shop, acct)
 	if err != nil {
 		return nil, pricing.Terms{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -321,20 +322,13 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 		}
 	}
 	if breaks != "" {
-		l, err := ParseBreaks(breaks)
-		switch {
-		case err != nil:
+		// The catalogue's breaks column, read by the catalogue import's own reader: the
+		// product's base here is the group's price when the row sets one.
+		l, err := catimport.ParseBreaks(breaks, base, product != nil)
+		if err != nil {
 			p.add(r.line, "breaks", "%s", err.Error())
-		case product == nil && l[0].Percent == 0:
-			p.add(r.line, "breaks", "A %s's breaks must be percents off, such as \"12:5%%\": a unit price is only for a product.", applies)
-		case l[0].Percent == 0 && l[0].Price >= base:
-			p.add(r.line, "breaks", "Each break's unit price must be below the product's price %s (found %s from %d packs).", FormatPounds(base), FormatPounds(l[0].Price), l[0].From)
-		default:
-			if msg := l.Check(base, product != nil); msg != "" {
-				p.add(r.line, "breaks", "%s", msg)
-			} else {
-				rules.Breaks[key] = l
-			}
+		} else {
+			rules.Breaks[key] = l
 		}
 	}
 	if p.count > before {
@@ -424,7 +418,7 @@ func Write(w io.Writer, rules pricing.Rules) error {
 		if r.Discount > 0 {
 			discount = strconv.Itoa(r.Discount)
 		}
-		if err := cw.Write([]string{r.AppliesTo, safeCell(r.Code), price, discount, FormatBreaks(r.Breaks)}); err != nil {
+		if err := cw.Write([]string{r.AppliesTo, safeCell(r.Code), price, discount, catimport.FormatBreaks(r.Breaks)}); err != nil {
 			return err
 		}
 	}

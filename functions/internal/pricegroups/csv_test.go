@@ -81,10 +81,10 @@ func TestReadProblems(t *testing.T) {
 		{"a discount of 0", header + "category,101,,0,\n", Problem{2, "discount percent", `The discount percent must be a whole number from 1 to 100 (found "0").`}},
 		{"a discount over 100", header + "category,101,,101,\n", Problem{2, "discount percent", `The discount percent must be a whole number from 1 to 100 (found "101").`}},
 		{"a discount in decimals", header + "category,101,,2.5,\n", Problem{2, "discount percent", `The discount percent must be a whole number from 1 to 100 (found "2.5").`}},
-		{"breaks that are not", header + "category,101,,,6\n", Problem{2, "breaks", `The breaks must be tiers of packs and a unit price or a percent off, such as "6:0.90; 12:0.85" or "12:5%" (found "6").`}},
-		{"unit price breaks for a range", header + "range,wholesale_greeting_cards,,,6:0.50\n", Problem{2, "breaks", `A range's breaks must be percents off, such as "12:5%": a unit price is only for a product.`}},
-		{"breaks at the list price", header + "product,GC101-00001,,,6:1.00\n", Problem{2, "breaks", "Each break's unit price must be below the product's price 1.00 (found 1.00 from 6 packs)."}},
-		{"breaks above the group's price", header + "product,GC101-00002,0.80,,6:0.90\n", Problem{2, "breaks", "Each break's unit price must be below the product's price 0.80 (found 0.90 from 6 packs)."}},
+		{"breaks that are not", header + "category,101,,,6\n", Problem{2, "breaks", `The breaks must be packs and a price or percentage, separated by semicolons, such as 6:0.90; 12:0.85 or 6:5%; 12:10% (found "6").`}},
+		{"unit price breaks for a range", header + "range,wholesale_greeting_cards,,,6:0.50\n", Problem{2, "breaks", `The breaks here must be percentages off, such as 6:5%; 12:10% (a unit price is for one product).`}},
+		{"breaks at the list price", header + "product,GC101-00001,,,6:1.00\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (1.00 from 6 packs; the unit price is 1.00)."}},
+		{"breaks above the group's price", header + "product,GC101-00002,0.80,,6:0.90\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (0.90 from 6 packs; the unit price is 0.80)."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

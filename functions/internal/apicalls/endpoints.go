@@ -276,6 +276,25 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminCouponSave", route: "POST /api/admin/coupons/{id}", what: "changes it", request: func() answer {
 			return b.post("/api/admin/coupons/BENCH1", staffWith(map[string]any{"coupon": map[string]any{"id": "BENCH1", "description": "Bench, 6%", "kind": "percent", "percent": 6, "version": 1}}))
 		}},
+		{endpoint: "adminPriceGroups", route: "GET /api/admin/price-groups", what: "every price group", request: func() answer {
+			return b.get("/api/admin/price-groups", stok)
+		}},
+		{endpoint: "adminPriceGroupSave", route: "POST /api/admin/price-groups", what: "a new price group", request: func() answer {
+			return b.post("/api/admin/price-groups", staffWith(map[string]any{"id": "bench-new", "name": "Bench New"}))
+		}},
+		{endpoint: "adminPriceGroupImport", route: "POST /api/admin/price-groups/{id}/import", what: "a two-row file, applied", request: func() answer {
+			csv := fmt.Sprintf("applies_to,code,price,discount_percent,breaks\nproduct,%s,,10,\ncategory,%d,,5,\n", other.SKU, other.CategoryID)
+			return b.post("/api/admin/price-groups/bench-new/import", staffWith(map[string]any{"csv": map[string]any{"name": "bench-new.csv", "text": csv},
+				"apply": true, "version": 1}))
+		}, after: func(answer) error {
+			// Applying it dropped the process's group cache: warm it again, as the other
+			// Lambdas' caches stay (the rest of the run measures a warm Lambda).
+			_, _, err := b.st.PriceGroups(b.ctx)
+			return err
+		}},
+		{endpoint: "adminPriceGroupExport", route: "GET /api/admin/price-groups/{id}/export", what: "the group as CSV", request: func() answer {
+			return b.get("/api/admin/price-groups/bench-new/export", stok)
+		}},
 		{endpoint: "adminProduct", route: "GET /api/admin/products/{sku}", what: "one product with its stock audit", request: func() answer { return b.get("/api/admin/products/"+other.SKU, stok) }},
 		{endpoint: "adminStock", route: "POST /api/admin/products/{sku}/stock", what: "a stock adjustment", request: func() answer {
 			return b.post("/api/admin/products/"+other.SKU+"/stock", staffWith(map[string]any{"mode": "adjust", "quantity": 12, "reason": "Delivery from the printer"}))

@@ -28,7 +28,8 @@ const pricingRuns = 5
 
 // pricingGroup is the price group of the pricing case (issue 37, item 5): a break table
 // on every category of the bench catalogue, a discount on every other category and a
-// fixed price on every tenth product of the basket, so that it prices every line.
+// fixed price on every tenth product of the basket: it prices every line whose product
+// has no breaks of its own, and those in the categories it discounts.
 const pricingGroup = "bench-pricing"
 
 // PricingRow is one pricing request on the PricingLines-line basket: its calls, and the

@@ -43,6 +43,7 @@ export interface BasketAnswer {
   below_minimum_by: Pence;
   free_delivery_threshold: Pence;
   free_delivery_in: Pence;
+  price_group: PriceGroupRef | null;
 }
 
 export interface ChangeAnswer {
@@ -86,6 +87,7 @@ export interface RecommendedAnswer {
 
 export interface PricesAnswer {
   prices: Record<string, OwnPrice>;
+  price_group: PriceGroupRef | null;
 }
 
 export interface SkusAnswer {
@@ -390,6 +392,12 @@ export interface BasketLine {
   in_stock: boolean;
   availability: AvailabilityAnswer;
   short: boolean;
+  base_price: Pence;
+  break_from: number | null;
+  break_price: Pence;
+  price_group: string | null;
+  nudge: NudgeAnswer | null;
+  margin: MarginAnswer | null;
 }
 
 export interface BasketCoupon {
@@ -455,6 +463,8 @@ export interface OwnPrice {
   pack_price: Pence;
   pack_price_inc_vat: Pence;
   availability: AvailabilityAnswer;
+  margin: MarginAnswer | null;
+  breaks: BreakRowAnswer[];
 }
 
 export interface CheckedLine {
@@ -478,6 +488,10 @@ export interface OrderLineAnswer {
   vat: Pence;
   credited: number;
   to_send: number;
+  base_price: Pence;
+  break_from: number | null;
+  break_price: Pence;
+  price_group: string | null;
 }
 
 export interface InvoiceAnswer {
@@ -615,6 +629,7 @@ export interface AdminAccountAnswer {
   version: number;
   updated_at: UnixMillis;
   billing: BillingAnswer | null;
+  price_group: string;
 }
 
 export interface AdminCouponAnswer {
@@ -812,6 +827,8 @@ export interface ProductCard {
   vat_rate: number;
   in_stock: boolean;
   small_img: string;
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
 }
 
 export interface ProductDetail {
@@ -827,6 +844,9 @@ export interface ProductDetail {
   description: string;
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
+  rrp: Pence | null;
+  margin: MarginAnswer | null;
+  breaks: BreakRowAnswer[];
 }
 
 export interface AvailabilityAnswer {
@@ -847,6 +867,8 @@ export interface ProductSummary {
   availability: AvailabilityAnswer;
   line_limit: number;
   in_basket: number;
+  margin: MarginAnswer | null;
+  breaks: BreakRowAnswer[];
 }
 
 export interface SupplierAnswer {
@@ -910,4 +932,59 @@ export interface ImportFieldChangeAnswer {
   field: string;
   before: string;
   after: string;
+}
+
+// Issue 37: added by hand (owner D) to the contract's names until the lead regenerates this file.
+
+export interface MarginAnswer {
+  rrp: Pence;
+  tenths: number;
+}
+
+export interface BreakRowAnswer {
+  from_packs: number;
+  to_packs: number | null;
+  unit_price: Pence;
+  pack_price: Pence;
+  margin: MarginAnswer | null;
+}
+
+export interface NudgeAnswer {
+  add_packs: number;
+  unit_price: Pence;
+  saving: Pence;
+}
+
+export interface PriceGroupRef {
+  id: string;
+  name: string;
+  age_seconds: number;
+}
+
+export interface AdminPriceGroupsAnswer {
+  groups: AdminPriceGroupAnswer[];
+}
+
+export interface AdminPriceGroupAnswer {
+  id: string;
+  name: string;
+  rows: number;
+  version: number;
+  updated_at: UnixMillis;
+}
+
+export interface PriceGroupProblemAnswer {
+  line: number;
+  column: string;
+  message: string;
+}
+
+export interface PriceGroupImportAnswer {
+  problems: PriceGroupProblemAnswer[];
+  rows: number;
+  added: number;
+  changed: number;
+  removed: number;
+  applied: boolean;
+  group: AdminPriceGroupAnswer;
 }

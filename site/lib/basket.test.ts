@@ -18,6 +18,12 @@ const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
   in_stock: true,
   availability: { status: 'in_stock' },
   short: false,
+  base_price: 0,
+  break_from: null,
+  break_price: 0,
+  price_group: null,
+  nudge: null,
+  margin: null,
 });
 const basket = (...lines: BasketLine[]) => ({ lines }) as Basket;
 

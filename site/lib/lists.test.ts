@@ -48,6 +48,8 @@ const product = (sku: string, packSize = 6): ProductSummary => ({
   availability: { status: 'in_stock' },
   line_limit: 120,
   in_basket: 0,
+  margin: null,
+  breaks: [],
 });
 const list: SavedList = {
   id: 'L1',

@@ -15,6 +15,8 @@ const product = (sku: string, pack_size = 6): SkuProduct => ({
   availability: { status: 'in_stock' },
   line_limit: 600,
   in_basket: 0,
+  margin: null,
+  breaks: [],
 });
 
 const keys = () => {

@@ -41,6 +41,9 @@ describe('seo', () => {
         large_img: '/media/l.svg',
         description: 'A card.',
         stock_state: 'low-stock',
+        rrp: null,
+        margin: null,
+        breaks: [],
       },
       'Female Birthday Cards',
     );
@@ -66,6 +69,9 @@ describe('seo', () => {
       large_img: '/media/l.svg',
       description: 'A card.',
       stock_state: 'in-stock' as const,
+      rrp: null,
+      margin: null,
+      breaks: [],
     };
     expect(productLd(product, 'Cards').image).toEqual([absolute('/media/l.svg')]);
     expect(productImageUrl(product)).toBe(absolute('/media/l.svg'));

@@ -45,6 +45,8 @@ describe('the pages that draw product images', () => {
     vat_rate: 20,
     in_stock: true,
     small_img: '',
+    rrp: null,
+    margin: null,
   };
 
   it("the product grid keeps each card's 160 × 160 image, placeholder or picture", async () => {
@@ -72,7 +74,7 @@ describe('the pages that draw product images', () => {
 
   it('the product page draws the 640 × 640 placeholder for a product without a picture', async () => {
     const { ProductDetail } = await import('./product-detail');
-    const detail: Detail = { ...card, large_img: '', description: 'A card.', stock_state: 'in-stock' };
+    const detail: Detail = { ...card, large_img: '', description: 'A card.', stock_state: 'in-stock', breaks: [] };
     const [img] = images(renderToStaticMarkup(<ProductDetail product={detail} />));
     expect(img).toMatchObject({ src: NO_PICTURE_SRC, alt: 'No picture', width: '640', height: '640', class: 'product-image no-picture' });
   });

@@ -16,6 +16,8 @@ const product = {
   availability: { status: 'low' as const, packs_left: 3 },
   line_limit: 120,
   in_basket: 0,
+  margin: null,
+  breaks: [],
 };
 const noop = () => {};
 const render = (line: ListLine, packs = '2', boxError = '') =>

@@ -41,7 +41,15 @@ export function BasketPage() {
           {b.notice}
         </p>
       )}
-      <BasketTable lines={basket.lines} packs={b.packs} boxErrors={b.boxErrors} onType={b.typePacks} onUpdate={b.updatePacks} onRemove={b.removeLine} onAddPacks={b.addPacks} />
+      <BasketTable
+        lines={basket.lines}
+        packs={b.packs}
+        boxErrors={b.boxErrors}
+        onType={b.typePacks}
+        onUpdate={b.updatePacks}
+        onRemove={b.removeLine}
+        onAddPacks={b.addPacks}
+      />
       <CouponBox coupon={basket.coupon} onApply={b.applyCoupon} onRemove={b.removeCoupon} />
       {basket.price_group && <p className="price-group-note">Prices: {basket.price_group.name}</p>}
       <Totals figures={basket} />

@@ -31,7 +31,7 @@ export function OrderLinesTable({ lines, dispatched = false }: { lines: OrderLin
       </thead>
       <tbody>
         {lines.map((l) => (
-          <tr key={l.sku}>
+          <tr key={l.sku} data-sku={l.sku}>
             <th scope="row">
               {l.name} <span className="muted">({l.sku})</span>
             </th>

@@ -1,8 +1,8 @@
 import type { AdminPriceGroupAnswer as PriceGroup, PriceGroupImportAnswer as PriceGroupImport } from './api-types';
 
-// The back office's price groups (docs/pricing.md "Price groups"), as plain functions: the
-// rules a new group's id and name keep, the words of a check's outcome, and the export's
-// file name. The calls are in lib/admin.ts; the server checks everything again.
+// The back office's price groups (docs/pricing.md, docs/back-office.md), as plain
+// functions: the rules a new group's id and name keep, the words of a check's outcome, and
+// the export's file name. The calls are in lib/admin.ts; the server checks everything again.
 
 export type {
   AdminPriceGroupAnswer as PriceGroup,

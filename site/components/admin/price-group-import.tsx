@@ -129,12 +129,15 @@ export function PriceGroupImport({ group, changed }: { group: PriceGroup; change
         </div>
         <div className="field">
           <label htmlFor={`${id}-paste`}>Or paste the CSV</label>
+          <p id={`${id}-paste-hint`} className="muted" style={{ margin: 0 }}>
+            Used when no file is chosen.
+          </p>
           <textarea
             id={`${id}-paste`}
             rows={6}
             spellCheck={false}
             value={pasted}
-            disabled={!!file}
+            aria-describedby={`${id}-paste-hint`}
             onChange={(e) => {
               setPasted(e.target.value);
               edited();

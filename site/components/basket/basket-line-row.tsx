@@ -30,6 +30,12 @@ export function BasketLineRow({
   onAddPacks: (packs: number) => void;
 }) {
   const nudge = l.nudge;
+  /** The nudge's button goes once the line reaches the break: the focus waits in the packs
+   * box, which stays, instead of falling to the page. */
+  const add = (packs: number) => {
+    document.getElementById(`qty-${l.sku}`)?.focus();
+    onAddPacks(packs);
+  };
   return (
     <tr data-sku={l.sku}>
       <td>
@@ -88,7 +94,7 @@ export function BasketLineRow({
         {nudge && (
           <p className="basket-nudge" data-add-packs={nudge.add_packs}>
             <span id={`nudge-${l.sku}`}>{nudgeText(nudge)}</span>{' '}
-            <button type="button" className="button" aria-describedby={`nudge-${l.sku}`} onClick={() => onAddPacks(nudge.add_packs)}>
+            <button type="button" className="button" aria-describedby={`nudge-${l.sku}`} onClick={() => add(nudge.add_packs)}>
               Add {nudge.add_packs} {nudge.add_packs === 1 ? 'pack' : 'packs'}
             </button>
           </p>

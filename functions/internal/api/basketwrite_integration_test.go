@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
@@ -135,9 +136,8 @@ func TestBasketAndCouponsAgainstLocalStack(t *testing.T) {
 			t.Fatal(code)
 		}
 		code, b := c.post("/api/basket", `{"token":"`+alice.IDToken+`"}`, nil)
-		want := pricing.Price([]pricing.Line{{SKU: inStock.SKU, Quantity: 2 * inStock.PackSize, UnitPrice: inStock.UnitPrice,
-			VATRate: inStock.VATRate, RangeURLText: inStock.RangeURLText, CategoryID: inStock.CategoryID}},
-			map[string]int{"range:wholesale-christmas": 5}, nil, now)
+		want := pricing.Price([]pricing.Line{basket.LineOf(inStock, 2*inStock.PackSize)},
+			pricing.Terms{Shop: pricing.Rules{Discounts: map[string]int{"range:wholesale-christmas": 5}}}, nil, now)
 		if code != 200 || b["goods_ex_vat"] != float64(want.GoodsExVAT) || b["vat"] != float64(want.VAT) || b["total_inc_vat"] != float64(want.TotalIncVAT) {
 			t.Fatalf("%d %v, want %+v", code, b, want)
 		}

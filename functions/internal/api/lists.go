@@ -160,13 +160,13 @@ func (h listHandlers) answerList(w http.ResponseWriter, r *http.Request, uid str
 	for i, line := range l.Lines {
 		adds[i] = basket.Add{SKU: line.SKU, Quantity: line.Quantity}
 	}
-	checks, discounts, err := h.baskets.Check(r.Context(), uid, adds)
+	checks, terms, err := h.baskets.Check(r.Context(), uid, adds)
 	if err != nil {
 		writeError(w, r, h.log, err)
 		return
 	}
 	encode(w, status, listEnvelope{List: listAnswer{ID: l.ID, Name: l.Name, CreatedAt: unixMillisOf(l.CreatedAt), UpdatedAt: unixMillisOf(l.UpdatedAt),
-		Lines: checkedLinesOf(checks, discounts)}})
+		Lines: checkedLinesOf(checks, terms)}})
 }
 
 // unknownSKUs refuses lines naming no product (400, each by its field); a discontinued

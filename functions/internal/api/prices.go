@@ -9,7 +9,6 @@ import (
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
-	"github.com/tradeshop/functions/internal/pricing"
 )
 
 // maxPriceSKUs bounds one prices request: a page shows at most 48 products plus related.
@@ -63,7 +62,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			writeError(w, r, log, err)
 			return
 		}
-		discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, acct.DSC)
+		terms, err := basket.TermsFor(shop, acct)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -74,7 +73,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 				continue // answered as an unknown SKU: it can no longer be bought
 			}
 			// A pack is priced as a basket line of one pack: the numbers the basket will show.
-			pack := packPricing(p, discounts)
+			pack := packPricing(p, terms)
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
 				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize))}

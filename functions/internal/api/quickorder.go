@@ -107,30 +107,29 @@ type checkedLine struct {
 	LineAmount *int64 `json:"line_amount"`
 }
 
-// packPricing prices one pack of p for a buyer with discounts, as the basket will.
-func packPricing(p catalogue.Product, discounts map[string]int) pricing.PricedLine {
-	return linePricing(p, p.PackSize, discounts)
+// packPricing prices one pack of p for a buyer with terms, as the basket will.
+func packPricing(p catalogue.Product, terms pricing.Terms) pricing.PricedLine {
+	return linePricing(p, p.PackSize, terms)
 }
 
-// linePricing prices quantity units of p for a buyer with discounts: a basket line.
-func linePricing(p catalogue.Product, quantity int, discounts map[string]int) pricing.PricedLine {
-	return pricing.Price([]pricing.Line{{SKU: p.SKU, Quantity: quantity, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
-		RangeURLText: p.RangeURLText, CategoryID: p.CategoryID}}, discounts, nil, time.Time{}).Lines[0]
+// linePricing prices quantity units of p for a buyer with terms: a basket line.
+func linePricing(p catalogue.Product, quantity int, terms pricing.Terms) pricing.PricedLine {
+	return pricing.Price([]pricing.Line{basket.LineOf(p, quantity)}, terms, nil, time.Time{}).Lines[0]
 }
 
 // checkedLinesOf maps checked lines to the answer.
-func checkedLinesOf(checks []basket.LineCheck, discounts map[string]int) []checkedLine {
+func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms) []checkedLine {
 	out := make([]checkedLine, len(checks))
 	for i, c := range checks {
 		out[i] = checkedLine{SKU: c.SKU, Quantity: c.Quantity, Problem: lineProblemOf(c.Problem)}
 		if p := c.Product; p != nil {
-			pack := packPricing(*p, discounts)
+			pack := packPricing(*p, terms)
 			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
 				PackSize: p.PackSize, ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
 				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket}
 			if c.Quantity > 0 {
-				amount := linePricing(*p, c.Quantity, discounts).NetAmount
+				amount := linePricing(*p, c.Quantity, terms).NetAmount
 				out[i].LineAmount = &amount
 			}
 		}
@@ -149,7 +148,7 @@ func handleSKUs(log *slog.Logger, verify auth.Verifier, baskets basket.Service) 
 				adds = append(adds, basket.Add{SKU: l.SKU, Quantity: l.Quantity})
 			}
 		}
-		checks, discounts, err := baskets.Check(r.Context(), who.UID, adds)
+		checks, terms, err := baskets.Check(r.Context(), who.UID, adds)
 		if err != nil {
 			writeError(w, r, log, err)
 			return
@@ -166,6 +165,6 @@ func handleSKUs(log *slog.Logger, verify auth.Verifier, baskets basket.Service) 
 			}
 			all[i] = c
 		}
-		encode(w, http.StatusOK, skusAnswer{Lines: checkedLinesOf(all, discounts)})
+		encode(w, http.StatusOK, skusAnswer{Lines: checkedLinesOf(all, terms)})
 	})
 }

@@ -180,10 +180,10 @@ type Priced struct {
 	FreeDeliveryIn        int64
 }
 
-// Price prices basket b for a buyer with the given discounts and coupon (nil for none).
+// Price prices basket b for a buyer with the given terms and coupon (nil for none).
 // Lines whose product left the catalogue, or is discontinued, are dropped: they are not
 // shown, priced or ordered.
-func Price(b Basket, products map[string]catalogue.Product, discounts map[string]int, coupon *Coupon, shop config.Shop, now time.Time) Priced {
+func Price(b Basket, products map[string]catalogue.Product, terms pricing.Terms, coupon *Coupon, shop config.Shop, now time.Time) Priced {
 	lines := slices.Clone(b.Lines)
 	SortNewestAddedFirst(lines)
 	var toPrice []pricing.Line
@@ -192,14 +192,13 @@ func Price(b Basket, products map[string]catalogue.Product, discounts map[string
 		if !ok || p.Discontinued() {
 			continue
 		}
-		toPrice = append(toPrice, pricing.Line{SKU: p.SKU, Quantity: l.Quantity, UnitPrice: p.UnitPrice,
-			VATRate: p.VATRate, RangeURLText: p.RangeURLText, CategoryID: p.CategoryID})
+		toPrice = append(toPrice, LineOf(p, l.Quantity))
 	}
 	var pc *pricing.Coupon
 	if coupon != nil {
 		pc = &coupon.Coupon
 	}
-	t := pricing.Price(toPrice, discounts, pc, now)
+	t := pricing.Price(toPrice, terms, pc, now)
 	out := Priced{Basket: b, Lines: make([]PricedLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
 		NetExVAT: t.NetExVAT, VAT: t.VAT, TotalIncVAT: t.TotalIncVAT, Coupon: coupon, CouponError: t.CouponError,
 		MinimumOrder: shop.MinimumOrderPence, BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT),

@@ -109,7 +109,7 @@ func TestPriceDropsDiscontinuedLines(t *testing.T) {
 		{SKU: "GC101-00003", Quantity: 6, AddedAt: now.Add(-time.Minute)},
 	}}
 	shop := config.Shop{MinimumOrderPence: 10000, FreeDeliveryThresholdPence: 30000}
-	p := Price(b, products, map[string]int{}, nil, shop, now)
+	p := Price(b, products, pricing.Terms{}, nil, shop, now)
 	if len(p.Lines) != 2 || p.Lines[0].SKU != "GC101-00003" || p.Lines[1].SKU != "GC101-00001" {
 		t.Fatalf("lines: %+v", p.Lines)
 	}
@@ -134,7 +134,7 @@ func TestPriceFlagsShortLinesAndKeepsNewestFirst(t *testing.T) {
 		{SKU: "GC999-00009", Quantity: 6, AddedAt: now}, // left the catalogue
 	}}
 	shop := config.Shop{MinimumOrderPence: 10000, FreeDeliveryThresholdPence: 30000}
-	p := Price(b, products, map[string]int{}, nil, shop, now)
+	p := Price(b, products, pricing.Terms{}, nil, shop, now)
 	if len(p.Lines) != 2 || p.Lines[0].SKU != "GC101-00002" || p.Lines[1].SKU != "GC101-00001" {
 		t.Fatalf("lines: %+v", p.Lines)
 	}

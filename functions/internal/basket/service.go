@@ -125,14 +125,14 @@ func priceWith(ctx context.Context, r Reader, shop config.Shop, uid string, acct
 		}
 		products = all
 	}
-	discounts, err := pricing.MergeDiscounts(shop.DefaultDiscounts, acct.DSC)
+	terms, err := TermsFor(shop, acct)
 	if err != nil {
 		return Priced{}, err
 	}
 	if coupon != nil && coupon.AccountUID != "" && coupon.AccountUID != uid {
 		coupon = nil // another account's code is no code at all
 	}
-	return Price(b, products, discounts, coupon, shop, now), nil
+	return Price(b, products, terms, coupon, shop, now), nil
 }
 
 // Change is what an add did: the basket after it (not priced), and the lines it added
@@ -362,16 +362,16 @@ type LineCheck struct {
 }
 
 // Check checks lines as AddMany would, counting what uid's basket holds, and answers the
-// buyer's discounts to price them: one read of the account and basket, then the products.
-func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck, map[string]int, error) {
+// buyer's terms to price them: one read of the account and basket, then the products.
+func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck, pricing.Terms, error) {
 	found, err := s.read(ctx, uid, adds, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, pricing.Terms{}, err
 	}
 	acct, b, products := found.Account, found.Basket, found.Products
-	discounts, err := pricing.MergeDiscounts(s.Shop.DefaultDiscounts, acct.DSC)
+	terms, err := TermsFor(s.Shop, acct)
 	if err != nil {
-		return nil, nil, err
+		return nil, pricing.Terms{}, err
 	}
 	held := make(map[string]int, len(b.Lines))
 	for _, l := range b.Lines {
@@ -394,7 +394,7 @@ func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck
 		}
 		out[i] = c
 	}
-	return out, discounts, nil
+	return out, terms, nil
 }
 
 // Set sets a line to exactly quantity units (0 removes it) and answers the basket priced

@@ -3,7 +3,6 @@ package pricing
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"time"
 )
 
@@ -18,16 +17,41 @@ type Line struct {
 	VATRate      int   // whole percent
 	RangeURLText string
 	CategoryID   int
+	PackSize     int    // units in a pack (0 is read as 1)
+	Breaks       Ladder // the product's own public quantity breaks
+	RRP          int64  // recommended retail price of one unit, pence inc VAT; 0 for none
 }
 
-// PricedLine is a line with its discount, net amount and VAT.
+// packs is how many packs the line holds.
+func (l Line) packs() int { return l.Quantity / l.packSize() }
+
+func (l Line) packSize() int { return max(l.PackSize, 1) }
+
+// PricedLine is a line with how it was priced, its net amount and VAT
+// (docs/pricing.md "The rule").
 type PricedLine struct {
 	Line
-	DiscountPercent int   // the account/public discount that applied
-	NetUnitPrice    int64 // the unit price charged: UnitPrice less DiscountPercent of it, rounded half up
-	NetAmount       int64 // Quantity × NetUnitPrice: the line_amount shown
-	CouponShare     int64 // this line's share of the coupon discount
-	VAT             int64 // (NetAmount − CouponShare) × VATRate, rounded
+	BasePrice       int64  // step 1: the group's price for the product, else the list price
+	BreakFrom       int    // step 2: the break reached, in packs; 0 for none
+	BreakPrice      int64  // step 2's price: BasePrice with the break reached, if any
+	DiscountPercent int    // step 3: the discount taken off BreakPrice
+	NetUnitPrice    int64  // the unit price charged: BreakPrice less DiscountPercent of it, rounded half up
+	NetAmount       int64  // Quantity × NetUnitPrice: the line_amount shown
+	Group           string // the price group's id when any of its rules priced the line
+	GroupName       string
+	Nudge           *Nudge  // the next break, when the line is just under it
+	Margin          *Margin // the margin at RRP of NetUnitPrice; nil without an RRP
+	CouponShare     int64   // this line's share of the coupon discount
+	VAT             int64   // (NetAmount − CouponShare) × VATRate, rounded
+}
+
+// Nudge is the next quantity break of a line: how many more packs reach it, the unit
+// price there and what the whole line would save at that quantity against its unit
+// price now.
+type Nudge struct {
+	AddPacks  int
+	UnitPrice int64
+	Saving    int64
 }
 
 // Coupon is a discount code: percent or a fixed amount off goods, with a minimum spend,
@@ -112,23 +136,62 @@ func CheckQuantity(quantity, packSize int) error {
 	return nil
 }
 
-// DiscountFor is the discount that applies to a line: the most specific key wins
-// (product, then category, then range).
-func DiscountFor(discounts map[string]int, l Line) int {
-	for _, k := range []string{"product:" + l.SKU, "category:" + strconv.Itoa(l.CategoryID), "range:" + l.RangeURLText} {
-		if v, ok := discounts[k]; ok {
-			return v
-		}
+// PriceOne prices one line for a buyer with terms, without a coupon: the steps of
+// docs/pricing.md "The rule", the break nudge and the margin.
+func PriceOne(l Line, terms Terms) PricedLine {
+	pl := priceAt(l, terms, l.packs())
+	if ld, _ := terms.ladder(l); ld != nil {
+		pl.Nudge = nudge(l, terms, ld, pl.NetUnitPrice)
 	}
-	return 0
+	return pl
 }
 
-// UnitPriceFor is the buyer's price of one unit: the list price less the discount that
-// applies, rounded half up. A line is priced at exactly Quantity × this, so a unit
-// price, a pack price and a line amount shown to the buyer always agree.
-func UnitPriceFor(discounts map[string]int, l Line) (price int64, percent int) {
-	percent = DiscountFor(discounts, l)
-	return l.UnitPrice - RoundPercent(l.UnitPrice, percent), percent
+// priceAt prices l as if it held packs packs (its Quantity is kept): steps 1 to 3 and
+// the margin, no nudge.
+func priceAt(l Line, terms Terms, packs int) PricedLine {
+	base, groupBase := terms.base(l)
+	price := base
+	pl := PricedLine{Line: l, BasePrice: base}
+	ld, groupLadder := terms.ladder(l)
+	groupBreak := false
+	if tr := ld.reached(packs); tr != nil {
+		price, pl.BreakFrom, groupBreak = tr.at(base), tr.From, groupLadder
+	}
+	pl.BreakPrice = price
+	pct, groupDiscount := terms.discount(l)
+	pl.DiscountPercent = pct
+	pl.NetUnitPrice = price - RoundPercent(price, pct)
+	pl.NetAmount = int64(l.Quantity) * pl.NetUnitPrice
+	if terms.Group != nil && (groupBase || groupBreak || (groupDiscount && pct > 0)) {
+		pl.Group, pl.GroupName = terms.Group.ID, terms.Group.Name
+	}
+	if l.RRP > 0 {
+		m := MarginAt(l.RRP, pl.NetUnitPrice, l.VATRate)
+		pl.Margin = &m
+	}
+	return pl
+}
+
+// nudge is the next break of ld above the line's packs when the line holds at least
+// half of that break's packs, the break is cheaper after discounts and the line may
+// grow to it; nil otherwise.
+func nudge(l Line, terms Terms, ld Ladder, unit int64) *Nudge {
+	packs := l.packs()
+	for _, tr := range ld {
+		if tr.From <= packs {
+			continue
+		}
+		units := tr.From * l.packSize()
+		if 2*packs < tr.From || units > MaxLineUnits {
+			return nil
+		}
+		next := priceAt(l, terms, tr.From).NetUnitPrice
+		if next >= unit {
+			return nil
+		}
+		return &Nudge{AddPacks: tr.From - packs, UnitPrice: next, Saving: int64(units) * (unit - next)}
+	}
+	return nil
 }
 
 // CheckCoupon says whether coupon c applies to goods worth goodsExVAT at time now.
@@ -160,15 +223,13 @@ func couponDiscount(c Coupon, goods int64) int64 {
 	return min(max(d, 0), goods)
 }
 
-// Price works out every line and the totals. coupon may be nil; one that does not
-// apply is reported in CouponError and takes nothing off.
-func Price(lines []Line, discounts map[string]int, coupon *Coupon, now time.Time) Totals {
+// Price works out every line and the totals for a buyer with terms. coupon may be nil;
+// one that does not apply is reported in CouponError and takes nothing off.
+func Price(lines []Line, terms Terms, coupon *Coupon, now time.Time) Totals {
 	t := Totals{Lines: make([]PricedLine, len(lines))}
 	for i, l := range lines {
-		unit, pct := UnitPriceFor(discounts, l)
-		net := int64(l.Quantity) * unit
-		t.Lines[i] = PricedLine{Line: l, DiscountPercent: pct, NetUnitPrice: unit, NetAmount: net}
-		t.GoodsExVAT += net
+		t.Lines[i] = PriceOne(l, terms)
+		t.GoodsExVAT += t.Lines[i].NetAmount
 	}
 	if coupon != nil {
 		if err := CheckCoupon(*coupon, t.GoodsExVAT, now); err != nil {

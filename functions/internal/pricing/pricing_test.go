@@ -8,6 +8,9 @@ import (
 
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
+// shopTerms are terms with only public discounts d.
+func shopTerms(d map[string]int) Terms { return Terms{Shop: Rules{Discounts: d}} }
+
 func card(sku string, qty int, unit int64) Line {
 	return Line{SKU: sku, Quantity: qty, UnitPrice: unit, VATRate: 20, RangeURLText: "wholesale_greeting_cards", CategoryID: 101}
 }
@@ -40,7 +43,7 @@ func TestDiscountMostSpecificKeyWins(t *testing.T) {
 		{Line{SKU: "GC106-00001", CategoryID: 106, RangeURLText: "wholesale_greeting_cards"}, 5},
 		{Line{SKU: "BL601-00001", CategoryID: 601, RangeURLText: "wholesale_balloons"}, 0},
 	} {
-		if got := DiscountFor(d, tc.l); got != tc.want {
+		if got, _ := shopTerms(d).discount(tc.l); got != tc.want {
 			t.Errorf("%s: %d%%, want %d%%", tc.l.SKU, got, tc.want)
 		}
 	}
@@ -75,7 +78,7 @@ func TestPrice(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := Price(tc.lines, tc.disc, tc.coupon, now)
+			got := Price(tc.lines, shopTerms(tc.disc), tc.coupon, now)
 			if got.GoodsExVAT != tc.goods || got.CouponDiscount != tc.couponOff || got.VAT != tc.vat || got.TotalIncVAT != tc.total || !errors.Is(got.CouponError, tc.couponErr) {
 				t.Fatalf("goods %d coupon %d vat %d total %d err %v; want %d %d %d %d %v",
 					got.GoodsExVAT, got.CouponDiscount, got.VAT, got.TotalIncVAT, got.CouponError, tc.goods, tc.couponOff, tc.vat, tc.total, tc.couponErr)
@@ -95,7 +98,7 @@ func TestPrice(t *testing.T) {
 func TestCouponSharesAddUpExactly(t *testing.T) {
 	t.Parallel()
 	lines := []Line{card("A", 6, 33), card("B", 6, 33), card("C", 6, 34)}
-	got := Price(lines, nil, &Coupon{Kind: "fixed", AmountPence: 100}, now)
+	got := Price(lines, Terms{}, &Coupon{Kind: "fixed", AmountPence: 100}, now)
 	var sum int64
 	for _, l := range got.Lines {
 		sum += l.CouponShare
@@ -112,8 +115,8 @@ func TestLineIsUnitPriceTimesQuantity(t *testing.T) {
 	for unit := int64(1); unit <= 1000; unit += 7 {
 		for _, pct := range []int{0, 3, 5, 12, 33, 50, 100} {
 			l := card("A", 6*int(unit%9+1), unit)
-			got := Price([]Line{l}, map[string]int{"product:A": pct}, nil, now).Lines[0]
-			want, _ := UnitPriceFor(map[string]int{"product:A": pct}, l)
+			got := Price([]Line{l}, shopTerms(map[string]int{"product:A": pct}), nil, now).Lines[0]
+			want := unit - RoundPercent(unit, pct)
 			if got.NetUnitPrice != want || got.NetAmount != int64(l.Quantity)*got.NetUnitPrice {
 				t.Fatalf("%dp at %d%% × %d: unit %d (own price %d), line %d", unit, pct, l.Quantity, got.NetUnitPrice, want, got.NetAmount)
 			}

@@ -474,6 +474,9 @@ async function main(argv) {
         MEDIA_DIR: media,
         PUBLISH_DIR: releaseDir,
         BUILD_ID: process.env.BUILD_ID || localBuildId(),
+        // Issue 37: a price group applied in the back office prices the buyer's next request
+        // (e2e/pricing.test.ts), not a minute later: no per-process cache of the groups.
+        PRICE_GROUP_CACHE_SECONDS: '0',
       },
       logFile: edgeLog,
     });

@@ -80,6 +80,7 @@ describe('every prerendered page', () => {
       '/admin/export/',
       '/admin/health/',
       '/admin/orders/',
+      '/admin/price-groups/',
       '/admin/stock/',
     ]);
     for (const p of admin) {

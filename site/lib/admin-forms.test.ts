@@ -14,31 +14,31 @@ describe('parseWhole', () => {
 
 describe('checkAccountForm', () => {
   it('needs a credit limit in pounds when approved, and sends it in pence', () => {
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '2k', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
-    expect(checkAccountForm({ approved: true, creditLimit: '£2,000.50', dsc: '{"range:xmas": 10}' }, { version: 3 })).toEqual({
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '', dsc: '', priceGroup: '' }, { version: 3 }))).toHaveProperty('credit_limit');
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '2k', dsc: '', priceGroup: '' }, { version: 3 }))).toHaveProperty('credit_limit');
+    expect(checkAccountForm({ approved: true, creditLimit: '£2,000.50', dsc: '{"range:xmas": 10}', priceGroup: 'independents' }, { version: 3 })).toEqual({
       ok: true,
-      value: { version: 3, approved_for_credit: true, credit_limit: 200050, dsc: '{"range:xmas":10}' },
+      value: { version: 3, approved_for_credit: true, credit_limit: 200050, dsc: '{"range:xmas":10}', price_group: 'independents' },
     });
   });
 
   it('takes a credit limit of £0 to £1,000,000', () => {
-    expect(checkAccountForm({ approved: true, creditLimit: '0', dsc: '' }, { version: 3 }).ok).toBe(true);
-    expect(checkAccountForm({ approved: true, creditLimit: '1,000,000', dsc: '' }, { version: 3 }).ok).toBe(true);
-    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '1000000.01', dsc: '' }, { version: 3 }))).toHaveProperty('credit_limit');
+    expect(checkAccountForm({ approved: true, creditLimit: '0', dsc: '', priceGroup: '' }, { version: 3 }).ok).toBe(true);
+    expect(checkAccountForm({ approved: true, creditLimit: '1,000,000', dsc: '', priceGroup: '' }, { version: 3 }).ok).toBe(true);
+    expect(problemsOf(checkAccountForm({ approved: true, creditLimit: '1000000.01', dsc: '', priceGroup: '' }, { version: 3 }))).toHaveProperty('credit_limit');
   });
 
   it('sends no limit when not approved, whatever the box holds', () => {
-    expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '' }, { version: 1 })).toEqual({
+    expect(checkAccountForm({ approved: false, creditLimit: 'junk', dsc: '', priceGroup: '' }, { version: 1 })).toEqual({
       ok: true,
-      value: { version: 1, approved_for_credit: false, credit_limit: null, dsc: '' },
+      value: { version: 1, approved_for_credit: false, credit_limit: null, dsc: '', price_group: '' },
     });
   });
 
   it("puts the discounts' problems on their keys", () => {
-    expect(Object.keys(problemsOf(checkAccountForm({ approved: false, creditLimit: '', dsc: '{"range:xmas": 200}' }, { version: 1 })))).toEqual([
-      'dsc.range:xmas',
-    ]);
+    expect(Object.keys(problemsOf(checkAccountForm({ approved: false, creditLimit: '', dsc: '{"range:xmas": 200}', priceGroup: '' }, { version: 1 })))).toEqual(
+      ['dsc.range:xmas'],
+    );
   });
 });
 

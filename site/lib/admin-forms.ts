@@ -42,6 +42,8 @@ export interface AccountForm {
   /** Pounds, as typed. */
   creditLimit: string;
   dsc: string;
+  /** The price group's id, "" for none. */
+  priceGroup: string;
 }
 
 /** What the account form sends: a credit limit (required when approved for credit) and
@@ -62,6 +64,7 @@ export function checkAccountForm(f: AccountForm, account: Pick<AdminAccount, 've
     approved_for_credit: f.approved,
     credit_limit: f.approved ? limit : null,
     dsc: dsc.ok ? dsc.dsc : '',
+    price_group: f.priceGroup,
   }));
 }
 

@@ -14,15 +14,20 @@ import type {
   AdminOrderSummary as OrderSummary,
   AdminOrdersPage,
   AdminProductPage as ProductWithAudit,
+  AdminPriceGroupPage,
+  AdminPriceGroupsPage,
   CreditHoldAnswer,
   FileProblem,
   PlanAnswer,
+  PriceGroupAnswer,
+  PriceGroupImportAnswer,
   StaffAnswer,
 } from './api-types';
 import { catalogueExportName, type ImportPlan, type ImportProblem, type ImportRequest, type PublishStatus, type UploadedPicture } from './catalogue-import';
 import type { AdminOrder, LedgerEntry } from './card-payment-types';
 import type { HealthAnswer } from './health';
 import type { OrderAction } from './order-status';
+import { priceGroupExportName } from './price-groups';
 import { saveFile } from './save-file';
 
 // The back office's calls (docs/back-office.md "API"): every one sends the CSRF header,
@@ -147,9 +152,10 @@ export function adminAccount(uid: string): Promise<AccountWithAudit> {
   return adminGet(`/api/admin/accounts/${encodeURIComponent(uid)}`);
 }
 
-/** What an account change sends (accountChangeRequest): the version the page read, and
- * the credit limit in pence, null when not approved for credit. */
-export type AccountChange = Pick<AdminAccount, 'version' | 'approved_for_credit' | 'credit_limit' | 'dsc'>;
+/** What an account change sends (accountChangeRequest): the version the page read, the
+ * credit limit in pence, null when not approved for credit, and the price group's id ("" for
+ * none). */
+export type AccountChange = Pick<AdminAccount, 'version' | 'approved_for_credit' | 'credit_limit' | 'dsc' | 'price_group'>;
 
 export function adminAccountUpdate(uid: string, change: AccountChange): Promise<AccountWithAudit> {
   return adminPost(`/api/admin/accounts/${encodeURIComponent(uid)}`, { ...change });
@@ -350,4 +356,36 @@ export async function startPublish(): Promise<PublishStatus> {
 /** The state of the last publish. */
 export function publishStatus(signal?: AbortSignal): Promise<PublishStatus> {
   return adminGet<PublishStatus>('/api/admin/catalogue/publish', { ...(signal && { signal }) });
+}
+
+// ——— Price groups (docs/pricing.md, docs/back-office.md) ———
+
+/** Every price group, with its rows and when it last changed. */
+export async function adminPriceGroups(signal?: AbortSignal): Promise<PriceGroupAnswer[]> {
+  return (await adminGet<AdminPriceGroupsPage>('/api/admin/price-groups', { ...(signal && { signal }) })).groups;
+}
+
+/** Creates a price group with no rows (an id taken is the server's 400 or 409). */
+export async function adminPriceGroupCreate(id: string, name: string): Promise<PriceGroupAnswer> {
+  return (await adminPost<AdminPriceGroupPage>('/api/admin/price-groups', { id, name })).group;
+}
+
+/** Checks a group's CSV (apply false: nothing is written) or applies it (apply true, on the
+ * version the check read: a 409 says another change came first). Problems come back in the
+ * answer, by line and column, with nothing written. */
+export function adminPriceGroupImport(id: string, csv: { name: string; text: string }, apply: boolean, version: number): Promise<PriceGroupImportAnswer> {
+  return adminPost(`/api/admin/price-groups/${encodeURIComponent(id)}/import`, { csv, apply, version });
+}
+
+/** Downloads a group as its CSV, the import's own columns. */
+export async function downloadPriceGroup(id: string, doc: Document = document): Promise<string> {
+  const csv = await apiFetchBlob(`/api/admin/price-groups/${encodeURIComponent(id)}/export`, 'text/csv', {
+    method: 'GET',
+    csrf: true,
+    headers: { Authorization: `Bearer ${await idToken()}` },
+  });
+  if (csv.type.split(';')[0]!.trim().toLowerCase() !== 'text/csv') throw new Error(`the export came back as ${csv.type || 'no type'}, not CSV`);
+  const name = priceGroupExportName(id);
+  saveFile(csv, name, doc);
+  return name;
 }

@@ -4,8 +4,9 @@ import type { BasketAnswer as Basket, BasketLine, ChangeAnswer as BasketChange, 
 import { formatPence } from './format';
 
 /** The full basket with totals and nudges, and one of its priced lines (POST /api/basket;
- * docs/api.md "Basket"): unit_price is the list price less discount_percent, line_amount
- * quantity × unit_price, short a line asking for more than is in stock. */
+ * docs/api.md "Basket"): unit_price is the line's price after its price group, quantity
+ * break and discount (docs/pricing.md), line_amount quantity × unit_price, short a line
+ * asking for more than is in stock. */
 export type { BasketAnswer as Basket, BasketLine } from './api-types';
 
 /** What an add answers (POST /api/basket/add, /api/basket/addMany): the lines it added to,

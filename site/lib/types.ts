@@ -19,13 +19,25 @@ export type {
 } from './api-types';
 
 /** What a product grid shows of a product: the only fields a page sends the grid
- * (gridCards), so the page's RSC data carries nothing the grid does not use. */
-export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'pack_size' | 'unit_price' | 'in_stock' | 'small_img'>;
+ * (gridCards), so the page's RSC data carries nothing the grid does not use. The margin at
+ * list price (with the RRP) is optional: search hits and recommendations may not carry it,
+ * and a signed-in buyer sees their own from POST /api/prices anyway. */
+export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'pack_size' | 'unit_price' | 'in_stock' | 'small_img'> &
+  Partial<Pick<ProductCard, 'margin'>>;
 
 /** The grid's fields of each card, and nothing else (a card's slug and VAT rate stay out
  * of the page's RSC data). */
 export function gridCards(cards: readonly ProductCard[]): GridCard[] {
-  return cards.map(({ sku, path, name, pack_size, unit_price, in_stock, small_img }) => ({ sku, path, name, pack_size, unit_price, in_stock, small_img }));
+  return cards.map(({ sku, path, name, pack_size, unit_price, in_stock, small_img, margin }) => ({
+    sku,
+    path,
+    name,
+    pack_size,
+    unit_price,
+    in_stock,
+    small_img,
+    margin,
+  }));
 }
 
 export type StockState = ProductDetail['stock_state'];

@@ -1,12 +1,13 @@
 'use client';
 import Link from '@/components/app/link';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '@/components/account/field';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { adminAccount, adminAccountUpdate, type AccountWithAudit, type AdminAccount } from '@/lib/admin';
+import { adminAccount, adminAccountUpdate, adminPriceGroups, type AccountWithAudit, type AdminAccount } from '@/lib/admin';
 import { checkAccountForm, poundsInput } from '@/lib/admin-forms';
 import { dscForEditing, dscProblemsOf } from '@/lib/discounts';
 import { formatPence } from '@/lib/format';
+import { byName, type PriceGroup } from '@/lib/price-groups';
 import { AuditTrail } from './audit-trail';
 import { CreditHoldPanel } from './credit-hold-panel';
 import { FormOutcome } from './form-outcome';
@@ -14,8 +15,8 @@ import { useAdminRecord } from './use-admin-record';
 import { useAdminSubmit } from './use-admin-submit';
 import { AccountPayments } from './payments/account-payments';
 
-/** One account: who it is, what it owes, its credit approval and limit and its own
- * discounts, and its changes. */
+/** One account: who it is, what it owes, its credit approval and limit, its price group and
+ * its own discounts, and its changes. */
 export function AdminAccountDetail({ uid }: { uid: string }) {
   const { state, reload, replace } = useAdminRecord(() => adminAccount(uid), 'The account could not be loaded.');
   let body;
@@ -91,19 +92,22 @@ function AccountFacts({ account: a }: { account: AdminAccount }) {
   );
 }
 
-/** Credit approval with its limit in pounds (required when approved), and the account's own
- * discounts as a JSON object, each key's problem said under the box. */
+/** Credit approval with its limit in pounds (required when approved), the account's price
+ * group, and its own discounts as a JSON object (over the group's), each key's problem said
+ * under the box. */
 function AccountForm({ account, saved, reload }: { account: AdminAccount; saved: (a: AccountWithAudit) => void; reload: () => void }) {
   const [approved, setApproved] = useState(account.approved_for_credit);
   const [creditLimit, setCreditLimit] = useState(account.credit_limit === null ? '' : poundsInput(account.credit_limit));
   const [dsc, setDsc] = useState(dscForEditing(account.dsc));
+  const [priceGroup, setPriceGroup] = useState(account.price_group);
+  const groups = usePriceGroups();
   const { busy, problems, setProblems, outcome, submit, reset } = useAdminSubmit();
   const dscProblems = dscProblemsOf(problems);
   const dscHasProblems = !!dscProblems.whole || dscProblems.keys.length > 0;
 
   function save(e: FormEvent) {
     e.preventDefault();
-    const r = checkAccountForm({ approved, creditLimit, dsc }, account);
+    const r = checkAccountForm({ approved, creditLimit, dsc, priceGroup }, account);
     if (!r.ok) {
       setProblems(r.problems);
       return;
@@ -116,7 +120,7 @@ function AccountForm({ account, saved, reload }: { account: AdminAccount; saved:
 
   return (
     <form className="form admin-form" onSubmit={save} noValidate aria-labelledby="account-form">
-      <h2 id="account-form">Credit and discounts</h2>
+      <h2 id="account-form">Credit, price group and discounts</h2>
       <FormOutcome
         outcome={outcome}
         reload={() => {
@@ -140,6 +144,34 @@ function AccountForm({ account, saved, reload }: { account: AdminAccount; saved:
         required={approved}
         error={problems.credit_limit}
       />
+      <div className="field">
+        <label htmlFor="price-group">Price group</label>
+        <p id="price-group-hint" className="muted" style={{ margin: 0 }}>
+          {groups === 'failed'
+            ? 'The price groups could not be loaded: the account keeps its group. Reload the page to change it.'
+            : 'The group prices this account; its own discounts below count over the group’s.'}
+        </p>
+        <select
+          id="price-group"
+          value={priceGroup}
+          onChange={(e) => setPriceGroup(e.target.value)}
+          disabled={groups === 'failed' || groups === 'loading'}
+          aria-invalid={problems.price_group ? true : undefined}
+          aria-describedby={problems.price_group ? 'price-group-hint price-group-error' : 'price-group-hint'}
+        >
+          <option value="">None (list prices)</option>
+          {groupOptions(groups, account.price_group).map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name} ({g.id})
+            </option>
+          ))}
+        </select>
+        {problems.price_group && (
+          <p id="price-group-error" className="field-error">
+            {problems.price_group}
+          </p>
+        )}
+      </div>
       <div className="field">
         <label htmlFor="dsc">Discounts (JSON)</label>
         <p id="dsc-hint" className="muted" style={{ margin: 0 }}>
@@ -172,4 +204,26 @@ function AccountForm({ account, saved, reload }: { account: AdminAccount; saved:
       </button>
     </form>
   );
+}
+
+/** The price groups an account may be put in, for the form's select. */
+function usePriceGroups(): PriceGroup[] | 'loading' | 'failed' {
+  const [groups, setGroups] = useState<PriceGroup[] | 'loading' | 'failed'>('loading');
+  useEffect(() => {
+    const ctl = new AbortController();
+    adminPriceGroups(ctl.signal).then(
+      (g) => setGroups(byName(g)),
+      () => !ctl.signal.aborted && setGroups('failed'),
+    );
+    return () => ctl.abort();
+  }, []);
+  return groups;
+}
+
+/** The select's groups: every group, and the account's own while the list is not here (or
+ * no longer holds it), so the select shows what the account is in. */
+function groupOptions(groups: PriceGroup[] | 'loading' | 'failed', current: string): Pick<PriceGroup, 'id' | 'name'>[] {
+  const list = Array.isArray(groups) ? groups : [];
+  if (current && !list.some((g) => g.id === current)) return [{ id: current, name: current }, ...list];
+  return list;
 }

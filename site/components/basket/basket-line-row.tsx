@@ -3,10 +3,13 @@ import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
 import type { BasketLine } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
+import { linePricedBy, nudgeText } from '@/lib/price-breaks';
 import { LineUnitPrice } from './line-unit-price';
 
-/** One line of the basket table: the product with its stock, its unit price, a packs box
- * with Update (and the box's own problem), the line's amount and Remove. */
+/** One line of the basket table: the product with its stock, its unit price with the break
+ * or price group that priced it, a packs box with Update (and the box's own problem), the
+ * nudge to the next quantity break with a button adding those packs, the line's amount and
+ * Remove. */
 export function BasketLineRow({
   line: l,
   packs,
@@ -14,6 +17,7 @@ export function BasketLineRow({
   onType,
   onUpdate,
   onRemove,
+  onAddPacks,
 }: {
   line: BasketLine;
   /** What the packs box holds. */
@@ -22,7 +26,16 @@ export function BasketLineRow({
   onType: (value: string) => void;
   onUpdate: () => void;
   onRemove: () => void;
+  /** Adds packs to the line (the nudge's button). */
+  onAddPacks: (packs: number) => void;
 }) {
+  const nudge = l.nudge;
+  /** The nudge's button goes once the line reaches the break: the focus waits in the packs
+   * box, which stays, instead of falling to the page. */
+  const add = (packs: number) => {
+    document.getElementById(`qty-${l.sku}`)?.focus();
+    onAddPacks(packs);
+  };
   return (
     <tr data-sku={l.sku}>
       <td>
@@ -44,7 +57,7 @@ export function BasketLineRow({
         )}
       </td>
       <td data-label="Unit price ex VAT">
-        <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
+        <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} pricedBy={linePricedBy(l)} />
       </td>
       <td data-label="Packs">
         <form
@@ -78,6 +91,14 @@ export function BasketLineRow({
           </p>
         )}
         <span className="muted">{l.quantity} units</span>
+        {nudge && (
+          <p className="basket-nudge" data-add-packs={nudge.add_packs}>
+            <span id={`nudge-${l.sku}`}>{nudgeText(nudge)}</span>{' '}
+            <button type="button" className="button" aria-describedby={`nudge-${l.sku}`} onClick={() => add(nudge.add_packs)}>
+              Add {nudge.add_packs} {nudge.add_packs === 1 ? 'pack' : 'packs'}
+            </button>
+          </p>
+        )}
       </td>
       <td className="line-amount" data-label="Line ex VAT">
         {formatPence(l.line_amount)}

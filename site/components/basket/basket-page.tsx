@@ -10,9 +10,9 @@ import { ContinueToBilling } from './continue-to-billing';
 import { CouponBox } from './coupon-box';
 import { useBasketChanges } from './use-basket-changes';
 
-/** The basket page: lines with quantities in packs, coupon, totals ex VAT, VAT and
- * inc VAT, the minimum-order and free-delivery nudges, Continue to billing, and Save basket
- * as list. */
+/** The basket page: lines with quantities in packs (and the nudges to the next quantity
+ * break), coupon, the buyer's price group, totals ex VAT, VAT and inc VAT, the minimum-order
+ * and free-delivery nudges, Continue to billing, and Save basket as list. */
 export function BasketPage() {
   const account = useAccount();
   const b = useBasketChanges(account.user === 0 ? '' : account.user.uid);
@@ -41,8 +41,17 @@ export function BasketPage() {
           {b.notice}
         </p>
       )}
-      <BasketTable lines={basket.lines} packs={b.packs} boxErrors={b.boxErrors} onType={b.typePacks} onUpdate={b.updatePacks} onRemove={b.removeLine} />
+      <BasketTable
+        lines={basket.lines}
+        packs={b.packs}
+        boxErrors={b.boxErrors}
+        onType={b.typePacks}
+        onUpdate={b.updatePacks}
+        onRemove={b.removeLine}
+        onAddPacks={b.addPacks}
+      />
       <CouponBox coupon={basket.coupon} onApply={b.applyCoupon} onRemove={b.removeCoupon} />
+      {basket.price_group && <p className="price-group-note">Prices: {basket.price_group.name}</p>}
       <Totals figures={basket} />
       <ContinueToBilling basket={basket} />
       <SaveBasketAsList />

@@ -1,7 +1,8 @@
 import type { BasketLine } from '@/lib/basket';
 import { BasketLineRow } from './basket-line-row';
 
-/** The basket's lines as a table, each with its packs box and Remove. */
+/** The basket's lines as a table, each with its packs box, its nudge to the next break and
+ * Remove. */
 export function BasketTable({
   lines,
   packs,
@@ -9,6 +10,7 @@ export function BasketTable({
   onType,
   onUpdate,
   onRemove,
+  onAddPacks,
 }: {
   lines: BasketLine[];
   /** What each packs box holds, by SKU. */
@@ -18,6 +20,7 @@ export function BasketTable({
   onType: (sku: string, value: string) => void;
   onUpdate: (sku: string, packSize: number) => void;
   onRemove: (sku: string) => void;
+  onAddPacks: (sku: string, packs: number) => void;
 }) {
   return (
     <table className="basket-table">
@@ -43,6 +46,7 @@ export function BasketTable({
             onType={(value) => onType(l.sku, value)}
             onUpdate={() => onUpdate(l.sku, l.pack_size)}
             onRemove={() => onRemove(l.sku)}
+            onAddPacks={(n) => onAddPacks(l.sku, n)}
           />
         ))}
       </tbody>

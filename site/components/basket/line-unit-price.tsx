@@ -1,8 +1,10 @@
 import { formatPence } from '@/lib/format';
 
 /** A line's unit price ex VAT as charged, with the list price and the discount beside it
- * where one applies: units × the first amount is the line amount. */
-export function LineUnitPrice({ unit, list, discountPercent }: { unit: number; list: number; discountPercent: number }) {
+ * where one applies, and what priced it (pricedBy: "6+ packs price", the price group's
+ * name, or both; lib/price-breaks linePricedBy): units × the first amount is the line
+ * amount. */
+export function LineUnitPrice({ unit, list, discountPercent, pricedBy = '' }: { unit: number; list: number; discountPercent: number; pricedBy?: string }) {
   return (
     <>
       <span className="unit-price">{formatPence(unit)}</span>
@@ -12,6 +14,12 @@ export function LineUnitPrice({ unit, list, discountPercent }: { unit: number; l
           (list <s>{formatPence(list)}</s>
           {discountPercent > 0 && `, ${discountPercent}% off`})
         </span>
+      )}
+      {pricedBy && (
+        <>
+          <br />
+          <span className="muted price-note">{pricedBy}</span>
+        </>
       )}
     </>
   );

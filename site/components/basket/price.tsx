@@ -19,11 +19,16 @@ export function useOwnPrice(sku: string): OwnPrice | undefined {
   );
 }
 
+/** Whether a buyer's own price of one pack differs from the list price: a discount, or
+ * their price group's own price. */
+const ownDiffers = (own: OwnPrice | undefined): own is OwnPrice => !!own && (own.discount_percent !== 0 || own.unit_price !== own.list_price);
+
 /** A unit price ex VAT: the list price in the static page, switched to the buyer's own
- * price (from POST /api/prices) once they are signed in and a discount applies. */
+ * price (from POST /api/prices) once they are signed in and it differs (a discount, or
+ * their price group's price). */
 export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
   const own = useOwnPrice(sku);
-  if (!own || own.discount_percent === 0) {
+  if (!ownDiffers(own)) {
     return (
       <span className="price" data-pence={listPrice}>
         {unitPriceLabel(listPrice)}
@@ -36,7 +41,7 @@ export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
         {unitPriceLabel(own.unit_price)}
       </span>{' '}
       <span className="muted">
-        your price, {own.discount_percent}% off <s>{formatPence(listPrice)}</s>
+        your price{own.discount_percent > 0 && `, ${own.discount_percent}% off`} <s>{formatPence(listPrice)}</s>
       </span>
     </>
   );
@@ -54,15 +59,16 @@ export function PackPrice({ sku, listPackPrice }: { sku: string; listPackPrice: 
   );
 }
 
-/** A product page's "Your pack price" fact, for a signed-in buyer with a discount. */
+/** A product page's "Your pack price" fact, for a signed-in buyer whose price differs. */
 export function OwnPackPrice({ sku }: { sku: string }) {
   const own = useOwnPrice(sku);
-  if (!own || own.discount_percent === 0) return null;
+  if (!ownDiffers(own)) return null;
   return (
     <>
       <dt>Your pack price</dt>
       <dd className="own-pack-price" data-pence={own.pack_price}>
-        {formatPence(own.pack_price)} ex VAT ({formatPence(own.pack_price_inc_vat)} inc VAT), {own.discount_percent}% off
+        {formatPence(own.pack_price)} ex VAT ({formatPence(own.pack_price_inc_vat)} inc VAT)
+        {own.discount_percent > 0 && `, ${own.discount_percent}% off`}
       </dd>
     </>
   );

@@ -74,6 +74,13 @@ export function useBasketChanges(uid: string) {
     void run(() => setLine(sku, n * packSize), n === 0 ? 'Line removed.' : 'Quantity updated.', sku);
   }
 
+  /** Adds packs to a line (a quantity break's nudge), through the same change as its box. */
+  function addPacks(sku: string, n: number) {
+    const line = shown.current?.lines.find((l) => l.sku === sku);
+    if (!line) return;
+    void run(() => setLine(sku, line.quantity + n * line.pack_size), `Added ${n} ${n === 1 ? 'pack' : 'packs'}.`, sku);
+  }
+
   return {
     basket,
     error,
@@ -83,6 +90,7 @@ export function useBasketChanges(uid: string) {
     boxErrors,
     typePacks: (sku: string, value: string) => setPacks((typed) => ({ ...typed, [sku]: value })),
     updatePacks,
+    addPacks,
     removeLine: (sku: string) => void run(() => removeLine(sku), 'Line removed.', sku),
     applyCoupon: (code: string) => void run(() => applyCoupon(code), 'Coupon applied.'),
     removeCoupon: () => void run(() => applyCoupon(''), 'Coupon removed.'),

@@ -1,12 +1,14 @@
 import type { ProductDetail as Detail } from '@/lib/types';
 import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
+import { BreakTable } from './break-table';
 import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
+import { ProductMargin } from './product-margin';
 import { StockFact } from './stock-fact';
 
-/** The main block of a product page: image, name, SKU, price, pack, VAT, stock and
- * description. */
+/** The main block of a product page: image, name, SKU, price, RRP and margin, pack, VAT,
+ * stock, the quantity prices and the description. */
 export function ProductDetail({ product: p }: { product: Detail }) {
   const pack = p.unit_price * p.pack_size;
   const packIncVat = Math.round((pack * (100 + p.vat_rate)) / 100);
@@ -19,6 +21,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
         <p className="product-price">
           <Price sku={p.sku} listPrice={p.unit_price} /> ex VAT
         </p>
+        <ProductMargin sku={p.sku} margin={p.margin} />
         <dl className="product-facts">
           <dt>Pack size</dt>
           <dd>{p.pack_size} units</dd>
@@ -32,6 +35,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>Availability</dt>
           <StockFact sku={p.sku} stockState={p.stock_state} />
         </dl>
+        <BreakTable sku={p.sku} breaks={p.breaks} />
         <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.stock_state !== 'out-of-stock'} name={p.name} prompt />
         <p>{p.description}</p>
       </div>

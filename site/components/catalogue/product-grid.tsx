@@ -5,19 +5,21 @@ import type { GridCard } from '@/lib/types';
 import { PackPrice, Price } from '@/components/basket/price';
 import { ProductActions } from './product-actions';
 import { ProductImage } from './product-image';
+import { ProductMargin } from './product-margin';
 
 /** The most cards a row of the grid holds: main is at most 1,200 px wide (1,168 px inside
  * its padding) and a card at least 10.5rem (168 px) with a 1rem gap, so 6. */
 export const GRID_FIRST_ROW = 6;
 
-/** A grid of products with image, name (linking to the product page), SKU, pack size
- * and trade price ex VAT. A client component: a prerendered page sends it the cards'
- * few fields (gridCards) once, in the page's RSC data, instead of the tree of every
- * card's markup (docs/PERFORMANCE.md, "Lighter pages"). With firstRowEager (the grid at the
- * top of a category or range page), the first row's images load at once with high
- * priority, since one of them is the page's largest paint; every other image is lazy. Card names are headings one level below the section the
- * grid sits in (h2 right under the page's h1, h3 under an h2). With order, it is an
- * order form: quantities start empty and one button adds them all. */
+/** A grid of products with image, name (linking to the product page), SKU, pack size,
+ * trade price ex VAT, and the RRP with the margin it leaves. A client component: a
+ * prerendered page sends it the cards' few fields (gridCards) once, in the page's RSC data,
+ * instead of the tree of every card's markup (docs/PERFORMANCE.md, "Lighter pages"). With
+ * firstRowEager (the grid at the top of a category or range page), the first row's images
+ * load at once with high priority, since one of them is the page's largest paint; every
+ * other image is lazy. Card names are headings one level below the section the grid sits in
+ * (h2 right under the page's h1, h3 under an h2). With order, it is an order form:
+ * quantities start empty and one button adds them all. */
 export function ProductGrid({
   products,
   label,
@@ -53,6 +55,7 @@ export function ProductGrid({
               ex VAT · <PackPrice sku={p.sku} listPackPrice={p.unit_price * p.pack_size} /> a pack
             </span>
           </p>
+          <ProductMargin sku={p.sku} margin={p.margin} className="card-margin muted" />
           <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.in_stock} name={p.name} inGrid={order} showStock />
         </li>
       ))}

@@ -1,9 +1,10 @@
 import { LineUnitPrice } from '@/components/basket/line-unit-price';
 import type { OrderLine } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
+import { linePricedBy } from '@/lib/price-breaks';
 
 /** An order's lines as charged: unit price ex VAT (with the list price and discount where
- * one applies), units, VAT rate, line ex VAT and its VAT. Once a credit note has credited
+ * one applies, and the quantity break and price group that priced it), units, VAT rate, line ex VAT and its VAT. Once a credit note has credited
  * units of a line (taken off before dispatch, or returned), each line also shows the units
  * ordered, credited and to be sent (supplied, once dispatched). */
 export function OrderLinesTable({ lines, dispatched = false }: { lines: OrderLine[]; dispatched?: boolean }) {
@@ -30,12 +31,12 @@ export function OrderLinesTable({ lines, dispatched = false }: { lines: OrderLin
       </thead>
       <tbody>
         {lines.map((l) => (
-          <tr key={l.sku}>
+          <tr key={l.sku} data-sku={l.sku}>
             <th scope="row">
               {l.name} <span className="muted">({l.sku})</span>
             </th>
             <td data-label="Unit ex VAT">
-              <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} />
+              <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} pricedBy={linePricedBy(l)} />
             </td>
             <td data-label={credited ? 'Ordered' : 'Units'}>{l.quantity}</td>
             {credited && (

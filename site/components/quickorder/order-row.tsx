@@ -4,6 +4,7 @@ import type { FocusEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { formatPence } from '@/lib/format';
+import { marginText } from '@/lib/price-breaks';
 import type { SkuProduct } from '@/lib/quick-order';
 import { isEmptyRow, rowProduct, type Row, type RowStatus } from '@/lib/quick-order-rows';
 import { LineProblemText } from './line-problem';
@@ -118,6 +119,12 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
           <>
             <span className="pack-price">{formatPence(product.pack_price)}</span> <span className="muted">a pack</span>
             {product.discount_percent > 0 && <span className="muted"> ({product.discount_percent}% off)</span>}
+            {product.margin && (
+              <>
+                <br />
+                <span className="muted qo-margin">{marginText(product.margin, true)}</span>
+              </>
+            )}
             {status.kind === 'good' && row.lineAmount !== null && (
               <>
                 <br />

@@ -203,7 +203,7 @@ describe('prices the trade expects', { timeout: 180_000 }, () => {
     await expect(staffPage.locator(`tr[data-group="${groupId}"]`).textContent()).resolves.toContain('no rows yet');
 
     await staffPage.goto(`${shopURL}/admin/accounts/?uid=${encodeURIComponent(buyer.uid)}`);
-    const select = staffPage.getByLabel('Price group');
+    const select = staffPage.getByLabel('Price group', { exact: true });
     await expect.poll(() => select.isEnabled(), { timeout: 20_000 }).toBe(true);
     await select.selectOption(groupId);
     await staffPage.getByRole('button', { name: 'Save', exact: true }).click();

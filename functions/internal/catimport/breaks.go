@@ -36,22 +36,22 @@ func ParseBreaks(cell string, list int64, pricesAllowed bool) (pricing.Ladder, e
 		from, err := strconv.Atoi(strings.TrimSpace(packs))
 		value = strings.TrimSpace(value)
 		if !found || err != nil || value == "" {
-			return nil, sentencef("The breaks must be packs and a price or percentage, separated by semicolons, such as 6:0.90; 12:0.85 or 6:5%%; 12:10%% (found %q).", clip(part))
+			return nil, sentencef("The breaks must be packs and a price or percentage, separated by semicolons, such as 6:0.90; 12:0.85 or 6:5%%; 12:10%% (found %q).", Clip(part))
 		}
 		if from < 2 || from > maxFromPacks {
-			return nil, sentencef("Each of the breaks must start from 2 to %d packs (found %q).", maxFromPacks, clip(part))
+			return nil, sentencef("Each of the breaks must start from 2 to %d packs (found %q).", maxFromPacks, Clip(part))
 		}
 		t := pricing.Tier{From: from}
 		if pct, isPct := strings.CutSuffix(value, "%"); isPct {
 			n, err := strconv.Atoi(strings.TrimSpace(pct))
 			if err != nil || n < 1 || n > 99 {
-				return nil, sentencef("Each of the breaks must take a whole percentage from 1 to 99 off (found %q from %d packs).", clip(value), from)
+				return nil, sentencef("Each of the breaks must take a whole percentage from 1 to 99 off (found %q from %d packs).", Clip(value), from)
 			}
 			t.Percent = n
 		} else {
-			pence, ok := parsePrice(value)
+			pence, ok := ParsePrice(value)
 			if !ok || pence == 0 {
-				return nil, sentencef("Each of the breaks must be a unit price in pounds ex VAT with at most 2 decimals, such as 0.90, or a percentage such as 5%% (found %q from %d packs).", clip(value), from)
+				return nil, sentencef("Each of the breaks must be a unit price in pounds ex VAT with at most 2 decimals, such as 0.90, or a percentage such as 5%% (found %q from %d packs).", Clip(value), from)
 			}
 			t.Price = pence
 		}

@@ -11,17 +11,17 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 )
 
-// safeCell keeps a spreadsheet from reading a cell as a formula: a cell starting with
+// SafeCell keeps a spreadsheet from reading a cell as a formula: a cell starting with
 // = + - or @ is written with a leading apostrophe, which the import takes off again.
-func safeCell(s string) string {
+func SafeCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
 	}
 	return s
 }
 
-// unsafeCell undoes safeCell.
-func unsafeCell(s string) string {
+// UnsafeCell undoes SafeCell.
+func UnsafeCell(s string) string {
 	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
 		return s[1:]
 	}
@@ -57,7 +57,7 @@ func WriteProducts(w io.Writer, products []catalogue.Product) error {
 	ps := slices.Clone(products)
 	slices.SortFunc(ps, func(a, b catalogue.Product) int { return cmp.Compare(a.SKU, b.SKU) })
 	for _, p := range ps {
-		rec := []string{p.SKU, safeCell(p.Name), safeCell(p.Description), p.RangeURLText, strconv.Itoa(p.CategoryID),
+		rec := []string{p.SKU, SafeCell(p.Name), SafeCell(p.Description), p.RangeURLText, strconv.Itoa(p.CategoryID),
 			strconv.Itoa(p.PackSize), FormatPrice(p.UnitPrice), strconv.Itoa(p.VATRate), strconv.Itoa(p.Stock),
 			statusText(p.Status), p.LargeImg, num(p.SortOrder), p.Barcode, optionalPrice(p.RRP), FormatBreaks(p.Breaks)}
 		if err := cw.Write(rec); err != nil {
@@ -83,7 +83,7 @@ func WriteStructure(w io.Writer, ranges []catalogue.Range, cats []catalogue.Cate
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.URLText, b.URLText))
 	})
 	for _, r := range rs {
-		if err := cw.Write([]string{"range", "", r.URLText, safeCell(r.Name), "", "", safeCell(r.Description), num(r.Order)}); err != nil {
+		if err := cw.Write([]string{"range", "", r.URLText, SafeCell(r.Name), "", "", SafeCell(r.Description), num(r.Order)}); err != nil {
 			return err
 		}
 	}
@@ -92,7 +92,7 @@ func WriteStructure(w io.Writer, ranges []catalogue.Range, cats []catalogue.Cate
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
 	})
 	for _, c := range cs {
-		if err := cw.Write([]string{"category", strconv.Itoa(c.ID), c.Slug, safeCell(c.Name), c.RangeURLText, safeCell(c.Group), "", num(c.Order)}); err != nil {
+		if err := cw.Write([]string{"category", strconv.Itoa(c.ID), c.Slug, SafeCell(c.Name), c.RangeURLText, SafeCell(c.Group), "", num(c.Order)}); err != nil {
 			return err
 		}
 	}

@@ -428,7 +428,7 @@ func resolveImages(ctx context.Context, in Input, rows []Row) (map[string]media.
 	}
 	if in.Images == nil {
 		for _, c := range cells {
-			res.problems.problemf(firstLine[c], "image", "The image names the picture %q but no pictures were given (--images DIR, or upload them with the file).", clip(c))
+			res.problems.problemf(firstLine[c], "image", "The image names the picture %q but no pictures were given (--images DIR, or upload them with the file).", Clip(c))
 		}
 		return out, res
 	}
@@ -447,7 +447,7 @@ func resolveImages(ctx context.Context, in Input, rows []Row) (map[string]media.
 				case err == nil:
 					out[c] = imgs
 				case errors.As(err, &pr):
-					res.problems.problemf(firstLine[c], "image", "The picture %q %s.", clip(c), pr.Msg)
+					res.problems.problemf(firstLine[c], "image", "The picture %q %s.", Clip(c), pr.Msg)
 				case res.err == nil:
 					res.err = fmt.Errorf("picture %s: %w", c, err)
 				}

@@ -49,7 +49,7 @@ type record struct {
 	has   map[string]bool // the columns the file has, shared by every record
 }
 
-func (r record) get(key string) string { return unsafeCell(strings.TrimSpace(r.cells[key])) }
+func (r record) get(key string) string { return UnsafeCell(strings.TrimSpace(r.cells[key])) }
 
 // normKey folds a header cell: "Pack size", "pack_size" and "PACK-SIZE" are one column.
 func normKey(s string) string {

@@ -119,7 +119,7 @@ func (p *problems) wholeNumber(r record, key, label string, lo, hi int, optional
 	}
 	n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
 	if err != nil || n < lo || n > hi {
-		p.problemf(r.line, label, "The %s must be a whole number from %d to %d (found %q).", label, lo, hi, clip(s))
+		p.problemf(r.line, label, "The %s must be a whole number from %d to %d (found %q).", label, lo, hi, Clip(s))
 		return 0, false
 	}
 	return n, true
@@ -150,16 +150,17 @@ func (p *problems) text(r record, key, label string, max int, required bool) (st
 	return clean, true
 }
 
-func clip(s string) string {
+// Clip shortens what a file held to 40 characters for a problem's sentence.
+func Clip(s string) string {
 	if r := []rune(s); len(r) > 40 {
 		return string(r[:40]) + "…"
 	}
 	return s
 }
 
-// parsePrice reads a price in pounds as people type it ("1.25", "£1.25", "0.19", "1,250")
+// ParsePrice reads a price in pounds as people type it ("1.25", "£1.25", "0.19", "1,250")
 // into pence.
-func parsePrice(s string) (int64, bool) {
+func ParsePrice(s string) (int64, bool) {
 	m := priceRE.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return 0, false
@@ -224,7 +225,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 			p.problemf(r.line, "SKU", "The SKU is empty.")
 			ok = false
 		case !catalogue.ValidSKU(sku):
-			p.problemf(r.line, "SKU", "The SKU must be letters, digits and hyphens, at most %d, starting with a letter or digit (found %q).", maxSKU, clip(r.get("sku")))
+			p.problemf(r.line, "SKU", "The SKU must be letters, digits and hyphens, at most %d, starting with a letter or digit (found %q).", maxSKU, Clip(r.get("sku")))
 			ok = false
 		case firstLine[sku] != 0:
 			p.problemf(r.line, "SKU", "The SKU %s is already on line %d.", sku, firstLine[sku])
@@ -257,7 +258,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		default:
 			switch list := cats.bySlug[strings.ToLower(cell)]; len(list) {
 			case 0:
-				p.problemf(r.line, "category", "There is no category with slug %q.", clip(cell))
+				p.problemf(r.line, "category", "There is no category with slug %q.", Clip(cell))
 				ok = false
 			case 1:
 				cat = list[0]
@@ -270,7 +271,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		row.Range = cat.RangeURLText
 		if rg := strings.ToLower(r.get("range")); rg != "" && cat.ID != 0 && rg != cat.RangeURLText {
 			if !ranges[rg] {
-				p.problemf(r.line, "range", "There is no range %q.", clip(rg))
+				p.problemf(r.line, "range", "There is no range %q.", Clip(rg))
 			} else {
 				p.problemf(r.line, "range", "The range is %s, but category %s (%d) belongs to range %s.", rg, cat.Name, cat.ID, cat.RangeURLText)
 			}
@@ -282,15 +283,15 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		if s := r.get("unit_price"); s == "" {
 			p.problemf(r.line, "unit price", "The unit price is empty; write the trade price of one unit in pounds ex VAT, such as 1.25.")
 			ok = false
-		} else if pence, good := parsePrice(s); !good || pence == 0 {
-			p.problemf(r.line, "unit price", "The unit price must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to %s, such as 1.25 (found %q).", FormatPrice(maxPricePence), clip(s))
+		} else if pence, good := ParsePrice(s); !good || pence == 0 {
+			p.problemf(r.line, "unit price", "The unit price must be an amount in pounds ex VAT with at most 2 decimals, from 0.01 to %s, such as 1.25 (found %q).", FormatPrice(maxPricePence), Clip(s))
 			ok = false
 		} else {
 			row.UnitPrice = pence
 		}
 		vat := strings.TrimSuffix(r.get("vat_rate"), "%")
 		if n, err := strconv.Atoi(strings.TrimSpace(vat)); err != nil || !vatRates[n] {
-			p.problemf(r.line, "VAT rate", "The VAT rate must be 20, 5 or 0 (a percentage; found %q).", clip(r.get("vat_rate")))
+			p.problemf(r.line, "VAT rate", "The VAT rate must be 20, 5 or 0 (a percentage; found %q).", Clip(r.get("vat_rate")))
 			ok = false
 		} else {
 			row.VATRate = n
@@ -304,13 +305,13 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		}
 		st, known := statusOf[strings.ToLower(r.get("status"))]
 		if !known {
-			p.problemf(r.line, "status", "The status must be active or discontinued (found %q).", clip(r.get("status")))
+			p.problemf(r.line, "status", "The status must be active or discontinued (found %q).", Clip(r.get("status")))
 			ok = false
 		}
 		row.Status = st
 		row.Image = r.get("image")
 		if strings.HasPrefix(row.Image, "/media/") && !mediaRE.MatchString(row.Image) {
-			p.problemf(r.line, "image", "The image %q is not a large picture this shop published (/media/…-l.webp); give a file name to load a new one.", clip(row.Image))
+			p.problemf(r.line, "image", "The image %q is not a large picture this shop published (/media/…-l.webp); give a file name to load a new one.", Clip(row.Image))
 			ok = false
 		}
 		if row.SortOrder, good = p.wholeNumber(r, "sort_order", "sort order", 1, maxSortOrder, true); !good {
@@ -318,7 +319,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		}
 		if b := strings.ReplaceAll(r.get("barcode"), " ", ""); b != "" {
 			if !barcodeRE.MatchString(b) || !gtinValid(b) {
-				p.problemf(r.line, "barcode", "The barcode must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found %q).", clip(r.get("barcode")))
+				p.problemf(r.line, "barcode", "The barcode must be a GTIN (8, 12, 13 or 14 digits with a correct check digit; found %q).", Clip(r.get("barcode")))
 				ok = false
 			}
 			row.Barcode = b
@@ -327,8 +328,8 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 		_, hasBreaks := r.cells["breaks"]
 		row.KeepRRP, row.KeepBreaks = !hasRRP, !hasBreaks
 		if s := r.get("rrp"); s != "" {
-			if pence, good := parsePrice(s); !good || pence == 0 || pence > maxPricePence {
-				p.problemf(r.line, "RRP", "The RRP must be the shelf price of one unit in pounds inc VAT with at most 2 decimals, from 0.01 to %s, such as 2.49 (found %q).", FormatPrice(maxPricePence), clip(s))
+			if pence, good := ParsePrice(s); !good || pence == 0 || pence > maxPricePence {
+				p.problemf(r.line, "RRP", "The RRP must be the shelf price of one unit in pounds inc VAT with at most 2 decimals, from 0.01 to %s, such as 2.49 (found %q).", FormatPrice(maxPricePence), Clip(s))
 				ok = false
 			} else {
 				row.RRP = pence
@@ -362,7 +363,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 		if t := strings.ToLower(r.get("type")); t == "range" {
 			slug := strings.ToLower(r.get("slug"))
 			if !rangeRE.MatchString(slug) {
-				p.problemf(r.line, "slug", "The slug of a range must be 1 to 64 lower-case letters, digits, hyphens or underscores (found %q).", clip(r.get("slug")))
+				p.problemf(r.line, "slug", "The slug of a range must be 1 to 64 lower-case letters, digits, hyphens or underscores (found %q).", Clip(r.get("slug")))
 				continue
 			}
 			if l := rangeLine[slug]; l != 0 {
@@ -399,7 +400,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 			}
 			slugOK := slugRE.MatchString(slug) && len(slug) <= 64
 			if !slugOK {
-				p.problemf(r.line, "slug", "The slug of a category must be lower-case words of letters and digits joined by hyphens, at most 64 characters (found %q).", clip(r.get("slug")))
+				p.problemf(r.line, "slug", "The slug of a category must be lower-case words of letters and digits joined by hyphens, at most 64 characters (found %q).", Clip(r.get("slug")))
 			}
 			rg := strings.ToLower(r.get("range"))
 			rangeOK := rangeLine[rg] != 0 || tableRanges[rg]
@@ -407,7 +408,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 				if rg == "" {
 					p.problemf(r.line, "range", "The range is empty; give the slug of the range the category belongs to.")
 				} else {
-					p.problemf(r.line, "range", "There is no range %q in this file or the shop.", clip(rg))
+					p.problemf(r.line, "range", "There is no range %q in this file or the shop.", Clip(rg))
 				}
 			}
 			group, groupOK := p.text(r, "group", "menu group", maxGroup, true)
@@ -416,7 +417,7 @@ func structureRows(file string, recs []record, tableRanges map[string]bool) ([]c
 			}
 			cats = append(cats, catalogue.Category{ID: id, Slug: slug, Name: name, Group: group, RangeURLText: rg, Order: order})
 		default:
-			p.problemf(r.line, "type", "The type must be range or category (found %q).", clip(r.get("type")))
+			p.problemf(r.line, "type", "The type must be range or category (found %q).", Clip(r.get("type")))
 		}
 	}
 	return ranges, cats, p

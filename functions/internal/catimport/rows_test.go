@@ -15,13 +15,13 @@ import (
 
 func TestParsePriceAsPeopleTypeIt(t *testing.T) {
 	for in, want := range map[string]int64{"0.85": 85, "£1.10": 110, "2": 200, "2.5": 250, "1,250.00": 125000, "£ 0.19": 19, "10000.00": 1_000_000} {
-		if got, ok := parsePrice(in); !ok || got != want {
-			t.Errorf("parsePrice(%q) = %d %v, want %d", in, got, ok, want)
+		if got, ok := ParsePrice(in); !ok || got != want {
+			t.Errorf("ParsePrice(%q) = %d %v, want %d", in, got, ok, want)
 		}
 	}
 	for _, in := range []string{"1.234", "-1.00", "1.2.3", "abc", "", "12,34", "10001.00", "1e3", "$1.00"} {
-		if got, ok := parsePrice(in); ok {
-			t.Errorf("parsePrice(%q) = %d, want refused", in, got)
+		if got, ok := ParsePrice(in); ok {
+			t.Errorf("ParsePrice(%q) = %d, want refused", in, got)
 		}
 	}
 }
@@ -79,7 +79,7 @@ func TestHeaderNamesAndBOMAreForgiving(t *testing.T) {
 
 func TestSafeCellsRoundTrip(t *testing.T) {
 	for _, s := range []string{"=SUM(A1)", "+44 1234", "-5", "@home", "plain", "'quoted"} {
-		if got := unsafeCell(safeCell(s)); got != s {
+		if got := UnsafeCell(SafeCell(s)); got != s {
 			t.Errorf("%q came back as %q", s, got)
 		}
 	}

@@ -139,7 +139,7 @@ type record struct {
 	cells map[string]string
 }
 
-func (r record) get(key string) string { return unsafeCell(strings.TrimSpace(r.cells[key])) }
+func (r record) get(key string) string { return catimport.UnsafeCell(strings.TrimSpace(r.cells[key])) }
 
 // normKey folds a header cell: "Applies to", "applies-to" and "APPLIES_TO" are one column.
 func normKey(s string) string {
@@ -181,9 +181,9 @@ func readCSV(data []byte, p *problems) []record {
 		switch {
 		case k == "":
 		case !known[k]:
-			p.add(1, strings.TrimSpace(h), "The column %q is not one a price group file has (%s).", clip(strings.TrimSpace(h)), strings.Join(names, ", "))
+			p.add(1, strings.TrimSpace(h), "The column %q is not one a price group file has (%s).", catimport.Clip(strings.TrimSpace(h)), strings.Join(names, ", "))
 		case has[k]:
-			p.add(1, strings.TrimSpace(h), "The column %q appears twice in the header.", clip(strings.TrimSpace(h)))
+			p.add(1, strings.TrimSpace(h), "The column %q appears twice in the header.", catimport.Clip(strings.TrimSpace(h)))
 		}
 		has[k] = true
 	}
@@ -252,7 +252,7 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 			if code == "" {
 				p.add(r.line, "code", "The code is empty; give the product's SKU.")
 			} else {
-				p.add(r.line, "code", "There is no product with SKU %q.", clip(code))
+				p.add(r.line, "code", "There is no product with SKU %q.", catimport.Clip(code))
 			}
 			return
 		}
@@ -264,9 +264,9 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 			case code == "":
 				p.add(r.line, "code", "The code is empty; give the category's numeric id or slug.")
 			case len(list) > 1:
-				p.add(r.line, "code", "The category %q could be any of %d categories with that slug; give the numeric id instead.", clip(code), len(list))
+				p.add(r.line, "code", "The category %q could be any of %d categories with that slug; give the numeric id instead.", catimport.Clip(code), len(list))
 			default:
-				p.add(r.line, "code", "There is no category %q.", clip(code))
+				p.add(r.line, "code", "There is no category %q.", catimport.Clip(code))
 			}
 			return
 		}
@@ -276,17 +276,17 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 			if code == "" {
 				p.add(r.line, "code", "The code is empty; give the range's slug.")
 			} else {
-				p.add(r.line, "code", "There is no range %q.", clip(code))
+				p.add(r.line, "code", "There is no range %q.", catimport.Clip(code))
 			}
 			return
 		}
 		key = "range:" + strings.ToLower(code)
 	default:
-		p.add(r.line, "applies to", "The applies to must be product, category or range (found %q).", clip(r.get("applies_to")))
+		p.add(r.line, "applies to", "The applies to must be product, category or range (found %q).", catimport.Clip(r.get("applies_to")))
 		return
 	}
 	if line, dup := first[key]; dup {
-		p.add(r.line, "code", "The %s %s is on line %d already; give each one row.", applies, clip(code), line)
+		p.add(r.line, "code", "The %s %s is on line %d already; give each one row.", applies, catimport.Clip(code), line)
 		return
 	}
 	first[key] = r.line
@@ -301,14 +301,14 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 		base = product.UnitPrice
 	}
 	if price != "" {
-		pence, ok := parsePounds(price)
+		pence, ok := catimport.ParsePrice(price)
 		switch {
 		case product == nil:
 			p.add(r.line, "price", "A price is only for a product; give a %s a discount percent or percent breaks instead.", applies)
 		case !ok || pence < 1:
-			p.add(r.line, "price", "The price must be an amount in pounds ex VAT with at most 2 decimals, such as 0.80 (found %q).", clip(price))
+			p.add(r.line, "price", "The price must be an amount in pounds ex VAT with at most 2 decimals, such as 0.80 (found %q).", catimport.Clip(price))
 		case pence >= product.UnitPrice:
-			p.add(r.line, "price", "The price %s must be below the list price %s.", FormatPounds(pence), FormatPounds(product.UnitPrice))
+			p.add(r.line, "price", "The price %s must be below the list price %s.", catimport.FormatPrice(pence), catimport.FormatPrice(product.UnitPrice))
 		default:
 			rules.Prices[key], base = pence, pence
 		}
@@ -316,7 +316,7 @@ func checkRow(r record, cat Catalogue, rules *pricing.Rules, first map[string]in
 	if discount != "" {
 		n, err := strconv.Atoi(strings.TrimSuffix(discount, "%"))
 		if err != nil || n < 1 || n > 100 {
-			p.add(r.line, "discount percent", "The discount percent must be a whole number from 1 to 100 (found %q).", clip(discount))
+			p.add(r.line, "discount percent", "The discount percent must be a whole number from 1 to 100 (found %q).", catimport.Clip(discount))
 		} else {
 			rules.Discounts[key] = n
 		}
@@ -413,12 +413,12 @@ func Write(w io.Writer, rules pricing.Rules) error {
 	for _, r := range Rows(rules) {
 		price, discount := "", ""
 		if r.Price > 0 {
-			price = FormatPounds(r.Price)
+			price = catimport.FormatPrice(r.Price)
 		}
 		if r.Discount > 0 {
 			discount = strconv.Itoa(r.Discount)
 		}
-		if err := cw.Write([]string{r.AppliesTo, safeCell(r.Code), price, discount, catimport.FormatBreaks(r.Breaks)}); err != nil {
+		if err := cw.Write([]string{r.AppliesTo, catimport.SafeCell(r.Code), price, discount, catimport.FormatBreaks(r.Breaks)}); err != nil {
 			return err
 		}
 	}
@@ -450,21 +450,4 @@ func Diff(now, next pricing.Rules) (added, changed, removed int) {
 		}
 	}
 	return added, changed, removed
-}
-
-// safeCell keeps a spreadsheet from reading a cell as a formula (as the catalogue
-// export does): a cell starting with = + - or @ gets a leading apostrophe, which the
-// import takes off again.
-func safeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-func unsafeCell(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
-		return s[1:]
-	}
-	return s
 }

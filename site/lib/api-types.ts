@@ -486,6 +486,7 @@ export interface ProductCardAnswer {
 
 export interface OwnPrice {
   list_price: Pence;
+  base_price: Pence;
   unit_price: Pence;
   discount_percent: number;
   pack_size: number;

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { breakPacks, breakRowCells, breaksSummary, linePricedBy, marginPercent, marginText, nudgeText, rowForPacks, type BreakRow } from './price-breaks';
+import {
+  breakPacks,
+  breakRowCells,
+  breaksSummary,
+  linePricedBy,
+  marginPercent,
+  marginText,
+  nudgeText,
+  priceSteps,
+  rowForPacks,
+  type BreakRow,
+} from './price-breaks';
 
 const rows: BreakRow[] = [
   { from_packs: 1, to_packs: 5, unit_price: 95, pack_price: 570, margin: { rrp: 199, tenths: 427 } },
@@ -64,5 +75,14 @@ describe('linePricedBy', () => {
     expect(linePricedBy({ break_from: null, price_group: 'Independents' })).toBe('Independents');
     expect(linePricedBy({ break_from: 12, price_group: 'Independents' })).toBe('12+ packs price · Independents');
     expect(linePricedBy({ break_from: null, price_group: null })).toBe('');
+  });
+});
+
+describe('priceSteps', () => {
+  it('names each step between the list price and the unit price, as the server priced it', () => {
+    expect(priceSteps({ list: 60, base: 60, breakFrom: null, breakPrice: 60, discountPercent: 0 })).toBe('');
+    expect(priceSteps({ list: 95, base: 95, breakFrom: 12, breakPrice: 85, discountPercent: 5 })).toBe('12+ packs £0.85, 5% off');
+    expect(priceSteps({ list: 60, base: 40, breakFrom: 5, breakPrice: 38, discountPercent: 3 })).toBe('group price £0.40, 5+ packs £0.38, 3% off');
+    expect(priceSteps({ list: 60, base: 40, breakFrom: null, breakPrice: 40, discountPercent: 0 })).toBe('group price £0.40');
   });
 });

@@ -60,6 +60,19 @@ export function nudgeText(n: NudgeAnswer): string {
   return `Add ${plural(n.add_packs, 'pack', 'packs')} to pay ${formatPence(n.unit_price)} each: save ${formatPence(n.saving)}`;
 }
 
+/** The steps between a line's list price and its unit price, as the server priced them
+ * (docs/pricing.md "The rule"): the price group's own price, the break reached and its
+ * price, the discount: "group price £0.40, 5+ packs £0.38, 3% off"; '' for none. */
+export function priceSteps(s: { list: number; base: number; breakFrom: number | null; breakPrice: number; discountPercent: number }): string {
+  return [
+    s.base !== s.list ? `group price ${formatPence(s.base)}` : '',
+    s.breakFrom ? `${s.breakFrom}+ packs ${formatPence(s.breakPrice)}` : '',
+    s.discountPercent > 0 ? `${s.discountPercent}% off` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
 /** How a line was priced, beside its unit price: "6+ packs price", the price group's name,
  * or both ("6+ packs price · Independents"); '' for a line at its list price. */
 export function linePricedBy(l: { break_from: number | null; price_group: string | null }): string {

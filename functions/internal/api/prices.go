@@ -43,7 +43,10 @@ type pricesAnswer struct {
 
 // ownPrice is one product's prices for the buyer, pence ex VAT unless named inc VAT.
 type ownPrice struct {
-	ListPrice       int64 `json:"list_price"`
+	ListPrice int64 `json:"list_price"`
+	// BasePrice is the buyer's price group's own unit price for the product, else the
+	// list price: what DiscountPercent is taken off (docs/pricing.md "The rule").
+	BasePrice       int64 `json:"base_price"`
 	UnitPrice       int64 `json:"unit_price"`
 	DiscountPercent int   `json:"discount_percent"`
 	PackSize        int   `json:"pack_size"`
@@ -83,7 +86,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			}
 			// A pack is priced as a basket line of one pack: the numbers the basket will show.
 			pack := packPricing(p, terms)
-			out[sku] = ownPrice{ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
+			out[sku] = ownPrice{ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
 				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
 				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms)}

@@ -463,7 +463,7 @@ func checkBasketPaths(t *testing.T, s *raceShop, shop config.Shop, std config.De
 	}
 	groupName := ""
 	for _, w := range want.Lines {
-		ol := orders.Line{ListPrice: w.UnitPrice, BreakFrom: w.BreakFrom, DiscountPercent: w.DiscountPercent, UnitPrice: w.NetUnitPrice}
+		ol := orders.Line{ListPrice: w.UnitPrice, BasePrice: w.BasePrice, BreakFrom: w.BreakFrom, BreakPrice: w.BreakPrice, DiscountPercent: w.DiscountPercent, UnitPrice: w.NetUnitPrice}
 		// The row's figures: units, the unit price, the discount, the VAT rate, net and VAT.
 		disc := ""
 		if w.DiscountPercent > 0 {

@@ -276,7 +276,7 @@ func (d *doc) lines(o orders.Order) {
 		}
 		description := fmt.Sprintf("%s (packs of %d)", l.Name, l.PackSize)
 		if note := l.PriceNote(); note != "" {
-			// How the unit price was reached: "£0.85 (list £0.95, 12+ packs price, 5% off)".
+			// How the unit price was reached: "£0.85 (list £0.95, 12+ packs £0.90, 5% off)".
 			description += ", " + l.PriceText()
 		}
 		d.lineRow(columns, description, []string{l.SKU, "", fmt.Sprint(l.Quantity),

@@ -104,7 +104,7 @@ func TestRenderSaysHowEachLineWasPriced(t *testing.T) {
 	o.Lines[2].DiscountPercent, o.Lines[2].ListPrice, o.Lines[2].UnitPrice = 0, 285, 285
 	doc, err := Render(o, config.Shop{})
 	text := pdfWords(t, doc, err)
-	holds(t, text, "£0.90 (list £1.00, 12+ packs price, 5% off)", "£2.85 (list £3.00, 5% off)", "Prices: Independents")
+	holds(t, text, "£0.90 (list £1.00, 12+ packs £0.95, 5% off)", "£2.85 (list £3.00, 5% off)", "Prices: Independents")
 	if strings.Count(text, "(list ") != 2 {
 		t.Errorf("a line at its list price explains it:\n%s", text)
 	}

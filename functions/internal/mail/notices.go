@@ -204,7 +204,7 @@ type shopView struct {
 }
 
 // lineView is one line of an email. PriceNote says how an order line's unit price was
-// reached ("list £0.95, 12+ packs price, 5% off"; "" at the list price).
+// reached ("list £0.95, 12+ packs £0.90, 5% off"; "" at the list price).
 type lineView struct {
 	Name, SKU, Packs, UnitPrice, PriceNote, LineNet string
 }

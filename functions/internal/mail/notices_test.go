@@ -144,7 +144,7 @@ func TestConfirmationSaysHowEachLineWasPriced(t *testing.T) {
 	l.Group, l.GroupName = "independents", "Independents"
 	c := byKind(t, Notices{Shop: testShop(t)}.Placed(o), outbox.KindConfirmation)
 	for what, body := range map[string]string{"text": flat(c.Text), "HTML": shown(c.HTML)} {
-		has(t, "confirmation "+what, body, "£1.05", "(list £1.25, 3+ packs price, 5% off)", "Prices: Independents")
+		has(t, "confirmation "+what, body, "£1.05", "(list £1.25, group price £1.20, 3+ packs £1.10, 5% off)", "Prices: Independents")
 		if strings.Count(body, "(list ") != 1 {
 			t.Errorf("confirmation %s explains a line at its list price:\n%s", what, body)
 		}

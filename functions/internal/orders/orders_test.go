@@ -147,7 +147,7 @@ func TestBuildKeepsHowEachLineWasPriced(t *testing.T) {
 	if o.Lines[0] != want {
 		t.Fatalf("line:\n got %+v\nwant %+v", o.Lines[0], want)
 	}
-	if got := o.Lines[0].PriceText(); got != "£7.65 (list £10.00, 3+ packs price, 10% off)" {
+	if got := o.Lines[0].PriceText(); got != "£7.65 (list £10.00, group price £9.00, 3+ packs £8.50, 10% off)" {
 		t.Errorf("the line reads %q", got)
 	}
 }

@@ -6,15 +6,18 @@ import (
 )
 
 // PriceNote says how a line's unit price was reached, as its order, invoice and emails
-// show it beside the unit price: "list £0.95, 12+ packs price, 5% off". It is "" for a
+// show it beside the unit price: "list £0.95, 12+ packs £0.90, 5% off". It is "" for a
 // line charged its list price: nothing to explain.
 func (l Line) PriceNote() string {
 	if l.BreakFrom == 0 && l.DiscountPercent == 0 && l.UnitPrice == l.ListPrice {
 		return ""
 	}
 	parts := []string{"list " + Pounds(l.ListPrice)}
+	if l.BasePrice > 0 && l.BasePrice != l.ListPrice {
+		parts = append(parts, "group price "+Pounds(l.BasePrice))
+	}
 	if l.BreakFrom > 0 {
-		parts = append(parts, fmt.Sprintf("%d+ packs price", l.BreakFrom))
+		parts = append(parts, fmt.Sprintf("%d+ packs %s", l.BreakFrom, Pounds(l.BreakPrice)))
 	}
 	if l.DiscountPercent > 0 {
 		parts = append(parts, fmt.Sprintf("%d%% off", l.DiscountPercent))

@@ -11,11 +11,11 @@ func TestPriceText(t *testing.T) {
 	}{
 		{"at the list price", Line{ListPrice: 95, BasePrice: 95, BreakPrice: 95, UnitPrice: 95}, "£0.95"},
 		{"a discount", Line{ListPrice: 300, BasePrice: 300, BreakPrice: 300, DiscountPercent: 5, UnitPrice: 285}, "£2.85 (list £3.00, 5% off)"},
-		{"a break", Line{ListPrice: 95, BasePrice: 95, BreakFrom: 12, BreakPrice: 85, UnitPrice: 85}, "£0.85 (list £0.95, 12+ packs price)"},
+		{"a break", Line{ListPrice: 95, BasePrice: 95, BreakFrom: 12, BreakPrice: 85, UnitPrice: 85}, "£0.85 (list £0.95, 12+ packs £0.85)"},
 		{"a break and a discount", Line{ListPrice: 95, BasePrice: 95, BreakFrom: 12, BreakPrice: 90, DiscountPercent: 5, UnitPrice: 86},
-			"£0.86 (list £0.95, 12+ packs price, 5% off)"},
+			"£0.86 (list £0.95, 12+ packs £0.90, 5% off)"},
 		{"a group's price", Line{ListPrice: 95, BasePrice: 80, BreakPrice: 80, UnitPrice: 80, Group: "independents", GroupName: "Independents"},
-			"£0.80 (list £0.95)"},
+			"£0.80 (list £0.95, group price £0.80)"},
 		{"a 100% discount", Line{ListPrice: 95, BasePrice: 95, BreakPrice: 95, DiscountPercent: 100}, "£0.00 (list £0.95, 100% off)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -57,7 +57,15 @@ export function BasketLineRow({
         )}
       </td>
       <td data-label="Unit price ex VAT">
-        <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} pricedBy={linePricedBy(l)} />
+        <LineUnitPrice
+          unit={l.unit_price}
+          list={l.list_price}
+          base={l.base_price}
+          breakFrom={l.break_from}
+          breakPrice={l.break_price}
+          discountPercent={l.discount_percent}
+          pricedBy={linePricedBy(l)}
+        />
       </td>
       <td data-label="Packs">
         <form

@@ -1,18 +1,37 @@
 import { formatPence } from '@/lib/format';
+import { priceSteps } from '@/lib/price-breaks';
 
-/** A line's unit price ex VAT as charged, with the list price and the discount beside it
- * where one applies, and what priced it (pricedBy: "6+ packs price", the price group's
+/** A line's unit price ex VAT as charged, with the list price and the steps from it
+ * (lib/price-breaks priceSteps: the group's price, the break, the discount) beside it
+ * where any applies, and what priced it (pricedBy: "6+ packs price", the price group's
  * name, or both; lib/price-breaks linePricedBy): units × the first amount is the line
  * amount. */
-export function LineUnitPrice({ unit, list, discountPercent, pricedBy = '' }: { unit: number; list: number; discountPercent: number; pricedBy?: string }) {
+export function LineUnitPrice({
+  unit,
+  list,
+  discountPercent,
+  base = list,
+  breakFrom = null,
+  breakPrice = base,
+  pricedBy = '',
+}: {
+  unit: number;
+  list: number;
+  discountPercent: number;
+  base?: number;
+  breakFrom?: number | null;
+  breakPrice?: number;
+  pricedBy?: string;
+}) {
+  const steps = priceSteps({ list, base, breakFrom, breakPrice, discountPercent });
   return (
     <>
       <span className="unit-price">{formatPence(unit)}</span>
-      {(discountPercent > 0 || list !== unit) && (
+      {(steps || list !== unit) && (
         <span className="muted">
           {' '}
           (list <s>{formatPence(list)}</s>
-          {discountPercent > 0 && `, ${discountPercent}% off`})
+          {steps && `, ${steps}`})
         </span>
       )}
       {pricedBy && (

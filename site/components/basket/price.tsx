@@ -19,6 +19,13 @@ export function useOwnPrice(sku: string): OwnPrice | undefined {
   );
 }
 
+/** What a buyer's discount is taken off, when it is not the list price: their price
+ * group's own price ("3% off your group price £0.40"). */
+const discountText = (own: OwnPrice) =>
+  own.discount_percent > 0
+    ? `, ${own.discount_percent}% off${own.base_price !== own.list_price ? ` your group price ${formatPence(own.base_price)}` : ''}`
+    : '';
+
 /** Whether a buyer's own price of one pack differs from the list price: a discount, or
  * their price group's own price. */
 const ownDiffers = (own: OwnPrice | undefined): own is OwnPrice => !!own && (own.discount_percent !== 0 || own.unit_price !== own.list_price);
@@ -41,7 +48,7 @@ export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
         {unitPriceLabel(own.unit_price)}
       </span>{' '}
       <span className="muted">
-        your price{own.discount_percent > 0 && `, ${own.discount_percent}% off`} <s>{formatPence(listPrice)}</s>
+        your price{discountText(own)} <s>{formatPence(listPrice)}</s>
       </span>
     </>
   );
@@ -68,7 +75,7 @@ export function OwnPackPrice({ sku }: { sku: string }) {
       <dt>Your pack price</dt>
       <dd className="own-pack-price" data-pence={own.pack_price}>
         {formatPence(own.pack_price)} ex VAT ({formatPence(own.pack_price_inc_vat)} inc VAT)
-        {own.discount_percent > 0 && `, ${own.discount_percent}% off`}
+        {discountText(own)}
       </dd>
     </>
   );

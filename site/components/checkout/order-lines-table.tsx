@@ -36,7 +36,15 @@ export function OrderLinesTable({ lines, dispatched = false }: { lines: OrderLin
               {l.name} <span className="muted">({l.sku})</span>
             </th>
             <td data-label="Unit ex VAT">
-              <LineUnitPrice unit={l.unit_price} list={l.list_price} discountPercent={l.discount_percent} pricedBy={linePricedBy(l)} />
+              <LineUnitPrice
+                unit={l.unit_price}
+                list={l.list_price}
+                base={l.base_price}
+                breakFrom={l.break_from}
+                breakPrice={l.break_price}
+                discountPercent={l.discount_percent}
+                pricedBy={linePricedBy(l)}
+              />
             </td>
             <td data-label={credited ? 'Ordered' : 'Units'}>{l.quantity}</td>
             {credited && (

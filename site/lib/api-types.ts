@@ -924,6 +924,7 @@ export interface ProductSummary {
   small_img: string;
   pack_size: number;
   list_price: Pence;
+  base_price: Pence;
   unit_price: Pence;
   discount_percent: number;
   pack_price: Pence;

@@ -42,6 +42,7 @@ const product = (sku: string, packSize = 6): ProductSummary => ({
   small_img: '',
   pack_size: packSize,
   list_price: 45,
+  base_price: 45,
   unit_price: 41,
   discount_percent: 10,
   pack_price: 246,

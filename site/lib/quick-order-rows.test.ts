@@ -9,6 +9,7 @@ const product = (sku: string, pack_size = 6): SkuProduct => ({
   small_img: '',
   pack_size,
   list_price: 50,
+  base_price: 50,
   unit_price: 50,
   discount_percent: 0,
   pack_price: 50 * pack_size,

@@ -62,6 +62,7 @@ type productSummary struct {
 	SmallImg        string             `json:"small_img"`
 	PackSize        int                `json:"pack_size"`
 	ListPrice       int64              `json:"list_price"`
+	BasePrice       int64              `json:"base_price"` // the group's own unit price, else the list price: what the discount is off
 	UnitPrice       int64              `json:"unit_price"`
 	DiscountPercent int                `json:"discount_percent"`
 	PackPrice       int64              `json:"pack_price"`
@@ -130,7 +131,7 @@ func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms) []checkedLin
 		if p := c.Product; p != nil {
 			pack := packPricing(*p, terms)
 			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
-				PackSize: p.PackSize, ListPrice: p.UnitPrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
+				PackSize: p.PackSize, ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
 				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms)}
 			if c.Quantity > 0 {

@@ -10,6 +10,7 @@ const product = {
   small_img: '',
   pack_size: 6,
   list_price: 45,
+  base_price: 45,
   unit_price: 41,
   discount_percent: 10,
   pack_price: 246,

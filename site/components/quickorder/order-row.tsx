@@ -118,7 +118,12 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
         {product && (
           <>
             <span className="pack-price">{formatPence(product.pack_price)}</span> <span className="muted">a pack</span>
-            {product.discount_percent > 0 && <span className="muted"> ({product.discount_percent}% off)</span>}
+            {product.discount_percent > 0 && (
+              <span className="muted">
+                {' '}
+                ({product.discount_percent}% off{product.base_price !== product.list_price && ` your group price ${formatPence(product.base_price)}`})
+              </span>
+            )}
             {product.margin && (
               <>
                 <br />

@@ -3,8 +3,8 @@ import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
 import type { BasketLine } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
-import { linePricedBy, nudgeText } from '@/lib/price-breaks';
-import { LineUnitPrice } from './line-unit-price';
+import { nudgeText } from '@/lib/price-breaks';
+import { PricedLineUnitPrice } from './line-unit-price';
 
 /** One line of the basket table: the product with its stock, its unit price with the break
  * or price group that priced it, a packs box with Update (and the box's own problem), the
@@ -57,15 +57,7 @@ export function BasketLineRow({
         )}
       </td>
       <td data-label="Unit price ex VAT">
-        <LineUnitPrice
-          unit={l.unit_price}
-          list={l.list_price}
-          base={l.base_price}
-          breakFrom={l.break_from}
-          breakPrice={l.break_price}
-          discountPercent={l.discount_percent}
-          pricedBy={linePricedBy(l)}
-        />
+        <PricedLineUnitPrice line={l} />
       </td>
       <td data-label="Packs">
         <form

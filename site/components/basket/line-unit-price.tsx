@@ -1,5 +1,5 @@
 import { formatPence } from '@/lib/format';
-import { priceSteps } from '@/lib/price-breaks';
+import { linePricedBy, priceSteps } from '@/lib/price-breaks';
 
 /** A line's unit price ex VAT as charged, with the list price and the steps from it
  * (lib/price-breaks priceSteps: the group's price, the break, the discount) beside it
@@ -41,5 +41,31 @@ export function LineUnitPrice({
         </>
       )}
     </>
+  );
+}
+
+/** The facts of a priced line (a basket line or an order line) that LineUnitPrice shows. */
+type PricedLineFacts = {
+  unit_price: number;
+  list_price: number;
+  base_price: number;
+  break_from: number | null;
+  break_price: number;
+  discount_percent: number;
+  price_group: string | null;
+};
+
+/** A basket or order line's unit price with its steps and what priced it. */
+export function PricedLineUnitPrice({ line: l }: { line: PricedLineFacts }) {
+  return (
+    <LineUnitPrice
+      unit={l.unit_price}
+      list={l.list_price}
+      base={l.base_price}
+      breakFrom={l.break_from}
+      breakPrice={l.break_price}
+      discountPercent={l.discount_percent}
+      pricedBy={linePricedBy(l)}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import { LineUnitPrice } from '@/components/basket/line-unit-price';
+import { PricedLineUnitPrice } from '@/components/basket/line-unit-price';
 import type { OrderLine } from '@/lib/checkout';
 import { formatPence } from '@/lib/format';
-import { linePricedBy } from '@/lib/price-breaks';
 
 /** An order's lines as charged: unit price ex VAT (with the list price and discount where
  * one applies, and the quantity break and price group that priced it), units, VAT rate, line ex VAT and its VAT. Once a credit note has credited
@@ -36,15 +35,7 @@ export function OrderLinesTable({ lines, dispatched = false }: { lines: OrderLin
               {l.name} <span className="muted">({l.sku})</span>
             </th>
             <td data-label="Unit ex VAT">
-              <LineUnitPrice
-                unit={l.unit_price}
-                list={l.list_price}
-                base={l.base_price}
-                breakFrom={l.break_from}
-                breakPrice={l.break_price}
-                discountPercent={l.discount_percent}
-                pricedBy={linePricedBy(l)}
-              />
+              <PricedLineUnitPrice line={l} />
             </td>
             <td data-label={credited ? 'Ordered' : 'Units'}>{l.quantity}</td>
             {credited && (

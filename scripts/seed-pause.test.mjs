@@ -94,9 +94,9 @@ test('a seed rides out a store paused for longer than its per-call deadline and 
   assert.ok(retries.length > 0, `the progress lines do not say the seed tried again:\n${stdout}`);
   t.diagnostic(`${retries.length} retry line(s), the first: ${retries[0]}`);
 
-  const loaded = stdout.match(/seed: loaded (\d+) ranges, (\d+) categories, (\d+) products and (\d+) coupons/);
+  const loaded = stdout.match(/seed: loaded (\d+) ranges, (\d+) categories, (\d+) products, (\d+) coupons and (\d+) price groups/);
   assert.ok(loaded, `no summary line:\n${stdout}`);
-  const [ranges, categories, productCount, coupons] = loaded.slice(1).map(Number);
+  const [ranges, categories, productCount, coupons, groups] = loaded.slice(1).map(Number);
   assert.equal(productCount, products);
 
   const items = await scanKeys(port);
@@ -109,6 +109,7 @@ test('a seed rides out a store paused for longer than its per-call deadline and 
   assert.equal(count(/^RANGE#/), ranges, 'range items');
   assert.equal(count(/^CATEGORY#/), categories, 'category items');
   assert.equal(count(/^COUPON#/), coupons, 'coupon items');
+  assert.equal(count(/^PRICEGROUP$/), groups, 'price group items');
   assert.equal(count(/^META#SEED$/), 1, 'the seed marker');
-  assert.equal(items.length, products + ranges + categories + coupons + 1, `items in all: ${[...new Set(items.map((it) => it.pk.S.split('#')[0]))]}`);
+  assert.equal(items.length, products + ranges + categories + coupons + groups + 1, `items in all: ${[...new Set(items.map((it) => it.pk.S.split('#')[0]))]}`);
 });

@@ -101,9 +101,14 @@ type problems struct {
 // problemf adds a problem: format and args make a whole sentence that names the column
 // in staff's words ("The pack size must be …."), as every message the server sends is.
 func (p *problems) problemf(line int, col, format string, args ...any) {
+	p.problem(line, col, fmt.Sprintf(format, args...))
+}
+
+// problem adds a problem whose whole sentence another check wrote (ParseBreaks's).
+func (p *problems) problem(line int, col, sentence string) {
 	p.count++
 	if len(p.list) < maxProblems {
-		p.list = append(p.list, Problem{File: p.file, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
+		p.list = append(p.list, Problem{File: p.file, Line: line, Column: col, Message: sentence})
 	}
 }
 
@@ -336,7 +341,7 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 			}
 		}
 		if l, err := ParseBreaks(r.get("breaks"), row.UnitPrice, true); err != nil {
-			p.problemf(r.line, "breaks", "%s", err.Error())
+			p.problem(r.line, "breaks", err.Error())
 			ok = false
 		} else {
 			row.Breaks = l

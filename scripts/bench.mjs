@@ -64,6 +64,7 @@ import {
   writeFirebaseConfig,
 } from './lib.mjs';
 import { ensureJava, startDynamoDBLocal } from './dynamodb-local.mjs';
+import { startStripeMock, stripeEnv, unsetOtherStripeVariables } from './stripe-mock.mjs';
 import { buildSettings, buildSite, exportDir, readShopConfig, snapshotDir } from './build.mjs';
 import { firstLoadJS } from './first-load-js.mjs';
 import { CATEGORY_HTML_TARGET, CATEGORY_PAGE_TARGET, MB, RELEASE_TARGET, childCpuSeconds, folderSummary, kB, pageSizes, tracePhases } from './bench-pages.mjs';
@@ -92,11 +93,11 @@ async function main() {
   await ensureNpmPackages();
   if (!callsOnly) await buildGoCommands();
   const scratch = mkdtempSync(path.join(tmpdir(), 'tradeshop-bench-'));
-  // BENCH_PORT_BASE pins the five ports to base..base+4 (on a shared machine); else free ones.
+  // BENCH_PORT_BASE pins the six ports to base..base+5 (on a shared machine); else free ones.
   const portBase = Number(process.env.BENCH_PORT_BASE ?? 0);
-  const [dynamoPort, authPort, hubPort, loggingPort, edgePort] = portBase
-    ? Array.from({ length: 5 }, (_, i) => portBase + i)
-    : await Promise.all(Array.from({ length: 5 }, freePort));
+  const [dynamoPort, authPort, hubPort, loggingPort, edgePort, stripeMockPort] = portBase
+    ? Array.from({ length: 6 }, (_, i) => portBase + i)
+    : await Promise.all(Array.from({ length: 6 }, freePort));
   const env = {
     ...process.env,
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
@@ -108,12 +109,19 @@ async function main() {
     API_RATE_LIMIT: '0', // 50 clients, all 127.0.0.1: no per-address limit
     SITE_URL: `http://127.0.0.1:${edgePort}`,
     AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}`,
+    // stripe-mock: the calls bench's journey pays an order by card (payOrder), as scripts/test
+    // runs it; no other STRIPE_* of the caller's environment comes along.
+    ...unsetOtherStripeVariables(process.env),
+    ...stripeEnv(`http://127.0.0.1:${stripeMockPort}`),
   };
   const media = path.join(scratch, 'media');
 
   // The stack start: the same steps, in the same order, as scripts/test (the Go commands
   // are built before the clock starts here).
   await ensureJava();
+  // stripe-mock comes up before the clock starts: the stack start timed is the shop's own.
+  await startStripeMock({ port: stripeMockPort, logFile: path.join(scratch, 'stripe-mock.log') });
+  say('bench', `stripe-mock answers on http://127.0.0.1:${stripeMockPort}/`);
   const t0 = performance.now();
   const [store, tAuth] = await Promise.all([
     startDynamoDBLocal({ port: dynamoPort, logFile: path.join(scratch, 'dynamodb.log') }),

@@ -10,8 +10,18 @@ import { marginText } from '@/lib/price-breaks';
 export function ProductMargin({ sku, margin, className = 'product-margin' }: { sku: string; margin: MarginAnswer | null | undefined; className?: string }) {
   const signedIn = useAccount().user !== 0;
   const own = useOwnPrice(sku);
-  // Signed in, the list price's margin would be the wrong one: wait for the buyer's own.
-  const shown = own ? own.margin : signedIn ? null : margin;
+  // Signed in, the list price's margin would be the wrong one: wait for the buyer's own,
+  // holding its line's place (the same words with the list figure, unseen and unread) so
+  // nothing below it moves when it arrives.
+  if (signedIn && !own) {
+    if (!margin) return null;
+    return (
+      <p className={className} aria-hidden="true" style={{ visibility: 'hidden' }}>
+        {marginText(margin, true)}
+      </p>
+    );
+  }
+  const shown = own ? own.margin : margin;
   if (!shown) return null;
   return (
     <p className={className} data-tenths={shown.tenths}>

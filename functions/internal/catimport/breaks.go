@@ -67,7 +67,7 @@ func ParseBreaks(cell string, list int64, pricesAllowed bool) (pricing.Ladder, e
 	case l[0].Price > 0 && !pricesAllowed:
 		return nil, sentencef("The breaks here must be percentages off, such as 6:5%%; 12:10%% (a unit price is for one product).")
 	case l[0].Price > 0 && list > 0 && l[0].Price >= list:
-		return nil, sentencef("The breaks must be cheaper than the unit price (%s from %d packs; the unit price is %s).", FormatPrice(l[0].Price), l[0].From, FormatPrice(list))
+		return nil, sentencef("The breaks must be cheaper than the unit price (£%s from %d packs; the unit price is £%s).", FormatPrice(l[0].Price), l[0].From, FormatPrice(list))
 	}
 	if problem := l.Check(list, pricesAllowed); problem != "" {
 		return nil, sentenceError(problem)

@@ -161,7 +161,7 @@ func TestProblemsAreSentencesNamingTheirColumn(t *testing.T) {
 		{"breaks not more off", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:10%; 12:5%", "The breaks must each take more off than the one before (5% from 12 packs comes after 10%)."},
 		{"breaks mixed", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:0.90; 12:10%", "The breaks mix unit prices and percentages"},
 		{"breaks over six", "AB-1,Card,,,7,6,1.00,20,,,,,,,2:0.99; 3:0.98; 4:0.97; 5:0.96; 6:0.95; 7:0.94; 8:0.93", "The breaks hold 7 steps; the most is 6."},
-		{"breaks not below the unit price", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:1.00; 12:0.90", "The breaks must be cheaper than the unit price (1.00 from 6 packs; the unit price is 1.00)."},
+		{"breaks not below the unit price", "AB-1,Card,,,7,6,1.00,20,,,,,,,6:1.00; 12:0.90", "The breaks must be cheaper than the unit price (£1.00 from 6 packs; the unit price is £1.00)."},
 		{"pack size out of range", "AB-1,Card,,,7,0,1.00,20,,,,,", `The pack size must be a whole number from 1 to 1000 (found "0").`},
 		{"empty pack size", "AB-1,Card,,,7,,1.00,20,,,,,", "The pack size is empty; it must be a whole number from 1 to 1000."},
 		{"empty SKU", ",Card,,,7,6,1.00,20,,,,,", "The SKU is empty."},

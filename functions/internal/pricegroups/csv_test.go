@@ -83,8 +83,8 @@ func TestReadProblems(t *testing.T) {
 		{"a discount in decimals", header + "category,101,,2.5,\n", Problem{2, "discount percent", `The discount percent must be a whole number from 1 to 100 (found "2.5").`}},
 		{"breaks that are not", header + "category,101,,,6\n", Problem{2, "breaks", `The breaks must be packs and a price or percentage, separated by semicolons, such as 6:0.90; 12:0.85 or 6:5%; 12:10% (found "6").`}},
 		{"unit price breaks for a range", header + "range,wholesale_greeting_cards,,,6:0.50\n", Problem{2, "breaks", `The breaks here must be percentages off, such as 6:5%; 12:10% (a unit price is for one product).`}},
-		{"breaks at the list price", header + "product,GC101-00001,,,6:1.00\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (1.00 from 6 packs; the unit price is 1.00)."}},
-		{"breaks above the group's price", header + "product,GC101-00002,0.80,,6:0.90\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (0.90 from 6 packs; the unit price is 0.80)."}},
+		{"breaks at the list price", header + "product,GC101-00001,,,6:1.00\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (£1.00 from 6 packs; the unit price is £1.00)."}},
+		{"breaks above the group's price", header + "product,GC101-00002,0.80,,6:0.90\n", Problem{2, "breaks", "The breaks must be cheaper than the unit price (£0.90 from 6 packs; the unit price is £0.80)."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

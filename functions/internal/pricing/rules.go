@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -89,26 +88,6 @@ func NewTerms(shop Rules, group *Group, dsc string) (Terms, error) {
 	}
 	return Terms{Shop: shop, Group: group, Own: own}, nil
 }
-
-// parseOwn reads an account's dsc.
-func parseOwn(dsc string) (map[string]int, error) {
-	if dsc == "" {
-		return nil, nil
-	}
-	var own map[string]int
-	if err := json.Unmarshal([]byte(dsc), &own); err != nil {
-		return nil, fmt.Errorf("account discounts are not a JSON object of whole percentages: %w", err)
-	}
-	for k, v := range own {
-		if !ValidKey(k) || v < 0 || v > 100 {
-			return nil, fmt.Errorf("account discount %q: %d%% is not allowed", k, v)
-		}
-	}
-	return own, nil
-}
-
-// ValidKey reports whether k is a rule key: range:{urlText}, category:{id} or product:{sku}.
-func ValidKey(k string) bool { return discountKey.MatchString(k) }
 
 // keys are a line's rule keys, most specific first.
 func keys(l Line) [3]string {

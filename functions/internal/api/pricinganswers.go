@@ -50,16 +50,7 @@ func nudgeAnswerOf(n *pricing.Nudge) *nudgeAnswer {
 // breaksOf is the buyer's break table for product p at their own final prices
 // (pricing.Table); [] when no break table applies to it.
 func breaksOf(p catalogue.Product, terms pricing.Terms) []pages.BreakRowAnswer {
-	rows := pricing.Table(basket.LineOf(p, p.PackSize), terms)
-	out := make([]pages.BreakRowAnswer, len(rows))
-	for i, r := range rows {
-		out[i] = pages.BreakRowAnswer{FromPacks: r.FromPacks, UnitPrice: r.UnitPrice, PackPrice: r.PackPrice, Margin: pages.MarginOf(r.Margin)}
-		if r.ToPacks > 0 {
-			to := r.ToPacks
-			out[i].ToPacks = &to
-		}
-	}
-	return out
+	return pages.BreakRowsOf(pricing.Table(basket.LineOf(p, p.PackSize), terms))
 }
 
 // breakFromOf is the break a line reached, in packs; nil for none.

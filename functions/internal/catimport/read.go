@@ -51,8 +51,8 @@ type record struct {
 
 func (r record) get(key string) string { return UnsafeCell(strings.TrimSpace(r.cells[key])) }
 
-// normKey folds a header cell: "Pack size", "pack_size" and "PACK-SIZE" are one column.
-func normKey(s string) string {
+// NormKey folds a header cell: "Pack size", "pack_size" and "PACK-SIZE" are one column.
+func NormKey(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
 }
@@ -121,14 +121,14 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 	r.ReuseRecord = false
 	header, err := r.Read()
 	if err != nil {
-		return nil, []Problem{{File: name, Line: 1, Message: "The header row cannot be read: " + csvReason(err) + "."}}
+		return nil, []Problem{{File: name, Line: 1, Message: "The header row cannot be read: " + CSVReason(err) + "."}}
 	}
 	ok := known(cols)
 	has := map[string]bool{}
 	keys := make([]string, len(header))
 	var ps []Problem
 	for i, h := range header {
-		k := normKey(h)
+		k := NormKey(h)
 		keys[i] = k
 		switch {
 		case k == "":
@@ -156,7 +156,7 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 			if errors.As(err, &pe) {
 				line = pe.StartLine
 			}
-			ps = append(ps, Problem{File: name, Line: line, Message: "This line cannot be read as CSV: " + csvReason(err) + "."})
+			ps = append(ps, Problem{File: name, Line: line, Message: "This line cannot be read as CSV: " + CSVReason(err) + "."})
 			return nil, ps
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -180,7 +180,8 @@ func readCSV(name string, data []byte, cols []column) ([]record, []Problem) {
 	return out, ps
 }
 
-func csvReason(err error) string {
+// CSVReason says in staff's words why encoding/csv could not read a line.
+func CSVReason(err error) string {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
@@ -222,7 +223,7 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 		}
 		cells := map[string]string{}
 		for k, v := range obj {
-			nk := normKey(k)
+			nk := NormKey(k)
 			if !ok[nk] {
 				ps = append(ps, Problem{File: name, Line: line, Column: k, Message: fmt.Sprintf("The field %q is not one this import knows (%s).", k, labels(cols))})
 				continue

@@ -141,11 +141,6 @@ type record struct {
 
 func (r record) get(key string) string { return catimport.UnsafeCell(strings.TrimSpace(r.cells[key])) }
 
-// normKey folds a header cell: "Applies to", "applies-to" and "APPLIES_TO" are one column.
-func normKey(s string) string {
-	return strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
-}
-
 func readCSV(data []byte, p *problems) []record {
 	if len(data) > maxFileBytes {
 		p.add(0, "", "The file is %.1f MB; the most a price group file may be is %d MB.", float64(len(data))/(1<<20), maxFileBytes>>20)
@@ -164,7 +159,7 @@ func readCSV(data []byte, p *problems) []record {
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err != nil {
-		p.add(1, "", "The header row cannot be read: %s.", csvReason(err))
+		p.add(1, "", "The header row cannot be read: %s.", catimport.CSVReason(err))
 		return nil
 	}
 	known := map[string]bool{}
@@ -176,7 +171,7 @@ func readCSV(data []byte, p *problems) []record {
 	has := map[string]bool{}
 	keys := make([]string, len(header))
 	for i, h := range header {
-		k := normKey(h)
+		k := catimport.NormKey(h)
 		keys[i] = k
 		switch {
 		case k == "":
@@ -207,7 +202,7 @@ func readCSV(data []byte, p *problems) []record {
 			if errors.As(err, &pe) {
 				line = pe.StartLine
 			}
-			p.add(line, "", "This line cannot be read as CSV: %s.", csvReason(err))
+			p.add(line, "", "This line cannot be read as CSV: %s.", catimport.CSVReason(err))
 			return nil
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -225,17 +220,6 @@ func readCSV(data []byte, p *problems) []record {
 		}
 		out = append(out, record{line: line, cells: cells})
 	}
-}
-
-func csvReason(err error) string {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
-			return "a quote (\") is not closed or stands inside an unquoted cell"
-		}
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // checkRow checks one row against the catalogue and adds its rules to rules; first

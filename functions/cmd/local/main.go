@@ -24,6 +24,7 @@ import (
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -158,6 +159,10 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		}
 		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		// Deliveries whose allocation a crash left part-way (docs/forward-orders.md).
+		if received, rerr := (receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}).Sweep(run, receiving.SweepAfter); received > 0 || rerr != nil {
+			log.InfoContext(run, "deliveries swept", "finished", received, "err", rerr)
+		}
 		if card != nil {
 			if asked, cerr := card.Sweep(run); asked > 0 || cerr != nil {
 				log.InfoContext(run, "card refunds swept", "asked", asked, "err", cerr)

@@ -19,6 +19,7 @@ import (
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/receiving"
 )
 
 func main() {
@@ -31,6 +32,10 @@ func main() {
 	lambda.Start(func(ctx context.Context) error {
 		ctx = metrics.Job(ctx, "sweepOrders", metrics.RunID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		// Deliveries whose allocation a crash left part-way (docs/forward-orders.md).
+		received, rerr := receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}.Sweep(ctx, receiving.SweepAfter)
+		log.InfoContext(ctx, "deliveries swept", "finished", received, "err", rerr)
+		err = errors.Join(err, rerr)
 		if card != nil {
 			// Refunds to a card Stripe has not answered, and cancelled card orders whose
 			// credit a crash left unrefunded (docs/payments.md "Refunds").

@@ -137,6 +137,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
+	receipts := receivingService(d)
 	return []Endpoint{
 		{"adminMe", "GET /api/admin/me", handleAdminMe(staff)},
 		{"adminOrders", "GET /api/admin/orders", handleAdminOrders(staff, d.Store)},
@@ -174,6 +175,11 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminPriceGroupSave", "POST /api/admin/price-groups", handleAdminPriceGroupSave(staff, groups)},
 		{"adminPriceGroupImport", "POST /api/admin/price-groups/{id}/import", handleAdminPriceGroupImport(staff, groups)},
 		{"adminPriceGroupExport", "GET /api/admin/price-groups/{id}/export", handleAdminPriceGroupExport(staff, groups, d.Now)},
+		// Receiving forward deliveries (issue 38).
+		{"adminReceipts", "GET /api/admin/receipts", handleAdminReceipts(staff, receipts)},
+		{"adminReceiptRecord", "POST /api/admin/receipts", handleAdminReceiptRecord(staff, receipts)},
+		{"adminReceipt", "GET /api/admin/receipts/{id}", handleAdminReceipt(staff, receipts)},
+		{"adminReceiptApply", "POST /api/admin/receipts/{id}/apply", handleAdminReceiptApply(staff, receipts)},
 	}
 }
 

@@ -39,6 +39,8 @@ var answerTypes = []any{
 	creditHoldAnswer{},
 	// Price groups (issue 37, admin_pricegroups.go).
 	adminPriceGroupsPage{}, adminPriceGroupPage{}, priceGroupImportAnswer{},
+	// Receiving forward deliveries (issue 38, admin_receipts.go).
+	adminReceiptsPage{}, adminReceiptPage{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

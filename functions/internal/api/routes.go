@@ -376,6 +376,30 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "AUDIT#PRICEGROUP#*"),
 	}},
 	{Name: "adminPriceGroupExport", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRICEGROUP")}},
+	// Receiving forward deliveries (issue 38, docs/forward-orders.md "Receiving and
+	// allocation"): a receipt's page proposes from the SKU's forward lines (FWD#) and the
+	// forward orders' companies; applying writes the release orders with their invoices
+	// and emails, the lines, the accounts' owed and, last, the leftover stock.
+	{Name: "adminReceipts", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "RECEIPT")}},
+	{Name: "adminReceipt", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "RECEIPT", "USER#*"), grant("Query", "FWD#*")}},
+	{Name: "adminReceiptRecord", Group: "admin", CSRFSecret: true, Access: []Grant{
+		grant("BatchGetItem", "PRODUCT#*"),
+		grant("UpdateItem", "COUNTER#RECEIPT"),
+		grant("PutItem", "RECEIPT"),
+		grant("Query", "FWD#*"),
+		grant("GetItem", "USER#*"),
+	}},
+	{Name: "adminReceiptApply", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+		grant("GetItem UpdateItem", "RECEIPT"),
+		grant("Query GetItem UpdateItem", "FWD#*"),
+		grant("GetItem PutItem UpdateItem", "USER#*"),
+		grant("UpdateItem", "COUNTER#ORDER", "PRODUCT#*"),
+		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
+		grant("PutItem", "INVOICE"),
+		grant("PutItem DeleteItem", "INVOICING"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,
@@ -391,8 +415,11 @@ var jobFunctions = []DeployedFunction{
 		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
 		grant("PutItem", "INVOICE"),
-		grant("Query DeleteItem", "INVOICING"),
+		grant("Query PutItem DeleteItem", "INVOICING"),
 		grant("Query DeleteItem", "CANCELLING"),
+		// Deliveries whose allocation a crash left part-way (issue 38).
+		grant("Query GetItem UpdateItem", "RECEIPT"),
+		grant("GetItem UpdateItem", "FWD#*"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
 		grant("Query PutItem", "CREDITNOTE"),
 		grant("PutItem", "OUTBOX"),

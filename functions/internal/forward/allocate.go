@@ -89,4 +89,3 @@ func Propose(rule string, received int, packSize int, lines []Line) []Share {
 	}
 	return out
 }
-

@@ -332,6 +332,27 @@ export interface PriceGroupImportAnswer {
   group: PriceGroupAnswer;
 }
 
+export interface AdminReceiptsPage {
+  receipts: ReceiptSummary[];
+  rule: string;
+}
+
+export interface AdminReceiptPage {
+  id: string;
+  state: string;
+  created_at: UnixMillis;
+  by: string;
+  rule: string;
+  applied_by: string;
+  applied_at: UnixMillis | null;
+  lines: ReceiptLineAnswer[];
+  proposal: ProposalSKUAnswer[];
+  releases: ReleaseAnswer[];
+  released: number;
+  leftover: number;
+  max_lines: number;
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -838,6 +859,42 @@ export interface PriceGroupProblemAnswer {
   message: string;
 }
 
+export interface ReceiptSummary {
+  id: string;
+  state: string;
+  created_at: UnixMillis;
+  by: string;
+  skus: number;
+  received: number;
+}
+
+export interface ReceiptLineAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  received: number;
+  released: number;
+  leftover: number;
+}
+
+export interface ProposalSKUAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  received: number;
+  released: number;
+  leftover: number;
+  rows: ProposalRowAnswer[];
+}
+
+export interface ReleaseAnswer {
+  forward_order_id: string;
+  uid: string;
+  release_id: string;
+  done: boolean;
+  lines: ReleaseLineAnswer[];
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -985,6 +1042,28 @@ export interface AllocationAnswer {
   order_id: string;
   amount: Pence;
   at: UnixMillis;
+}
+
+export interface ProposalRowAnswer {
+  order_id: string;
+  line_sk: string;
+  uid: string;
+  email: string;
+  company: string;
+  placed_at: UnixMillis;
+  want: number;
+  proposed: number;
+  short: number;
+  no_backorders: boolean;
+}
+
+export interface ReleaseLineAnswer {
+  sku: string;
+  pack_size: number;
+  planned: number;
+  released: number;
+  cancelled: number;
+  backordered: number;
 }
 
 export interface MenuGroup {

@@ -18,7 +18,7 @@ type receiptLineAnswer struct {
 	Name      string `json:"name"`
 	PackSize  int    `json:"pack_size"`
 	Received  int    `json:"received"`  // packs
-	Allocated int    `json:"allocated"` // packs allocated so far (applying, applied) or proposed (recorded)
+	Allocated int    `json:"released"` // packs allocated so far (applying, applied) or proposed (recorded)
 	Leftover  int    `json:"leftover"`  // packs to stock
 }
 
@@ -47,7 +47,7 @@ type releaseLineAnswer struct {
 	SKU         string `json:"sku"`
 	PackSize    int    `json:"pack_size"`
 	Planned     int    `json:"planned"`
-	Allocated   int    `json:"allocated"`
+	Allocated   int    `json:"released"`
 	Cancelled   int    `json:"cancelled"`
 	Backordered int    `json:"backordered"`
 }
@@ -75,7 +75,7 @@ type adminReceiptPage struct {
 	Lines     []receiptLineAnswer `json:"lines"`
 	Proposal  []proposalSKUAnswer `json:"proposal"`
 	Releases  []releaseAnswer     `json:"releases"`
-	Allocated int                 `json:"allocated"` // packs, all SKUs
+	Allocated int                 `json:"released"` // packs, all SKUs
 	Leftover  int                 `json:"leftover"`  // packs to stock, all SKUs
 	MaxLines  int                 `json:"max_lines"`
 }

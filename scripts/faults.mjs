@@ -376,6 +376,12 @@ function requests(buyer, sku, staff, products) {
       body: { token: s, csv: { name: 'faults.csv', text: 'applies_to,code,discount_percent\n' }, apply: false, version: 0 },
     },
     'GET /api/admin/price-groups/{id}/export': { as: staff, path: '/api/admin/price-groups/faults/export' },
+    // Receiving forward deliveries (issue 38): each reads the store first (a list, the
+    // products of the lines, the receipt).
+    'GET /api/admin/receipts': { as: staff },
+    'POST /api/admin/receipts': { as: staff, body: { token: s, lines: [{ sku: sku.sku, units: sku.pack_size }] } },
+    'GET /api/admin/receipts/{id}': { as: staff, path: '/api/admin/receipts/RCV-000001' },
+    'POST /api/admin/receipts/{id}/apply': { as: staff, path: '/api/admin/receipts/RCV-000001/apply', body: { token: s, allocations: [] } },
     'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
     'POST /api/admin/products/{sku}/stock': {
       as: staff,

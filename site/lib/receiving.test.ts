@@ -28,7 +28,12 @@ describe('parseDeliveryCsv', () => {
 
 describe('deliveryLines', () => {
   it('leaves out empty rows', () => {
-    expect(deliveryLines([{ sku: ' XM-1 ', units: '12' }, { sku: '', units: '' }])).toEqual([{ sku: 'XM-1', units: 12 }]);
+    expect(
+      deliveryLines([
+        { sku: ' XM-1 ', units: '12' },
+        { sku: '', units: '' },
+      ]),
+    ).toEqual([{ sku: 'XM-1', units: 12 }]);
   });
 });
 

@@ -72,10 +72,14 @@ export function skuTotals(sku: ProposalSKUAnswer, edits: Edits): { released: num
 
 /** The apply request's allocations: every line of the proposal, in units. */
 export function allocationsOf(page: AdminReceiptPage, edits: Edits): { sku: string; line_sk: string; units: number }[] {
-  return page.proposal.flatMap((s) => s.rows.map((r) => ({ sku: s.sku, line_sk: r.line_sk, units: packsOf(edits, s.sku, r.line_sk, r.proposed) * s.pack_size })));
+  return page.proposal.flatMap((s) =>
+    s.rows.map((r) => ({ sku: s.sku, line_sk: r.line_sk, units: packsOf(edits, s.sku, r.line_sk, r.proposed) * s.pack_size })),
+  );
 }
 
 /** How a rule is named to staff. */
 export function ruleText(rule: string): string {
-  return rule === 'first-come' ? 'first come, first served (the oldest order is filled first)' : 'pro rata (each order the same share of what it asked for, in whole packs)';
+  return rule === 'first-come'
+    ? 'first come, first served (the oldest order is filled first)'
+    : 'pro rata (each order the same share of what it asked for, in whole packs)';
 }

@@ -68,7 +68,12 @@ export function ReceiptProposal({
       <p className="receipt-totals" aria-live="polite">
         Allocated {totals.released} of {sku.received} packs; {totals.leftover} to stock.
       </p>
-      {[...totals.problems, ...Object.entries(problems).filter(([k]) => k.startsWith('allocations') || k.startsWith('lines')).map(([, v]) => v)].map((p) => (
+      {[
+        ...totals.problems,
+        ...Object.entries(problems)
+          .filter(([k]) => k.startsWith('allocations') || k.startsWith('lines'))
+          .map(([, v]) => v),
+      ].map((p) => (
         <p key={p} className="field-error">
           {p}
         </p>

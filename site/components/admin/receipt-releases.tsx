@@ -24,7 +24,14 @@ export function ReceiptReleases({ page }: { page: AdminReceiptPage }) {
             <tr key={`${r.forward_order_id}-${l.sku}`} data-order={r.forward_order_id}>
               <th scope="row">{i === 0 ? r.forward_order_id : ''}</th>
               <td data-label="Release order">
-                {i === 0 && (r.release_id && r.done ? <Link href={`/admin/orders/?id=${encodeURIComponent(r.release_id)}`}>{r.release_id}</Link> : r.done ? 'None' : 'Not yet')}
+                {i === 0 &&
+                  (r.release_id && r.done ? (
+                    <Link href={`/admin/orders/?id=${encodeURIComponent(r.release_id)}`}>{r.release_id}</Link>
+                  ) : r.done ? (
+                    'None'
+                  ) : (
+                    'Not yet'
+                  ))}
               </td>
               <td data-label="SKU">{l.sku}</td>
               <td data-label="Allocated">{r.done ? l.released : `${l.planned} planned`}</td>

@@ -160,7 +160,7 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
 		// Deliveries whose allocation a crash left part-way (docs/forward-orders.md).
-		if received, rerr := (receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}).Sweep(run, receiving.SweepAfter); received > 0 || rerr != nil {
+		if received, rerr := (receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}).Sweep(run, receiving.SweepAfter); received > 0 || rerr != nil {
 			log.InfoContext(run, "deliveries swept", "finished", received, "err", rerr)
 		}
 		if card != nil {

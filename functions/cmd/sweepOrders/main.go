@@ -33,7 +33,7 @@ func main() {
 		ctx = metrics.Job(ctx, "sweepOrders", metrics.RunID(ctx))
 		r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
 		// Deliveries whose allocation a crash left part-way (docs/forward-orders.md).
-		received, rerr := receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}.Sweep(ctx, receiving.SweepAfter)
+		received, rerr := receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}.Sweep(ctx, receiving.SweepAfter)
 		log.InfoContext(ctx, "deliveries swept", "finished", received, "err", rerr)
 		err = errors.Join(err, rerr)
 		if card != nil {

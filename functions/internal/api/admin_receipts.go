@@ -287,7 +287,7 @@ func handleAdminReceiptApply(g staffGate, svc receiving.Service) http.Handler {
 
 // receivingService is the receiving service over d's store.
 func receivingService(d Deps) receiving.Service {
-	svc := receiving.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
+	svc := receiving.Service{Store: d.Store, Shop: d.Shop, Now: d.Now, Placed: d.Notify}
 	if n, ok := d.Notify.(receiving.Notifier); ok {
 		svc.Notify = n
 	}

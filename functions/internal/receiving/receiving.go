@@ -200,7 +200,10 @@ type Service struct {
 	Store  Store
 	Shop   config.Shop
 	Now    func() time.Time
-	Notify Notifier // nil: no emails
+	Notify Notifier // nil: no allocation emails
+	// Placed makes a release order's own emails, written with its invoice as for any
+	// order (the confirmation with how to pay, the shop's new-order notice); nil: none.
+	Placed orders.Notifier
 	// Stocked is told the SKUs whose stock a receipt raised (the back-in-stock alerts);
 	// nil for none.
 	Stocked func(ctx context.Context, skus []string)
@@ -576,7 +579,7 @@ func (s Service) allocate(ctx context.Context, r Receipt, p PlanOrder) error {
 			if st.Release != nil {
 				// The release stands whether or not this works: its to-invoice marker
 				// has the sweep issue it otherwise.
-				_, _ = s.Store.IssueInvoice(ctx, *st.Release, s.newInvoice, nil)
+				_, _ = s.Store.IssueInvoice(ctx, *st.Release, s.newInvoice, s.placedNotices())
 			}
 			return nil
 		}
@@ -594,6 +597,15 @@ func (s Service) allocate(ctx context.Context, r Receipt, p PlanOrder) error {
 		time.Sleep(time.Duration(5*(attempt+1)) * time.Millisecond)
 	}
 	return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s kept changing while its allocation was applied: apply the delivery again to finish it.", p.OrderID)}
+}
+
+// placedNotices are the release's emails written with its invoice (as the invoice sweep
+// writes them when it issues it instead).
+func (s Service) placedNotices() func(o orders.Order) []outbox.Message {
+	if s.Placed == nil {
+		return nil
+	}
+	return s.Placed.Placed
 }
 
 func (s Service) newInvoice(o orders.Order, n int64) orders.Invoice {

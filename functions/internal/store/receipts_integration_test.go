@@ -79,7 +79,7 @@ func seedForward(t *testing.T, st *store.Store, sku string, n int, r *rand.Rand)
 }
 
 func receivingOf(st receiving.Store, shop config.Shop) receiving.Service {
-	return receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}}
+	return receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}
 }
 
 var staffMember = orders.Staff{UID: "staff-1", Email: "staff@example.com"}

@@ -624,12 +624,14 @@ func (s Service) step(ctx context.Context, r Receipt, p PlanOrder) (Step, error)
 	st := Step{ReceiptID: r.ID, Forward: fo, At: now, Outcome: Outcome{OrderID: p.OrderID}}
 	var mailLines []AllocatedLine
 	var released []orders.Line
+	stillOpen := false // a line was open as read: a buyer who cancelled everything meanwhile gets no email
 	for _, pl := range p.Lines {
 		l, err := s.Store.ForwardLine(ctx, pl.SKU, pl.LineSK)
 		if err != nil {
 			return Step{}, err
 		}
 		pack := max(l.PackSize, 1)
+		stillOpen = stillOpen || l.Open > 0
 		n := min(pl.Units, l.Open) / pack * pack
 		cancel := 0
 		if l.NoBackorders {
@@ -651,7 +653,7 @@ func (s Service) step(ctx context.Context, r Receipt, p PlanOrder) (Step, error)
 			st.Owe = rel.TotalIncVAT
 		}
 	}
-	if s.Notify != nil && fo.Email != "" {
+	if s.Notify != nil && fo.Email != "" && stillOpen {
 		id := st.Outcome.ReleaseID + "/allocation"
 		if st.Release == nil {
 			id = fo.ID + "/allocation/" + r.ID // nothing ships: no release to name it by

@@ -17,9 +17,9 @@ type receiptLineAnswer struct {
 	SKU       string `json:"sku"`
 	Name      string `json:"name"`
 	PackSize  int    `json:"pack_size"`
-	Received  int    `json:"received"`  // packs
+	Received  int    `json:"received"` // packs
 	Allocated int    `json:"released"` // packs allocated so far (applying, applied) or proposed (recorded)
-	Leftover  int    `json:"leftover"`  // packs to stock
+	Leftover  int    `json:"leftover"` // packs to stock
 }
 
 // proposalRowAnswer is one open forward line of a proposal.
@@ -76,7 +76,7 @@ type adminReceiptPage struct {
 	Proposal  []proposalSKUAnswer `json:"proposal"`
 	Releases  []releaseAnswer     `json:"releases"`
 	Allocated int                 `json:"released"` // packs, all SKUs
-	Leftover  int                 `json:"leftover"`  // packs to stock, all SKUs
+	Leftover  int                 `json:"leftover"` // packs to stock, all SKUs
 	MaxLines  int                 `json:"max_lines"`
 }
 

@@ -1,10 +1,5 @@
 package forward
 
-import (
-	"slices"
-	"strings"
-)
-
 // The allocation rules a shop chooses in shop.json (forwardAllocation).
 const (
 	// RuleProRata gives each open line the same share of what it asked for, in whole
@@ -43,12 +38,7 @@ func Propose(rule string, received int, packSize int, lines []Line) []Share {
 			open = append(open, l)
 		}
 	}
-	slices.SortStableFunc(open, func(a, b Line) int {
-		if c := a.PlacedAt.Compare(b.PlacedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.OrderID, b.OrderID)
-	})
+	SortOldestFirst(open)
 	packs := max(received, 0) / packSize
 	want := make([]int, len(open)) // open packs per line
 	total := 0

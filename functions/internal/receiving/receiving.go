@@ -367,23 +367,8 @@ func (s Service) openLines(ctx context.Context, sku string) ([]forward.Line, err
 			out = append(out, l)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b forward.Line) int {
-		if c := a.PlacedAt.Compare(b.PlacedAt); c != 0 {
-			return c
-		}
-		return compare(a.OrderID, b.OrderID)
-	})
+	forward.SortOldestFirst(out)
 	return out, nil
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // company is the buyer's company on forward order id ("" when it cannot be read: the

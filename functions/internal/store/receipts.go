@@ -30,8 +30,6 @@ import (
 const (
 	pkReceipt        = "RECEIPT"
 	pkReceiptCounter = "COUNTER#RECEIPT"
-	// prefixForwardLine keys a SKU's forward lines (pk FWD#{sku}): the allocation ledger.
-	prefixForwardLine = "FWD#"
 )
 
 var _ receiving.Store = (*Store)(nil)
@@ -114,16 +112,9 @@ func outcomeToItem(o receiving.Outcome) outcomeItem {
 	return it
 }
 
-func msTime(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}
-
 func (it receiptItem) toReceipt() receiving.Receipt {
-	r := receiving.Receipt{ID: it.SK, State: it.State, CreatedAt: msTime(it.CreatedAt), By: it.By, Rule: it.Rule, AppliedBy: it.AppliedBy,
-		StartedAt: msTime(it.StartedAt), Done: it.Done, Allocated: map[string]int{}, Outcomes: map[string]receiving.Outcome{}, AppliedAt: msTime(it.AppliedAt)}
+	r := receiving.Receipt{ID: it.SK, State: it.State, CreatedAt: timeOfMs(it.CreatedAt), By: it.By, Rule: it.Rule, AppliedBy: it.AppliedBy,
+		StartedAt: timeOfMs(it.StartedAt), Done: it.Done, Allocated: map[string]int{}, Outcomes: map[string]receiving.Outcome{}, AppliedAt: timeOfMs(it.AppliedAt)}
 	for _, l := range it.Lines {
 		r.Lines = append(r.Lines, receiving.Line(l))
 	}
@@ -245,35 +236,13 @@ func (s *Store) StartApply(ctx context.Context, r receiving.Receipt) error {
 	return s.run(ctx, t, "")
 }
 
-// forwardLineItem is the part of a forward line item (pk FWD#{sku}) receiving reads.
-type forwardLineItem struct {
-	SKU          string   `dynamodbav:"sku"`
-	OrderID      string   `dynamodbav:"orderId"`
-	UID          string   `dynamodbav:"uid"`
-	Email        string   `dynamodbav:"email"`
-	Name         string   `dynamodbav:"name"`
-	PlacedAt     int64    `dynamodbav:"placedAt"`
-	PackSize     int      `dynamodbav:"packSize"`
-	Ordered      int      `dynamodbav:"ordered"`
-	Open         int      `dynamodbav:"open"`
-	Allocated    int      `dynamodbav:"allocated"`
-	Cancelled    int      `dynamodbav:"cancelled"`
-	NoBackorders bool     `dynamodbav:"noBackorders"`
-	DeliveryFrom string   `dynamodbav:"deliveryFrom"`
-	OrderBy      string   `dynamodbav:"orderBy"`
-	Receipts     []string `dynamodbav:"receipts,stringset,omitempty"`
-	UnitPrice    int64    `dynamodbav:"unitPrice"`
-}
-
 // ForwardLine reads one forward line as it is now (strongly consistent).
 func (s *Store) ForwardLine(ctx context.Context, sku, lineSK string) (forward.Line, error) {
-	it, err := getItem[forwardLineItem](ctx, s, prefixForwardLine+sku, lineSK)
+	it, err := getItem[forwardLineItem](ctx, s, prefixForward+sku, lineSK)
 	if err != nil {
 		return forward.Line{}, fmt.Errorf("forward line %s %s: %w", sku, lineSK, err)
 	}
-	return forward.Line{SKU: it.SKU, OrderID: it.OrderID, UID: it.UID, Email: it.Email, Name: it.Name, PlacedAt: msTime(it.PlacedAt),
-		PackSize: it.PackSize, Ordered: it.Ordered, Open: it.Open, Allocated: it.Allocated, Cancelled: it.Cancelled,
-		NoBackorders: it.NoBackorders, DeliveryFrom: it.DeliveryFrom, OrderBy: it.OrderBy, Receipts: it.Receipts, UnitPrice: it.UnitPrice}, nil
+	return it.toLine(), nil
 }
 
 // AllocateOrder writes one forward order's allocation step in one transaction (see
@@ -293,7 +262,7 @@ func (s *Store) AllocateOrder(ctx context.Context, st receiving.Step) error {
 			upd = upd.Add(cancelled, expression.Value(l.Cancel))
 			cond = open.Equal(expression.Value(l.OpenWas))
 		}
-		errs = append(errs, t.update(role{}, key(prefixForwardLine+l.SKU, l.LineSK), s.table, upd, &cond))
+		errs = append(errs, t.update(role{}, ForwardLineKey(l.SKU, l.LineSK), s.table, upd, &cond))
 		bySKU[l.SKU] += l.Units
 	}
 	if st.Release != nil {

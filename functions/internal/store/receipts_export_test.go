@@ -11,7 +11,7 @@ import (
 func (s *Store) CancelForwardForTest(ctx context.Context, sku, lineSK string, k int) error {
 	open := expression.Name("open")
 	t := &txn{}
-	if err := t.update(role{}, key(prefixForwardLine+sku, lineSK), s.table,
+	if err := t.update(role{}, ForwardLineKey(sku, lineSK), s.table,
 		expression.Add(open, expression.Value(-k)).Add(expression.Name("cancelled"), expression.Value(k)),
 		ptr(open.GreaterThanEqual(expression.Value(k)))); err != nil {
 		return err

@@ -142,9 +142,9 @@ type StepLine struct {
 // Store is what receiving needs of the store. A write that loses a race (a condition
 // failed) answers an *orders.Refused.
 type Store interface {
-	// Products reads the products of skus as they are now, by SKU; one not in the
-	// catalogue is not in the answer.
-	Products(ctx context.Context, skus []string) (map[string]catalogue.Product, error)
+	// ProductsBySKU reads the products of skus, by SKU; one not in the catalogue is not in
+	// the answer.
+	ProductsBySKU(ctx context.Context, skus []string) (map[string]catalogue.Product, error)
 	// ForwardLines reads sku's forward lines, oldest first.
 	ForwardLines(ctx context.Context, sku string) ([]forward.Line, error)
 	// ForwardLine reads one forward line as it is now.
@@ -243,7 +243,7 @@ func (s Service) Record(ctx context.Context, lines []LineRequest, by orders.Staf
 			skus = append(skus, l.SKU)
 		}
 	}
-	products, err := s.Store.Products(ctx, skus)
+	products, err := s.Store.ProductsBySKU(ctx, skus)
 	if err != nil {
 		return Receipt{}, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/forward"
 	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/shoperr"
@@ -140,29 +139,6 @@ func (it receiptItem) toReceipt() receiving.Receipt {
 }
 
 func receiptKey(id string) map[string]types.AttributeValue { return key(pkReceipt, id) }
-
-// Products reads the products of skus as they are now (strongly consistent), by SKU; a
-// SKU not in the catalogue is not in the answer.
-func (s *Store) Products(ctx context.Context, skus []string) (map[string]catalogue.Product, error) {
-	keys := make([]map[string]types.AttributeValue, len(skus))
-	for i, sku := range skus {
-		keys[i] = productKey(sku)
-	}
-	items, err := s.batchGet(ctx, keys, true)
-	if err != nil {
-		return nil, fmt.Errorf("products: %w", err)
-	}
-	out := make(map[string]catalogue.Product, len(items))
-	for _, raw := range items {
-		var it productItem
-		if err := attributevalue.UnmarshalMap(raw, &it); err != nil {
-			return nil, fmt.Errorf("unmarshal product: %w", err)
-		}
-		p := it.toProduct()
-		out[p.SKU] = p
-	}
-	return out, nil
-}
 
 // CreateReceipt writes r as a new receipt with the next receipt number (RCV-000001, …).
 func (s *Store) CreateReceipt(ctx context.Context, r receiving.Receipt) (receiving.Receipt, error) {

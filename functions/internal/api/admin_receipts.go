@@ -14,12 +14,12 @@ import (
 
 // receiptLineAnswer is one SKU of a delivery.
 type receiptLineAnswer struct {
-	SKU       string `json:"sku"`
-	Name      string `json:"name"`
-	PackSize  int    `json:"pack_size"`
-	Received  int    `json:"received"` // packs
-	Allocated int    `json:"released"` // packs allocated so far (applying, applied) or proposed (recorded)
-	Leftover  int    `json:"leftover"` // packs to stock
+	SKU      string `json:"sku"`
+	Name     string `json:"name"`
+	PackSize int    `json:"pack_size"`
+	Received int    `json:"received"` // packs
+	Released int    `json:"released"` // packs allocated so far (applying, applied) or proposed (recorded)
+	Leftover int    `json:"leftover"` // packs to stock
 }
 
 // proposalRowAnswer is one open forward line of a proposal.
@@ -47,7 +47,7 @@ type releaseLineAnswer struct {
 	SKU         string `json:"sku"`
 	PackSize    int    `json:"pack_size"`
 	Planned     int    `json:"planned"`
-	Allocated   int    `json:"released"`
+	Released    int    `json:"released"`
 	Cancelled   int    `json:"cancelled"`
 	Backordered int    `json:"backordered"`
 }
@@ -75,7 +75,7 @@ type adminReceiptPage struct {
 	Lines     []receiptLineAnswer `json:"lines"`
 	Proposal  []proposalSKUAnswer `json:"proposal"`
 	Releases  []releaseAnswer     `json:"releases"`
-	Allocated int                 `json:"released"` // packs, all SKUs
+	Released  int                 `json:"released"` // packs, all SKUs
 	Leftover  int                 `json:"leftover"` // packs to stock, all SKUs
 	MaxLines  int                 `json:"max_lines"`
 }
@@ -116,7 +116,7 @@ func receiptPageOf(r receiving.Receipt, p *receiving.Proposal, rule string) admi
 		for _, sp := range p.SKUs {
 			pack := sp.PackSize
 			a := proposalSKUAnswer{receiptLineAnswer: receiptLineAnswer{SKU: sp.SKU, Name: sp.Name, PackSize: pack, Received: packsOf(sp.Units, pack),
-				Allocated: packsOf(sp.Allocated, pack), Leftover: packsOf(sp.Leftover, pack)}, Rows: []proposalRowAnswer{}}
+				Released: packsOf(sp.Allocated, pack), Leftover: packsOf(sp.Leftover, pack)}, Rows: []proposalRowAnswer{}}
 			for _, row := range sp.Rows {
 				a.Rows = append(a.Rows, proposalRowAnswer{OrderID: row.OrderID, LineSK: row.LineSK, UID: row.UID, Email: row.Email, Company: row.Company,
 					PlacedAt: unixMillisOf(row.PlacedAt), Want: packsOf(row.Want, pack), Proposed: packsOf(row.Proposed, pack),
@@ -124,15 +124,15 @@ func receiptPageOf(r receiving.Receipt, p *receiving.Proposal, rule string) admi
 			}
 			out.Proposal = append(out.Proposal, a)
 			out.Lines = append(out.Lines, a.receiptLineAnswer)
-			out.Allocated += a.Allocated
+			out.Released += a.Released
 			out.Leftover += a.Leftover
 		}
 	} else {
 		for _, l := range r.Lines {
 			a := receiptLineAnswer{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Received: packsOf(l.Units, l.PackSize),
-				Allocated: packsOf(r.Allocated[l.SKU], l.PackSize), Leftover: packsOf(l.Units-r.Allocated[l.SKU], l.PackSize)}
+				Released: packsOf(r.Allocated[l.SKU], l.PackSize), Leftover: packsOf(l.Units-r.Allocated[l.SKU], l.PackSize)}
 			out.Lines = append(out.Lines, a)
-			out.Allocated += a.Allocated
+			out.Released += a.Released
 			out.Leftover += a.Leftover
 		}
 	}
@@ -142,7 +142,7 @@ func receiptPageOf(r receiving.Receipt, p *receiving.Proposal, rule string) admi
 			ra.ReleaseID = oc.ReleaseID
 			for _, l := range oc.Lines {
 				pack := packSize[l.SKU]
-				ra.Lines = append(ra.Lines, releaseLineAnswer{SKU: l.SKU, PackSize: pack, Planned: packsOf(l.Planned, pack), Allocated: packsOf(l.Allocated, pack),
+				ra.Lines = append(ra.Lines, releaseLineAnswer{SKU: l.SKU, PackSize: pack, Planned: packsOf(l.Planned, pack), Released: packsOf(l.Allocated, pack),
 					Cancelled: packsOf(l.Cancelled, pack), Backordered: packsOf(l.Backordered, pack)})
 			}
 		} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/color"
 	"net/http"
@@ -25,11 +26,13 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
@@ -156,6 +159,30 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}
 		if err := st.ChangeAccount(ctx, store.AccountChange{UID: u.UID, Seen: prof.UpdatedAt, PriceGroup: "independents", Audit: audit}); err != nil {
 			t.Fatal(err)
+		}
+	}
+
+	// Receiving (issue 38): the last product of the catalogue is made forward and another
+	// buyer forward-orders it (beside the journey), so the deliveries have a line to share.
+	fwdP := cat.Products[len(cat.Products)-1]
+	var receiptID string
+	forwardOrdered := func() {
+		t.Helper()
+		fwdP.Forward = &catalogue.Forward{DeliveryFrom: catalogue.LondonDate(time.Now().AddDate(0, 3, 0)), OrderBy: catalogue.LondonDate(time.Now().AddDate(0, 1, 0))}
+		if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{fwdP}, nil); err != nil {
+			t.Fatal(err)
+		}
+		fu := testenv.NewNamedUser(t, "Access Forward Ltd")
+		if err := st.SaveBilling(ctx, fu.UID, store.Billing{Company: "Access Forward Ltd", Contact: "Pat", PaymentMethod: "proforma",
+			Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		packs := int(20000/(fwdP.UnitPrice*int64(fwdP.PackSize))) + 4
+		if err := st.SetLine(ctx, fu.UID, fwdP.SKU, packs*fwdP.PackSize, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if code, o := c.post("/api/orders", fmt.Sprintf(`{"token":%q,"idempotency_key":"access-forward-0001","delivery_option":"standard","same_as_billing":true}`, fu.IDToken), nil); code != 201 || o["kind"] != "forward" {
+			t.Fatalf("forward order: %d %v", code, o)
 		}
 	}
 
@@ -413,6 +440,21 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}, nil},
 		{"adminPriceGroups", staffGet("/api/admin/price-groups"), nil},
 		{"adminPriceGroupExport", staffGet("/api/admin/price-groups/access/export"), nil},
+		// Receiving (issue 38): a delivery recorded, listed, read with its proposal, applied.
+		{"adminReceiptRecord", func() (int, string) {
+			code, body := post("/api/admin/receipts", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"units":%d}]}`, stok, fwdP.SKU, 2*fwdP.PackSize))
+			var out struct{ ID string }
+			_ = json.Unmarshal([]byte(body), &out)
+			if out.ID != "" {
+				receiptID = out.ID
+			}
+			return code, body
+		}, forwardOrdered},
+		{"adminReceipts", staffGet("/api/admin/receipts"), nil},
+		{"adminReceipt", func() (int, string) { return staffGet("/api/admin/receipts/" + receiptID)() }, nil},
+		{"adminReceiptApply", func() (int, string) {
+			return post("/api/admin/receipts/"+receiptID+"/apply", `{"token":`+stok+`,"allocations":[]}`)
+		}, nil},
 		{"adminAccountUpdate", func() (int, string) {
 			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"price_group":"independents","dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
@@ -608,10 +650,23 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err := st.WriteCardRefund(ctx, payments.RefundWrite{Refund: unanswered, Source: credit, Audit: orders.AuditEntry{At: hourAgo, Action: "refund to card"}}); err != nil {
 		t.Fatal(err)
 	}
-	rec.take()
 	shop, err := config.Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A delivery whose apply died after storing its plan: the sweep finishes it (issue 38).
+	staffer := orders.Staff{UID: su.UID, Email: su.Email}
+	stuck, err := receiving.Service{Store: st, Shop: shop, Now: time.Now}.Record(ctx, []receiving.LineRequest{{SKU: fwdP.SKU, Units: fwdP.PackSize}}, staffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (receiving.Service{Store: diesAfterPlan{st}, Shop: shop, Now: time.Now}).Apply(ctx, stuck.ID, nil, staffer); !errors.Is(err, errDied) {
+		t.Fatalf("the apply that dies: %v", err)
+	}
+	rec.take()
+	later := receiving.Service{Store: st, Shop: shop, Now: func() time.Time { return time.Now().Add(time.Hour) }, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}
+	if n, err := later.Sweep(ctx, receiving.SweepAfter); err != nil || n != 1 {
+		t.Fatalf("deliveries swept: %d, %v", n, err)
 	}
 	if asked, err := deps.Card.Sweep(ctx); err != nil || asked != 1 {
 		t.Fatalf("card refunds swept: %d, %v", asked, err)
@@ -688,3 +743,11 @@ func checkAccesses(t *testing.T, name string, grants []Grant, got []access) {
 		}
 	}
 }
+
+// diesAfterPlan is a store under an apply whose request dies after the plan is stored:
+// no forward order's step is written.
+type diesAfterPlan struct{ *store.Store }
+
+var errDied = errors.New("the request died")
+
+func (diesAfterPlan) AllocateOrder(context.Context, receiving.Step) error { return errDied }

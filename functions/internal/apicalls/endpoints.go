@@ -69,6 +69,8 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	}
 	extra := b.products[BasketLines] // a 21st product, added and removed again
 	other := b.others[0]             // in no basket: the back office's product
+	fwd := b.others[1]               // in no basket: made a forward product for receiving
+	var receiptID string
 	var orderID, listID, job, creditNote, paymentID string
 	var picture map[string]any
 	today := time.Now().In(london).Format(time.DateOnly)
@@ -294,6 +296,41 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		}},
 		{endpoint: "adminPriceGroupExport", route: "GET /api/admin/price-groups/{id}/export", what: "the group as CSV", request: func() answer {
 			return b.get("/api/admin/price-groups/bench-new/export", stok)
+		}},
+		// Receiving (issue 38): another buyer forward-orders a product made forward (not
+		// counted), then a delivery of it is recorded, listed, read and applied.
+		{endpoint: "adminReceiptRecord", route: "POST /api/admin/receipts", what: "a delivery of one forward product", setup: func() error {
+			fwd.Forward = &catalogue.Forward{DeliveryFrom: catalogue.LondonDate(time.Now().AddDate(0, 3, 0)), OrderBy: catalogue.LondonDate(time.Now().AddDate(0, 1, 0))}
+			if err := b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{fwd}, nil); err != nil {
+				return err
+			}
+			fb, err := b.newBuyer("Bench Forward Cards")
+			if err != nil {
+				return err
+			}
+			packs := int(20000/(fwd.UnitPrice*int64(fwd.PackSize))) + 4
+			for _, call := range []struct {
+				path string
+				body map[string]any
+			}{
+				{"/api/billing", map[string]any{"token": fb.IDToken, "billing": billing}},
+				{"/api/basket/set", map[string]any{"token": fb.IDToken, "sku": fwd.SKU, "quantity": packs * fwd.PackSize}},
+				{"/api/orders", map[string]any{"token": fb.IDToken, "idempotency_key": "bench-forward-0001", "delivery_option": "standard", "same_as_billing": true}},
+			} {
+				if a := b.post(call.path, call.body); !a.ok() {
+					return fmt.Errorf("forward order: %s answered %d: %s", call.path, a.code, a.body)
+				}
+			}
+			return nil
+		}, request: func() answer {
+			return b.post("/api/admin/receipts", staffWith(map[string]any{"lines": []map[string]any{{"sku": fwd.SKU, "units": 2 * fwd.PackSize}}}))
+		}, after: ids(&receiptID, "id")},
+		{endpoint: "adminReceipts", route: "GET /api/admin/receipts", what: "every delivery", request: func() answer { return b.get("/api/admin/receipts", stok) }},
+		{endpoint: "adminReceipt", route: "GET /api/admin/receipts/{id}", what: "the delivery with its proposal", request: func() answer {
+			return b.get("/api/admin/receipts/"+receiptID, stok)
+		}},
+		{endpoint: "adminReceiptApply", route: "POST /api/admin/receipts/{id}/apply", what: "applies it: one release order", request: func() answer {
+			return b.post("/api/admin/receipts/"+receiptID+"/apply", staffWith(map[string]any{"allocations": []any{}}))
 		}},
 		{endpoint: "adminProduct", route: "GET /api/admin/products/{sku}", what: "one product with its stock audit", request: func() answer { return b.get("/api/admin/products/"+other.SKU, stok) }},
 		{endpoint: "adminStock", route: "POST /api/admin/products/{sku}/stock", what: "a stock adjustment", request: func() answer {

@@ -1541,13 +1541,15 @@ async function allocationKilled(product) {
   let packs = 0;
   const forwardOrders = [];
   for (const [i, b] of buyers.entries()) {
-    await must('basket/set (forward)', await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: (i + 2) * product.pack_size }));
+    // packs_per_order packs are over the minimum order (ordercheck setup); one more each.
+    const each = product.packs_per_order + i;
+    await must('basket/set (forward)', await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: each * product.pack_size }));
     const r = await must(
       'forward order',
       await api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: `faults-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true }),
     );
     forwardOrders.push({ uid: b.uid, id: r.body.id, kind: r.body.kind });
-    packs += i + 2;
+    packs += each;
   }
   check(
     'G. each buyer got a forward order',
@@ -1561,16 +1563,24 @@ async function allocationKilled(product) {
   );
   const id = rec.body.id;
   const applying = api(staff, 'POST', `/api/admin/receipts/${id}/apply`, { token: staff.token, allocations: [] }, { limitMs: 30000 });
-  const killAfter = Math.round(rand(5, 80));
-  await sleep(killAfter);
+  // The kill lands once the plan is stored (the receipt applying), after a random few
+  // more milliseconds: part-way through the forward orders' steps.
+  const t0 = performance.now();
+  let seen = 'recorded';
+  while (seen === 'recorded' && performance.now() - t0 < 10000) {
+    seen = /** @type {any} */ (await storeItem('RECEIPT', id))?.state?.S ?? 'recorded';
+  }
+  await sleep(rand(0, 15));
   await kill9(edge);
   const first = await applying;
   await startEdge();
   const mid = /** @type {any} */ (await storeItem('RECEIPT', id));
+  const done = mid?.done?.SS?.length ?? 0;
   say(
     'faults',
-    `G. the edge was killed ${killAfter} ms into the apply (answer ${first.status || first.error}); the receipt was ${mid?.state?.S}, ${mid?.done?.SS?.length ?? 0} orders done`,
+    `G. the edge was killed ${Math.round(performance.now() - t0)} ms into the apply (answer ${first.status || first.error}); the receipt was ${mid?.state?.S}, ${done} of ${buyers.length} orders done`,
   );
+  check('G. the kill landed while the delivery was being applied', mid?.state?.S === 'applying', `${mid?.state?.S}, ${done} orders done`);
   const again = await must('apply again', await persist(() => api(staff, 'POST', `/api/admin/receipts/${id}/apply`, { token: staff.token, allocations: [] })));
   check('G. the apply sent again answers the delivery applied', again.body.state === 'applied', again.body.state);
   await run(path.join(binDir, 'recover'), ['-invoice-after', '0s'], { env: toolEnv });

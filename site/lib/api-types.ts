@@ -157,6 +157,21 @@ export interface PayAnswer {
   url: string;
 }
 
+export interface ForwardOrdersAnswer {
+  orders: ForwardOrderAnswer[];
+}
+
+export interface ForwardOrderAnswer {
+  id: string;
+  placed_at: UnixMillis;
+  delivery_from: string;
+  delivery_to: string;
+  no_backorders: boolean;
+  companion: string;
+  lines: ForwardLineAnswer[];
+  releases: string[];
+}
+
 export interface ListsAnswer {
   lists: ListSummary[];
 }
@@ -576,6 +591,22 @@ export interface OrderPaymentAnswer {
   failure: string | null;
   can_pay_now: boolean;
   card_refunds: CardRefundAnswer[];
+}
+
+export interface ForwardLineAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  unit_price: Pence;
+  ordered_packs: number;
+  allocated_packs: number;
+  backordered_packs: number;
+  cancelled_packs: number;
+  open_packs: number;
+  state: string;
+  delivery_from: string;
+  order_by: string;
+  can_change: boolean;
 }
 
 export interface ListSummary {

@@ -18,12 +18,14 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/cardpay"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/reminders"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -122,8 +124,9 @@ func run(log *slog.Logger) error {
 	go deliver(ctx, log, deps.Store, sender)
 	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
 	// edge stands behind another address.
-	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now,
-		SiteOrigin: env("SITE_ORIGIN", "http://"+ln.Addr().String())})
+	origin := env("SITE_ORIGIN", "http://"+ln.Addr().String())
+	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now, SiteOrigin: origin},
+		reminders.Service{Store: deps.Store, Notify: mail.Notices{Shop: deps.Shop, SiteURL: origin}, Now: time.Now})
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -169,18 +172,26 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 }
 
 // statementsEvery is how often the edge looks whether it is the 1st of a London month,
-// and if so queues that month's statements (the cloud's statements Lambda runs once on
-// the 1st). Each account's statement is queued once a month however often it runs.
+// and if so queues that month's statements, and whether a new London day began, and if
+// so queues its pre-order reminders (the cloud's statements Lambda runs once a day).
+// Each account's statement is queued once a month, and each buyer's reminder once per
+// order-by date, however often it runs.
 const statementsEvery = time.Hour
 
-// sendStatements queues the month's statement emails on the 1st of each month, at the
-// edge's start and every statementsEvery, until ctx ends.
-func sendStatements(ctx context.Context, log *slog.Logger, sts statements.Service) {
+// sendStatements queues the month's statement emails on the 1st of each month, and each
+// London day's pre-order reminders once, at the edge's start and every statementsEvery,
+// until ctx ends.
+func sendStatements(ctx context.Context, log *slog.Logger, sts statements.Service, rems reminders.Service) {
 	t := time.NewTicker(statementsEvery)
 	defer t.Stop()
+	reminded := ""
 	for {
-		if now := time.Now(); statements.FirstOfMonth(now) {
+		now := time.Now()
+		if statements.FirstOfMonth(now) {
 			_ = sts.RunJob(ctx, log, metrics.NewID(), statements.Month(now))
+		}
+		if day := catalogue.LondonDate(now); day != reminded && rems.RunJob(ctx, log, metrics.NewID(), day) == nil {
+			reminded = day
 		}
 		select {
 		case <-ctx.Done():

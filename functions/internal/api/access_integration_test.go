@@ -109,7 +109,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		b, _ := json.Marshal(out)
 		return code, string(b)
 	}
-	var orderID, largeID, creditNote string
+	var orderID, largeID, creditNote, forwardID, forwardSKU string
 	var accountVersion int64
 	var paymentID, refundSource string
 	su := testenv.Staff(t, testenv.NewNamedUser(t, "Access Staff"))
@@ -521,6 +521,39 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"list", func() (int, string) {
 			code, _, body := c.bearer("DELETE", "/api/lists/"+listID, u.IDToken, nil, "")
 			return code, string(body)
+		}, nil},
+		// The buyers' book (issue 38): a forward order placed (the setup), listed with its
+		// lines' ledger items, and its line cancelled.
+		{"forwardOrders", func() (int, string) { return get("/api/forward-orders") }, func() {
+			fp := cat.Products[2]
+			fp.Stock, fp.Forward = 0, &catalogue.Forward{DeliveryFrom: "2099-09-01", OrderBy: "2099-06-30"}
+			if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{fp}, nil); err != nil {
+				t.Fatal(err)
+			}
+			b, err := st.Basket(ctx, u.UID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range b.Lines {
+				if err := st.RemoveLine(ctx, u.UID, l.SKU, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Enough packs for the minimum order (forward lines count towards it).
+			packs := 1 + 12000/(int(fp.UnitPrice)*fp.PackSize)
+			if err := st.SetLine(ctx, u.UID, fp.SKU, packs*fp.PackSize, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			code, body := placeOrder("access-test-key-0004")()
+			var o struct{ ID, Kind string }
+			_ = json.Unmarshal([]byte(body), &o)
+			if code != 201 || o.Kind != "forward" {
+				t.Fatalf("forward order: %d %s", code, body)
+			}
+			forwardID, forwardSKU = o.ID, fp.SKU
+		}},
+		{"forwardOrderLine", func() (int, string) {
+			return post("/api/forward-orders/"+forwardID+"/lines", fmt.Sprintf(`{"token":%s,"sku":%q,"packs":0}`, tok, forwardSKU))
 		}, nil},
 	}
 

@@ -26,6 +26,8 @@ var answerTypes = []any{
 	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{},
 	// Orders.
 	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
+	// The buyers' book (forward_orders.go).
+	forwardOrdersAnswer{}, forwardOrderAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
 	// Profile and session.

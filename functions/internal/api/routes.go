@@ -198,6 +198,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"creditNote", "GET /api/orders/{id}/creditNotes/{number}", handleCreditNote(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
+		// The buyers' book (issue 38, item 4): forward orders and their lines' ledger.
+		{"forwardOrders", "GET /api/forward-orders", handleForwardOrders(d.Log, d.Verifier, d.Store, d.Now)},
+		{"forwardOrderLine", "POST /api/forward-orders/{id}/lines", protect(d.Log, d.CSRF, handleReduceForwardLine(d.Log, d.Verifier, d.Store, d.Now))},
 		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now, d.CardOffered))},
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets, d.CardOffered)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
@@ -265,6 +268,10 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "invoice", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "creditNote", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	// The buyers' book: the buyer's orders (one Query) and the ledger items of the forward
+	// orders' lines (FWD#{sku}); a reduce is one UpdateItem of a ledger item.
+	{Name: "forwardOrders", Group: "orders", Access: []Grant{grant("Query", "USER#*"), grant("BatchGetItem", "FWD#*")}},
+	{Name: "forwardOrderLine", Group: "orders", CSRFSecret: true, Access: []Grant{grant("Query", "USER#*"), grant("BatchGetItem UpdateItem", "FWD#*")}},
 	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
@@ -398,9 +405,13 @@ var jobFunctions = []DeployedFunction{
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
+	// The statements Lambda runs daily: the statements on the 1st, the pre-order reminders
+	// (package reminders) every day, which read the forward products (the catalogue
+	// index) and the accounts' baskets (BatchGetItem).
 	{Name: "statements", Group: "jobs", Access: []Grant{
+		indexQuery("gsi2"),
 		indexQuery("gsi3"),
-		grant("GetItem Query", "USER#*"),
+		grant("GetItem Query BatchGetItem", "USER#*"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},

@@ -156,10 +156,23 @@ func (s Service) List(ctx context.Context, uid string) ([]Listed, error) {
 // Notify emails each buyer waiting for one of skus whose product is now in stock, and
 // removes their alert, each alert in its own transaction conditioned on it still
 // waiting: the buyer is emailed once however many notifiers run. It answers how many it
-// sent. Products out of stock, discontinued or gone keep their alerts.
+// sent. Products out of stock, discontinued or gone keep their alerts. A few SKUs are
+// looked up one by one; more (an import's) read the waiting alerts once.
 func (s Service) Notify(ctx context.Context, skus []string) (int, error) {
 	skus = slices.Compact(slices.Sorted(slices.Values(skus)))
 	var waiting []Alert
+	if len(skus) > lookupEach {
+		all, err := s.Store.WaitingAlerts(ctx)
+		if err != nil {
+			return 0, err
+		}
+		for _, a := range all {
+			if _, ok := slices.BinarySearch(skus, a.SKU); ok {
+				waiting = append(waiting, a)
+			}
+		}
+		return s.send(ctx, waiting)
+	}
 	for _, sku := range skus {
 		if !catalogue.ValidSKU(sku) {
 			continue
@@ -172,6 +185,9 @@ func (s Service) Notify(ctx context.Context, skus []string) (int, error) {
 	}
 	return s.send(ctx, waiting)
 }
+
+// lookupEach is the most SKUs Notify queries one by one.
+const lookupEach = 20
 
 // Sweep re-checks every waiting alert's product and emails those back in stock: what a
 // Notify that failed (after its stock write stood) left. It answers how many it sent.

@@ -28,6 +28,8 @@ var answerTypes = []any{
 	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
+	// Back-in-stock alerts (alerts.go).
+	alertsAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
 	// The back office (admin_answers.go).

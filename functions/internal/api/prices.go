@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
@@ -88,7 +89,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			pack := packPricing(p, terms)
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
-				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
+				Availability: availabilityOf(basket.AvailabilityAt(p, time.Now())),
 				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms)}
 		}
 		encode(w, http.StatusOK, pricesAnswer{Prices: out, PriceGroup: priceGroupRefOf(terms)})

@@ -85,8 +85,8 @@ type Listed struct {
 
 // Ask makes buyer uid's (signed in as email) alert for sku, or answers the one they have:
 // a *shoperr.NotFoundError for no such product, a *shoperr.ConflictError for one
-// discontinued, one in stock (there is nothing to wait for) or a buyer with MaxPerBuyer
-// alerts. It answers the buyer's alerts after.
+// discontinued, one in stock or open for pre-order (there is nothing to wait for) or a
+// buyer with MaxPerBuyer alerts. It answers the buyer's alerts after.
 func (s Service) Ask(ctx context.Context, uid, email, sku string) ([]Listed, error) {
 	if !catalogue.ValidSKU(sku) {
 		return nil, noProduct(sku)
@@ -103,6 +103,9 @@ func (s Service) Ask(ctx context.Context, uid, email, sku string) ([]Listed, err
 		return nil, &shoperr.ConflictError{Msg: fmt.Sprintf("%s is no longer sold, so it will not be back in stock.", p.Name)}
 	case InStock(p):
 		return nil, &shoperr.ConflictError{Msg: fmt.Sprintf("%s is in stock: add it to your basket.", p.Name)}
+	case p.PreOrderOpen(s.Now()):
+		// A forward product sells beyond its stock until its order-by date.
+		return nil, &shoperr.ConflictError{Msg: fmt.Sprintf("%s can be pre-ordered now: add it to your basket.", p.Name)}
 	}
 	a := Alert{SKU: sku, UID: uid, Email: email, Name: p.Name, Path: catalogue.ProductPath(p), CreatedAt: s.Now().UTC()}
 	if _, err := s.Store.PutAlert(ctx, a, MaxPerBuyer); err != nil {

@@ -68,6 +68,11 @@ func TestAlertAsk(t *testing.T) {
 	alertProduct(t, st, "AL100-00001", 5, "") // less than a pack of 6
 	alertProduct(t, st, "AL100-00002", 6, "")
 	alertProduct(t, st, "AL100-00003", 0, catalogue.StatusDiscontinued)
+	forward := alertProduct(t, st, "AL100-00004", 0, "")
+	forward.Forward = &catalogue.Forward{DeliveryFrom: "2099-09-01", OrderBy: "2099-06-30"}
+	if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{forward}, nil); err != nil {
+		t.Fatal(err)
+	}
 
 	for range 2 {
 		ls, err := as.Ask(ctx, "buyer-a", "a@example.com", "AL100-00001")
@@ -88,6 +93,7 @@ func TestAlertAsk(t *testing.T) {
 	}{
 		{"AL100-00002", "Card AL100-00002 is in stock: add it to your basket."},
 		{"AL100-00003", "Card AL100-00003 is no longer sold, so it will not be back in stock."},
+		{"AL100-00004", "Card AL100-00004 can be pre-ordered now: add it to your basket."},
 		{"AL100-00009", "There is no product AL100-00009."},
 		{"not a sku", "There is no product not a sku."},
 	} {

@@ -5,16 +5,18 @@ import { useAccount } from '@/components/account/use-account';
 import { useOwnPrice } from '@/components/basket/price';
 import { apiErrorText } from '@/lib/api';
 import { askAlert, hasAlert, removeAlert, requestAlerts } from '@/lib/alerts';
+import { preOrderOpen, type ForwardDates } from '@/lib/forward';
 import { useAlerts } from './use-alerts';
 
 /** A product page's back-in-stock alert (docs/alerts.md), shown while the product is out
  * of stock (less than a pack: the buyer's live availability once it has arrived, the
  * build's before): signed in, "Email me when it is back", then "We will email you…" with
- * "Remove alert"; signed out, a link to sign in. */
-export function BackInStockAlert({ sku, name, inStock }: { sku: string; name: string; inStock: boolean }) {
+ * "Remove alert"; signed out, a link to sign in. A forward product open for pre-order
+ * (forward) sells beyond its stock: it has no alert. */
+export function BackInStockAlert({ sku, name, inStock, forward }: { sku: string; name: string; inStock: boolean; forward?: ForwardDates | null }) {
   const account = useAccount();
   const live = useOwnPrice(sku)?.availability;
-  const out = live ? live.status === 'out' : !inStock;
+  const out = live ? live.status === 'out' : !inStock && !preOrderOpen(forward);
   if (!out) return null;
   if (account.user === 0) {
     return account.status === 'ready' ? (

@@ -61,6 +61,7 @@ function AlertControls({ sku, name }: { sku: string; name: string }) {
     );
   }
   async function change(ask: boolean) {
+    if (busy) return;
     setBusy(true);
     setError('');
     try {
@@ -78,13 +79,20 @@ function AlertControls({ sku, name }: { sku: string; name: string }) {
       {waiting ? (
         <p>
           We will email you when it is back in stock.{' '}
-          <button ref={button} type="button" className="link-button" disabled={busy} aria-label={`Remove alert: ${name}`} onClick={() => void change(false)}>
+          <button
+            ref={button}
+            type="button"
+            className="link-button"
+            aria-disabled={busy}
+            aria-label={`Remove alert: ${name}`}
+            onClick={() => void change(false)}
+          >
             Remove alert
           </button>
         </p>
       ) : (
-        <button ref={button} type="button" className="button" disabled={busy} onClick={() => void change(true)}>
-          Email me when it is back
+        <button ref={button} type="button" className="button" aria-disabled={busy} onClick={() => void change(true)}>
+          {busy ? 'Saving…' : 'Email me when it is back'}
         </button>
       )}
       <p className="add-error" role="alert">

@@ -21,7 +21,7 @@ describe("the dashboard's stock alerts", () => {
         { sku: 'GC101-00002', name: 'Owl tags', path: '/owl-tags/', created_at: 2, in_stock: true },
       ],
     });
-    expect(html).toContain('<h2 id="stock-alerts-heading">Stock alerts</h2>');
+    expect(html).toContain('<h2 id="stock-alerts-heading" tabindex="-1">Stock alerts</h2>');
     expect(html).toContain('href="/robin-cards/"');
     expect(html).toContain('aria-label="Remove alert: Robin cards"');
     expect(html).toContain('aria-label="Remove alert: Owl tags"');

@@ -1,6 +1,6 @@
 'use client';
 import Link from '@/components/app/link';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { apiErrorText } from '@/lib/api';
 import { removeAlert, requestAlerts } from '@/lib/alerts';
 import { useAlerts } from './use-alerts';
@@ -11,12 +11,17 @@ export function StockAlerts() {
   const alerts = useAlerts();
   const [busy, setBusy] = useState('');
   const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  // A removed alert's button goes with it: the focus goes to the heading, whose section
+  // says what was removed.
+  const heading = useRef<HTMLHeadingElement>(null);
   async function remove(sku: string, name: string) {
+    if (busy) return;
     setBusy(sku);
     setSaid(null);
     try {
       await removeAlert(sku);
       setSaid({ ok: true, text: `Removed the alert for ${name}.` });
+      heading.current?.focus();
     } catch (err) {
       setSaid({ ok: false, text: apiErrorText(err, 'The alert could not be removed. Try again.') });
     } finally {
@@ -47,7 +52,7 @@ export function StockAlerts() {
             <button
               type="button"
               className="link-button"
-              disabled={busy === a.sku}
+              aria-disabled={busy === a.sku}
               aria-label={`Remove alert: ${a.name}`}
               onClick={() => void remove(a.sku, a.name)}
             >
@@ -60,7 +65,9 @@ export function StockAlerts() {
   }
   return (
     <section aria-labelledby="stock-alerts-heading">
-      <h2 id="stock-alerts-heading">Stock alerts</h2>
+      <h2 id="stock-alerts-heading" ref={heading} tabIndex={-1}>
+        Stock alerts
+      </h2>
       {body}
       <p className={said?.ok === false ? 'add-error' : 'add-ok'} role="status">
         {said?.text}

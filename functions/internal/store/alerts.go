@@ -131,21 +131,33 @@ func (s *Store) countAlerts(ctx context.Context, uid string) (int, error) {
 
 // DeleteAlert deletes uid's alert of sku (both items, in one transaction), if there is one.
 func (s *Store) DeleteAlert(ctx context.Context, uid, sku string) error {
+	_, err := s.deleteAlert(ctx, uid, sku, nil)
+	return err
+}
+
+// deleteAlert deletes uid's alert of sku, both items in one transaction, on condition
+// cond when it is not nil: deleted false when cond failed.
+func (s *Store) deleteAlert(ctx context.Context, uid, sku string, cond *expression.ConditionBuilder) (bool, error) {
 	t := &txn{}
-	always := expression.AttributeNotExists(expression.Name("pk")).Or(expression.AttributeExists(expression.Name("pk")))
-	if err := errors.Join(t.del(role{}, s.table, alertKey(sku, uid), always), t.del(role{}, s.table, buyerAlertKey(uid, sku), always)); err != nil {
-		return fmt.Errorf("build alert delete %s of %s: %w", sku, uid, err)
+	for _, k := range []map[string]types.AttributeValue{alertKey(sku, uid), buyerAlertKey(uid, sku)} {
+		if cond == nil {
+			t.add(role{}, types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(s.table), Key: k}})
+		} else if err := t.del(role{}, s.table, k, *cond); err != nil {
+			return false, fmt.Errorf("build alert delete %s of %s: %w", sku, uid, err)
+		}
 	}
 	for try := 0; ; try++ {
 		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: t.items})
-		if isTxnConflict(err) && try < alertTries {
+		switch {
+		case err == nil:
+			return true, nil
+		case isTxnConflict(err) && try < alertTries:
 			pause(ctx, try)
-			continue
+		case conditionFailed(err):
+			return false, nil
+		default:
+			return false, fmt.Errorf("delete alert %s of %s: %w", sku, uid, err)
 		}
-		if err != nil {
-			return fmt.Errorf("delete alert %s of %s: %w", sku, uid, err)
-		}
-		return nil
 	}
 }
 
@@ -217,7 +229,8 @@ func (s *Store) SendAlert(ctx context.Context, a alerts.Alert, m outbox.Message,
 		case errors.As(err, &cancelled) && failedAt(cancelled, 2, 3):
 			// Its email was written already (the alert written again within the same
 			// millisecond after it): the alert is done, so it goes without a second one.
-			return false, s.DeleteAlert(ctx, a.UID, a.SKU)
+			_, err := s.deleteAlert(ctx, a.UID, a.SKU, &same)
+			return false, err
 		case isTxnConflict(err) && try < alertTries:
 			pause(ctx, try)
 			continue

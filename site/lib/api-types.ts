@@ -190,6 +190,10 @@ export interface ListBasketAnswer {
   lines: number;
 }
 
+export interface AlertsAnswer {
+  alerts: AlertAnswer[];
+}
+
 export interface ProfileAnswer {
   business: string;
   email: string;
@@ -635,6 +639,14 @@ export interface RefusedLine {
   name: string;
   code: string;
   message: string;
+}
+
+export interface AlertAnswer {
+  sku: string;
+  name: string;
+  path: string;
+  created_at: UnixMillis;
+  in_stock: boolean;
 }
 
 export interface AdminOrderSummary {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/alerts"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/catalogue"
@@ -119,7 +120,7 @@ func run(log *slog.Logger) error {
 		IdleTimeout:       2 * time.Minute,
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
-	go sweep(ctx, log, deps.Store, deps.Shop, deps.Card)
+	go sweep(ctx, log, deps.Store, deps.Shop, deps.Card, api.AlertsOf(deps))
 	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
 	go deliver(ctx, log, deps.Store, sender)
 	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
@@ -147,10 +148,10 @@ func run(log *slog.Logger) error {
 // same sweep).
 const sweepEvery = 30 * time.Second
 
-// sweep undoes stale pending orders, issues missing invoices and asks Stripe again for
-// unanswered refunds to a card (card nil: card payment off) every sweepEvery until ctx
-// ends.
-func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop, card *cardpay.Service) {
+// sweep undoes stale pending orders, issues missing invoices, asks Stripe again for
+// unanswered refunds to a card (card nil: card payment off) and emails the back-in-stock
+// alerts a failed notify left every sweepEvery until ctx ends.
+func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop, card *cardpay.Service, stockAlerts alerts.Service) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -165,6 +166,9 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 			if asked, cerr := card.Sweep(run); asked > 0 || cerr != nil {
 				log.InfoContext(run, "card refunds swept", "asked", asked, "err", cerr)
 			}
+		}
+		if sent, aerr := stockAlerts.Sweep(run); sent > 0 || aerr != nil {
+			log.InfoContext(run, "back-in-stock alerts swept", "sent", sent, "err", aerr)
 		}
 		backlog := st.RecordOrderBacklogs(run, time.Now())
 		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))

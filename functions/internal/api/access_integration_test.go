@@ -20,6 +20,7 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/alerts"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/catalogue"
@@ -91,6 +92,12 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			p = q
 			break
 		}
+	}
+	// soldOut is a product the alerts' calls sell out and staff restock (not p, which the
+	// basket and the import use).
+	soldOut := cat.Products[len(cat.Products)-1]
+	if soldOut.SKU == p.SKU || soldOut.Stock < soldOut.PackSize {
+		t.Fatalf("the last product %s cannot be the sold-out one", soldOut.SKU)
 	}
 	tok := fmt.Sprintf("%q", u.IDToken)
 	line := func(packs int) string {
@@ -471,6 +478,24 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminStock", func() (int, string) {
 			return post("/api/admin/products/"+p.SKU+"/stock", `{"token":`+stok+`,"mode":"adjust","quantity":12,"reason":"Delivery from the printer"}`)
 		}, nil},
+		// Back-in-stock alerts (issue 38): a buyer asks on a product sold out, lists, removes
+		// and asks again; staff setting its stock back emails them (the product's alerts read,
+		// the pair deleted with the email put, in adminStock's grants).
+		{"alerts", func() (int, string) { return post("/api/alerts", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU)) }, func() {
+			gone := soldOut
+			gone.Stock = 0
+			if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{gone}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"alerts", func() (int, string) { return get("/api/alerts") }, nil},
+		{"alertRemove", func() (int, string) {
+			return post("/api/alerts/remove", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU))
+		}, nil},
+		{"alerts", func() (int, string) { return post("/api/alerts", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU)) }, nil},
+		{"adminStock", func() (int, string) {
+			return post("/api/admin/products/"+soldOut.SKU+"/stock", fmt.Sprintf(`{"token":%s,"mode":"set","quantity":%d,"expected":0,"reason":"Reprinted"}`, stok, soldOut.Stock))
+		}, nil},
 		// The catalogue import as the back-office page makes it: a picture, the check, the
 		// apply (a new product with the picture, a price change, a range and a category
 		// renamed), the export.
@@ -596,6 +621,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		checkAccesses(t, cl.endpoint, e.Access, rec.take())
 		covered[cl.endpoint] = true
 	}
+	// Staff's restock emailed the buyer's alert, through the grants of adminStock.
+	if left, err := st.AlertsOf(ctx, u.UID); err != nil || len(left) != 0 {
+		t.Fatalf("the restock left the alert: %+v %v", left, err)
+	}
 	// The card-paid order's cancellation refunded its credit to the card, through the
 	// grants of adminOrderAction.
 	if refunds, err := st.Refunds(ctx, u.UID); err != nil || !slices.ContainsFunc(refunds, func(r payments.Refund) bool {
@@ -641,6 +670,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err := st.WriteCardRefund(ctx, payments.RefundWrite{Refund: unanswered, Source: credit, Audit: orders.AuditEntry{At: hourAgo, Action: "refund to card"}}); err != nil {
 		t.Fatal(err)
 	}
+	// A back-in-stock alert a notify missed (its product has stock): the sweep sends it.
+	if _, err := st.PutAlert(ctx, alerts.Alert{SKU: p.SKU, UID: u3.UID, Email: "sweep@example.com", CreatedAt: time.Now()}, alerts.MaxPerBuyer); err != nil {
+		t.Fatal(err)
+	}
 	rec.take()
 	shop, err := config.Load()
 	if err != nil {
@@ -651,6 +684,9 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	}
 	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 || r.Cancelled != 1 {
 		t.Fatalf("sweep: %+v, %v", r, err)
+	}
+	if sent, err := AlertsOf(deps).Sweep(ctx); err != nil || sent != 1 {
+		t.Fatalf("alerts swept: %d, %v", sent, err)
 	}
 	// Each run ends with the order backlogs' gauges (cmd/sweepOrders).
 	if err := st.RecordOrderBacklogs(ctx, time.Now()); err != nil {

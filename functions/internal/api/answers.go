@@ -30,6 +30,8 @@ var answerTypes = []any{
 	forwardOrdersAnswer{}, forwardOrderAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
+	// Back-in-stock alerts (alerts.go).
+	alertsAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
 	// The back office (admin_answers.go).

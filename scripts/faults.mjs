@@ -430,6 +430,8 @@ function requests(buyer, sku, staff, products) {
     'GET /api/orders/{id}/creditNotes/{number}': { path: '/api/orders/TS-100001/creditNotes/CN-000001' },
     'POST /api/orders/{id}/pay': { path: '/api/orders/TS-100001/pay', body: { token: t } },
     'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
+    'GET /api/forward-orders': {},
+    'POST /api/forward-orders/{id}/lines': { path: '/api/forward-orders/TS-100001/lines', body: { token: t, sku: sku.sku, packs: 0 } },
     'POST /api/billing': { body: { token: t, billing } },
     'POST /api/checkout': { body: { token: t } },
     'POST /api/getCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },

@@ -157,6 +157,21 @@ export interface PayAnswer {
   url: string;
 }
 
+export interface ForwardOrdersAnswer {
+  orders: ForwardOrderAnswer[];
+}
+
+export interface ForwardOrderAnswer {
+  id: string;
+  placed_at: UnixMillis;
+  delivery_from: string;
+  delivery_to: string;
+  no_backorders: boolean;
+  companion: string;
+  lines: ForwardLineAnswer[];
+  releases: string[];
+}
+
 export interface ListsAnswer {
   lists: ListSummary[];
 }
@@ -173,6 +188,10 @@ export interface ListBasketAnswer {
   added: AddedLine[];
   unavailable: RefusedLine[];
   lines: number;
+}
+
+export interface AlertsAnswer {
+  alerts: AlertAnswer[];
 }
 
 export interface ProfileAnswer {
@@ -599,6 +618,22 @@ export interface OrderPaymentAnswer {
   card_refunds: CardRefundAnswer[];
 }
 
+export interface ForwardLineAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  unit_price: Pence;
+  ordered_packs: number;
+  allocated_packs: number;
+  backordered_packs: number;
+  cancelled_packs: number;
+  open_packs: number;
+  state: string;
+  delivery_from: string;
+  order_by: string;
+  can_change: boolean;
+}
+
 export interface ListSummary {
   id: string;
   name: string;
@@ -625,6 +660,14 @@ export interface RefusedLine {
   name: string;
   code: string;
   message: string;
+}
+
+export interface AlertAnswer {
+  sku: string;
+  name: string;
+  path: string;
+  created_at: UnixMillis;
+  in_stock: boolean;
 }
 
 export interface AdminOrderSummary {

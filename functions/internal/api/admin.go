@@ -112,6 +112,8 @@ type catalogueDeps struct {
 	Store catalogueStore
 	Media media.Store
 	Now   func() time.Time
+	// Restock hears of the products an import wrote (the back-in-stock alerts).
+	Restock orders.Restocker
 }
 
 // catalogueStore is the store's catalogue as the import and the export use it.
@@ -132,9 +134,9 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	staff := staffGate{Log: d.Log, CSRF: d.CSRF, Verify: d.Verifier}
 	accounts := tradeaccounts.Service{Store: d.Store, Now: d.Now}
 	offers := coupons.Service{Store: d.Store, Now: d.Now}
-	stocks := stock.Service{Store: d.Store, Now: d.Now}
+	stocks := stock.Service{Store: d.Store, Now: d.Now, Restock: AlertsOf(d)}
 	pays := payments.Service{Store: d.Store, Now: d.Now}
-	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
+	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now, Restock: AlertsOf(d)}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
 	receipts := receivingService(d)

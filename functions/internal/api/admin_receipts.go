@@ -96,8 +96,6 @@ type adminReceiptsPage struct {
 	Rule     string           `json:"rule"`
 }
 
-func packsOf(units, pack int) int { return units / max(pack, 1) }
-
 func receiptPageOf(r receiving.Receipt, p *receiving.Proposal, rule string) adminReceiptPage {
 	out := adminReceiptPage{ID: r.ID, State: r.State, CreatedAt: unixMillisOf(r.CreatedAt), By: r.By, Rule: r.Rule, AppliedBy: r.AppliedBy,
 		Lines: []receiptLineAnswer{}, Proposal: []proposalSKUAnswer{}, Releases: []releaseAnswer{}, MaxLines: receiving.MaxLines}
@@ -287,7 +285,7 @@ func handleAdminReceiptApply(g staffGate, svc receiving.Service) http.Handler {
 
 // receivingService is the receiving service over d's store.
 func receivingService(d Deps) receiving.Service {
-	svc := receiving.Service{Store: d.Store, Shop: d.Shop, Now: d.Now, Placed: d.Notify}
+	svc := receiving.Service{Store: d.Store, Shop: d.Shop, Now: d.Now, Placed: d.Notify, Restock: AlertsOf(d)}
 	if n, ok := d.Notify.(receiving.Notifier); ok {
 		svc.Notify = n
 	}

@@ -26,8 +26,12 @@ var answerTypes = []any{
 	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{},
 	// Orders.
 	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
+	// The buyers' book (forward_orders.go).
+	forwardOrdersAnswer{}, forwardOrderAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
+	// Back-in-stock alerts (alerts.go).
+	alertsAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
 	// The back office (admin_answers.go).

@@ -72,6 +72,8 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	fwd := b.others[1]               // in no basket: made a forward product for receiving
 	var receiptID string
 	var orderID, listID, job, creditNote, paymentID string
+	var fwdBuyer buyer
+	var fwdID, fwdSKU string
 	var picture map[string]any
 	today := time.Now().In(london).Format(time.DateOnly)
 	billing := map[string]any{"company": "Round Trip Cards Ltd", "contact": "Pat Bench", "payment_method": "proforma",
@@ -187,6 +189,16 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "invoice", route: "GET /api/orders/{id}/invoice", what: "its VAT invoice (PDF)", request: func() answer { return b.get("/api/orders/"+orderID+"/invoice", tok) }},
 		{endpoint: "reorder", route: "POST /api/orders/{id}/reorder", what: "Order again: the 20 lines into the emptied basket", request: func() answer {
 			return b.post("/api/orders/"+orderID+"/reorder", u.tok)
+		}},
+		// The buyers' book (issue 38): a second buyer's forward order of one line (placed in
+		// the setup), listed with its ledger line, and the line cancelled.
+		{endpoint: "forwardOrders", route: "GET /api/forward-orders", what: "one forward order of one line", setup: func() error {
+			var err error
+			fwdBuyer, fwdID, fwdSKU, err = b.forwardOrder()
+			return err
+		}, request: func() answer { return b.get("/api/forward-orders", fwdBuyer.IDToken) }},
+		{endpoint: "forwardOrderLine", route: "POST /api/forward-orders/{id}/lines", what: "cancels its line", request: func() answer {
+			return b.post("/api/forward-orders/"+fwdID+"/lines", map[string]any{"token": fwdBuyer.IDToken, "sku": fwdSKU, "packs": 0})
 		}},
 		{endpoint: "list", route: "DELETE /api/lists/{id}", what: "deletes the list", request: func() answer { return b.serve("DELETE", "/api/lists/"+listID, tok, nil, "") }},
 
@@ -430,4 +442,29 @@ func picturePNG() []byte {
 	var out bytes.Buffer
 	_ = png.Encode(&out, m)
 	return out.Bytes()
+}
+
+// forwardOrder places a new buyer's forward order of one line (the last of b.others made
+// a forward product, enough packs for the minimum order) and answers the buyer, the
+// order's number and the line's SKU; none of its requests is counted.
+func (b *Bench) forwardOrder() (buyer, string, string, error) {
+	u, err := b.newBuyer("Forward Bench Cards")
+	if err != nil {
+		return buyer{}, "", "", err
+	}
+	p := b.others[len(b.others)-1]
+	p.Stock, p.Forward = 0, &catalogue.Forward{DeliveryFrom: "2099-09-01", OrderBy: "2099-06-30"}
+	if err := b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{p}, nil); err != nil {
+		return buyer{}, "", "", err
+	}
+	packs := 1 + 20000/(int(max(p.UnitPrice, 1))*max(p.PackSize, 1))
+	if err := b.st.SetLine(b.ctx, u.UID, p.SKU, packs*p.PackSize, time.Now()); err != nil {
+		return buyer{}, "", "", err
+	}
+	a := b.post("/api/orders", map[string]any{"token": u.IDToken, "idempotency_key": "bench-calls-forward-0001", "delivery_option": "standard", "same_as_billing": true})
+	var o struct{ ID, Kind string }
+	if err := a.json(&o); err != nil || !a.ok() || o.Kind != "forward" {
+		return buyer{}, "", "", fmt.Errorf("forward order: %d %s", a.code, a.body)
+	}
+	return u, o.ID, p.SKU, nil
 }

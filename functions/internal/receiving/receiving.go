@@ -204,9 +204,9 @@ type Service struct {
 	// Placed makes a release order's own emails, written with its invoice as for any
 	// order (the confirmation with how to pay, the shop's new-order notice); nil: none.
 	Placed orders.Notifier
-	// Stocked is told the SKUs whose stock a receipt raised (the back-in-stock alerts);
-	// nil for none.
-	Stocked func(ctx context.Context, skus []string)
+	// Restock is told the SKUs whose stock a receipt's leftover raised (the back-in-stock
+	// alerts, docs/alerts.md); nil for none.
+	Restock orders.Restocker
 }
 
 // Rule is the shop's allocation rule.
@@ -537,16 +537,14 @@ func (s Service) Finish(ctx context.Context, id string) (Receipt, error) {
 	if r, err = s.Read(ctx, id); err != nil {
 		return Receipt{}, err
 	}
-	if s.Stocked != nil {
+	if s.Restock != nil {
 		var skus []string
 		for _, l := range r.Lines {
 			if leftover[l.SKU] > 0 {
 				skus = append(skus, l.SKU)
 			}
 		}
-		if len(skus) > 0 {
-			s.Stocked(ctx, skus)
-		}
+		s.Restock.Restocked(ctx, skus)
 	}
 	return r, nil
 }

@@ -168,7 +168,7 @@ func (f forwardLineRequest) idToken() string { return f.Token }
 func (f forwardLineRequest) Valid(context.Context) map[string]string {
 	problems := map[string]string{}
 	if !catalogue.ValidSKU(f.SKU) {
-		problems["sku"] = "must be a product SKU such as GC101-00001"
+		problems["sku"] = "Give the product's SKU, such as GC101-00001."
 	}
 	if f.Packs < 0 {
 		problems["packs"] = "Give the packs to keep: 0 or more (0 cancels the line)."

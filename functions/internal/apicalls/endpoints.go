@@ -69,6 +69,7 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	}
 	extra := b.products[BasketLines] // a 21st product, added and removed again
 	other := b.others[0]             // in no basket: the back office's product
+	var alertSKU string              // the product a back-in-stock alert is asked for
 	fwd := b.others[1]               // in no basket: made a forward product for receiving
 	var receiptID string
 	var orderID, listID, job, creditNote, paymentID string
@@ -199,6 +200,17 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		}, request: func() answer { return b.get("/api/forward-orders", fwdBuyer.IDToken) }},
 		{endpoint: "forwardOrderLine", route: "POST /api/forward-orders/{id}/lines", what: "cancels its line", request: func() answer {
 			return b.post("/api/forward-orders/"+fwdID+"/lines", map[string]any{"token": fwdBuyer.IDToken, "sku": fwdSKU, "packs": 0})
+		}},
+		// Back-in-stock alerts (issue 38): one on a product the setup puts out of stock.
+		{endpoint: "alerts", route: "POST /api/alerts", what: "asks for an email when an out-of-stock product is back", setup: func() error {
+			p := b.others[len(b.others)-2]
+			p.Stock = 0
+			alertSKU = p.SKU
+			return b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{p}, nil)
+		}, request: func() answer { return b.post("/api/alerts", with(map[string]any{"sku": alertSKU})) }},
+		{endpoint: "alerts", route: "GET /api/alerts", what: "the buyer's alerts", request: func() answer { return b.get("/api/alerts", tok) }},
+		{endpoint: "alertRemove", route: "POST /api/alerts/remove", what: "removes the alert", request: func() answer {
+			return b.post("/api/alerts/remove", with(map[string]any{"sku": alertSKU}))
 		}},
 		{endpoint: "list", route: "DELETE /api/lists/{id}", what: "deletes the list", request: func() answer { return b.serve("DELETE", "/api/lists/"+listID, tok, nil, "") }},
 

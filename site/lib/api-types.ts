@@ -332,6 +332,16 @@ export interface PriceGroupImportAnswer {
   group: PriceGroupAnswer;
 }
 
+export interface ForwardListAnswer {
+  ranges: ForwardRangeAnswer[];
+}
+
+export interface DemandAnswer {
+  sku: string;
+  range: RangeRef;
+  products: DemandProductAnswer[];
+}
+
 export interface ErrorReportsAnswer {
   recorded: number;
 }
@@ -495,6 +505,7 @@ export interface OwnPrice {
   availability: AvailabilityAnswer;
   margin: MarginAnswer | null;
   breaks: BreakRowAnswer[];
+  forward: ForwardAnswer | null;
 }
 
 export interface CheckedLine {
@@ -684,6 +695,7 @@ export interface AdminProductAnswer {
   pack_size: number;
   stock: number;
   status: 'active' | 'discontinued';
+  forward: AdminForwardAnswer | null;
 }
 
 export interface ImportPlanAnswer {
@@ -838,6 +850,27 @@ export interface PriceGroupProblemAnswer {
   message: string;
 }
 
+export interface ForwardRangeAnswer {
+  range: RangeRef;
+  products: ForwardProductAnswer[];
+}
+
+export interface RangeRef {
+  url_text: string;
+  name: string;
+}
+
+export interface DemandProductAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  forward: AdminForwardAnswer | null;
+  received: number;
+  units: ForwardUnits;
+  packs: ForwardUnits;
+  accounts: DemandAccountAnswer[];
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -873,6 +906,7 @@ export interface ProductCard {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
 }
 
 export interface ProductDetail {
@@ -887,6 +921,7 @@ export interface ProductDetail {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
   description: string;
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
@@ -917,6 +952,11 @@ export interface BreakRowAnswer {
   margin: MarginAnswer | null;
 }
 
+export interface ForwardAnswer {
+  delivery_from: string;
+  order_by: string;
+}
+
 export interface ProductSummary {
   sku: string;
   name: string;
@@ -933,6 +973,7 @@ export interface ProductSummary {
   in_basket: number;
   margin: MarginAnswer | null;
   breaks: BreakRowAnswer[];
+  forward: ForwardAnswer | null;
 }
 
 export interface SupplierAnswer {
@@ -971,6 +1012,12 @@ export interface CardRefundAnswer {
   recorded_at: UnixMillis;
 }
 
+export interface AdminForwardAnswer {
+  delivery_from: string;
+  order_by: string;
+  expected: number;
+}
+
 export interface ImportChangeAnswer {
   line?: number;
   sku: string;
@@ -985,6 +1032,30 @@ export interface AllocationAnswer {
   order_id: string;
   amount: Pence;
   at: UnixMillis;
+}
+
+export interface ForwardProductAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  forward: AdminForwardAnswer;
+}
+
+export interface ForwardUnits {
+  ordered: number;
+  open: number;
+  allocated: number;
+  backordered: number;
+  cancelled: number;
+}
+
+export interface DemandAccountAnswer {
+  uid: string;
+  company: string;
+  email: string;
+  orders: number;
+  units: ForwardUnits;
+  packs: ForwardUnits;
 }
 
 export interface MenuGroup {

@@ -16,6 +16,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/coupons"
+	"github.com/tradeshop/functions/internal/demand"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
@@ -137,6 +138,8 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
+	// Received is the receiving's count of a SKU's units (not on main yet: none counted).
+	demands := demand.Service{Store: d.Store}
 	return []Endpoint{
 		{"adminMe", "GET /api/admin/me", handleAdminMe(staff)},
 		{"adminOrders", "GET /api/admin/orders", handleAdminOrders(staff, d.Store)},
@@ -159,6 +162,11 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},
 		{"adminProduct", "GET /api/admin/products/{sku}", handleAdminProduct(staff, stocks)},
 		{"adminStock", "POST /api/admin/products/{sku}/stock", handleAdminStock(staff, stocks)},
+		// Forward products and their demand (issue 38, items 1 and 6; admin_forward.go).
+		{"adminForward", "POST /api/admin/products/{sku}/forward", handleAdminForward(staff, stocks)},
+		{"adminForwardList", "GET /api/admin/forward", handleAdminForwardList(staff, demands)},
+		{"adminForwardDemand", "GET /api/admin/forward/demand", handleAdminDemand(staff, demands)},
+		{"adminForwardDemand", "GET /api/admin/forward/demand.csv", handleAdminDemandCSV(staff, demands, d.Now)},
 		{"adminCatalogueCheck", "POST /api/admin/catalogue/check", handleCatalogueCheck(cat)},
 		{"adminCatalogueApply", "POST /api/admin/catalogue/apply", handleCatalogueApply(cat)},
 		{"adminCatalogueImages", "POST /api/admin/catalogue/images", handleCatalogueImages(cat)},

@@ -39,6 +39,8 @@ var answerTypes = []any{
 	creditHoldAnswer{},
 	// Price groups (issue 37, admin_pricegroups.go).
 	adminPriceGroupsPage{}, adminPriceGroupPage{}, priceGroupImportAnswer{},
+	// Forward products and their demand (issue 38, admin_forward.go).
+	forwardListAnswer{}, demandAnswer{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

@@ -70,19 +70,6 @@ func (p *problems) forwardCells(r record) (f *catalogue.Forward, keep, ok bool) 
 	return &fw, false, true
 }
 
-// forwardText writes a forward marking as the diff shows it: "from 2027-09-01, order by
-// 2027-06-30, 500 expected"; "" for none.
-func forwardText(f *catalogue.Forward) string {
-	if f == nil {
-		return ""
-	}
-	s := "from " + f.DeliveryFrom + ", order by " + f.OrderBy
-	if f.Expected > 0 {
-		s += ", " + strconv.Itoa(f.Expected) + " expected"
-	}
-	return s
-}
-
 // forwardRecord is a forward marking as the export's three cells.
 func forwardRecord(f *catalogue.Forward) []string {
 	if f == nil {

@@ -348,7 +348,7 @@ func diff(a, b catalogue.Product) []FieldChange {
 	add("barcode", a.Barcode, b.Barcode)
 	add("RRP", optionalPrice(a.RRP), optionalPrice(b.RRP))
 	add("breaks", FormatBreaks(a.Breaks), FormatBreaks(b.Breaks))
-	add("forward", forwardText(a.Forward), forwardText(b.Forward))
+	add("forward", catalogue.ForwardText(a.Forward), catalogue.ForwardText(b.Forward))
 	return out
 }
 

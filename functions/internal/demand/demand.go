@@ -1,0 +1,252 @@
+package demand
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/forward"
+	"github.com/tradeshop/functions/internal/shoperr"
+	"github.com/tradeshop/functions/internal/store"
+)
+
+// Store is what the demand view reads of the shop's store.
+type Store interface {
+	// Catalogue reads every range, category and product.
+	Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []catalogue.Product, error)
+	// ForwardLines answers every ledger line of sku, oldest first.
+	ForwardLines(ctx context.Context, sku string) ([]forward.Line, error)
+	// Profile reads an account's profile (its company name); store.ErrNotFound for none.
+	Profile(ctx context.Context, uid string) (store.Profile, error)
+}
+
+var _ Store = (*store.Store)(nil)
+
+// Units are the units of a product's forward lines in each bucket. Open is what is still
+// on order (Backordered is the part of it a delivery came short of).
+type Units struct {
+	Ordered, Open, Allocated, Backordered, Cancelled int
+}
+
+func (u *Units) add(l forward.Line) {
+	u.Ordered += l.Ordered
+	u.Open += l.Open
+	u.Allocated += l.Allocated
+	u.Backordered += l.Backordered()
+	u.Cancelled += l.Cancelled
+}
+
+// Packs is u in whole packs of packSize (a forward line is always whole packs).
+func (u Units) Packs(packSize int) Units {
+	if packSize <= 0 {
+		return Units{}
+	}
+	return Units{Ordered: u.Ordered / packSize, Open: u.Open / packSize, Allocated: u.Allocated / packSize,
+		Backordered: u.Backordered / packSize, Cancelled: u.Cancelled / packSize}
+}
+
+// Account is one account's forward lines of a product, summed.
+type Account struct {
+	UID     string
+	Company string // the profile's business name; the email when it has none
+	Email   string
+	Orders  int // forward orders with a line of the product
+	Units   Units
+}
+
+// Product is one forward product's demand. Received is the units of it deliveries have
+// brought in (the receiving's own count; see Service.Received).
+type Product struct {
+	Product  catalogue.Product
+	Range    catalogue.Range
+	Units    Units
+	Received int
+	Accounts []Account // biggest order first, then by company
+}
+
+// Report is the demand of one product or of every forward product of a range.
+type Report struct {
+	SKU      string // the product asked for, or ""
+	Range    catalogue.Range
+	Products []Product
+}
+
+// Listed is a range and its forward products, for the back office's list.
+type Listed struct {
+	Range    catalogue.Range
+	Products []catalogue.Product // by order-by date, then name
+}
+
+// Service answers staff's questions about forward demand.
+type Service struct {
+	Store Store
+	// Received answers the units of sku received so far (the receiving's count); nil
+	// counts none.
+	Received func(ctx context.Context, sku string) (int, error)
+}
+
+// Of sums lines (all of product p's) in all and by account; company names an account
+// (nil, or "" for one: its email stands in).
+func Of(p catalogue.Product, lines []forward.Line, company func(uid string) string) Product {
+	out := Product{Product: p}
+	byUID := map[string]*Account{}
+	orders := map[string]map[string]bool{}
+	for _, l := range lines {
+		out.Units.add(l)
+		a := byUID[l.UID]
+		if a == nil {
+			a = &Account{UID: l.UID, Email: l.Email}
+			byUID[l.UID] = a
+			orders[l.UID] = map[string]bool{}
+		}
+		a.Units.add(l)
+		orders[l.UID][l.OrderID] = true
+	}
+	for uid, a := range byUID {
+		a.Orders = len(orders[uid])
+		if company != nil {
+			a.Company = company(uid)
+		}
+		if a.Company == "" {
+			a.Company = a.Email
+		}
+		out.Accounts = append(out.Accounts, *a)
+	}
+	slices.SortFunc(out.Accounts, func(a, b Account) int {
+		return cmp.Or(cmp.Compare(b.Units.Ordered, a.Units.Ordered), cmp.Compare(a.Company, b.Company), cmp.Compare(a.UID, b.UID))
+	})
+	return out
+}
+
+// List answers the forward products (those marked forward now), grouped by range in the
+// ranges' order.
+func (s Service) List(ctx context.Context) ([]Listed, error) {
+	ranges, _, products, err := s.Store.Catalogue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byRange := map[string][]catalogue.Product{}
+	for _, p := range products {
+		if p.Forward != nil {
+			byRange[p.RangeURLText] = append(byRange[p.RangeURLText], p)
+		}
+	}
+	var out []Listed
+	for _, r := range sortedRanges(ranges) {
+		if ps := byRange[r.URLText]; len(ps) > 0 {
+			slices.SortFunc(ps, byOrderBy)
+			out = append(out, Listed{Range: r, Products: ps})
+		}
+	}
+	return out, nil
+}
+
+// ForSKU answers the demand of product sku: a *shoperr.NotFoundError when there is no
+// such product. A product whose marking has ended is still answered (its lines stay).
+func (s Service) ForSKU(ctx context.Context, sku string) (Report, error) {
+	ranges, _, products, err := s.Store.Catalogue(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	i := slices.IndexFunc(products, func(p catalogue.Product) bool { return p.SKU == sku })
+	if !catalogue.ValidSKU(sku) || i < 0 {
+		return Report{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
+	}
+	p := products[i]
+	d, err := s.product(ctx, p, rangeOf(ranges, p.RangeURLText))
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{SKU: sku, Range: d.Range, Products: []Product{d}}, nil
+}
+
+// ForRange answers the demand of every forward product of range urlText, by order-by
+// date: a *shoperr.NotFoundError when there is no such range.
+func (s Service) ForRange(ctx context.Context, urlText string) (Report, error) {
+	ranges, _, products, err := s.Store.Catalogue(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	r := rangeOf(ranges, urlText)
+	if r.URLText == "" {
+		return Report{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no range %q.", urlText)}
+	}
+	var ps []catalogue.Product
+	for _, p := range products {
+		if p.Forward != nil && p.RangeURLText == urlText {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, byOrderBy)
+	out := Report{Range: r, Products: make([]Product, 0, len(ps))}
+	for _, p := range ps {
+		d, err := s.product(ctx, p, r)
+		if err != nil {
+			return Report{}, err
+		}
+		out.Products = append(out.Products, d)
+	}
+	return out, nil
+}
+
+// product reads p's lines, its received units and its accounts' names.
+func (s Service) product(ctx context.Context, p catalogue.Product, r catalogue.Range) (Product, error) {
+	lines, err := s.Store.ForwardLines(ctx, p.SKU)
+	if err != nil {
+		return Product{}, fmt.Errorf("forward lines of %s: %w", p.SKU, err)
+	}
+	names := map[string]string{}
+	for _, l := range lines {
+		if _, done := names[l.UID]; done {
+			continue
+		}
+		prof, err := s.Store.Profile(ctx, l.UID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			names[l.UID] = ""
+		case err != nil:
+			return Product{}, err
+		default:
+			names[l.UID] = prof.Business
+		}
+	}
+	d := Of(p, lines, func(uid string) string { return names[uid] })
+	d.Range = r
+	if s.Received != nil {
+		if d.Received, err = s.Received(ctx, p.SKU); err != nil {
+			return Product{}, fmt.Errorf("received of %s: %w", p.SKU, err)
+		}
+	}
+	return d, nil
+}
+
+func rangeOf(ranges []catalogue.Range, urlText string) catalogue.Range {
+	for _, r := range ranges {
+		if r.URLText == urlText {
+			return r
+		}
+	}
+	return catalogue.Range{}
+}
+
+func sortedRanges(ranges []catalogue.Range) []catalogue.Range {
+	out := slices.Clone(ranges)
+	slices.SortFunc(out, func(a, b catalogue.Range) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.URLText, b.URLText))
+	})
+	return out
+}
+
+func byOrderBy(a, b catalogue.Product) int {
+	return cmp.Or(cmp.Compare(forwardOf(a).OrderBy, forwardOf(b).OrderBy), cmp.Compare(a.Name, b.Name), cmp.Compare(a.SKU, b.SKU))
+}
+
+func forwardOf(p catalogue.Product) catalogue.Forward {
+	if p.Forward == nil {
+		return catalogue.Forward{}
+	}
+	return *p.Forward
+}

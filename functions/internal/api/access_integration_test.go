@@ -471,6 +471,17 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminStock", func() (int, string) {
 			return post("/api/admin/products/"+p.SKU+"/stock", `{"token":`+stok+`,"mode":"adjust","quantity":12,"reason":"Delivery from the printer"}`)
 		}, nil},
+		// Forward products (issue 38): marked, listed, its demand as JSON and CSV, then the
+		// marking ended so the buyer's calls after these see an ordinary product.
+		{"adminForward", func() (int, string) {
+			return post("/api/admin/products/"+p.SKU+"/forward", `{"token":`+stok+`,"delivery_from":"2099-09-01","order_by":"2099-06-30","expected":600}`)
+		}, nil},
+		{"adminForwardList", staffGet("/api/admin/forward"), nil},
+		{"adminForwardDemand", staffGet("/api/admin/forward/demand?sku=" + p.SKU), nil},
+		{"adminForwardDemand", staffGet("/api/admin/forward/demand.csv?range=" + p.RangeURLText), nil},
+		{"adminForward", func() (int, string) {
+			return post("/api/admin/products/"+p.SKU+"/forward", `{"token":`+stok+`,"clear":true}`)
+		}, nil},
 		// The catalogue import as the back-office page makes it: a picture, the check, the
 		// apply (a new product with the picture, a price change, a range and a category
 		// renamed), the export.

@@ -44,6 +44,7 @@ export interface BasketAnswer {
   free_delivery_threshold: Pence;
   free_delivery_in: Pence;
   price_group: PriceGroupRef | null;
+  forward_total: PartAnswer | null;
 }
 
 export interface ChangeAnswer {
@@ -61,6 +62,7 @@ export interface CheckoutAnswer {
   minimum_order: Pence;
   below_minimum_by: Pence;
   card_payment: boolean;
+  forward_total: PartAnswer | null;
 }
 
 export interface BillingAnswer {
@@ -133,6 +135,11 @@ export interface OrderAnswer {
   dispatch: DispatchAnswer | null;
   cancel_reason?: string;
   payment: OrderPaymentAnswer;
+  kind: string;
+  companion: string;
+  no_backorders: boolean;
+  forward_of: string;
+  receipt: string;
 }
 
 export interface OrdersPage {
@@ -427,6 +434,8 @@ export interface BasketLine {
   short: boolean;
   nudge: NudgeAnswer | null;
   margin: MarginAnswer | null;
+  delivery_from: string;
+  order_by: string;
 }
 
 export interface BasketCoupon {
@@ -439,6 +448,12 @@ export interface PriceGroupRef {
   id: string;
   name: string;
   age_seconds: number;
+}
+
+export interface PartAnswer {
+  goods_ex_vat: Pence;
+  vat: Pence;
+  total_inc_vat: Pence;
 }
 
 export interface ChangedLine {
@@ -533,6 +548,8 @@ export interface OrderLineAnswer {
   price_group: string | null;
   credited: number;
   to_send: number;
+  delivery_from: string;
+  order_by: string;
 }
 
 export interface InvoiceAnswer {
@@ -644,6 +661,11 @@ export interface AdminOrderAnswer {
   dispatch: DispatchAnswer | null;
   cancel_reason?: string;
   payment: OrderPaymentAnswer;
+  kind: string;
+  companion: string;
+  no_backorders: boolean;
+  forward_of: string;
+  receipt: string;
   uid: string;
   email: string;
   business: string;
@@ -929,7 +951,7 @@ export interface ProductDetail {
 }
 
 export interface AvailabilityAnswer {
-  status: 'in_stock' | 'low' | 'out';
+  status: 'in_stock' | 'low' | 'out' | 'preorder';
   packs_left?: number;
 }
 

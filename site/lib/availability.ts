@@ -7,8 +7,10 @@ export type { AvailabilityAnswer as Availability } from './api-types';
 
 const packs = (n: number) => `${n} ${n === 1 ? 'pack' : 'packs'}`;
 
-/** The words a buyer reads: "In stock", "Only 3 packs left", "Out of stock". */
+/** The words a buyer reads: "In stock", "Only 3 packs left", "Out of stock", "Pre-order"
+ * (a forward product whose pre-order is open: docs/forward-orders.md). */
 export function availabilityText(a: Availability): string {
+  if (a.status === 'preorder') return 'Pre-order';
   if (a.status === 'out') return 'Out of stock';
   if (a.status === 'low' && a.packs_left !== undefined) return `Only ${packs(a.packs_left)} left`;
   return 'In stock';
@@ -21,7 +23,12 @@ export function shortLineText(a: Availability | undefined): string {
   return 'Not enough in stock for this quantity: reduce this line';
 }
 
-const classes: Record<Availability['status'], string> = { in_stock: 'in-stock', low: 'low-stock', out: 'out-of-stock' };
+const classes: Record<Availability['status'], string> = {
+  in_stock: 'in-stock',
+  low: 'low-stock',
+  out: 'out-of-stock',
+  preorder: 'preorder',
+};
 
 /** The classes of a stock line, for its colour: the same as the static page's (globals.css). */
 export const availabilityClass = (a: Availability) => `stock stock-${classes[a.status]}`;

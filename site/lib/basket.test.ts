@@ -22,6 +22,8 @@ const line = (sku: string, packs: number, packSize = 6): BasketLine => ({
   break_from: null,
   break_price: 100,
   price_group: null,
+  delivery_from: '',
+  order_by: '',
   nudge: null,
   margin: null,
 });

@@ -1,29 +1,54 @@
-import type { ForwardAnswer } from './api-types';
-import { formatLondonDay, isDay } from './london-dates';
+/** Forward products and orders on the site (docs/forward-orders.md): a forward product is
+ * pre-ordered up to and including its order-by date (London), for delivery from its
+ * delivery date. Dates are ISO dates ("2027-09-01") as the API and the pages carry them. */
 
-/** A forward product's marking as pages and answers carry it: delivery expected from
- * delivery_from, pre-orders taken up to and including order_by (London days, YYYY-MM-DD).
- * docs/forward-orders.md "Marking a product forward". */
-export type Forward = ForwardAnswer;
+/** The wire shape of a product's forward marking on pages and answers. */
+export type ForwardDates = { delivery_from: string; order_by: string };
 
-/** Whether a forward product may be pre-ordered on London day today: on or before its
- * order-by date. Without today (a page being built, or hydrating) the build's view holds:
- * open. A product that is not forward never is. */
-export function preOrderOpen(f: Forward | null | undefined, today: string | null): boolean {
-  if (!f || !isDay(f.order_by)) return false;
-  return today === null || today <= f.order_by;
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "2027-09-01" → "1 September 2027"; anything else is answered as it is. */
+export function longDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) return iso;
+  const month = months[Number(m[2]) - 1];
+  return month ? `${Number(m[3])} ${month} ${m[1]}` : iso;
+}
+
+/** Today's ISO date in London, wherever the browser is: the day the shop's dates mean. */
+export function londonToday(now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return now.toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
+}
+
+/** Whether a product with these forward dates may be pre-ordered now (on or before its
+ * order-by date, London). A page built before the date passed asks this in the browser. */
+export function preOrderOpen(f: ForwardDates | null | undefined, now: Date = new Date()): f is ForwardDates {
+  return !!f && londonToday(now) <= f.order_by;
+}
+
+/** "Pre-order for delivery from 1 September 2027". */
+export const preOrderText = (deliveryFrom: string) => `Pre-order for delivery from ${longDate(deliveryFrom)}`;
+
+/** "Order by 30 June 2027". */
+export const orderByText = (orderBy: string) => `Order by ${longDate(orderBy)}`;
+
+/** "Pre-orders closed on 30 June 2027". */
+export const preOrdersClosedText = (orderBy: string) => `Pre-orders closed on ${longDate(orderBy)}`;
+
+/** Whether a forward product may be pre-ordered on London day today (YYYY-MM-DD). Without
+ * today (a page being built, or hydrating: components/catalogue/use-london-today.ts) the
+ * build's view holds: open. A product that is not forward never is. */
+export function preOrderOpenOn(f: ForwardDates | null | undefined, today: string | null): boolean {
+  return !!f && (today === null || today <= f.order_by);
 }
 
 /** What a product says about its pre-order on London day today, in place of its stock:
- * while open, "Pre-order for delivery from 1 September 2027" and "Order by 30 June 2027";
- * after the order-by date, "Pre-orders closed on 30 June 2027" when it is out of stock (in
- * stock, it is an ordinary product again: null, show the stock). null for a product that
- * is not forward. */
-export function preOrderText(f: Forward | null | undefined, today: string | null, inStock: boolean): string[] | null {
-  if (!f || !isDay(f.order_by)) return null;
-  if (preOrderOpen(f, today)) {
-    const delivery = isDay(f.delivery_from) ? formatLondonDay(f.delivery_from) : f.delivery_from;
-    return [`Pre-order for delivery from ${delivery}`, `Order by ${formatLondonDay(f.order_by)}`];
-  }
-  return inStock ? null : [`Pre-orders closed on ${formatLondonDay(f.order_by)}`];
+ * while open, preOrderText and orderByText; after the order-by date, preOrdersClosedText
+ * when it is out of stock (in stock, it is an ordinary product again: null, the stock
+ * shows). null for a product that is not forward. */
+export function preOrderLines(f: ForwardDates | null | undefined, today: string | null, inStock: boolean): string[] | null {
+  if (!f) return null;
+  if (preOrderOpenOn(f, today)) return [preOrderText(f.delivery_from), orderByText(f.order_by)];
+  return inStock ? null : [preOrdersClosedText(f.order_by)];
 }

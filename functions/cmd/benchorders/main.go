@@ -152,7 +152,7 @@ func fillBasket(ctx context.Context, st *store.Store, uid string, ps []catalogue
 	for i := 0; i < len(ps); i += 50 {
 		var adds []basket.Add
 		for _, p := range ps[i:min(i+50, len(ps))] {
-			adds = append(adds, basket.Add{SKU: p.SKU, Quantity: p.PackSize, Limit: basket.LineLimit(p)})
+			adds = append(adds, basket.Add{SKU: p.SKU, Quantity: p.PackSize, Limit: basket.LineLimit(p, time.Now())})
 		}
 		if err := st.AddLines(ctx, uid, adds, time.Now()); err != nil {
 			return err

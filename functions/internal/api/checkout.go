@@ -142,6 +142,10 @@ type checkoutAnswer struct {
 	BelowMinimumBy        int64          `json:"below_minimum_by"` // what the basket lacks of the minimum, 0 at or over it
 	// CardPayment says the billing step may offer card (a Stripe key is set; issue 36).
 	CardPayment bool `json:"card_payment"`
+	// ForwardTotal is what the basket's forward lines cost (null without any): they
+	// become a forward order of their own, carriage paid, not invoiced until allocated;
+	// each quote's totals are the whole checkout's, today's order is the rest.
+	ForwardTotal *partAnswer `json:"forward_total"`
 }
 
 // handleCheckout answers POST /api/checkout {token}: what the checkout steps need —
@@ -158,7 +162,7 @@ func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Servi
 		}
 		a := checkoutAnswer{ApprovedForCredit: acct.ApprovedForCredit, FreeDeliveryThreshold: p.FreeDeliveryThreshold,
 			GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy,
-			CardPayment: cardOn}
+			CardPayment: cardOn, ForwardTotal: forwardTotalOf(p)}
 		if acct.Billing != nil {
 			b := billingAnswerOf(*acct.Billing)
 			a.Billing = &b

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
@@ -166,7 +167,7 @@ func (h listHandlers) answerList(w http.ResponseWriter, r *http.Request, uid str
 		return
 	}
 	encode(w, status, listEnvelope{List: listAnswer{ID: l.ID, Name: l.Name, CreatedAt: unixMillisOf(l.CreatedAt), UpdatedAt: unixMillisOf(l.UpdatedAt),
-		Lines: checkedLinesOf(checks, terms)}})
+		Lines: checkedLinesOf(checks, terms, time.Now())}})
 }
 
 // unknownSKUs refuses lines naming no product (400, each by its field); a discontinued

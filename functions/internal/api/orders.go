@@ -44,6 +44,9 @@ type orderRequest struct {
 	SameAsBilling  bool           `json:"same_as_billing"`
 	DeliverTo      *store.Address `json:"deliver_to"`
 	DeliveryNote   string         `json:"delivery_note"`
+	// NoBackorders is the buyer's choice for the basket's forward lines: what a short
+	// delivery cannot fill is cancelled rather than backordered (docs/forward-orders.md).
+	NoBackorders bool `json:"no_backorders"`
 }
 
 func (o orderRequest) idToken() string { return o.Token }
@@ -81,7 +84,8 @@ func (o orderRequest) Valid(context.Context) map[string]string {
 
 // toRequest is the order rules' request.
 func (o orderRequest) toRequest(uid string) orders.Request {
-	req := orders.Request{UID: uid, IdempotencyKey: o.IdempotencyKey, DeliveryOption: o.DeliveryOption, DeliveryNote: o.DeliveryNote}
+	req := orders.Request{UID: uid, IdempotencyKey: o.IdempotencyKey, DeliveryOption: o.DeliveryOption, DeliveryNote: o.DeliveryNote,
+		NoBackorders: o.NoBackorders}
 	if !o.SameAsBilling && o.DeliverTo != nil {
 		to := account.Address{Line1: o.DeliverTo.Line1, Line2: o.DeliverTo.Line2, Town: o.DeliverTo.Town,
 			Postcode: NormalisePostcode(o.DeliverTo.Postcode)}
@@ -387,6 +391,10 @@ type orderLineAnswer struct {
 	// order").
 	Credited int `json:"credited"`
 	ToSend   int `json:"to_send"`
+	// DeliveryFrom and OrderBy are a forward order line's delivery date and the last day
+	// it may be reduced (ISO dates), "" on every other line.
+	DeliveryFrom string `json:"delivery_from"`
+	OrderBy      string `json:"order_by"`
 }
 
 // orderAnswer is an order as the browser gets it.
@@ -428,6 +436,15 @@ type orderAnswer struct {
 	CancelReason string          `json:"cancel_reason,omitempty"`
 	// Payment is how the order is being paid (issue 36, pay.go).
 	Payment orderPaymentAnswer `json:"payment"`
+	// Kind is "forward" for a forward order (no invoice: its goods are invoiced release
+	// by release as a delivery is allocated), "" otherwise. Companion is the other order
+	// placed by the same checkout, "" for none. ForwardOf and Receipt name the forward
+	// order and the delivery a release was made from ("" for other orders).
+	Kind         string `json:"kind"`
+	Companion    string `json:"companion"`
+	NoBackorders bool   `json:"no_backorders"`
+	ForwardOf    string `json:"forward_of"`
+	Receipt      string `json:"receipt"`
 }
 
 type dispatchAnswer struct {
@@ -531,12 +548,13 @@ func orderAnswerOf(o orders.Order) orderAnswer {
 	a := orderAnswer{ID: o.ID, PlacedAt: unixMillisOf(o.PlacedAt), Lines: make([]orderLineAnswer, len(o.Lines)), GoodsExVAT: o.GoodsExVAT,
 		CouponID: o.CouponID, CouponDiscount: o.CouponDiscount, DeliveryCharge: o.DeliveryCharge, DeliveryVAT: o.DeliveryVAT,
 		DeliveryOption: o.DeliveryOption, NetExVAT: o.NetExVAT, VAT: o.VAT, TotalIncVAT: o.TotalIncVAT, Status: o.Status,
-		DeliveryNote: o.DeliveryNote}
+		DeliveryNote: o.DeliveryNote, Kind: o.Kind, Companion: o.Companion, NoBackorders: o.NoBackorders, ForwardOf: o.ForwardOf, Receipt: o.Receipt}
 	credited := orders.CreditedUnits(o, o.CreditNotes)
 	for i, l := range o.Lines {
 		a.Lines[i] = orderLineAnswer{SKU: l.SKU, Name: l.Name, PackSize: l.PackSize, Quantity: l.Quantity, ListPrice: l.ListPrice,
 			DiscountPercent: l.DiscountPercent, UnitPrice: l.UnitPrice, LineAmount: l.LineAmount, VATRate: l.VATRate, VAT: l.VAT,
-			Credited: credited[i], ToSend: l.Quantity - credited[i], BasePrice: l.BasePrice, BreakPrice: l.BreakPrice}
+			Credited: credited[i], ToSend: l.Quantity - credited[i], BasePrice: l.BasePrice, BreakPrice: l.BreakPrice,
+			DeliveryFrom: l.DeliveryFrom, OrderBy: l.OrderBy}
 		if l.BreakFrom > 0 {
 			a.Lines[i].BreakFrom = &l.BreakFrom
 		}

@@ -24,15 +24,16 @@ type BasketStore interface {
 var _ BasketStore = (*store.Store)(nil)
 
 // availabilityAnswer is a product's availability: packs_left is told only when the
-// status is "low" or "out".
+// status is "low" or "out". "preorder": the product is forward and its pre-order is open
+// (docs/forward-orders.md): it is ordered ahead of its delivery, whatever the stock.
 type availabilityAnswer struct {
-	Status    basket.Status `json:"status" ts:"'in_stock' | 'low' | 'out'"`
+	Status    basket.Status `json:"status" ts:"'in_stock' | 'low' | 'out' | 'preorder'"`
 	PacksLeft *int          `json:"packs_left,omitempty"`
 }
 
 func availabilityOf(a basket.Availability) availabilityAnswer {
 	out := availabilityAnswer{Status: a.Status}
-	if a.Status != basket.InStock {
+	if a.Status != basket.InStock && a.Status != basket.PreOrder {
 		out.PacksLeft = &a.PacksLeft
 	}
 	return out
@@ -71,6 +72,27 @@ type basketLine struct {
 	// without an RRP).
 	Nudge  *nudgeAnswer        `json:"nudge"`
 	Margin *pages.MarginAnswer `json:"margin"`
+	// DeliveryFrom is a forward line's delivery date and OrderBy the last day to
+	// pre-order it (ISO dates): the line goes on the checkout's forward order. "" for a
+	// line of goods in stock.
+	DeliveryFrom string `json:"delivery_from"`
+	OrderBy      string `json:"order_by"`
+}
+
+// partAnswer is what the forward lines of a basket cost: they become the forward order,
+// priced without the coupon (docs/forward-orders.md). Pence.
+type partAnswer struct {
+	GoodsExVAT  int64 `json:"goods_ex_vat"`
+	VAT         int64 `json:"vat"`
+	TotalIncVAT int64 `json:"total_inc_vat"`
+}
+
+// forwardTotalOf is the forward part's answer, nil when the basket has no forward line.
+func forwardTotalOf(p basket.Priced) *partAnswer {
+	if len(p.ForwardLines()) == 0 {
+		return nil
+	}
+	return &partAnswer{GoodsExVAT: p.Forward.GoodsExVAT, VAT: p.Forward.VAT, TotalIncVAT: p.Forward.TotalIncVAT}
 }
 
 type basketCoupon struct {
@@ -94,13 +116,17 @@ type basketAnswer struct {
 	FreeDeliveryIn        int64         `json:"free_delivery_in"`
 	// PriceGroup is the buyer's price group (null for none).
 	PriceGroup *priceGroupRef `json:"price_group"`
+	// ForwardTotal is what the forward lines cost (null without any): the totals above
+	// are the whole basket's, today's order is the rest.
+	ForwardTotal *partAnswer `json:"forward_total"`
 }
 
 // basketAnswerOf maps a priced basket to the answer.
 func basketAnswerOf(p basket.Priced) basketAnswer {
 	a := basketAnswer{Lines: make([]basketLine, len(p.Lines)), GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount,
 		NetExVAT: p.NetExVAT, VAT: p.VAT, TotalIncVAT: p.TotalIncVAT, MinimumOrder: p.MinimumOrder, BelowMinimumBy: p.BelowMinimumBy,
-		FreeDeliveryThreshold: p.FreeDeliveryThreshold, FreeDeliveryIn: p.FreeDeliveryIn, PriceGroup: priceGroupRefOf(p.Terms)}
+		FreeDeliveryThreshold: p.FreeDeliveryThreshold, FreeDeliveryIn: p.FreeDeliveryIn, PriceGroup: priceGroupRefOf(p.Terms),
+		ForwardTotal: forwardTotalOf(p)}
 	for i, l := range p.Lines {
 		pr := l.Product
 		a.Lines[i] = basketLine{ID: pr.SKU, SKU: pr.SKU, Name: pr.Name, Path: catalogue.ProductPath(pr), SmallImg: pr.SmallImg,
@@ -108,6 +134,9 @@ func basketAnswerOf(p basket.Priced) basketAnswer {
 			LineAmount: l.NetAmount, VATRate: pr.VATRate, VAT: l.VAT, InStock: l.Availability.Status != basket.OutOfStock,
 			Availability: availabilityOf(l.Availability), Short: l.Short, BasePrice: l.BasePrice, BreakFrom: breakFromOf(l.PricedLine),
 			BreakPrice: l.BreakPrice, PriceGroup: groupNameOf(l.PricedLine), Nudge: nudgeAnswerOf(l.Nudge), Margin: pages.MarginOf(l.Margin)}
+		if l.Forward {
+			a.Lines[i].DeliveryFrom, a.Lines[i].OrderBy = pr.Forward.DeliveryFrom, pr.Forward.OrderBy
+		}
 		if l.Short {
 			// A short line says how many packs can be had, however many that is.
 			a.Lines[i].Availability.PacksLeft = &l.Availability.PacksLeft

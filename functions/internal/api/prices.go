@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/auth"
@@ -90,7 +91,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			pack := packPricing(p, terms)
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
-				Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
+				Availability: availabilityOf(basket.AvailabilityAt(p, time.Now())),
 				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms), Forward: pages.ForwardOf(p)}
 		}
 		encode(w, http.StatusOK, pricesAnswer{Prices: out, PriceGroup: priceGroupRefOf(terms)})

@@ -126,7 +126,7 @@ func linePricing(p catalogue.Product, quantity int, terms pricing.Terms) pricing
 }
 
 // checkedLinesOf maps checked lines to the answer.
-func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms) []checkedLine {
+func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms, now time.Time) []checkedLine {
 	out := make([]checkedLine, len(checks))
 	for i, c := range checks {
 		out[i] = checkedLine{SKU: c.SKU, Quantity: c.Quantity, Problem: lineProblemOf(c.Problem)}
@@ -134,8 +134,8 @@ func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms) []checkedLin
 			pack := packPricing(*p, terms)
 			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
 				PackSize: p.PackSize, ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
-				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityOf(p.Stock, p.PackSize)),
-				LineLimit: basket.LineLimit(*p), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms),
+				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityAt(*p, now)),
+				LineLimit: basket.LineLimit(*p, now), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms),
 				Forward: pages.ForwardOf(*p)}
 			if c.Quantity > 0 {
 				amount := linePricing(*p, c.Quantity, terms).NetAmount
@@ -170,10 +170,10 @@ func handleSKUs(log *slog.Logger, verify auth.Verifier, baskets basket.Service) 
 		for i, l := range req.Lines {
 			c, ok := bySKU[l.SKU]
 			if !ok {
-				c = basket.LineCheck{SKU: l.SKU, Quantity: l.Quantity, Problem: basket.CheckLine(catalogue.Product{}, false, l.SKU, l.Quantity, 0)}
+				c = basket.LineCheck{SKU: l.SKU, Quantity: l.Quantity, Problem: basket.CheckLine(catalogue.Product{}, false, l.SKU, l.Quantity, 0, time.Now())}
 			}
 			all[i] = c
 		}
-		encode(w, http.StatusOK, skusAnswer{Lines: checkedLinesOf(all, terms)})
+		encode(w, http.StatusOK, skusAnswer{Lines: checkedLinesOf(all, terms, time.Now())})
 	})
 }

@@ -366,7 +366,7 @@ func (b *Bench) lines(n int) []map[string]any {
 func (b *Bench) fillBasket(u buyer, n int) error {
 	adds := make([]basket.Add, n)
 	for i, p := range b.products[:n] {
-		adds[i] = basket.Add{SKU: p.SKU, Quantity: units(p, n), Limit: basket.LineLimit(p)}
+		adds[i] = basket.Add{SKU: p.SKU, Quantity: units(p, n), Limit: basket.LineLimit(p, time.Now())}
 	}
 	for chunk := range slices.Chunk(adds, 50) {
 		if err := b.st.AddLines(b.ctx, u.UID, chunk, time.Now()); err != nil {

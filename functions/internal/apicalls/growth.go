@@ -53,7 +53,7 @@ func (b *Bench) Growth(sizes []int) ([]GrowthRow, error) {
 			{"basketRemove", "POST /api/basket/remove", "remove a line (put back, not counted)", func() answer {
 				return b.post("/api/basket/remove", map[string]any{"token": u.IDToken, "sku": p.SKU})
 			}, func(answer) error {
-				return b.st.AddLines(b.ctx, u.UID, []basket.Add{{SKU: p.SKU, Quantity: units(p, n), Limit: basket.LineLimit(p)}}, time.Now())
+				return b.st.AddLines(b.ctx, u.UID, []basket.Add{{SKU: p.SKU, Quantity: units(p, n), Limit: basket.LineLimit(p, time.Now())}}, time.Now())
 			}},
 			{"orders", "POST /api/orders", "place the n-line order, with the coupon", func() answer {
 				return b.post("/api/orders", map[string]any{"token": u.IDToken, "idempotency_key": fmt.Sprintf("bench-growth-%04d", n),

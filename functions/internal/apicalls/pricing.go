@@ -82,7 +82,7 @@ func (b *Bench) Pricing() ([]PricingRow, error) {
 		}
 		adds := make([]basket.Add, PricingLines)
 		for i, p := range b.products[:PricingLines] {
-			adds[i] = basket.Add{SKU: p.SKU, Quantity: pricingUnits(p), Limit: basket.LineLimit(p)}
+			adds[i] = basket.Add{SKU: p.SKU, Quantity: pricingUnits(p), Limit: basket.LineLimit(p, time.Now())}
 		}
 		for chunk := range slices.Chunk(adds, 50) {
 			if err := b.st.AddLines(b.ctx, u.UID, chunk, time.Now()); err != nil {

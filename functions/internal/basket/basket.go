@@ -77,6 +77,9 @@ const (
 	InStock    Status = "in_stock"
 	LowStock   Status = "low"
 	OutOfStock Status = "out"
+	// PreOrder: the product is forward and its pre-order is open (catalogue.Forward): it
+	// is bought ahead of its delivery, whatever the stock on hand.
+	PreOrder Status = "preorder"
 )
 
 // LowStockPacks is the most packs left for which a buyer is told "only N packs left".
@@ -104,9 +107,21 @@ func AvailabilityOf(stock, packSize int) Availability {
 	return Availability{Status: InStock, PacksLeft: packs}
 }
 
-// LineLimit is the most units one basket line of p may hold: the line maximum, or the
-// whole packs in stock when there are fewer.
-func LineLimit(p catalogue.Product) int {
+// AvailabilityAt tells product p's availability at now: PreOrder while its pre-order is
+// open, else its stock's.
+func AvailabilityAt(p catalogue.Product, now time.Time) Availability {
+	if p.PreOrderOpen(now) {
+		return Availability{Status: PreOrder}
+	}
+	return AvailabilityOf(p.Stock, p.PackSize)
+}
+
+// LineLimit is the most units one basket line of p may hold at now: the line maximum, or
+// the whole packs in stock when there are fewer (a forward line has no stock limit).
+func LineLimit(p catalogue.Product, now time.Time) int {
+	if p.PreOrderOpen(now) {
+		return pricing.MaxLineUnits
+	}
 	inStock := 0
 	if p.PackSize > 0 && p.Stock > 0 {
 		inStock = p.Stock / p.PackSize * p.PackSize
@@ -117,14 +132,14 @@ func LineLimit(p catalogue.Product) int {
 // CheckBuyable says whether quantity units of the product (found false: no such SKU) may
 // go on a basket line: CheckLine's rules for a line on its own, with a quantity that is
 // not whole packs, or over the line maximum, a *shoperr.FieldError.
-func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int) error {
-	if problem := CheckLine(p, found, sku, 0, 0); problem != nil {
+func CheckBuyable(p catalogue.Product, found bool, sku string, quantity int, now time.Time) error {
+	if problem := CheckLine(p, found, sku, 0, 0, now); problem != nil {
 		return lineError(problem)
 	}
 	if err := pricing.CheckQuantity(quantity, p.PackSize); err != nil {
 		return &shoperr.FieldError{Field: "quantity", Problem: err.Error()}
 	}
-	if problem := CheckLine(p, found, sku, quantity, 0); problem != nil {
+	if problem := CheckLine(p, found, sku, quantity, 0, now); problem != nil {
 		return lineError(problem)
 	}
 	return nil
@@ -155,8 +170,18 @@ type PricedLine struct {
 	Product      catalogue.Product
 	Availability Availability
 	// Short means the line asks for more units than are in stock now: it must be
-	// reduced or removed before an order can be placed.
+	// reduced or removed before an order can be placed. A forward line is never short.
 	Short bool
+	// Forward says the line is a pre-order (its product's pre-order is open): it goes on
+	// the checkout's forward order, not today's, and takes no stock.
+	Forward bool
+}
+
+// Part is what one part of a basket costs: the forward lines' own totals (pence).
+type Part struct {
+	GoodsExVAT  int64
+	VAT         int64
+	TotalIncVAT int64
 }
 
 // Priced is a basket priced for its buyer: lines newest first, totals and nudges.
@@ -175,6 +200,10 @@ type Priced struct {
 	// nothing off, if it does not apply.
 	Coupon      *Coupon
 	CouponError error
+	// Forward is what the forward lines cost (zero without any): they become the
+	// checkout's forward order, priced without the coupon, which is taken off today's
+	// lines only. The totals above are the whole basket's.
+	Forward Part
 	// MinimumOrder and FreeDeliveryThreshold are the shop's (pence ex VAT); the "By"
 	// and "In" figures are how far this basket is below each, 0 at or over.
 	MinimumOrder          int64
@@ -189,28 +218,57 @@ type Priced struct {
 func Price(b Basket, products map[string]catalogue.Product, terms pricing.Terms, coupon *Coupon, shop config.Shop, now time.Time) Priced {
 	lines := slices.Clone(b.Lines)
 	SortNewestAddedFirst(lines)
-	var toPrice []pricing.Line
+	// Today's lines and the forward lines are priced apart: the coupon is taken off
+	// today's lines only, so each order's lines share its own coupon discount exactly.
+	var today, forward []pricing.Line
+	var isForward []bool
 	for _, l := range lines {
 		p, ok := products[l.SKU]
 		if !ok || p.Discontinued() {
 			continue
 		}
-		toPrice = append(toPrice, LineOf(p, l.Quantity))
+		fwd := p.PreOrderOpen(now)
+		isForward = append(isForward, fwd)
+		if fwd {
+			forward = append(forward, LineOf(p, l.Quantity))
+		} else {
+			today = append(today, LineOf(p, l.Quantity))
+		}
 	}
 	var pc *pricing.Coupon
 	if coupon != nil {
 		pc = &coupon.Coupon
 	}
-	t := pricing.Price(toPrice, terms, pc, now)
-	out := Priced{Basket: b, Terms: terms, Lines: make([]PricedLine, len(t.Lines)), GoodsExVAT: t.GoodsExVAT, CouponDiscount: t.CouponDiscount,
-		NetExVAT: t.NetExVAT, VAT: t.VAT, TotalIncVAT: t.TotalIncVAT, Coupon: coupon, CouponError: t.CouponError,
-		MinimumOrder: shop.MinimumOrderPence, BelowMinimumBy: max(0, shop.MinimumOrderPence-t.NetExVAT),
-		FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence, FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-t.NetExVAT)}
-	for i, l := range t.Lines {
+	t := pricing.Price(today, terms, pc, now)
+	f := pricing.Price(forward, terms, nil, now)
+	net := t.NetExVAT + f.NetExVAT
+	out := Priced{Basket: b, Terms: terms, Lines: make([]PricedLine, len(isForward)), GoodsExVAT: t.GoodsExVAT + f.GoodsExVAT,
+		CouponDiscount: t.CouponDiscount, NetExVAT: net, VAT: t.VAT + f.VAT, TotalIncVAT: t.TotalIncVAT + f.TotalIncVAT,
+		Coupon: coupon, CouponError: t.CouponError, Forward: Part{GoodsExVAT: f.GoodsExVAT, VAT: f.VAT, TotalIncVAT: f.TotalIncVAT},
+		MinimumOrder: shop.MinimumOrderPence, BelowMinimumBy: max(0, shop.MinimumOrderPence-net),
+		FreeDeliveryThreshold: shop.FreeDeliveryThresholdPence, FreeDeliveryIn: max(0, shop.FreeDeliveryThresholdPence-net)}
+	ti, fi := 0, 0
+	for i, fwd := range isForward {
+		var l pricing.PricedLine
+		if fwd {
+			l, fi = f.Lines[fi], fi+1
+		} else {
+			l, ti = t.Lines[ti], ti+1
+		}
 		p := products[l.SKU]
-		out.Lines[i] = PricedLine{PricedLine: l, Product: p, Availability: AvailabilityOf(p.Stock, p.PackSize), Short: l.Quantity > p.Stock}
+		out.Lines[i] = PricedLine{PricedLine: l, Product: p, Availability: AvailabilityAt(p, now), Short: !fwd && l.Quantity > p.Stock, Forward: fwd}
 	}
 	return out
+}
+
+// Today is the lines that become today's order (all but the forward lines).
+func (p Priced) Today() []PricedLine {
+	return slices.DeleteFunc(slices.Clone(p.Lines), func(l PricedLine) bool { return l.Forward })
+}
+
+// ForwardLines is the lines that become the forward order.
+func (p Priced) ForwardLines() []PricedLine {
+	return slices.DeleteFunc(slices.Clone(p.Lines), func(l PricedLine) bool { return !l.Forward })
 }
 
 // ShortLines are the lines that ask for more than is in stock.

@@ -34,6 +34,38 @@ func TestAvailabilityOf(t *testing.T) {
 	}
 }
 
+// spring is a day of the forward-ordering season: 15 March 2027, London.
+var spring = time.Date(2027, 3, 15, 12, 0, 0, 0, time.UTC)
+
+// forwardCard is a forward product with stock units on hand whose pre-order closes on by.
+func forwardCard(stock int, by string) catalogue.Product {
+	return catalogue.Product{SKU: "XM101-00001", Name: "Xmas", PackSize: 6, Stock: stock,
+		Forward: &catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: by}}
+}
+
+func TestForwardLinesHaveNoStockLimitUntilTheOrderByDate(t *testing.T) {
+	t.Parallel()
+	open, closed := forwardCard(0, "2027-03-15"), forwardCard(60, "2027-03-14")
+	if got := LineLimit(open, spring); got != pricing.MaxLineUnits {
+		t.Errorf("open: limit %d, want %d", got, pricing.MaxLineUnits)
+	}
+	if got := AvailabilityAt(open, spring); got.Status != PreOrder {
+		t.Errorf("open: %+v, want pre-order", got)
+	}
+	if got := LineLimit(closed, spring); got != 60 {
+		t.Errorf("closed: limit %d, want the 60 units in stock", got)
+	}
+	if got := AvailabilityAt(closed, spring); got.Status != LowStock {
+		t.Errorf("closed: %+v, want its stock's availability", got)
+	}
+	// London's date decides: 23:30 UTC on 15 March is still 15 March in London (GMT),
+	// and 23:30 UTC on 14 June is 15 June in London (BST).
+	june := forwardCard(0, "2027-06-14")
+	if june.PreOrderOpen(time.Date(2027, 6, 14, 23, 30, 0, 0, time.UTC)) {
+		t.Error("23:30 UTC on 14 June is 15 June in London: pre-order should be closed")
+	}
+}
+
 func TestLineLimitIsWholePacksInStockWithinTheLineMaximum(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -44,7 +76,7 @@ func TestLineLimitIsWholePacksInStockWithinTheLineMaximum(t *testing.T) {
 		{1_000_000, 6, pricing.MaxLineUnits},
 		{0, 12, 0},
 	} {
-		if got := LineLimit(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}); got != tc.want {
+		if got := LineLimit(catalogue.Product{Stock: tc.stock, PackSize: tc.pack}, spring); got != tc.want {
 			t.Errorf("stock %d pack %d: %d, want %d", tc.stock, tc.pack, got, tc.want)
 		}
 	}
@@ -75,7 +107,7 @@ func TestCheckBuyable(t *testing.T) {
 		{"discontinued and out of stock", catalogue.Product{Name: "Robin card", PackSize: 6, Status: catalogue.StatusDiscontinued}, true, 6, &conflict, "Robin card is no longer available."},
 		{"discontinued, whatever the quantity", withStatus(p, catalogue.StatusDiscontinued), true, 7, &conflict, "Robin card is no longer available."},
 	} {
-		err := CheckBuyable(tc.p, tc.found, "GC101-00001", tc.quantity)
+		err := CheckBuyable(tc.p, tc.found, "GC101-00001", tc.quantity, spring)
 		if tc.is == nil {
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)
@@ -208,8 +240,12 @@ func TestCheckLine(t *testing.T) {
 		{"short with the basket's", p, true, 24, 48, shoperr.ProblemShort, nil, 12, "your basket already holds 8 packs"},
 		{"over the line's most", big, true, 600, pricing.MaxLineUnits - 24, shoperr.ProblemOverLimit, nil, 18, "holds at most 1666 packs"},
 		{"out of stock", catalogue.Product{Name: "Gone", PackSize: 6, Stock: 5}, true, 6, 0, shoperr.ProblemOutOfStock, nil, 0, "Gone is out of stock"},
+		{"forward: no stock limit while pre-order is open", forwardCard(0, "2027-06-30"), true, 600, 0, "", nil, 0, ""},
+		{"forward: the line maximum still holds", forwardCard(0, "2027-06-30"), true, 600, pricing.MaxLineUnits - 24, shoperr.ProblemOverLimit, nil, 18, "holds at most"},
+		{"forward: on the order-by date it is still open", forwardCard(0, "2027-03-15"), true, 600, 0, "", nil, 0, ""},
+		{"forward: after the order-by date it sells from stock", forwardCard(5, "2027-03-14"), true, 6, 0, shoperr.ProblemOutOfStock, nil, 0, "Xmas is out of stock"},
 	} {
-		got := CheckLine(tc.p, tc.found, tc.p.SKU, tc.quantity, tc.held)
+		got := CheckLine(tc.p, tc.found, tc.p.SKU, tc.quantity, tc.held, spring)
 		switch {
 		case tc.code == "" && got != nil:
 			t.Errorf("%s: %+v", tc.name, *got)

@@ -2,6 +2,7 @@ package basket
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pricing"
@@ -21,13 +22,13 @@ func lineError(p *shoperr.LineProblem) error {
 // SKU) to a basket whose line of it holds inBasket units: it exists, is not
 // discontinued, is in stock, quantity is whole packs, and the line would stay within
 // LineLimit. Quantity 0 checks only that the product can be bought. Nil: it can.
-func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket int) *shoperr.LineProblem {
+func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket int, now time.Time) *shoperr.LineProblem {
 	switch {
 	case !found:
 		return &shoperr.LineProblem{Code: shoperr.ProblemUnknown, Msg: "There is no product with SKU " + sku + "."}
 	case p.Discontinued():
 		return &shoperr.LineProblem{Code: shoperr.ProblemDiscontinued, Msg: p.Name + " is no longer available."}
-	case AvailabilityOf(p.Stock, p.PackSize).Status == OutOfStock:
+	case AvailabilityAt(p, now).Status == OutOfStock:
 		return &shoperr.LineProblem{Code: shoperr.ProblemOutOfStock, Msg: p.Name + " is out of stock."}
 	case quantity == 0:
 		return nil
@@ -42,7 +43,7 @@ func CheckLine(p catalogue.Product, found bool, sku string, quantity, inBasket i
 		return &shoperr.LineProblem{Code: shoperr.ProblemPacks, Nearest: nearest,
 			Msg: fmt.Sprintf("%s is sold in packs of %d: %s is not a whole number of packs.", p.Name, pack, Plural(quantity, "unit"))}
 	}
-	limit := LineLimit(p)
+	limit := LineLimit(p, now)
 	room := max(0, limit/pack*pack-inBasket) / pack * pack
 	if quantity <= room {
 		return nil

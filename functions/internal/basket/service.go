@@ -185,12 +185,12 @@ const MaxAddLines = MaxLines
 // checkAdds checks every add against the products (as lines on their own: the store's
 // write checks what the basket holds), answering the adds with their limits set and the
 // lines refused.
-func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []shoperr.LineRefusal) {
+func checkAdds(adds []Add, products map[string]catalogue.Product, now time.Time) ([]Add, []shoperr.LineRefusal) {
 	var ok []Add
 	var refused []shoperr.LineRefusal
 	for i, a := range adds {
 		p, found := products[a.SKU]
-		problem := CheckLine(p, found, a.SKU, a.Quantity, 0)
+		problem := CheckLine(p, found, a.SKU, a.Quantity, 0, now)
 		if problem == nil && a.Quantity <= 0 { // CheckLine's quantity 0 is a look-up; an add adds
 			problem = &shoperr.LineProblem{Code: shoperr.ProblemPacks, Nearest: []int{p.PackSize},
 				Msg: fmt.Sprintf("Add at least one pack of %s (%s).", p.Name, Plural(p.PackSize, "unit"))}
@@ -199,17 +199,17 @@ func checkAdds(adds []Add, products map[string]catalogue.Product) ([]Add, []shop
 			refused = append(refused, shoperr.LineRefusal{Index: i, SKU: a.SKU, LineProblem: problem})
 			continue
 		}
-		ok = append(ok, Add{SKU: a.SKU, Quantity: a.Quantity, Limit: LineLimit(p)})
+		ok = append(ok, Add{SKU: a.SKU, Quantity: a.Quantity, Limit: LineLimit(p, now)})
 	}
 	return ok, refused
 }
 
 // fullRefusals are the refusals of the adds a *LineFullError names.
-func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue.Product) []shoperr.LineRefusal {
+func fullRefusals(adds []Add, full *LineFullError, products map[string]catalogue.Product, now time.Time) []shoperr.LineRefusal {
 	var out []shoperr.LineRefusal
 	for i, a := range adds {
 		if held, ok := full.InBasket[a.SKU]; ok {
-			problem := CheckLine(products[a.SKU], true, a.SKU, a.Quantity, held)
+			problem := CheckLine(products[a.SKU], true, a.SKU, a.Quantity, held, now)
 			if problem == nil { // the line moved on since: refused all the same
 				problem = &shoperr.LineProblem{Code: shoperr.ProblemOverLimit, Msg: "That would take " + products[a.SKU].Name + " past the most you can order."}
 			}
@@ -243,11 +243,11 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, e
 		return Change{}, err
 	}
 	products := found.Products
-	checked, refused := checkAdds(adds, products)
+	checked, refused := checkAdds(adds, products, s.Now())
 	if len(refused) > 0 {
 		if len(adds) == 1 {
 			p, found := products[adds[0].SKU]
-			return Change{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity)
+			return Change{}, CheckBuyable(p, found, adds[0].SKU, adds[0].Quantity, s.Now())
 		}
 		return Change{}, &shoperr.LinesError{Lines: refused}
 	}
@@ -260,9 +260,9 @@ func (s Service) AddMany(ctx context.Context, uid string, adds []Add) (Change, e
 		if len(adds) == 1 {
 			p := products[adds[0].SKU]
 			return Change{}, &shoperr.ConflictError{Msg: fmt.Sprintf("That would take %s past the most you can order (%s), so nothing was added.",
-				p.Name, Plural(LineLimit(p)/max(p.PackSize, 1), "pack"))}
+				p.Name, Plural(LineLimit(p, s.Now())/max(p.PackSize, 1), "pack"))}
 		}
-		return Change{}, &shoperr.LinesError{Lines: fullRefusals(checked, full, products)}
+		return Change{}, &shoperr.LinesError{Lines: fullRefusals(checked, full, products, s.Now())}
 	}
 	return changeOf(after, checked), nil
 }
@@ -292,7 +292,7 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 		return Outcome{}, err
 	}
 	products := found.Products
-	checked, refused := checkAdds(adds, products)
+	checked, refused := checkAdds(adds, products, s.Now())
 	index := map[string]int{}
 	for i, a := range adds {
 		index[a.SKU] = i
@@ -309,7 +309,7 @@ func (s Service) AddGood(ctx context.Context, uid string, adds []Add) (Outcome, 
 		case err == nil:
 			return Outcome{Basket: after, Added: checked, Refused: sortRefusals(refused), Products: products}, nil
 		case errors.As(err, &full):
-			for _, r := range fullRefusals(checked, full, products) {
+			for _, r := range fullRefusals(checked, full, products, s.Now()) {
 				refused = append(refused, shoperr.LineRefusal{Index: index[r.SKU], SKU: r.SKU, LineProblem: r.LineProblem})
 			}
 			checked = slices.DeleteFunc(checked, func(a Add) bool { _, ok := full.InBasket[a.SKU]; return ok })
@@ -389,7 +389,7 @@ func (s Service) Check(ctx context.Context, uid string, adds []Add) ([]LineCheck
 		if found {
 			c.Product = &p
 		}
-		c.Problem = CheckLine(p, found, a.SKU, a.Quantity, c.InBasket)
+		c.Problem = CheckLine(p, found, a.SKU, a.Quantity, c.InBasket, s.Now())
 		if _, there := held[a.SKU]; c.Problem == nil && a.Quantity > 0 && !there {
 			if room <= 0 {
 				c.Problem = &shoperr.LineProblem{Code: shoperr.ProblemBasketFull, Msg: ErrBasketFull.Msg}
@@ -414,7 +414,7 @@ func (s Service) Set(ctx context.Context, uid, sku string, quantity int) (Priced
 		return Priced{}, err
 	}
 	p, ok := found.Products[sku]
-	if err := CheckBuyable(p, ok, sku, quantity); err != nil {
+	if err := CheckBuyable(p, ok, sku, quantity, s.Now()); err != nil {
 		return Priced{}, err
 	}
 	after, err := s.Store.SetLineIn(ctx, uid, sku, quantity, s.Now(), &found.Basket)

@@ -59,6 +59,8 @@ type Product struct {
 	Barcode      string         `json:"barcode,omitempty"`
 	RRP          int64          `json:"rrp,omitempty"`
 	Breaks       pricing.Ladder `json:"breaks,omitempty"`
+	// Forward is set while the product is sold ahead of its delivery (forward.go).
+	Forward *Forward `json:"forward,omitempty"`
 }
 
 // The product statuses.

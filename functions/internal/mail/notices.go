@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/account"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/outbox"
 )
@@ -58,6 +59,20 @@ func (n Notices) Placed(o orders.Order) []outbox.Message {
 		out = append(out, n.message(o, outbox.KindNewOrder, to, strings.TrimSpace(o.Email), subject, v))
 	}
 	return out
+}
+
+// ForwardPlaced is the confirmation to the buyer of forward order o: what was ordered for
+// which delivery, that nothing is invoiced or charged until the goods are allocated, and
+// what happens when a delivery comes short (docs/forward-orders.md).
+func (n Notices) ForwardPlaced(o orders.Order) []outbox.Message {
+	to := strings.TrimSpace(o.Email)
+	if to == "" {
+		return nil
+	}
+	v := n.view(o)
+	v.NoBackorders, v.Companion = o.NoBackorders, o.Companion
+	return []outbox.Message{n.message(o, outbox.KindForwardPlaced, to, n.Shop.Contact.Email,
+		fmt.Sprintf("Your forward order %s with %s", o.ID, v.Shop.TradingName), v)}
 }
 
 // Dispatched is the dispatch notice to the buyer, with the carrier and tracking reference.
@@ -196,6 +211,10 @@ type view struct {
 	// was paid after a card attempt, which is how the card refund (package cardpay) finds
 	// it. The refund's own email confirms it.
 	CreditToCard bool
+	// A forward order's: the buyer's choice for short deliveries, and today's order
+	// placed with it ("" for none).
+	NoBackorders bool
+	Companion    string
 }
 
 type shopView struct {
@@ -207,12 +226,18 @@ type shopView struct {
 // reached ("list £0.95, 12+ packs £0.90, 5% off"; "" at the list price).
 type lineView struct {
 	Name, SKU, Packs, UnitPrice, PriceNote, LineNet string
+	// DeliveryFrom and OrderBy are a forward line's dates as sentences write them.
+	DeliveryFrom, OrderBy string
 }
 
 // orderLineView is line l of an order as its emails list it.
 func orderLineView(l orders.Line) lineView {
-	return lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), PriceNote: l.PriceNote(),
+	v := lineView{Name: l.Name, SKU: l.SKU, Packs: packs(l), UnitPrice: orders.Pounds(l.UnitPrice), PriceNote: l.PriceNote(),
 		LineNet: orders.Pounds(l.LineAmount)}
+	if l.DeliveryFrom != "" {
+		v.DeliveryFrom, v.OrderBy = catalogue.LongDate(l.DeliveryFrom), catalogue.LongDate(l.OrderBy)
+	}
+	return v
 }
 
 func (n Notices) view(o orders.Order) view {

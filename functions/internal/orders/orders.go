@@ -38,6 +38,11 @@ type Line struct {
 	BreakPrice      int64  // BasePrice at the break reached (BasePrice without one)
 	Group           string // the id of the price group whose rules priced the line, "" for none
 	GroupName       string // that group's name when the order was placed
+	// DeliveryFrom is a forward order line's expected delivery date and OrderBy the last
+	// day its product could be pre-ordered, when the buyer may still reduce it (ISO
+	// dates, London); "" on every other line.
+	DeliveryFrom string
+	OrderBy      string
 }
 
 // Order is a placed order. Money is pence.
@@ -83,7 +88,26 @@ type Order struct {
 	// Card is the order's latest attempt to be paid by card through Stripe; nil when it
 	// was never sent to pay (docs/payments.md). Paid is still PaidAt.
 	Card *CardState
+	// Kind is KindForward for a forward order (docs/forward-orders.md), "" for an order
+	// of goods in stock. Companion is the other order placed by the same checkout ("" for
+	// none): today's order names the forward order and the forward order today's.
+	Kind      string
+	Companion string
+	// NoBackorders is a forward order's buyer's choice: what a short delivery cannot fill
+	// is cancelled rather than backordered.
+	NoBackorders bool
+	// ForwardOf and Receipt say that the order is a release: the units of forward order
+	// ForwardOf that delivery Receipt brought in, sent and invoiced as an order of its own.
+	ForwardOf string
+	Receipt   string
 }
+
+// KindForward is the Kind of a forward order.
+const KindForward = "forward"
+
+// Forward says o is a forward order: goods ordered ahead of their delivery, not yet
+// invoiced, no stock taken.
+func (o Order) Forward() bool { return o.Kind == KindForward }
 
 // CardState is an order's latest card payment attempt: Attempt counts them (each a new
 // Checkout Session), State is what Stripe last said of it (Card*), Failure the decline's
@@ -117,6 +141,9 @@ const (
 	StatusCompleted  = "completed"
 	StatusCancelling = "cancelling"
 	StatusCancelled  = "cancelled"
+	// StatusForward is a forward order's: its lines are allocated, backordered or
+	// cancelled one by one (package forward), and staff actions do not apply to it.
+	StatusForward = "forward"
 )
 
 // Paid says the order's payment has been recorded by staff.
@@ -142,7 +169,10 @@ type Quote struct {
 // QuoteOf prices delivery option o for basket p: free when the option waives its charge
 // at the threshold and the goods (less coupon) reach it; delivery VAT at the shop's rate.
 func QuoteOf(p basket.Priced, o config.DeliveryOption, shop config.Shop) Quote {
-	q := Quote{Option: o, Free: o.FreeOverThreshold && p.NetExVAT >= shop.FreeDeliveryThresholdPence}
+	// Forward deliveries are carriage paid, so a basket of forward lines only is
+	// delivered free; the threshold counts the forward lines too.
+	nothingToday := len(p.Lines) > 0 && len(p.Today()) == 0
+	q := Quote{Option: o, Free: nothingToday || o.FreeOverThreshold && p.NetExVAT >= shop.FreeDeliveryThresholdPence}
 	if !q.Free {
 		q.ChargeExVAT = o.ChargePence
 	}
@@ -185,62 +215,127 @@ type Request struct {
 	EmailVerified bool
 	// Email is the sign-in's email address: the order's emails go there.
 	Email string
+	// NoBackorders is the buyer's choice for the forward lines: cancel what a short
+	// delivery cannot fill instead of backordering it.
+	NoBackorders bool
 }
 
 // ErrEmailNotVerified refuses an order paid on account from a sign-in whose email
 // address is not verified (docs/token-verification.md, "Sign-in facts").
 var ErrEmailNotVerified = &shoperr.ConflictError{Msg: "Verify your email address before paying on account: open the link in the verification email (your dashboard can send it again), or choose pro-forma on the billing step."}
 
-// Build makes the order of basket p for the request, refusing (a *shoperr.ConflictError)
-// an empty basket, one below the minimum order, a short line, an account without
-// billing details, or pay on account without credit approval or a verified email.
+// Checkout is what one Place Order makes: today's order (the lines in stock), the
+// forward order (the forward lines), or both; nil for a part the basket does not have.
+type Checkout struct {
+	Today, Forward *Order
+}
+
+// Primary is the order a Place Order answers: today's, else the forward order.
+func (c Checkout) Primary() Order {
+	if c.Today != nil {
+		return *c.Today
+	}
+	return *c.Forward
+}
+
+// MaxForwardLines is the most forward lines one checkout may order: its forward order is
+// written in one transaction with the rest (docs/forward-orders.md "Placing").
+const MaxForwardLines = 90
+
+// Build makes the order of basket p, which holds no forward lines (BuildCheckout).
 func Build(p basket.Priced, acct account.Account, q Quote, req Request, number string, now time.Time) (Order, error) {
+	c, err := BuildCheckout(p, acct, q, req, number, "", now)
+	if err != nil {
+		return Order{}, err
+	}
+	return c.Primary(), nil
+}
+
+// BuildCheckout makes the orders of basket p for the request, refusing (a
+// *shoperr.ConflictError) an empty basket, one below the minimum order, a short line, an
+// account without billing details, or pay on account without credit approval or a
+// verified email. The lines in stock become today's order, numbered number; the forward
+// lines the forward order, numbered forwardNumber (docs/forward-orders.md "Placing").
+// Both count towards the minimum order and free delivery; the delivery charge and the
+// coupon fall on today's order (forward deliveries are carriage paid); the forward order
+// takes no credit, since it is not invoiced until its goods are allocated.
+func BuildCheckout(p basket.Priced, acct account.Account, q Quote, req Request, number, forwardNumber string, now time.Time) (Checkout, error) {
+	today, forward := p.Today(), p.ForwardLines()
+	f := p.Forward
 	switch {
 	case len(p.Lines) == 0:
-		return Order{}, &shoperr.ConflictError{Msg: "Your basket is empty."}
+		return Checkout{}, &shoperr.ConflictError{Msg: "Your basket is empty."}
 	case p.BelowMinimumBy > 0:
-		return Order{}, &shoperr.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy)),
+		return Checkout{}, &shoperr.ConflictError{Msg: fmt.Sprintf("The minimum order is %s ex VAT: add %s more.", Pounds(p.MinimumOrder), Pounds(p.BelowMinimumBy)),
 			Reason: shoperr.ReasonMinimumOrder}
 	case acct.Billing == nil:
-		return Order{}, &shoperr.ConflictError{Msg: "Complete the billing step before placing the order."}
+		return Checkout{}, &shoperr.ConflictError{Msg: "Complete the billing step before placing the order."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !acct.ApprovedForCredit:
-		return Order{}, &shoperr.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
+		return Checkout{}, &shoperr.ConflictError{Msg: "This account is not approved to pay on account; choose pro-forma on the billing step."}
 	case acct.Billing.PaymentMethod == account.PayOnAccount && !req.EmailVerified:
-		return Order{}, ErrEmailNotVerified
+		return Checkout{}, ErrEmailNotVerified
+	case len(forward) > MaxForwardLines:
+		return Checkout{}, &shoperr.ConflictError{Msg: fmt.Sprintf("One checkout can pre-order at most %d products: place an order for some of the pre-order lines first, then the rest.", MaxForwardLines)}
+	case len(today) > 0 && len(forward) > 0 && forwardNumber == "":
+		return Checkout{}, errors.New("build checkout: a forward order needs its own number")
 	}
-	if acct.Billing.PaymentMethod == account.PayOnAccount && acct.CreditLimit != nil && acct.Owed+q.TotalIncVAT > *acct.CreditLimit {
-		return Order{}, OverCredit(*acct.CreditLimit, acct.Owed)
+	todayTotal := q.TotalIncVAT - f.TotalIncVAT
+	if acct.Billing.PaymentMethod == account.PayOnAccount && acct.CreditLimit != nil && len(today) > 0 && acct.Owed+todayTotal > *acct.CreditLimit {
+		return Checkout{}, OverCredit(*acct.CreditLimit, acct.Owed)
 	}
 	if p.Coupon != nil && (errors.Is(p.CouponError, pricing.ErrCouponUsedUp) || errors.Is(p.CouponError, pricing.ErrCouponUsedByYou)) {
 		// Used up since the buyer saw it apply: placing the order without it would
 		// charge more than the review showed.
-		return Order{}, couponUsedUp(p.Coupon.ID)
+		return Checkout{}, couponUsedUp(p.Coupon.ID)
 	}
 	if short := p.ShortLines(); len(short) > 0 {
-		return Order{}, ShortError(short[0].Product.Name, short[0].Product.Stock, short[0].Product.PackSize)
-	}
-	o := Order{ID: number, UID: req.UID, PlacedAt: now, GoodsExVAT: p.GoodsExVAT, CouponDiscount: p.CouponDiscount,
-		DeliveryOption: q.Option.ID, DeliveryCharge: q.ChargeExVAT, DeliveryVAT: q.ChargeVAT,
-		NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT, Status: StatusPlaced,
-		Email: req.Email, Version: 1}
-	for _, l := range p.Lines {
-		o.Lines = append(o.Lines, Line{SKU: l.SKU, Name: l.Product.Name, PackSize: l.Product.PackSize, Quantity: l.Quantity,
-			ListPrice: l.UnitPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.NetUnitPrice, LineAmount: l.NetAmount,
-			VATRate: l.VATRate, VAT: l.VAT, BasePrice: l.BasePrice, BreakFrom: l.BreakFrom, BreakPrice: l.BreakPrice,
-			Group: l.Group, GroupName: l.GroupName})
-	}
-	if p.Coupon != nil && p.CouponError == nil {
-		o.CouponID = p.Coupon.ID
+		return Checkout{}, ShortError(short[0].Product.Name, short[0].Product.Stock, short[0].Product.PackSize)
 	}
 	billing := *acct.Billing
-	o.Billing = &billing
 	to := billing.Address
 	if req.DeliverTo != nil {
 		to = *req.DeliverTo
 	}
-	o.DeliverTo = &to
-	o.DeliveryNote = strings.TrimSpace(req.DeliveryNote)
-	return o, nil
+	base := func(id string, lines []basket.PricedLine) *Order {
+		o := &Order{ID: id, UID: req.UID, PlacedAt: now, DeliveryOption: q.Option.ID, Status: StatusPlaced, Email: req.Email, Version: 1,
+			Billing: &billing, DeliverTo: &to, DeliveryNote: strings.TrimSpace(req.DeliveryNote)}
+		for _, l := range lines {
+			ol := Line{SKU: l.SKU, Name: l.Product.Name, PackSize: l.Product.PackSize, Quantity: l.Quantity,
+				ListPrice: l.UnitPrice, DiscountPercent: l.DiscountPercent, UnitPrice: l.NetUnitPrice, LineAmount: l.NetAmount,
+				VATRate: l.VATRate, VAT: l.VAT, BasePrice: l.BasePrice, BreakFrom: l.BreakFrom, BreakPrice: l.BreakPrice,
+				Group: l.Group, GroupName: l.GroupName}
+			if l.Forward {
+				ol.DeliveryFrom, ol.OrderBy = l.Product.Forward.DeliveryFrom, l.Product.Forward.OrderBy
+			}
+			o.Lines = append(o.Lines, ol)
+		}
+		return o
+	}
+	var c Checkout
+	if len(today) > 0 {
+		o := base(number, today)
+		o.GoodsExVAT, o.CouponDiscount = p.GoodsExVAT-f.GoodsExVAT, p.CouponDiscount
+		o.DeliveryCharge, o.DeliveryVAT = q.ChargeExVAT, q.ChargeVAT
+		o.NetExVAT, o.VAT, o.TotalIncVAT = q.NetExVAT-f.GoodsExVAT, q.VAT-f.VAT, todayTotal
+		if p.Coupon != nil && p.CouponError == nil {
+			o.CouponID = p.Coupon.ID
+		}
+		c.Today = o
+	}
+	if len(forward) > 0 {
+		id := forwardNumber
+		if c.Today == nil {
+			id = number
+		}
+		o := base(id, forward)
+		o.Kind, o.Status, o.NoBackorders = KindForward, StatusForward, req.NoBackorders
+		o.GoodsExVAT, o.NetExVAT, o.VAT, o.TotalIncVAT = f.GoodsExVAT, f.GoodsExVAT, f.VAT, f.TotalIncVAT
+		c.Forward = o
+	}
+	if c.Today != nil && c.Forward != nil {
+		c.Today.Companion, c.Forward.Companion = c.Forward.ID, c.Today.ID
+	}
+	return c, nil
 }
 
 func couponUsedUp(id string) error {

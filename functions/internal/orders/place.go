@@ -44,6 +44,30 @@ type Placement struct {
 	// Credit is what an order paid on account adds to what the account owes; nil for a
 	// pro-forma order.
 	Credit *Credit
+	// Forward is the checkout's forward order written with Order (nil for none), and
+	// ForwardEmails its emails. When the checkout has only forward lines, Order is the
+	// forward order itself and Forward is nil.
+	Forward       *Order
+	ForwardEmails []outbox.Message
+}
+
+// forwardItems is how many transaction items a forward order of n lines with emails
+// adds: the order, a ledger line each, and two per email (the outbox record and the
+// check that it was not sent before).
+func forwardItems(n, emails int) int { return 1 + n + 2*emails }
+
+// inOne says whether placement pm fits one transaction of 100 items: besides a line's
+// stock each (today's order), seven items (MaxOneTransaction), and the forward order's.
+func inOne(pm Placement) bool {
+	today, fwd := pm.Order, pm.Forward
+	if today.Forward() {
+		return true // at most MaxForwardLines: 1 + 90 + 4 items, the key and the basket
+	}
+	n := len(today.Lines)
+	if fwd != nil {
+		n += forwardItems(len(fwd.Lines), len(pm.ForwardEmails))
+	}
+	return n <= MaxOneTransaction
 }
 
 // Credit is an order's claim on its account's credit: Amount is added to what the
@@ -172,7 +196,7 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 	if !ok {
 		return Order{}, false, &shoperr.FieldError{Field: "delivery_option", Problem: "That is not one of the shop's delivery options: choose one of them."}
 	}
-	number := ""
+	number, forwardNumber := "", ""
 	holdChecked := false
 	for attempt := 0; attempt < attempts; attempt++ {
 		if attempt > 0 {
@@ -196,17 +220,29 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 				return Order{}, false, err
 			}
 		}
-		o, err := Build(p, acct, QuoteOf(p, option, pl.Shop), req, number, pl.Now())
+		if forwardNumber == "" && len(p.Today()) > 0 && len(p.ForwardLines()) > 0 {
+			if forwardNumber, err = pl.Store.NextOrderNumber(ctx); err != nil {
+				return Order{}, false, err
+			}
+		}
+		c, err := BuildCheckout(p, acct, QuoteOf(p, option, pl.Shop), req, number, forwardNumber, pl.Now())
 		if err != nil {
 			// A retry after the order was placed finds the basket changed, not this.
 			return Order{}, false, err
 		}
+		o := c.Primary()
 		pm := Placement{Order: o, Key: req.IdempotencyKey, Token: fmt.Sprintf("%s|%s|%d", req.IdempotencyKey, number, attempt),
 			BasketVersion: p.Basket.Version, StartedAt: pl.Now()}
+		if c.Today != nil {
+			pm.Forward = c.Forward
+		}
+		if c.Forward != nil && pl.Notify != nil {
+			pm.ForwardEmails = pl.Notify.ForwardPlaced(*c.Forward)
+		}
 		if o.CouponID != "" {
 			pm.Coupon, pm.ClearCoupon = p.Coupon, !p.Coupon.UsableAgain()
 		}
-		if !o.ProForma() {
+		if !o.ProForma() && !o.Forward() {
 			// The account's owed (what its invoices on account still owe) is held in
 			// the transaction against its limit; the credit hold is a read (time, not
 			// a write, makes an invoice overdue: docs/back-office.md "Credit hold").
@@ -218,7 +254,7 @@ func (pl Placer) Place(ctx context.Context, req Request) (o Order, created bool,
 				holdChecked = true
 			}
 		}
-		if len(o.Lines) <= MaxOneTransaction {
+		if inOne(pm) {
 			err = pl.Store.PlaceInOne(ctx, pm)
 		} else {
 			err = pl.placeLarge(ctx, pm)
@@ -337,8 +373,8 @@ func (pl Placer) keyUsed(ctx context.Context, req Request, id string) (Order, bo
 // whether or not that works: if the store fails now, o is answered without its invoice
 // and the sweep (SweepInvoices) issues it.
 func (pl Placer) invoiced(ctx context.Context, o Order) Order {
-	if o.Invoice != nil {
-		return o
+	if o.Invoice != nil || o.Forward() {
+		return o // a forward order is invoiced release by release, as its goods are allocated
 	}
 	inv, err := pl.Store.IssueInvoice(ctx, o, pl.newInvoice, placedNotices(pl.Notify))
 	if err != nil {
@@ -474,6 +510,9 @@ type Notifier interface {
 	// Placed is the confirmation to the buyer and the new-order notice to the shop; o
 	// carries its VAT invoice.
 	Placed(o Order) []outbox.Message
+	// ForwardPlaced is the confirmation of forward order o to the buyer (no invoice yet:
+	// it is issued when the goods are allocated).
+	ForwardPlaced(o Order) []outbox.Message
 	// Dispatched is the dispatch notice, with carrier and tracking reference.
 	Dispatched(o Order) []outbox.Message
 	// Cancelled is the cancellation notice.

@@ -26,6 +26,8 @@ const (
 	KindDispatch     = "dispatch"     // to the buyer when staff dispatch the order
 	KindCancellation = "cancellation" // to the buyer when staff cancel the order
 	KindCreditNote   = "credit-note"  // to the buyer when staff credit part of the order
+	// KindForwardPlaced is to the buyer when a forward order is placed.
+	KindForwardPlaced = "forward-placed"
 )
 
 // ID is the outbox id of the message of kind for order orderID.

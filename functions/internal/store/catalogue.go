@@ -70,6 +70,29 @@ type productItem struct {
 	// StockJob is the catalogue import that last set Stock (docs/catalogue-import.md
 	// "Stock"): a re-run of that import leaves the stock alone.
 	StockJob string `dynamodbav:"stockJob,omitempty"`
+	// Forward marks a product sold ahead of its delivery: {from, by, exp}.
+	Forward *forwardItem `dynamodbav:"fwd,omitempty"`
+}
+
+// forwardItem is a product's forward marking as the table holds it.
+type forwardItem struct {
+	From     string `dynamodbav:"from"`
+	By       string `dynamodbav:"by"`
+	Expected int    `dynamodbav:"exp,omitempty"`
+}
+
+func forwardToItem(f *catalogue.Forward) *forwardItem {
+	if f == nil {
+		return nil
+	}
+	return &forwardItem{From: f.DeliveryFrom, By: f.OrderBy, Expected: f.Expected}
+}
+
+func (it *forwardItem) forward() *catalogue.Forward {
+	if it == nil {
+		return nil
+	}
+	return &catalogue.Forward{DeliveryFrom: it.From, OrderBy: it.By, Expected: it.Expected}
 }
 
 func rangeToItem(r catalogue.Range) rangeItem {
@@ -109,6 +132,7 @@ func productToItem(p catalogue.Product) productItem {
 		RangeURLText: p.RangeURLText, PackSize: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 		Stock: p.Stock, SmallImg: p.SmallImg, LargeImg: p.LargeImg,
 		Status: p.Status, SortOrder: p.SortOrder, Barcode: p.Barcode, RRP: p.RRP, Breaks: breaksToItem(p.Breaks),
+		Forward: forwardToItem(p.Forward),
 	}
 }
 
@@ -116,7 +140,8 @@ func (it productItem) toProduct() catalogue.Product {
 	return catalogue.Product{SKU: it.SKU, Slug: it.Slug, Name: it.Name, Description: it.Description,
 		CategoryID: it.CategoryID, RangeURLText: it.RangeURLText, PackSize: it.PackSize,
 		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg,
-		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode, RRP: it.RRP, Breaks: it.ladder()}
+		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode, RRP: it.RRP, Breaks: it.ladder(),
+		Forward: it.Forward.forward()}
 }
 
 // breakItem is one quantity break as the table holds it: {from, price} or {from, percent}.

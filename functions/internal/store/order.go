@@ -36,6 +36,9 @@ type orderLineItem struct {
 	BreakPrice int64  `dynamodbav:"breakPrice,omitempty"`
 	Group      string `dynamodbav:"group,omitempty"`
 	GroupName  string `dynamodbav:"groupName,omitempty"`
+	// DeliveryFrom is a forward order line's delivery date (ISO).
+	DeliveryFrom string `dynamodbav:"deliveryFrom,omitempty"`
+	OrderBy      string `dynamodbav:"orderBy,omitempty"`
 }
 
 // orderItem is an order as stored (pk USER#{uid}, sk ORDER#{number}).
@@ -85,6 +88,12 @@ type orderItem struct {
 	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
 	GSI3SK string `dynamodbav:"gsi3sk,omitempty"`
 	Search string `dynamodbav:"search,omitempty"`
+	// Forward orders and their releases (docs/forward-orders.md).
+	Kind         string `dynamodbav:"kind,omitempty"`
+	Companion    string `dynamodbav:"companion,omitempty"`
+	NoBackorders bool   `dynamodbav:"noBackorders,omitempty"`
+	ForwardOf    string `dynamodbav:"forwardOf,omitempty"`
+	Receipt      string `dynamodbav:"receipt,omitempty"`
 }
 
 type dispatchItem struct {
@@ -130,7 +139,8 @@ func orderToItem(o orders.Order) orderItem {
 		Status: o.Status, DeliveryNote: o.DeliveryNote, Email: o.Email, Version: o.Version, PaidAt: msOrZero(o.PaidAt),
 		ConfirmedAt: msOrZero(o.ConfirmedAt), DispatchedAt: msOrZero(o.DispatchedAt), CompletedAt: msOrZero(o.CompletedAt),
 		CancelledAt: msOrZero(o.CancelledAt), CancelReason: o.CancelReason, InvoicePaid: o.InvoicePaid,
-		GSI3PK: pkOrderList, GSI3SK: orderListSK(o.ID), Search: orderSearchText(o)}
+		GSI3PK: pkOrderList, GSI3SK: orderListSK(o.ID), Search: orderSearchText(o),
+		Kind: o.Kind, Companion: o.Companion, NoBackorders: o.NoBackorders, ForwardOf: o.ForwardOf, Receipt: o.Receipt}
 	if o.Card != nil {
 		c := cardToItem(*o.Card)
 		it.Card = &c
@@ -187,7 +197,8 @@ func (it orderItem) toOrder() orders.Order {
 		NetExVAT: it.NetExVAT, VAT: it.VAT, TotalIncVAT: it.TotalIncVAT, Status: it.Status, DeliveryNote: it.DeliveryNote,
 		Email: it.Email, Version: it.Version, PaidAt: timeOfMs(it.PaidAt), ConfirmedAt: timeOfMs(it.ConfirmedAt),
 		DispatchedAt: timeOfMs(it.DispatchedAt), CompletedAt: timeOfMs(it.CompletedAt), CancelledAt: timeOfMs(it.CancelledAt),
-		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid}
+		CancelReason: it.CancelReason, InvoicePaid: it.InvoicePaid,
+		Kind: it.Kind, Companion: it.Companion, NoBackorders: it.NoBackorders, ForwardOf: it.ForwardOf, Receipt: it.Receipt}
 	if it.Card != nil {
 		o.Card = it.Card.toCardState()
 	}

@@ -290,18 +290,27 @@ func versionIs(v int64) expression.ConditionBuilder {
 	return expression.Name(attrVersion).Equal(expression.Value(v)).And(notLocked())
 }
 
-// PlaceInOne places an order of up to orders.MaxOneTransaction lines in one transaction.
+// PlaceInOne places an order of up to orders.MaxOneTransaction lines (with its forward
+// order, if the checkout has one) in one transaction. A forward order takes no stock and
+// gets no to-invoice marker (writeForward).
 func (s *Store) PlaceInOne(ctx context.Context, p orders.Placement) error {
 	t := &txn{}
-	errs := []error{
-		t.put(role{}, s.table, orderToItem(p.Order), notThere),
+	var errs []error
+	if p.Order.Forward() {
+		errs = append(errs, s.writeForward(t, p.Order, p.ForwardEmails))
+	} else {
+		errs = append(errs, t.put(role{}, s.table, orderToItem(p.Order), notThere),
+			s.stock(t, p.Order.Lines, -1), s.markToInvoice(t, p.Order))
+	}
+	if p.Forward != nil {
+		errs = append(errs, s.writeForward(t, *p.Forward, p.ForwardEmails))
+	}
+	errs = append(errs,
 		s.claimKey(t, p),
 		s.emptyBasket(t, p, versionIs(p.BasketVersion)),
-		s.stock(t, p.Order.Lines, -1),
 		s.useCoupon(t, p, 1),
 		s.accountUpdate(t, p, true, true),
-		s.markToInvoice(t, p.Order),
-	}
+	)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build order %s: %w", p.Order.ID, err)
 	}
@@ -407,6 +416,9 @@ func (s *Store) CommitLarge(ctx context.Context, p orders.Placement) error {
 		s.emptyBasket(t, p, expression.Name(attrPending).Equal(expression.Value(o.ID))),
 		s.clearCoupon(t, p),
 		s.markToInvoice(t, o),
+	}
+	if p.Forward != nil {
+		errs = append(errs, s.writeForward(t, *p.Forward, p.ForwardEmails))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("build commit %s: %w", o.ID, err)

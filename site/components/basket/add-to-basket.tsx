@@ -5,7 +5,7 @@ import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { addToBasket } from '@/lib/basket';
-import type { Forward } from '@/lib/forward';
+import type { ForwardDates as Forward } from '@/lib/forward';
 import { PreOrderNote, usePreOrderOpen, usePreOrderText } from '@/components/catalogue/pre-order-note';
 import { useOwnPrice } from './price';
 

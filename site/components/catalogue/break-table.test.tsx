@@ -76,6 +76,8 @@ const line: BasketLine = {
   break_from: 4,
   break_price: 90,
   price_group: 'Independents',
+  delivery_from: '',
+  order_by: '',
   nudge: { add_packs: 2, unit_price: 85, saving: 180 },
   margin: { rrp: 199, tenths: 457 },
 };
@@ -125,6 +127,8 @@ it("an order's lines keep the break and group that priced them", () => {
     break_from: 4,
     break_price: 90,
     price_group: 'Independents',
+    delivery_from: '',
+    order_by: '',
   };
   expect(renderToStaticMarkup(<OrderLinesTable lines={[ordered]} />)).toContain('4+ packs price · Independents');
 });

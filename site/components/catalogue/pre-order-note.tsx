@@ -1,17 +1,17 @@
 'use client';
-import { preOrderOpen, preOrderText, type Forward } from '@/lib/forward';
+import { preOrderLines, preOrderOpenOn, type ForwardDates as Forward } from '@/lib/forward';
 import { useLondonToday } from './use-london-today';
 
 /** What a forward product says about its pre-order in place of its stock, on London's
- * date today in the browser (lib/forward.ts preOrderText): null when it says nothing. */
+ * date today in the browser (lib/forward.ts preOrderLines): null when it says nothing. */
 export function usePreOrderText(forward: Forward | null | undefined, inStock: boolean): string[] | null {
-  return preOrderText(forward, useLondonToday(), inStock);
+  return preOrderLines(forward, useLondonToday(), inStock);
 }
 
 /** Whether a forward product's pre-order is open today in the browser (open while the
  * page hydrates, as it was built): a basket line of it then has no stock limit. */
 export function usePreOrderOpen(forward: Forward | null | undefined): boolean {
-  return preOrderOpen(forward, useLondonToday());
+  return preOrderOpenOn(forward, useLondonToday());
 }
 
 /** A product's pre-order words (usePreOrderText): "Pre-order for delivery from …" and

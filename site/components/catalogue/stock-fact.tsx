@@ -1,7 +1,7 @@
 'use client';
 import { useOwnPrice } from '@/components/basket/price';
 import { availabilityClass, availabilityText } from '@/lib/availability';
-import type { Forward } from '@/lib/forward';
+import type { ForwardDates as Forward } from '@/lib/forward';
 import type { StockState } from '@/lib/types';
 import { PreOrderNote, usePreOrderText } from './pre-order-note';
 

@@ -1,9 +1,9 @@
 'use client';
 import { useSyncExternalStore } from 'react';
-import { londonDay } from '@/lib/london-dates';
+import { londonToday } from '@/lib/forward';
 
 const never = () => () => {};
-const today = () => londonDay(Date.now());
+const today = () => londonToday();
 const unknown = () => null;
 
 /** London's date today (YYYY-MM-DD) in the browser; null while the page is built and while

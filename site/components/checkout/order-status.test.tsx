@@ -25,6 +25,11 @@ const base = {
   dispatch: null,
   delivery_charge_credited: 0,
   delivery_charge_left: 0,
+  kind: '',
+  companion: '',
+  no_backorders: false,
+  forward_of: '',
+  receipt: '',
   payment: { state: 'awaiting', failure: null, can_pay_now: false, card_refunds: [] },
 } satisfies Omit<Order, 'status'>;
 const text = (html: string) =>

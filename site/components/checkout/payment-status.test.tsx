@@ -34,6 +34,11 @@ const base = {
   dispatch: null,
   delivery_charge_credited: 0,
   delivery_charge_left: 0,
+  kind: '',
+  companion: '',
+  no_backorders: false,
+  forward_of: '',
+  receipt: '',
 } satisfies Order;
 const payment = (state: PaymentState, more: Partial<OrderPayment> = {}): OrderPayment => ({
   state,

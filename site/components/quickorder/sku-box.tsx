@@ -2,7 +2,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityText } from '@/lib/availability';
-import { preOrderText } from '@/lib/forward';
+import { preOrderLines } from '@/lib/forward';
 import { useLondonToday } from '@/components/catalogue/use-london-today';
 import { formatPence } from '@/lib/format';
 import type { SkuProduct } from '@/lib/quick-order';
@@ -113,7 +113,7 @@ export function SkuBox({
               <strong>{p.sku}</strong> {p.name}
               <br />
               <span className="muted">
-                Packs of {p.pack_size} · {preOrderText(p.forward, today, p.availability.status !== 'out')?.[0] ?? availabilityText(p.availability)} ·{' '}
+                Packs of {p.pack_size} · {preOrderLines(p.forward, today, p.availability.status !== 'out')?.[0] ?? availabilityText(p.availability)} ·{' '}
                 {formatPence(p.pack_price)} a pack
               </span>
             </span>

@@ -491,6 +491,7 @@ export interface SearchHit {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
   range_url_text: string;
   category_id: number;
 }
@@ -507,6 +508,7 @@ export interface ProductCardAnswer {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
 }
 
 export interface OwnPrice {
@@ -966,17 +968,17 @@ export interface MarginAnswer {
   tenths: number;
 }
 
+export interface ForwardAnswer {
+  delivery_from: string;
+  order_by: string;
+}
+
 export interface BreakRowAnswer {
   from_packs: number;
   to_packs: number | null;
   unit_price: Pence;
   pack_price: Pence;
   margin: MarginAnswer | null;
-}
-
-export interface ForwardAnswer {
-  delivery_from: string;
-  order_by: string;
 }
 
 export interface ProductSummary {

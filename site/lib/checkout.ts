@@ -76,6 +76,7 @@ export async function placeOrder(body: {
   same_as_billing: boolean;
   deliver_to: Address | null;
   delivery_note: string;
+  no_backorders: boolean;
 }): Promise<Order> {
   return apiFetch<Order>('/api/orders', { csrf: true, body: { token: await idToken(), idempotency_key: checkoutKey(), ...body } });
 }

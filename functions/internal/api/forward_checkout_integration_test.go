@@ -20,7 +20,7 @@ func TestOneCheckoutMakesTodaysOrderAndAForwardOrder(t *testing.T) {
 	t.Parallel()
 	st := testenv.Store(t)
 	ctx := context.Background()
-	cat := putSeedCatalogue(t, st, 40)
+	cat := putSeedCatalogue(t, st, 300)
 	stock, fwd := cat.Products[0], cat.Products[1]
 	fwd.Stock = 0
 	by := catalogue.LondonDate(time.Now().AddDate(0, 1, 0))
@@ -92,6 +92,31 @@ func TestOneCheckoutMakesTodaysOrderAndAForwardOrder(t *testing.T) {
 		// The same key again answers today's order, and no third order is made.
 		if code, again := place(u, "forward-mixed-key-0001"); code != 200 || again["id"] != today["id"] {
 			t.Fatalf("retry: %d %v", code, again)
+		}
+	})
+
+	t.Run("a large order commits its forward order with it", func(t *testing.T) {
+		u := testenv.NewUser(t)
+		lines := map[string]int{fwd.SKU: 2 * fwd.PackSize}
+		for _, p := range cat.Products[2:] {
+			if len(lines) == 100 {
+				break
+			}
+			if p.Stock >= p.PackSize && p.Status != catalogue.StatusDiscontinued {
+				lines[p.SKU] = p.PackSize
+			}
+		}
+		fill(u, lines)
+		code, today := place(u, "forward-large-key-0001")
+		if code != 201 || len(today["lines"].([]any)) != 99 || today["companion"] == "" {
+			t.Fatalf("place: %d %v lines, companion %v", code, len(today["lines"].([]any)), today["companion"])
+		}
+		fo, err := st.Order(ctx, u.UID, today["companion"].(string))
+		if err != nil || !fo.Forward() || len(fo.Lines) != 1 {
+			t.Fatalf("forward order %+v %v", fo, err)
+		}
+		if ledger, err := st.ForwardLinesOf(ctx, fo); err != nil || len(ledger) != 1 || ledger[0].Open != 2*fwd.PackSize {
+			t.Fatalf("ledger %+v %v", ledger, err)
 		}
 	})
 

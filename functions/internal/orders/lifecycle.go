@@ -64,6 +64,11 @@ func Allowed(o Order, name string) error {
 	refuse := func(why string) error {
 		return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is %s: %s", o.ID, o.Status, why)}
 	}
+	if o.Forward() {
+		// Its goods do not exist yet: a delivery's allocation makes them orders of their
+		// own (releases), which take the staff actions (docs/forward-orders.md).
+		return &shoperr.ConflictError{Msg: fmt.Sprintf("Order %s is a forward order: it is confirmed, invoiced and dispatched release by release, as deliveries are allocated on the receiving page.", o.ID)}
+	}
 	switch name {
 	case ActionConfirm:
 		if o.Status != StatusPlaced {

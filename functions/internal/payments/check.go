@@ -143,7 +143,9 @@ func AccountProblems(b Books) []string {
 	notes := map[string]bool{}
 	for _, o := range b.Orders {
 		if o.Invoice == nil {
-			if o.Status != orders.StatusCancelled && !o.ProForma() {
+			// A forward order owes nothing: its releases are invoiced, and owed, as its
+			// goods are allocated (docs/forward-orders.md).
+			if o.Status != orders.StatusCancelled && !o.ProForma() && !o.Forward() {
 				owed += o.TotalIncVAT // placed on account, invoice still being issued
 			}
 			continue

@@ -224,3 +224,30 @@ func Coupons(now time.Time) []store.StoredCoupon {
 		c("NEXTYEAR", "10% off from next year", "percent", 10, 0, 0, year.AddDate(1, 0, 0), year.AddDate(2, 0, 0)),
 	}
 }
+
+// forwardCategory is the category whose first forwardProducts products the seed sells
+// forward (Boxed Christmas Cards): next season's boxes, pre-ordered now for delivery in
+// the autumn (docs/forward-orders.md). No other test buys them from stock.
+const (
+	forwardCategory = 201
+	forwardProducts = 3
+)
+
+// MarkForward marks the seed's forward products in c, dated from now: pre-order open
+// until the last day of the month six months on, delivery from the first day of the
+// second month after the order-by date, 600 packs expected, no stock on hand.
+func MarkForward(c Catalogue, now time.Time) {
+	y, m, _ := now.Date()
+	orderBy := time.Date(y, m+7, 0, 12, 0, 0, 0, time.UTC) // last day of the sixth month on
+	from := time.Date(y, m+8, 1, 12, 0, 0, 0, time.UTC)    // first day of the second month after it
+	n := 0
+	for i := range c.Products {
+		p := &c.Products[i]
+		if p.CategoryID != forwardCategory || n == forwardProducts {
+			continue
+		}
+		p.Stock = 0
+		p.Forward = &catalogue.Forward{DeliveryFrom: from.Format(time.DateOnly), OrderBy: orderBy.Format(time.DateOnly), Expected: 600 * p.PackSize}
+		n++
+	}
+}

@@ -3,6 +3,7 @@ import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityClass, availabilityText, shortLineText } from '@/lib/availability';
 import type { BasketLine } from '@/lib/basket';
 import { formatPence } from '@/lib/format';
+import { longDate, preOrderText } from '@/lib/forward';
 import { nudgeText } from '@/lib/price-breaks';
 import { PricedLineUnitPrice } from './line-unit-price';
 
@@ -48,6 +49,10 @@ export function BasketLineRow({
           <strong id={`short-${l.sku}`} className="basket-stock basket-short" data-short="true">
             {shortLineText(l.availability)}
           </strong>
+        ) : l.delivery_from ? (
+          <span className="basket-stock stock-preorder" data-stock="preorder">
+            {preOrderText(l.delivery_from)} (order by {longDate(l.order_by)})
+          </span>
         ) : (
           l.availability && (
             <span className={`basket-stock ${availabilityClass(l.availability)}`} data-stock={l.availability.status}>

@@ -4,6 +4,7 @@ import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { Totals } from '@/components/checkout/order-totals';
 import { LoadFailed } from '@/components/errors/load-failed';
+import { formatPence } from '@/lib/format';
 import { SaveBasketAsList } from '@/components/lists/save-basket-as-list';
 import { BasketTable } from './basket-table';
 import { ContinueToBilling } from './continue-to-billing';
@@ -53,6 +54,12 @@ export function BasketPage() {
       <CouponBox coupon={basket.coupon} onApply={b.applyCoupon} onRemove={b.removeCoupon} />
       {basket.price_group && <p className="price-group-note">Prices: {basket.price_group.name}</p>}
       <Totals figures={basket} />
+      {basket.forward_total && (
+        <p className="forward-note" data-total="forward">
+          Of this, {formatPence(basket.forward_total.total_inc_vat)} inc VAT is for pre-order lines: at checkout they become a forward order of their own,
+          delivered free and invoiced when the goods are allocated to you. They count towards the minimum order and free delivery.
+        </p>
+      )}
       <ContinueToBilling basket={basket} />
       <SaveBasketAsList />
     </>

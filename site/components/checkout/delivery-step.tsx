@@ -8,6 +8,7 @@ import { shortReason } from '@/lib/basket';
 import { addressProblems, checkoutOrdered, CREDIT_HOLD, payOrder, payProFormaInstead, placeOrder } from '@/lib/checkout';
 import { CreditHoldOffer } from './credit-hold-offer';
 import { DeliveryFields } from './delivery-fields';
+import { ForwardPart } from './forward-part';
 import { MINIMUM_NOTICE_ID, MinimumNotice } from './minimum-notice';
 import { Totals } from './order-totals';
 import { PlaceOrderRefusal, type Refusal } from './place-order-refusal';
@@ -70,9 +71,11 @@ export function DeliveryStep() {
         same_as_billing: d.sameAsBilling,
         deliver_to: d.sameAsBilling ? null : d.address,
         delivery_note: d.note,
+        no_backorders: !!d.noBackorders,
       });
       checkoutOrdered();
-      if (info?.billing?.payment_method === 'card') await payByCard(order.id);
+      // A forward order alone has nothing to pay yet: its goods are invoiced as they are allocated.
+      if (info?.billing?.payment_method === 'card' && order.kind !== 'forward') await payByCard(order.id);
       else router.push(`/checkout/complete/${order.id}/`);
     } catch (err) {
       setBusy(false);
@@ -126,6 +129,13 @@ export function DeliveryStep() {
       <Totals
         figures={{ ...option, goods_ex_vat: info.goods_ex_vat, coupon_discount: info.coupon_discount }}
         delivery={option.free ? 'free' : option.charge_ex_vat}
+      />
+      <ForwardPart
+        lines={basket.lines}
+        forwardTotal={info.forward_total?.total_inc_vat ?? null}
+        checkoutTotal={option.total_inc_vat}
+        noBackorders={!!d.noBackorders}
+        onNoBackorders={(on) => update({ ...d, noBackorders: on })}
       />
       <PlaceOrderRefusal refusal={refusal} />
       {held && info.billing && (

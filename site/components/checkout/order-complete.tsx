@@ -37,11 +37,32 @@ export function OrderComplete() {
   if (problem === 'failed') return <LoadFailed what={`Order ${id} could not be loaded.`} retry={retry} />;
   if (!order) return <p role="status">Loading your order…</p>;
   const orderPage = `/account/orders/?id=${encodeURIComponent(order.id)}`;
+  if (order.kind === 'forward')
+    return (
+      <>
+        <p className="form-ok" role="status">
+          Thank you: your forward order {order.id} is booked.
+        </p>
+        <OrderView order={order} invoiceLate={false} />
+        <h2>What happens next</h2>
+        <p>
+          Nothing is invoiced or charged yet. When the goods arrive we share them out fairly among the forward orders, then invoice and send what is allocated
+          to you, and email you what ships and anything short. You can reduce or cancel a line from your <Link href="/account/dashboard/">dashboard</Link> until
+          its order-by date.
+        </p>
+      </>
+    );
   return (
     <>
       <p className="form-ok" role="status">
         Thank you: your order {order.id} is placed.
       </p>
+      {order.companion && (
+        <p className="forward-companion" data-companion={order.companion}>
+          Your pre-order lines are on forward order <Link href={`/account/orders/?id=${encodeURIComponent(order.companion)}`}>{order.companion}</Link>: it is
+          not invoiced or charged until its goods are allocated to you.
+        </p>
+      )}
       <PaymentStatus order={order} returning={returning} late={paymentLate} />
       <OrderView order={order} invoiceLate={invoiceLate} />
       <p className="no-print">

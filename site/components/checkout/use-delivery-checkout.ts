@@ -10,6 +10,9 @@ export interface DeliveryDraft {
   address: Address;
   option: string;
   note: string;
+  /** For the basket's pre-order lines: cancel what a short delivery cannot fill rather than
+   * backorder it (docs/forward-orders.md). Absent in drafts kept before it was asked. */
+  noBackorders?: boolean;
 }
 
 /** The delivery step's data: the server's checkout quote and the basket, loaded together

@@ -1,0 +1,61 @@
+import type { BasketLine } from '@/lib/basket';
+import { formatPence } from '@/lib/format';
+
+/** The delivery step's word on the basket's pre-order lines (docs/forward-orders.md): they
+ * become a forward order of their own, carriage paid and not invoiced until its goods are
+ * allocated, so the step says what today's order and the forward order each come to (the
+ * server's figures: the quote's total less the forward part), and asks whether a short
+ * delivery should be backordered or cancelled. Nothing shows for a basket without any. */
+export function ForwardPart({
+  lines,
+  forwardTotal,
+  checkoutTotal,
+  noBackorders,
+  onNoBackorders,
+}: {
+  lines: BasketLine[];
+  /** What the forward lines cost inc VAT (null: none in the basket). */
+  forwardTotal: number | null;
+  /** The chosen option's total inc VAT for the whole checkout. */
+  checkoutTotal: number;
+  noBackorders: boolean;
+  onNoBackorders: (on: boolean) => void;
+}) {
+  const forward = lines.filter((l) => l.delivery_from);
+  if (forwardTotal === null || forward.length === 0) return null;
+  const today = checkoutTotal - forwardTotal;
+  const count = `${forward.length} pre-order ${forward.length === 1 ? 'line' : 'lines'}`;
+  return (
+    <section className="forward-part" aria-labelledby="forward-part-heading" data-forward-lines={forward.length}>
+      <h2 id="forward-part-heading">Pre-order lines</h2>
+      <p>
+        The {count} become a forward order of its own, with its own number: delivered free when the goods arrive, and not invoiced or charged until they are
+        allocated to you. You can reduce or cancel a line from your dashboard until its order-by date.
+      </p>
+      <dl className="totals">
+        {today > 0 && (
+          <>
+            <dt>Today&apos;s order inc VAT</dt>
+            <dd data-total="today">{formatPence(today)}</dd>
+          </>
+        )}
+        <dt>Forward order inc VAT</dt>
+        <dd data-total="forward">{formatPence(forwardTotal)}</dd>
+      </dl>
+      <p className="checkbox-field">
+        <input
+          id="no-backorders"
+          type="checkbox"
+          checked={noBackorders}
+          onChange={(e) => onNoBackorders(e.target.checked)}
+          aria-describedby="no-backorders-hint"
+        />{' '}
+        <label htmlFor="no-backorders">No backorders</label>
+        <br />
+        <span id="no-backorders-hint" className="muted">
+          If a delivery comes short, cancel what it cannot fill instead of keeping it on order for the next delivery.
+        </span>
+      </p>
+    </section>
+  );
+}

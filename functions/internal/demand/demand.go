@@ -3,7 +3,6 @@ package demand
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -19,8 +18,8 @@ type Store interface {
 	Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []catalogue.Product, error)
 	// ForwardLines answers every ledger line of sku, oldest first.
 	ForwardLines(ctx context.Context, sku string) ([]forward.Line, error)
-	// Profile reads an account's profile (its company name); store.ErrNotFound for none.
-	Profile(ctx context.Context, uid string) (store.Profile, error)
+	// Businesses answers the accounts' business names (absent for none).
+	Businesses(ctx context.Context, uids []string) (map[string]string, error)
 }
 
 var _ Store = (*store.Store)(nil)
@@ -156,11 +155,8 @@ func (s Service) ForSKU(ctx context.Context, sku string) (Report, error) {
 		return Report{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
 	}
 	p := products[i]
-	d, err := s.product(ctx, p, rangeOf(ranges, p.RangeURLText))
-	if err != nil {
-		return Report{}, err
-	}
-	return Report{SKU: sku, Range: d.Range, Products: []Product{d}}, nil
+	r := rangeOf(ranges, p.RangeURLText)
+	return s.report(ctx, Report{SKU: sku, Range: r}, []catalogue.Product{p})
 }
 
 // ForRange answers the demand of every forward product of range urlText, by order-by
@@ -181,46 +177,44 @@ func (s Service) ForRange(ctx context.Context, urlText string) (Report, error) {
 		}
 	}
 	slices.SortFunc(ps, byOrderBy)
-	out := Report{Range: r, Products: make([]Product, 0, len(ps))}
-	for _, p := range ps {
-		d, err := s.product(ctx, p, r)
-		if err != nil {
-			return Report{}, err
-		}
-		out.Products = append(out.Products, d)
-	}
-	return out, nil
+	return s.report(ctx, Report{Range: r}, ps)
 }
 
-// product reads p's lines, its received units and its accounts' names.
-func (s Service) product(ctx context.Context, p catalogue.Product, r catalogue.Range) (Product, error) {
-	lines, err := s.Store.ForwardLines(ctx, p.SKU)
-	if err != nil {
-		return Product{}, fmt.Errorf("forward lines of %s: %w", p.SKU, err)
+// report fills out with the demand of products: each one's lines and received units,
+// and the business names of every account among them, read at once.
+func (s Service) report(ctx context.Context, out Report, products []catalogue.Product) (Report, error) {
+	lines := make([][]forward.Line, len(products))
+	var uids []string
+	for i, p := range products {
+		var err error
+		if lines[i], err = s.Store.ForwardLines(ctx, p.SKU); err != nil {
+			return Report{}, fmt.Errorf("forward lines of %s: %w", p.SKU, err)
+		}
+		for _, l := range lines[i] {
+			uids = append(uids, l.UID)
+		}
 	}
 	names := map[string]string{}
-	for _, l := range lines {
-		if _, done := names[l.UID]; done {
-			continue
-		}
-		prof, err := s.Store.Profile(ctx, l.UID)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			names[l.UID] = ""
-		case err != nil:
-			return Product{}, err
-		default:
-			names[l.UID] = prof.Business
+	if len(uids) > 0 {
+		slices.Sort(uids)
+		var err error
+		if names, err = s.Store.Businesses(ctx, slices.Compact(uids)); err != nil {
+			return Report{}, err
 		}
 	}
-	d := Of(p, lines, func(uid string) string { return names[uid] })
-	d.Range = r
-	if s.Received != nil {
-		if d.Received, err = s.Received(ctx, p.SKU); err != nil {
-			return Product{}, fmt.Errorf("received of %s: %w", p.SKU, err)
+	out.Products = make([]Product, len(products))
+	for i, p := range products {
+		d := Of(p, lines[i], func(uid string) string { return names[uid] })
+		d.Range = out.Range
+		if s.Received != nil {
+			var err error
+			if d.Received, err = s.Received(ctx, p.SKU); err != nil {
+				return Report{}, fmt.Errorf("received of %s: %w", p.SKU, err)
+			}
 		}
+		out.Products[i] = d
 	}
-	return d, nil
+	return out, nil
 }
 
 func rangeOf(ranges []catalogue.Range, urlText string) catalogue.Range {

@@ -3,12 +3,42 @@ package api
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/forward"
+	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
+
+// putForwardLineForTest writes a forward line of 6 units of sku for uid into st's ledger
+// as a placement writes it (docs/forward-orders.md "The ledger"), with a client of its
+// own: the store writes one only with its forward order.
+func putForwardLineForTest(t *testing.T, st *store.Store, sku, uid string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.NewClient(ctx, store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := time.Now()
+	item, err := attributevalue.MarshalMap(map[string]any{"pk": "FWD#" + sku, "sk": forward.LineSK(placed, "FW-TEST-1"), "sku": sku,
+		"orderId": "FW-TEST-1", "uid": uid, "email": "buyer@example.com", "name": "Test line", "placedAt": placed.UnixMilli(), "packSize": 6,
+		"ordered": 6, "open": 6, "allocated": 0, "cancelled": 0, "deliveryFrom": "2099-09-01", "orderBy": "2099-06-30", "unitPrice": 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(st.TableName()), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestStaffMarkAProductForward: staff mark a product forward, the field problems of a bad
 // marking come back by field, a buyer is refused, the product answers its marking (and
@@ -72,10 +102,15 @@ func TestStaffMarkAProductForward(t *testing.T) {
 		t.Fatalf("buyer's prices carry the marking without the expected units: %d %v", code, prices)
 	}
 
+	putForwardLineForTest(t, st, p.SKU, buyer.UID)
 	code, out, _ = c.get("/api/admin/forward/demand?sku="+strings.ToLower(p.SKU), staff.IDToken)
 	products, _ := out["products"].([]any)
 	if code != 200 || len(products) != 1 || products[0].(map[string]any)["sku"] != p.SKU {
 		t.Fatalf("demand: %d %v", code, out)
+	}
+	accounts, _ := products[0].(map[string]any)["accounts"].([]any)
+	if len(accounts) != 1 || accounts[0].(map[string]any)["uid"] != buyer.UID || fmt.Sprint(accounts[0].(map[string]any)["packs"]) != "map[allocated:0 backordered:0 cancelled:0 open:1 ordered:1]" {
+		t.Fatalf("demand by account: %v", accounts)
 	}
 	code, _, body := c.get("/api/admin/forward/demand.csv?range="+p.RangeURLText, staff.IDToken)
 	if code != 200 || !strings.HasPrefix(string(body), "range,sku,name,") || !strings.Contains(string(body), p.SKU+",") {

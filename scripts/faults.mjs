@@ -51,10 +51,17 @@
 //      restarted, it gets the same event again (Stripe's retry) and once more: one card
 //      payment is recorded for the PaymentIntent, allocated to the invoice once, the order
 //      is paid, the event is marked applied, and ordercheck finds the money invariants.
+//   G. A delivery's allocation under kill -9 (docs/forward-orders.md "Receiving and
+//      allocation"): a product is made forward, eight buyers (half on account) forward-order
+//      it, staff record a short delivery and apply it, and the edge is killed with SIGKILL
+//      at a random moment of the apply; restarted, the apply is sent again and answers the
+//      delivery applied. Then, read from the table: per line open + allocated + cancelled =
+//      ordered, Σ allocated = the receipt's count ≤ received, each forward order's units on
+//      its one release order (invoiced after recover), and the stock up by the leftover once.
 //
 // Environment: FIREBASE_AUTH_EMULATOR_HOST (required), FIREBASE_PROJECT_ID
 // (demo-tradeshop), FAULTS_SITE_DIR (.local/release/site), FAULTS_STORE_TIMEOUT_MS (1500),
-// FAULTS_ROUNDS (ABCDEF: the rounds to run, by letter; B, E and F need no site build, so
+// FAULTS_ROUNDS (ABCDEFG: the rounds to run, by letter; B, E and F need no site build, so
 // FAULTS_ROUNDS=E with FAULTS_SITE_DIR a folder holding an index.html runs E alone),
 // FAULTS_STRIPE_API_BASE (the test run's stripe-mock; without it the suite starts its own).
 // The edges get the local Stripe key and webhook secret (scripts/stripe-mock.mjs).
@@ -73,7 +80,7 @@ const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
 const siteDir = process.env.FAULTS_SITE_DIR || path.join(localDir, 'release', 'site');
 const timeoutMs = Number(process.env.FAULTS_STORE_TIMEOUT_MS || 1500);
-const rounds = (process.env.FAULTS_ROUNDS || 'ABCDEF').toUpperCase();
+const rounds = (process.env.FAULTS_ROUNDS || 'ABCDEFG').toUpperCase();
 const unavailable = "The shop's database did not answer in time. Please try again in a moment.";
 const BUYERS = 20;
 const ORDERS_EACH = 3;
@@ -376,6 +383,12 @@ function requests(buyer, sku, staff, products) {
       body: { token: s, csv: { name: 'faults.csv', text: 'applies_to,code,discount_percent\n' }, apply: false, version: 0 },
     },
     'GET /api/admin/price-groups/{id}/export': { as: staff, path: '/api/admin/price-groups/faults/export' },
+    // Receiving forward deliveries (issue 38): each reads the store first (a list, the
+    // products of the lines, the receipt).
+    'GET /api/admin/receipts': { as: staff },
+    'POST /api/admin/receipts': { as: staff, body: { token: s, lines: [{ sku: sku.sku, units: sku.pack_size }] } },
+    'GET /api/admin/receipts/{id}': { as: staff, path: '/api/admin/receipts/RCV-000001' },
+    'POST /api/admin/receipts/{id}/apply': { as: staff, path: '/api/admin/receipts/RCV-000001/apply', body: { token: s, allocations: [] } },
     'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
     'POST /api/admin/products/{sku}/stock': {
       as: staff,
@@ -417,6 +430,8 @@ function requests(buyer, sku, staff, products) {
     'GET /api/orders/{id}/creditNotes/{number}': { path: '/api/orders/TS-100001/creditNotes/CN-000001' },
     'POST /api/orders/{id}/pay': { path: '/api/orders/TS-100001/pay', body: { token: t } },
     'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
+    'GET /api/forward-orders': {},
+    'POST /api/forward-orders/{id}/lines': { path: '/api/forward-orders/TS-100001/lines', body: { token: t, sku: sku.sku, packs: 0 } },
     'POST /api/billing': { body: { token: t, billing } },
     'POST /api/checkout': { body: { token: t } },
     'POST /api/getCoupon': { body: { token: t, active_coupon_id: 'TRADE10' } },
@@ -1493,6 +1508,127 @@ async function cardEventKilled(product, coupon) {
 
 // ---------------------------------------------------------------- main
 
+// ---------------------------------------------------------------- G. a delivery's allocation under kill -9
+
+/** One call of DynamoDB Local's raw API (as storeItem). */
+async function storeCall(target, body) {
+  const res = await fetch(`http://127.0.0.1:${storePort}/`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': `DynamoDB_20120810.${target}`,
+      authorization: 'AWS4-HMAC-SHA256 Credential=faults/20260101/eu-west-2/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0',
+    },
+    body: JSON.stringify({ TableName: storeEnv.TABLE_NAME, ...body }),
+    signal: AbortSignal.timeout(5000),
+  });
+  if (!res.ok) throw new Error(`DynamoDB Local ${target} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  return res.json();
+}
+
+const num = (/** @type {any} */ v) => Number(v?.N ?? 0);
+
+/** G. (see the top of the file). */
+async function allocationKilled(product) {
+  const year = new Date().getUTCFullYear() + 1;
+  await storeCall('UpdateItem', {
+    Key: { pk: { S: `PRODUCT#${product.sku}` }, sk: { S: 'ITEM' } },
+    UpdateExpression: 'SET fwd = :f',
+    ExpressionAttributeValues: { ':f': { M: { from: { S: `${year}-09-01` }, by: { S: `${year}-06-30` } } } },
+  });
+  const stockBefore = num((await storeItem(`PRODUCT#${product.sku}`, 'ITEM'))?.stock);
+  const staff = await staffUser();
+  await csrfFor(staff);
+  const buyers = await Promise.all(Array.from({ length: 8 }, (_, i) => payingBuyer(`fwd-${i}`, staff, i % 2 === 0)));
+  let packs = 0;
+  const forwardOrders = [];
+  for (const [i, b] of buyers.entries()) {
+    // packs_per_order packs are over the minimum order (ordercheck setup); one more each.
+    const each = product.packs_per_order + i;
+    await must('basket/set (forward)', await api(b, 'POST', '/api/basket/set', { token: b.token, sku: product.sku, quantity: each * product.pack_size }));
+    const r = await must(
+      'forward order',
+      await api(b, 'POST', '/api/orders', { token: b.token, idempotency_key: `faults-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true }),
+    );
+    forwardOrders.push({ uid: b.uid, id: r.body.id, kind: r.body.kind });
+    packs += each;
+  }
+  check(
+    'G. each buyer got a forward order',
+    forwardOrders.every((o) => o.kind === 'forward'),
+    forwardOrders.map((o) => `${o.id} ${o.kind}`).join(', '),
+  );
+  const received = Math.floor(packs / 2) * product.pack_size;
+  const rec = await must(
+    'record the delivery',
+    await api(staff, 'POST', '/api/admin/receipts', { token: staff.token, lines: [{ sku: product.sku, units: received }] }),
+  );
+  const id = rec.body.id;
+  const applying = api(staff, 'POST', `/api/admin/receipts/${id}/apply`, { token: staff.token, allocations: [] }, { limitMs: 30000 });
+  // The kill lands once the plan is stored (the receipt applying), after a random few
+  // more milliseconds: part-way through the forward orders' steps.
+  const t0 = performance.now();
+  let seen = 'recorded';
+  while (seen === 'recorded' && performance.now() - t0 < 10000) {
+    seen = /** @type {any} */ (await storeItem('RECEIPT', id))?.state?.S ?? 'recorded';
+  }
+  await sleep(rand(0, 15));
+  await kill9(edge);
+  const first = await applying;
+  await startEdge();
+  const mid = /** @type {any} */ (await storeItem('RECEIPT', id));
+  const done = mid?.done?.SS?.length ?? 0;
+  say(
+    'faults',
+    `G. the edge was killed ${Math.round(performance.now() - t0)} ms into the apply (answer ${first.status || first.error}); the receipt was ${mid?.state?.S}, ${done} of ${buyers.length} orders done`,
+  );
+  check('G. the kill landed while the delivery was being applied', mid?.state?.S === 'applying', `${mid?.state?.S}, ${done} orders done`);
+  const again = await must('apply again', await persist(() => api(staff, 'POST', `/api/admin/receipts/${id}/apply`, { token: staff.token, allocations: [] })));
+  check('G. the apply sent again answers the delivery applied', again.body.state === 'applied', again.body.state);
+  await run(path.join(binDir, 'recover'), ['-invoice-after', '0s'], { env: toolEnv });
+
+  const receipt = /** @type {any} */ (await storeItem('RECEIPT', id));
+  const counted = num(receipt?.alloc?.M?.[product.sku]);
+  const query = /** @type {{ Items: any[] }} */ (
+    await storeCall('Query', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: `FWD#${product.sku}` } }, ConsistentRead: true })
+  );
+  const lines = query.Items;
+  const broken = lines.filter((l) => num(l.open) + num(l.allocated) + num(l.cancelled) !== num(l.ordered) || num(l.open) < 0);
+  check(
+    'G. every forward line keeps open + allocated + cancelled = ordered',
+    broken.length === 0 && lines.length === buyers.length,
+    `${lines.length} lines; ${broken.length} broken`,
+  );
+  const allocated = lines.reduce((s, l) => s + num(l.allocated), 0);
+  check(
+    'G. the lines hold what the receipt counts, no more than received',
+    allocated === counted && counted <= received,
+    `${allocated} on the lines, ${counted} counted, ${received} received`,
+  );
+  const outcomes = /** @type {Record<string, any>} */ (receipt?.outcomes?.M ?? {});
+  const wrong = [];
+  for (const l of lines) {
+    const orderId = l.orderId.S;
+    const outcome = outcomes[orderId]?.M;
+    const release = outcome?.releaseId?.S;
+    if (!release) {
+      if (num(l.allocated) > 0) wrong.push(`${orderId}: ${num(l.allocated)} allocated, no release`);
+      continue;
+    }
+    const o = /** @type {any} */ (await storeItem(`USER#${l.uid.S}`, `ORDER#${release}`));
+    const shipped = (o?.lines?.L ?? []).reduce((s, x) => s + num(x.M.quantity), 0);
+    if (shipped !== num(l.allocated)) wrong.push(`${orderId}: ${num(l.allocated)} allocated, ${shipped} on ${release}`);
+    if (!o?.invoice) wrong.push(`${release} has no invoice`);
+  }
+  check("G. every allocated unit is on its forward order's one release order, invoiced", wrong.length === 0, wrong.slice(0, 4).join('; '));
+  const stockAfter = num((await storeItem(`PRODUCT#${product.sku}`, 'ITEM'))?.stock);
+  check(
+    'G. the stock went up by the leftover once',
+    stockAfter === stockBefore + received - counted,
+    `${stockBefore} → ${stockAfter}; leftover ${received - counted}`,
+  );
+}
+
 async function main() {
   if (!authHost) throw new Error('FIREBASE_AUTH_EMULATOR_HOST is not set: run the fault suite through scripts/test, or point it at a running emulator');
   if (!existsSync(path.join(siteDir, 'index.html'))) throw new Error(`no published site in ${siteDir}: set FAULTS_SITE_DIR`);
@@ -1561,6 +1697,8 @@ async function main() {
     ['D', 'catalogue import killed', () => importKilled(new Set(setup.products.map((p) => p.sku)))],
     ['E', 'payments under kill -9', () => paymentsKilled(setup.products.slice(7, 9), setup.coupon)],
     ['F', "a card payment's event under kill -9", () => cardEventKilled(setup.products[9], setup.coupon)],
+    // Last: it makes round A's and C's product a forward product.
+    ['G', "a delivery's allocation under kill -9", () => allocationKilled(setup.products[0])],
   ];
   for (const [letter, name, round] of all) {
     if (!rounds.includes(letter)) continue;

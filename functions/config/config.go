@@ -103,6 +103,11 @@ type Shop struct {
 	BankTransfer  BankTransfer           `json:"bankTransfer"`
 	Operations    Operations             `json:"operations"`
 	Credit        Credit                 `json:"credit"`
+	// ForwardAllocation is how a delivery of a forward product is shared among its open
+	// forward orders (docs/forward-orders.md "Receiving and allocation"): "pro-rata" (each
+	// order the same share of what it asked for, in whole packs) or "first-come" (oldest
+	// order filled first).
+	ForwardAllocation string `json:"forwardAllocation"`
 }
 
 // Load parses the embedded shop.json after checking it against shop-schema.json

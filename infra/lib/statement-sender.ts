@@ -14,9 +14,11 @@ export interface StatementSenderProps {
 }
 
 /**
- * The statements function, run at 06:00 UTC on the 1st of each month (the 1st in London
- * too, in winter and in summer): it queues each trade account's statement email in the
- * outbox, once per account and month (docs/statements.md), for sendEmails to send. A run
+ * The statements function, run at 06:00 UTC every day (the same day in London, in winter
+ * and in summer): on the 1st of each month it queues each trade account's statement email
+ * in the outbox, once per account and month (docs/statements.md), and every day the
+ * pre-order reminders, once per buyer and order-by date (docs/forward-orders.md
+ * "Reminders"), for sendEmails to send. A run
  * that fails is tried again by Lambda (twice, a minute or two apart): a run queues
  * nothing twice, so a retry only finishes what the failed run left, and three failures
  * raise the jobs' alarm.
@@ -29,17 +31,20 @@ export class StatementSender extends Construct {
     this.fn = goFunction(this, 'statements', {
       codeDir: props.codeDir,
       memoryMB: 512,
-      description: "Queues each trade account's monthly statement email (the 1st of each month)",
+      description: "Queues the monthly statement emails (the 1st of each month) and the daily pre-order reminders",
       environment: { ...props.environment, TABLE_NAME: props.table.tableName },
       // Every account's ledger, a few at once: minutes for thousands of accounts.
       timeout: Duration.minutes(10),
     });
     this.fn.configureAsyncInvoke({ retryAttempts: 2 });
-    // Read the accounts list and each account's documents, queue an email: nothing else.
+    // Read the accounts list, each account's documents and basket and the forward
+    // products, queue an email: nothing else.
     grantTable(this.fn, props.table, (props.rights ?? loadJob('statements')).access);
+    // The rule keeps its first id (it ran on the 1st only) so that the deploy changes its
+    // schedule rather than replacing it.
     new events.Rule(this, 'FirstOfTheMonth', {
-      description: 'Runs statements at 06:00 UTC on the 1st of each month',
-      schedule: events.Schedule.cron({ minute: '0', hour: '6', day: '1' }),
+      description: 'Runs statements at 06:00 UTC every day',
+      schedule: events.Schedule.cron({ minute: '0', hour: '6' }),
       targets: [new targets.LambdaFunction(this.fn, { retryAttempts: 0 })],
     });
   }

@@ -7,11 +7,11 @@ describe.each(STAGES)('StatementSender in the %s stack', (stage) => {
   const fns = resources(t, 'AWS::Lambda::Function');
   const id = Object.keys(fns).find((k) => k.includes('statements'));
 
-  it('runs statements at 06:00 UTC on the 1st of each month, Lambda trying a failed run twice more', () => {
+  it('runs statements at 06:00 UTC every day (statements on the 1st, reminders daily), Lambda trying a failed run twice more', () => {
     expect(id).toBeDefined();
     const rules = Object.values(resources(t, 'AWS::Events::Rule')).filter((r) => JSON.stringify(r.Properties['Targets']).includes(id!));
     expect(rules).toHaveLength(1);
-    expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 6 1 * ? *)', State: 'ENABLED' });
+    expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 6 * * ? *)', State: 'ENABLED' });
     expect(rules[0]!.Properties['Targets'][0].Arn).toEqual({ 'Fn::GetAtt': [id, 'Arn'] });
     const invokeConfigs = Object.values(resources(t, 'AWS::Lambda::EventInvokeConfig')).filter((c) => JSON.stringify(c.Properties).includes(id!));
     expect(invokeConfigs).toHaveLength(1);

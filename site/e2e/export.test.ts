@@ -82,6 +82,7 @@ describe('every prerendered page', () => {
       '/admin/health/',
       '/admin/orders/',
       '/admin/price-groups/',
+      '/admin/receiving/',
       '/admin/stock/',
     ]);
     for (const p of admin) {

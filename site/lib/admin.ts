@@ -16,6 +16,8 @@ import type {
   AdminProductPage as ProductWithAudit,
   AdminPriceGroupPage,
   AdminPriceGroupsPage,
+  AdminReceiptPage,
+  AdminReceiptsPage,
   CreditHoldAnswer,
   FileProblem,
   PlanAnswer,
@@ -388,4 +390,28 @@ export async function downloadPriceGroup(id: string, doc: Document = document): 
   const name = priceGroupExportName(id);
   saveFile(csv, name, doc);
   return name;
+}
+
+// Receiving forward deliveries (issue 38, docs/forward-orders.md "Receiving and allocation"):
+// the answers count packs; the requests send units (packs × pack size).
+
+/** Every delivery recorded, newest first, with the shop's allocation rule. */
+export function adminReceipts(signal?: AbortSignal): Promise<AdminReceiptsPage> {
+  return adminGet<AdminReceiptsPage>('/api/admin/receipts', { ...(signal && { signal }) });
+}
+
+/** One delivery: recorded, with the proposal by the shop's rule; applied, what it released. */
+export function adminReceipt(id: string, signal?: AbortSignal): Promise<AdminReceiptPage> {
+  return adminGet<AdminReceiptPage>(`/api/admin/receipts/${encodeURIComponent(id)}`, { ...(signal && { signal }) });
+}
+
+/** Records a delivery: units of each SKU (a 400 names each line that is wrong). */
+export function adminReceiptRecord(lines: { sku: string; units: number }[]): Promise<AdminReceiptPage> {
+  return adminPost<AdminReceiptPage>('/api/admin/receipts', { lines });
+}
+
+/** Applies a delivery with staff's units per forward line (lines not named keep the
+ * proposal's); a delivery applied already answers as it is. */
+export function adminReceiptApply(id: string, allocations: { sku: string; line_sk: string; units: number }[]): Promise<AdminReceiptPage> {
+  return adminPost<AdminReceiptPage>(`/api/admin/receipts/${encodeURIComponent(id)}/apply`, { allocations });
 }

@@ -157,6 +157,21 @@ export interface PayAnswer {
   url: string;
 }
 
+export interface ForwardOrdersAnswer {
+  orders: ForwardOrderAnswer[];
+}
+
+export interface ForwardOrderAnswer {
+  id: string;
+  placed_at: UnixMillis;
+  delivery_from: string;
+  delivery_to: string;
+  no_backorders: boolean;
+  companion: string;
+  lines: ForwardLineAnswer[];
+  releases: string[];
+}
+
 export interface ListsAnswer {
   lists: ListSummary[];
 }
@@ -173,6 +188,10 @@ export interface ListBasketAnswer {
   added: AddedLine[];
   unavailable: RefusedLine[];
   lines: number;
+}
+
+export interface AlertsAnswer {
+  alerts: AlertAnswer[];
 }
 
 export interface ProfileAnswer {
@@ -347,6 +366,27 @@ export interface DemandAnswer {
   sku: string;
   range: RangeRef;
   products: DemandProductAnswer[];
+}
+
+export interface AdminReceiptsPage {
+  receipts: ReceiptSummary[];
+  rule: string;
+}
+
+export interface AdminReceiptPage {
+  id: string;
+  state: string;
+  created_at: UnixMillis;
+  by: string;
+  rule: string;
+  applied_by: string;
+  applied_at: UnixMillis | null;
+  lines: ReceiptLineAnswer[];
+  proposal: ProposalSKUAnswer[];
+  releases: ReleaseAnswer[];
+  released: number;
+  leftover: number;
+  max_lines: number;
 }
 
 export interface ErrorReportsAnswer {
@@ -591,6 +631,22 @@ export interface OrderPaymentAnswer {
   card_refunds: CardRefundAnswer[];
 }
 
+export interface ForwardLineAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  unit_price: Pence;
+  ordered_packs: number;
+  allocated_packs: number;
+  backordered_packs: number;
+  cancelled_packs: number;
+  open_packs: number;
+  state: string;
+  delivery_from: string;
+  order_by: string;
+  can_change: boolean;
+}
+
 export interface ListSummary {
   id: string;
   name: string;
@@ -617,6 +673,14 @@ export interface RefusedLine {
   name: string;
   code: string;
   message: string;
+}
+
+export interface AlertAnswer {
+  sku: string;
+  name: string;
+  path: string;
+  created_at: UnixMillis;
+  in_stock: boolean;
 }
 
 export interface AdminOrderSummary {
@@ -895,6 +959,42 @@ export interface DemandProductAnswer {
   accounts: DemandAccountAnswer[];
 }
 
+export interface ReceiptSummary {
+  id: string;
+  state: string;
+  created_at: UnixMillis;
+  by: string;
+  skus: number;
+  received: number;
+}
+
+export interface ReceiptLineAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  received: number;
+  released: number;
+  leftover: number;
+}
+
+export interface ProposalSKUAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  received: number;
+  released: number;
+  leftover: number;
+  rows: ProposalRowAnswer[];
+}
+
+export interface ReleaseAnswer {
+  forward_order_id: string;
+  uid: string;
+  release_id: string;
+  done: boolean;
+  lines: ReleaseLineAnswer[];
+}
+
 export interface Menu {
   ranges: RangeLink[];
   groups: MenuGroup[];
@@ -1080,6 +1180,28 @@ export interface DemandAccountAnswer {
   orders: number;
   units: ForwardUnits;
   packs: ForwardUnits;
+}
+
+export interface ProposalRowAnswer {
+  order_id: string;
+  line_sk: string;
+  uid: string;
+  email: string;
+  company: string;
+  placed_at: UnixMillis;
+  want: number;
+  proposed: number;
+  short: number;
+  no_backorders: boolean;
+}
+
+export interface ReleaseLineAnswer {
+  sku: string;
+  pack_size: number;
+  planned: number;
+  released: number;
+  cancelled: number;
+  backordered: number;
 }
 
 export interface MenuGroup {

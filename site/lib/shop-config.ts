@@ -32,6 +32,9 @@ export interface ShopConfig {
   /** Credit hold: days past its due date an invoice on account may owe before the
    * account cannot order on account (docs/back-office.md "Credit hold"). */
   credit: { hold_grace_days: number };
+  /** How a delivery of a forward product is shared among its forward orders:
+   * "pro-rata" or "first-come" (docs/forward-orders.md "Receiving and allocation"). */
+  forwardAllocation: 'pro-rata' | 'first-come';
 }
 
 const configDir = () => path.join(process.cwd(), '..', 'functions', 'config');

@@ -16,14 +16,18 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/alerts"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/cardpay"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/edge"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/metrics"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/receiving"
+	"github.com/tradeshop/functions/internal/reminders"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -117,13 +121,14 @@ func run(log *slog.Logger) error {
 		IdleTimeout:       2 * time.Minute,
 	}
 	log.Info("edge listening", "url", "http://"+ln.Addr().String()+"/")
-	go sweep(ctx, log, deps.Store, deps.Shop, deps.Card)
+	go sweep(ctx, log, deps.Store, deps.Shop, deps.Card, api.AlertsOf(deps))
 	log.Info("sending emails", "smtp", net.JoinHostPort(smtp.Host, strconv.Itoa(smtp.Port)), "from", smtp.From, "every", deliverEvery.String())
 	go deliver(ctx, log, deps.Store, sender)
 	// The statement emails link the dashboard on this edge, or on SITE_ORIGIN where the
 	// edge stands behind another address.
-	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now,
-		SiteOrigin: env("SITE_ORIGIN", "http://"+ln.Addr().String())})
+	origin := env("SITE_ORIGIN", "http://"+ln.Addr().String())
+	go sendStatements(ctx, log, statements.Service{Store: deps.Store, Shop: deps.Shop, Now: time.Now, SiteOrigin: origin},
+		reminders.Service{Store: deps.Store, Notify: mail.Notices{Shop: deps.Shop, SiteURL: origin}, Now: time.Now})
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -144,10 +149,10 @@ func run(log *slog.Logger) error {
 // same sweep).
 const sweepEvery = 30 * time.Second
 
-// sweep undoes stale pending orders, issues missing invoices and asks Stripe again for
-// unanswered refunds to a card (card nil: card payment off) every sweepEvery until ctx
-// ends.
-func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop, card *cardpay.Service) {
+// sweep undoes stale pending orders, issues missing invoices, asks Stripe again for
+// unanswered refunds to a card (card nil: card payment off) and emails the back-in-stock
+// alerts a failed notify left every sweepEvery until ctx ends.
+func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.Shop, card *cardpay.Service, stockAlerts alerts.Service) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -158,10 +163,17 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 		}
 		run := metrics.Job(ctx, "sweepOrders", metrics.NewID())
 		r, err := orders.Recover(run, st, shop, mail.Notices{Shop: shop}, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter)
+		// Deliveries whose allocation a crash left part-way (docs/forward-orders.md).
+		if received, rerr := (receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}).Sweep(run, receiving.SweepAfter); received > 0 || rerr != nil {
+			log.InfoContext(run, "deliveries swept", "finished", received, "err", rerr)
+		}
 		if card != nil {
 			if asked, cerr := card.Sweep(run); asked > 0 || cerr != nil {
 				log.InfoContext(run, "card refunds swept", "asked", asked, "err", cerr)
 			}
+		}
+		if sent, aerr := stockAlerts.Sweep(run); sent > 0 || aerr != nil {
+			log.InfoContext(run, "back-in-stock alerts swept", "sent", sent, "err", aerr)
 		}
 		backlog := st.RecordOrderBacklogs(run, time.Now())
 		log.InfoContext(run, "orders swept", "backlog_err", backlog, "undone", r.Undone, "invoiced", r.Invoiced, "cancelled", r.Cancelled, "err", err, metrics.Flush(run))
@@ -169,18 +181,26 @@ func sweep(ctx context.Context, log *slog.Logger, st *store.Store, shop config.S
 }
 
 // statementsEvery is how often the edge looks whether it is the 1st of a London month,
-// and if so queues that month's statements (the cloud's statements Lambda runs once on
-// the 1st). Each account's statement is queued once a month however often it runs.
+// and if so queues that month's statements, and whether a new London day began, and if
+// so queues its pre-order reminders (the cloud's statements Lambda runs once a day).
+// Each account's statement is queued once a month, and each buyer's reminder once per
+// order-by date, however often it runs.
 const statementsEvery = time.Hour
 
-// sendStatements queues the month's statement emails on the 1st of each month, at the
-// edge's start and every statementsEvery, until ctx ends.
-func sendStatements(ctx context.Context, log *slog.Logger, sts statements.Service) {
+// sendStatements queues the month's statement emails on the 1st of each month, and each
+// London day's pre-order reminders once, at the edge's start and every statementsEvery,
+// until ctx ends.
+func sendStatements(ctx context.Context, log *slog.Logger, sts statements.Service, rems reminders.Service) {
 	t := time.NewTicker(statementsEvery)
 	defer t.Stop()
+	reminded := ""
 	for {
-		if now := time.Now(); statements.FirstOfMonth(now) {
+		now := time.Now()
+		if statements.FirstOfMonth(now) {
 			_ = sts.RunJob(ctx, log, metrics.NewID(), statements.Month(now))
+		}
+		if day := catalogue.LondonDate(now); day != reminded && rems.RunJob(ctx, log, metrics.NewID(), day) == nil {
+			reminded = day
 		}
 		select {
 		case <-ctx.Done():

@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/orders"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -41,6 +43,10 @@ func main() {
 	}
 	r, err := orders.Recover(ctx, st, shop, mail.Notices{Shop: shop}, time.Now(), *stale, *invoiceAfter)
 	fmt.Printf("recover: %d pending order(s) undone, %d missing invoice(s) issued, %d cancellation(s) finished\n", r.Undone, r.Invoiced, r.Cancelled)
+	// Deliveries whose allocation a crash left part-way, begun longer ago than -invoice-after.
+	received, rerr := receiving.Service{Store: st, Shop: shop, Now: time.Now, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}.Sweep(ctx, *invoiceAfter)
+	fmt.Printf("recover: %d delivery allocation(s) finished\n", received)
+	err = errors.Join(err, rerr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recover:", err)
 		os.Exit(1)

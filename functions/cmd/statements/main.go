@@ -1,11 +1,15 @@
-// Command statements queues each trade account's monthly statement email (docs/statements.md):
-// every account with a balance gets its statement once per month, however often the
-// run starts (the outbox record's id is the account's and the month's, put on
-// condition). In the cloud it is the scheduled Lambda an EventBridge rule runs at 06:00
-// UTC on the 1st of each month (infra/lib/statement-sender.ts) for the London month of
-// the day; the local edge runs the same Send on the 1st; by hand:
+// Command statements runs the daily account emails: each trade account's monthly
+// statement (docs/statements.md) on the 1st of the London month, and every day the
+// pre-order reminders (docs/forward-orders.md "Reminders"). Every account with a balance
+// gets its statement once per month, and every buyer a reminder once per order-by date,
+// however often the run starts (each outbox record's id is the account's and the
+// month's, or the buyer's and the date's, put on condition). In the cloud it is the
+// scheduled Lambda an EventBridge rule runs at 06:00 UTC every day
+// (infra/lib/statement-sender.ts); the local edge runs the same Send on the 1st, and the
+// reminders daily; by hand:
 //
 //	statements -month 2026-12
+//	statements -reminders 2027-06-23    # the reminders due that London day, not the statements
 //
 // It reads the store's environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION,
 // STORE_TIMEOUT_MS) and SITE_ORIGIN (where the site is served: the email links the
@@ -16,6 +20,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -24,8 +29,11 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/lambdarun"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/metrics"
+	"github.com/tradeshop/functions/internal/reminders"
 	"github.com/tradeshop/functions/internal/statements"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -42,15 +50,29 @@ func main() {
 func scheduled() {
 	log, st, _, shop := lambdarun.StartJob(os.Getenv)
 	sts := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}
+	rems := reminders.Service{Store: st, Notify: mail.Notices{Shop: shop, SiteURL: os.Getenv("SITE_ORIGIN")}, Now: time.Now}
 	lambda.Start(func(ctx context.Context) error {
-		return sts.RunJob(ctx, log, metrics.RunID(ctx), statements.Month(time.Now()))
+		now := time.Now()
+		// The reminders first: they are due every day, the statements on the 1st only.
+		err := rems.RunJob(ctx, log, metrics.RunID(ctx), catalogue.LondonDate(now))
+		if statements.FirstOfMonth(now) {
+			err = errors.Join(err, sts.RunJob(ctx, log, metrics.RunID(ctx), statements.Month(now)))
+		}
+		return err
 	})
 }
 
 // byHand is the command a release engineer runs.
 func byHand() {
 	month := flag.String("month", statements.Month(time.Now()), "the month whose statements to send, YYYY-MM (each account's once)")
+	remindDay := flag.String("reminders", "", "instead of the statements, queue the pre-order reminders due on this London day, YYYY-MM-DD (each buyer's once per order-by date)")
 	flag.Parse()
+	if *remindDay != "" {
+		if _, err := time.Parse(time.DateOnly, *remindDay); err != nil {
+			fmt.Fprintln(os.Stderr, "statements: -reminders must be a date such as 2027-06-23")
+			os.Exit(2)
+		}
+	}
 	if _, err := statements.ParseMonth(*month); err != nil {
 		fmt.Fprintln(os.Stderr, "statements:", err)
 		os.Exit(2)
@@ -66,6 +88,16 @@ func byHand() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "statements:", err)
 		os.Exit(1)
+	}
+	if *remindDay != "" {
+		rr, err := reminders.Service{Store: st, Notify: mail.Notices{Shop: shop, SiteURL: os.Getenv("SITE_ORIGIN")}, Now: time.Now}.Send(ctx, *remindDay)
+		fmt.Printf("statements: reminders of %s: %d forward product(s) due, %d basket(s) holding one, %d reminder(s) queued, %d queued before, %d with no email address, %d failed\n",
+			rr.Day, rr.Products, rr.Baskets, rr.Queued, rr.Already, rr.NoEmail, rr.Failed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "statements:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	r, err := statements.Service{Store: st, Shop: shop, Now: time.Now, SiteOrigin: os.Getenv("SITE_ORIGIN")}.Send(ctx, *month)
 	fmt.Printf("statements: %s: %d account(s) read, %d statement(s) queued, %d queued before, %d with a balance but no email address, %d failed\n",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/color"
 	"net/http"
@@ -20,16 +21,19 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/alerts"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/cardpay"
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/csrf"
+	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
 	"github.com/tradeshop/functions/internal/payments"
 	"github.com/tradeshop/functions/internal/pricing"
 	"github.com/tradeshop/functions/internal/publish"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
 	"github.com/tradeshop/functions/internal/store"
@@ -92,6 +96,12 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			break
 		}
 	}
+	// soldOut is a product the alerts' calls sell out and staff restock (not p, which the
+	// basket and the import use).
+	soldOut := cat.Products[len(cat.Products)-1]
+	if soldOut.SKU == p.SKU || soldOut.Stock < soldOut.PackSize {
+		t.Fatalf("the last product %s cannot be the sold-out one", soldOut.SKU)
+	}
 	tok := fmt.Sprintf("%q", u.IDToken)
 	line := func(packs int) string {
 		return fmt.Sprintf(`{"token":%s,"sku":%q,"quantity":%d}`, tok, p.SKU, packs*p.PackSize)
@@ -109,7 +119,7 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		b, _ := json.Marshal(out)
 		return code, string(b)
 	}
-	var orderID, largeID, creditNote string
+	var orderID, largeID, creditNote, forwardID, forwardSKU string
 	var accountVersion int64
 	var paymentID, refundSource string
 	su := testenv.Staff(t, testenv.NewNamedUser(t, "Access Staff"))
@@ -156,6 +166,30 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}
 		if err := st.ChangeAccount(ctx, store.AccountChange{UID: u.UID, Seen: prof.UpdatedAt, PriceGroup: "independents", Audit: audit}); err != nil {
 			t.Fatal(err)
+		}
+	}
+
+	// Receiving (issue 38): the last product of the catalogue is made forward and another
+	// buyer forward-orders it (beside the journey), so the deliveries have a line to share.
+	fwdP := cat.Products[len(cat.Products)-1]
+	var receiptID string
+	forwardOrdered := func() {
+		t.Helper()
+		fwdP.Forward = &catalogue.Forward{DeliveryFrom: catalogue.LondonDate(time.Now().AddDate(0, 3, 0)), OrderBy: catalogue.LondonDate(time.Now().AddDate(0, 1, 0))}
+		if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{fwdP}, nil); err != nil {
+			t.Fatal(err)
+		}
+		fu := testenv.NewNamedUser(t, "Access Forward Ltd")
+		if err := st.SaveBilling(ctx, fu.UID, store.Billing{Company: "Access Forward Ltd", Contact: "Pat", PaymentMethod: "proforma",
+			Address: store.Address{Line1: "1 High St", Town: "Exampleton", Postcode: "EX1 2AB"}}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		packs := int(20000/(fwdP.UnitPrice*int64(fwdP.PackSize))) + 4
+		if err := st.SetLine(ctx, fu.UID, fwdP.SKU, packs*fwdP.PackSize, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if code, o := c.post("/api/orders", fmt.Sprintf(`{"token":%q,"idempotency_key":"access-forward-0001","delivery_option":"standard","same_as_billing":true}`, fu.IDToken), nil); code != 201 || o["kind"] != "forward" {
+			t.Fatalf("forward order: %d %v", code, o)
 		}
 	}
 
@@ -413,6 +447,21 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}, nil},
 		{"adminPriceGroups", staffGet("/api/admin/price-groups"), nil},
 		{"adminPriceGroupExport", staffGet("/api/admin/price-groups/access/export"), nil},
+		// Receiving (issue 38): a delivery recorded, listed, read with its proposal, applied.
+		{"adminReceiptRecord", func() (int, string) {
+			code, body := post("/api/admin/receipts", fmt.Sprintf(`{"token":%s,"lines":[{"sku":%q,"units":%d}]}`, stok, fwdP.SKU, 2*fwdP.PackSize))
+			var out struct{ ID string }
+			_ = json.Unmarshal([]byte(body), &out)
+			if out.ID != "" {
+				receiptID = out.ID
+			}
+			return code, body
+		}, forwardOrdered},
+		{"adminReceipts", staffGet("/api/admin/receipts"), nil},
+		{"adminReceipt", func() (int, string) { return staffGet("/api/admin/receipts/" + receiptID)() }, nil},
+		{"adminReceiptApply", func() (int, string) {
+			return post("/api/admin/receipts/"+receiptID+"/apply", `{"token":`+stok+`,"allocations":[]}`)
+		}, nil},
 		{"adminAccountUpdate", func() (int, string) {
 			return post("/api/admin/accounts/"+u.UID, fmt.Sprintf(`{"token":%s,"version":%d,"approved_for_credit":true,"credit_limit":100000,"price_group":"independents","dsc":"{\"range:wholesale-christmas\":10}"}`, stok, accountVersion))
 		}, func() { accountVersion = profileVersion(u.UID) }},
@@ -483,6 +532,28 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminForward", func() (int, string) {
 			return post("/api/admin/products/"+p.SKU+"/forward", `{"token":`+stok+`,"clear":true}`)
 		}, nil},
+		// Back-in-stock alerts (issue 38): a buyer asks on a product sold out, lists, removes
+		// and asks again; staff setting its stock back emails them (the product's alerts read,
+		// the pair deleted with the email put, in adminStock's grants).
+		{"alerts", func() (int, string) {
+			return post("/api/alerts", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU))
+		}, func() {
+			gone := soldOut
+			gone.Stock = 0
+			if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{gone}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"alerts", func() (int, string) { return get("/api/alerts") }, nil},
+		{"alertRemove", func() (int, string) {
+			return post("/api/alerts/remove", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU))
+		}, nil},
+		{"alerts", func() (int, string) {
+			return post("/api/alerts", fmt.Sprintf(`{"token":%s,"sku":%q}`, tok, soldOut.SKU))
+		}, nil},
+		{"adminStock", func() (int, string) {
+			return post("/api/admin/products/"+soldOut.SKU+"/stock", fmt.Sprintf(`{"token":%s,"mode":"set","quantity":%d,"expected":0,"reason":"Reprinted"}`, stok, soldOut.Stock))
+		}, nil},
 		// The catalogue import as the back-office page makes it: a picture, the check, the
 		// apply (a new product with the picture, a price change, a range and a category
 		// renamed), the export.
@@ -534,6 +605,39 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 			code, _, body := c.bearer("DELETE", "/api/lists/"+listID, u.IDToken, nil, "")
 			return code, string(body)
 		}, nil},
+		// The buyers' book (issue 38): a forward order placed (the setup), listed with its
+		// lines' ledger items, and its line cancelled.
+		{"forwardOrders", func() (int, string) { return get("/api/forward-orders") }, func() {
+			fp := cat.Products[2]
+			fp.Stock, fp.Forward = 0, &catalogue.Forward{DeliveryFrom: "2099-09-01", OrderBy: "2099-06-30"}
+			if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{fp}, nil); err != nil {
+				t.Fatal(err)
+			}
+			b, err := st.Basket(ctx, u.UID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range b.Lines {
+				if err := st.RemoveLine(ctx, u.UID, l.SKU, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Enough packs for the minimum order (forward lines count towards it).
+			packs := 1 + 12000/(int(fp.UnitPrice)*fp.PackSize)
+			if err := st.SetLine(ctx, u.UID, fp.SKU, packs*fp.PackSize, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			code, body := placeOrder("access-test-key-0004")()
+			var o struct{ ID, Kind string }
+			_ = json.Unmarshal([]byte(body), &o)
+			if code != 201 || o.Kind != "forward" {
+				t.Fatalf("forward order: %d %s", code, body)
+			}
+			forwardID, forwardSKU = o.ID, fp.SKU
+		}},
+		{"forwardOrderLine", func() (int, string) {
+			return post("/api/forward-orders/"+forwardID+"/lines", fmt.Sprintf(`{"token":%s,"sku":%q,"packs":0}`, tok, forwardSKU))
+		}, nil},
 	}
 
 	file := readEndpointsFile(t)
@@ -574,6 +678,10 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		}
 		checkAccesses(t, cl.endpoint, e.Access, rec.take())
 		covered[cl.endpoint] = true
+	}
+	// Staff's restock emailed the buyer's alert, through the grants of adminStock.
+	if left, err := st.AlertsOf(ctx, u.UID); err != nil || len(left) != 0 {
+		t.Fatalf("the restock left the alert: %+v %v", left, err)
 	}
 	// The card-paid order's cancellation refunded its credit to the card, through the
 	// grants of adminOrderAction.
@@ -620,16 +728,40 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	if err := st.WriteCardRefund(ctx, payments.RefundWrite{Refund: unanswered, Source: credit, Audit: orders.AuditEntry{At: hourAgo, Action: "refund to card"}}); err != nil {
 		t.Fatal(err)
 	}
-	rec.take()
+	// A back-in-stock alert a notify missed (its product has stock): the sweep sends it.
+	if _, err := st.PutAlert(ctx, alerts.Alert{SKU: p.SKU, UID: u3.UID, Email: "sweep@example.com", CreatedAt: time.Now()}, alerts.MaxPerBuyer); err != nil {
+		t.Fatal(err)
+	}
 	shop, err := config.Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A delivery whose apply died after storing its plan: the sweep finishes it (issue 38).
+	// The catalogue import since wrote the product as its file has it: forward again.
+	if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{fwdP}, nil); err != nil {
+		t.Fatal(err)
+	}
+	staffer := orders.Staff{UID: su.UID, Email: su.Email}
+	stuck, err := receiving.Service{Store: st, Shop: shop, Now: time.Now}.Record(ctx, []receiving.LineRequest{{SKU: fwdP.SKU, Units: fwdP.PackSize}}, staffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (receiving.Service{Store: diesAfterPlan{st}, Shop: shop, Now: time.Now}).Apply(ctx, stuck.ID, nil, staffer); !errors.Is(err, errDied) {
+		t.Fatalf("the apply that dies: %v", err)
+	}
+	rec.take()
+	later := receiving.Service{Store: st, Shop: shop, Now: func() time.Time { return time.Now().Add(time.Hour) }, Notify: mail.Notices{Shop: shop}, Placed: mail.Notices{Shop: shop}}
+	if n, err := later.Sweep(ctx, receiving.SweepAfter); err != nil || n != 1 {
+		t.Fatalf("deliveries swept: %d, %v", n, err)
 	}
 	if asked, err := deps.Card.Sweep(ctx); err != nil || asked != 1 {
 		t.Fatalf("card refunds swept: %d, %v", asked, err)
 	}
 	if r, err := orders.Recover(ctx, st, shop, nil, time.Now(), orders.DefaultStaleAfter, orders.InvoiceAfter); err != nil || r.Undone != 1 || r.Invoiced != 1 || r.Cancelled != 1 {
 		t.Fatalf("sweep: %+v, %v", r, err)
+	}
+	if sent, err := AlertsOf(deps).Sweep(ctx); err != nil || sent != 1 {
+		t.Fatalf("alerts swept: %d, %v", sent, err)
 	}
 	// Each run ends with the order backlogs' gauges (cmd/sweepOrders).
 	if err := st.RecordOrderBacklogs(ctx, time.Now()); err != nil {
@@ -700,3 +832,11 @@ func checkAccesses(t *testing.T, name string, grants []Grant, got []access) {
 		}
 	}
 }
+
+// diesAfterPlan is a store under an apply whose request dies after the plan is stored:
+// no forward order's step is written.
+type diesAfterPlan struct{ *store.Store }
+
+var errDied = errors.New("the request died")
+
+func (diesAfterPlan) AllocateOrder(context.Context, receiving.Step) error { return errDied }

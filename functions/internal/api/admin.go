@@ -113,6 +113,8 @@ type catalogueDeps struct {
 	Store catalogueStore
 	Media media.Store
 	Now   func() time.Time
+	// Restock hears of the products an import wrote (the back-in-stock alerts).
+	Restock orders.Restocker
 }
 
 // catalogueStore is the store's catalogue as the import and the export use it.
@@ -133,12 +135,12 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	staff := staffGate{Log: d.Log, CSRF: d.CSRF, Verify: d.Verifier}
 	accounts := tradeaccounts.Service{Store: d.Store, Now: d.Now}
 	offers := coupons.Service{Store: d.Store, Now: d.Now}
-	stocks := stock.Service{Store: d.Store, Now: d.Now}
+	stocks := stock.Service{Store: d.Store, Now: d.Now, Restock: AlertsOf(d)}
 	pays := payments.Service{Store: d.Store, Now: d.Now}
-	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now}
+	cat := catalogueDeps{staffGate: staff, Store: d.Store, Media: d.Media, Now: d.Now, Restock: AlertsOf(d)}
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
-	// Received is the receiving's count of a SKU's units (not on main yet: none counted).
+	receipts := receivingService(d)
 	demands := demand.Service{Store: d.Store}
 	return []Endpoint{
 		{"adminMe", "GET /api/admin/me", handleAdminMe(staff)},
@@ -182,6 +184,11 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminPriceGroupSave", "POST /api/admin/price-groups", handleAdminPriceGroupSave(staff, groups)},
 		{"adminPriceGroupImport", "POST /api/admin/price-groups/{id}/import", handleAdminPriceGroupImport(staff, groups)},
 		{"adminPriceGroupExport", "GET /api/admin/price-groups/{id}/export", handleAdminPriceGroupExport(staff, groups, d.Now)},
+		// Receiving forward deliveries (issue 38).
+		{"adminReceipts", "GET /api/admin/receipts", handleAdminReceipts(staff, receipts)},
+		{"adminReceiptRecord", "POST /api/admin/receipts", handleAdminReceiptRecord(staff, receipts)},
+		{"adminReceipt", "GET /api/admin/receipts/{id}", handleAdminReceipt(staff, receipts)},
+		{"adminReceiptApply", "POST /api/admin/receipts/{id}/apply", handleAdminReceiptApply(staff, receipts)},
 	}
 }
 

@@ -206,7 +206,7 @@ func handleCatalogueApply(d catalogueDeps) http.Handler {
 		// A page closed mid-way does not cut the import short.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), applyTimeout)
 		defer cancel()
-		pl, err := catimport.Apply(ctx, d.Store, req.input(), catimport.ApplyOptions{By: by, Expect: req.Job, Now: d.Now})
+		pl, err := catimport.Apply(ctx, d.Store, req.input(), catimport.ApplyOptions{By: by, Expect: req.Job, Now: d.Now, Restock: d.Restock})
 		if err != nil {
 			writeImportError(w, r, d.Log, pl, err)
 			return

@@ -26,8 +26,12 @@ var answerTypes = []any{
 	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{},
 	// Orders.
 	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
+	// The buyers' book (forward_orders.go).
+	forwardOrdersAnswer{}, forwardOrderAnswer{},
 	// Saved lists.
 	listsAnswer{}, listEnvelope{}, listDeletedAnswer{}, listBasketAnswer{},
+	// Back-in-stock alerts (alerts.go).
+	alertsAnswer{},
 	// Profile and session.
 	profileAnswer{}, csrfAnswer{},
 	// The back office (admin_answers.go).
@@ -41,6 +45,8 @@ var answerTypes = []any{
 	adminPriceGroupsPage{}, adminPriceGroupPage{}, priceGroupImportAnswer{},
 	// Forward products and their demand (issue 38, admin_forward.go).
 	forwardListAnswer{}, demandAnswer{},
+	// Receiving forward deliveries (issue 38, admin_receipts.go).
+	adminReceiptsPage{}, adminReceiptPage{},
 	// App error reports (apperrors.go).
 	errorReportsAnswer{},
 }

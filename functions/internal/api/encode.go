@@ -257,6 +257,7 @@ func errorAnswer(err error) (status int, body errorBody, failure string) {
 	var refused *shoperr.ConflictError
 	var unknown *shoperr.NotFoundError
 	var field *shoperr.FieldError
+	var fields *shoperr.FieldsError
 	var lines *shoperr.LinesError
 	var invalidFiles *catimport.Invalid
 	var busy *store.ImportBusy
@@ -272,6 +273,8 @@ func errorAnswer(err error) (status int, body errorBody, failure string) {
 		return http.StatusRequestEntityTooLarge, errorBody{Error: tooLarge.msg}, ""
 	case errors.As(err, &field):
 		return http.StatusBadRequest, errorBody{Error: msgInvalidFields, Problems: map[string]string{field.Field: field.Problem}}, ""
+	case errors.As(err, &fields):
+		return http.StatusBadRequest, errorBody{Error: msgInvalidFields, Problems: fields.Problems}, ""
 	case errors.As(err, &lines):
 		body := errorBody{Error: err.Error(), Lines: make([]lineProblem, len(lines.Lines))}
 		for i, l := range lines.Lines {

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/alerts"
 	"github.com/tradeshop/functions/internal/auth"
 	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/cardpay"
@@ -57,6 +58,15 @@ type Deps struct {
 	// StripeWebhookPause is the local fault suite's pause between recording a webhook
 	// event and applying it (cardpay.PauseFromEnv); 0 elsewhere.
 	StripeWebhookPause time.Duration
+	// SiteURL is the site's address (SITE_URL, no trailing slash; cardpay.ConfigFromEnv):
+	// the back-in-stock emails link the product page on it ("" for the path alone).
+	SiteURL string
+}
+
+// AlertsOf is the back-in-stock alerts over d's store, their emails linking d's site: the
+// handlers', and the local edge's sweep.
+func AlertsOf(d Deps) alerts.Service {
+	return alerts.Service{Store: d.Store, Mail: mail.Notices{Shop: d.Shop, SiteURL: d.SiteURL}, Now: d.Now, Log: d.Log}
 }
 
 // DepsFromEnv builds Deps from the environment (see README "Configuration").
@@ -112,7 +122,8 @@ func depsWith(ctx context.Context, getenv func(string) string, log *slog.Logger,
 	notify := mail.Notices{Shop: shop, SiteURL: cc.SiteURL}
 	return Deps{Log: log, Verifier: v, Store: st, Search: search.NewProvider(catalogueIndex(st), searchMaxAge),
 		CSRF: protector, Shop: shop, Now: time.Now, Notify: notify, Media: ms, ErrorReportLimit: reportLimit,
-		Card: cardpay.NewService(cc, st, notify, time.Now, log), CardOffered: cc.Offered(), StripeWebhookPause: pause}, nil
+		Card: cardpay.NewService(cc, st, notify, time.Now, log), CardOffered: cc.Offered(), StripeWebhookPause: pause,
+		SiteURL: cc.SiteURL}, nil
 }
 
 // cardService is card payment through Stripe over d's store, as the webhook applies it:
@@ -169,12 +180,13 @@ func Endpoints(d Deps) []Endpoint {
 	baskets := basket.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
 	placer := orders.Placer{Store: d.Store, Shop: d.Shop, Now: d.Now, StaleAfter: orders.DefaultStaleAfter, Notify: d.Notify, Hold: creditHolds(d)}
 	life := orders.Lifecycle{Store: d.Store, Notify: d.Notify, Now: d.Now, Payer: payments.Service{Store: d.Store, Now: d.Now},
-		DeliveryVATRate: d.Shop.DefaultVATRate}
+		DeliveryVATRate: d.Shop.DefaultVATRate, Restock: AlertsOf(d)}
 	if d.Card != nil {
 		life.CardRefunds = d.Card
 	}
 	saved := listHandlers{log: d.Log, verify: d.Verifier, st: d.Store, baskets: baskets}
 	sts := statements.Service{Store: d.Store, Shop: d.Shop, Now: d.Now}
+	stockAlerts := AlertsOf(d)
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
 		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
@@ -198,6 +210,9 @@ func Endpoints(d Deps) []Endpoint {
 		{"invoice", "GET /api/orders/{id}/invoice", handleInvoice(d.Log, d.Verifier, d.Store, d.Shop)},
 		{"creditNote", "GET /api/orders/{id}/creditNotes/{number}", handleCreditNote(d.Log, d.Verifier, d.Store)},
 		{"reorder", "POST /api/orders/{id}/reorder", protect(d.Log, d.CSRF, handleReorder(d.Log, d.Verifier, d.Store, baskets))},
+		// The buyers' book (issue 38, item 4): forward orders and their lines' ledger.
+		{"forwardOrders", "GET /api/forward-orders", handleForwardOrders(d.Log, d.Verifier, d.Store, d.Now)},
+		{"forwardOrderLine", "POST /api/forward-orders/{id}/lines", protect(d.Log, d.CSRF, handleReduceForwardLine(d.Log, d.Verifier, d.Store, d.Now))},
 		{"billing", "POST /api/billing", protect(d.Log, d.CSRF, handleSaveBilling(d.Log, d.Verifier, d.Store, d.Now, d.CardOffered))},
 		{"checkout", "POST /api/checkout", handleCheckout(d.Log, d.Verifier, baskets, d.CardOffered)},
 		{"getCoupon", "POST /api/getCoupon", handleGetCoupon(d.Log, d.Verifier, d.Store, d.Now)},
@@ -209,6 +224,10 @@ func Endpoints(d Deps) []Endpoint {
 		{"list", "POST /api/lists/{id}", protect(d.Log, d.CSRF, saved.change())},
 		{"list", "DELETE /api/lists/{id}", protect(d.Log, d.CSRF, saved.remove())},
 		{"listBasket", "POST /api/lists/{id}/basket", protect(d.Log, d.CSRF, saved.toBasket())},
+		// Back-in-stock alerts (issue 38, item 5): the buyer's own.
+		{"alerts", "GET /api/alerts", handleAlerts(d.Log, d.Verifier, stockAlerts)},
+		{"alerts", "POST /api/alerts", protect(d.Log, d.CSRF, handleAskAlert(d.Log, d.Verifier, stockAlerts))},
+		{"alertRemove", "POST /api/alerts/remove", protect(d.Log, d.CSRF, handleRemoveAlert(d.Log, d.Verifier, stockAlerts))},
 		// Statements (issue 35, item 4): the buyer's own.
 		{"statement", "GET /api/account/statement", handleStatement(d.Log, d.Verifier, sts)},
 		{"statementPdf", "GET /api/account/statement.pdf", handleStatementPDF(d.Log, d.Verifier, sts)},
@@ -265,6 +284,10 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "invoice", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "creditNote", Group: "orders", Access: []Grant{grant("GetItem", "USER#*")}},
 	{Name: "reorder", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	// The buyers' book: the buyer's orders (one Query) and the ledger items of the forward
+	// orders' lines (FWD#{sku}); a reduce is one UpdateItem of a ledger item.
+	{Name: "forwardOrders", Group: "orders", Access: []Grant{grant("Query", "USER#*"), grant("BatchGetItem", "FWD#*")}},
+	{Name: "forwardOrderLine", Group: "orders", CSRFSecret: true, Access: []Grant{grant("Query", "USER#*"), grant("BatchGetItem UpdateItem", "FWD#*")}},
 	{Name: "billing", Group: "orders", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*")}},
 	{Name: "checkout", Group: "basket", Access: []Grant{grant("BatchGetItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "getCoupon", Group: "basket", Access: []Grant{grant("BatchGetItem", "COUPON#*")}},
@@ -273,6 +296,10 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "lists", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query PutItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "list", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "listBasket", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem PutItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
+	// Back-in-stock alerts (issue 38): the buyer's alert items (read, counted, listed) and
+	// the pair's put (ALERT and USER#), their products read; a remove deletes the pair.
+	{Name: "alerts", Group: "account", CSRFSecret: true, Access: []Grant{grant("GetItem Query PutItem", "USER#*"), grant("PutItem", "ALERT"), grant("BatchGetItem", "PRODUCT#*")}},
+	{Name: "alertRemove", Group: "account", CSRFSecret: true, Access: []Grant{grant("Query DeleteItem", "USER#*"), grant("DeleteItem", "ALERT"), grant("BatchGetItem", "PRODUCT#*")}},
 	// Statements (issue 35, item 4): a GetItem and two Queries of the buyer's own partition.
 	{Name: "statement", Group: "account", Access: []Grant{grant("GetItem Query", "USER#*")}},
 	{Name: "statementPdf", Group: "account", MemoryMB: 512, Access: []Grant{grant("GetItem Query", "USER#*")}},
@@ -298,13 +325,17 @@ var endpointFunctions = []DeployedFunction{
 	// A cancellation of an order paid by card refunds its credit to the card (issue 36):
 	// the account's payments and refunds read, the refund written with its CARDREFUNDING
 	// marker until Stripe answers.
+	// The stock a cancellation gives back emails the buyers waiting for it (issue 38): its
+	// products and their alerts read, each alert deleted with its email put.
 	{Name: "adminOrderAction", Group: "admin", CSRFSecret: true, StripeSecret: true, Access: []Grant{
 		indexQuery("gsi3"),
-		grant("GetItem Query UpdateItem PutItem", "USER#*"),
+		grant("GetItem Query UpdateItem PutItem DeleteItem", "USER#*"),
 		grant("PutItem DeleteItem", "CARDREFUNDING"),
 		grant("Query PutItem", "AUDIT#ORDER#*"),
 		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
+		grant("BatchGetItem", "PRODUCT#*"),
+		grant("Query DeleteItem", "ALERT"),
 		grant("PutItem DeleteItem", "CANCELLING"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
 		grant("PutItem", "CREDITNOTE"),
@@ -349,18 +380,27 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "adminCoupons", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3")}},
 	{Name: "adminCouponSave", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem PutItem UpdateItem", "COUPON#*"), grant("Query PutItem", "AUDIT#COUPON#*")}},
 	{Name: "adminProduct", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRODUCT#*"), grant("Query", "AUDIT#PRODUCT#*")}},
-	{Name: "adminStock", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
+	// A change that leaves stock emails the buyers waiting for it (issue 38): the product's
+	// alerts read, each deleted (ALERT and its USER# mirror) with its email put.
+	{Name: "adminStock", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem BatchGetItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*"),
+		grant("Query DeleteItem", "ALERT"), grant("DeleteItem", "USER#*"), grant("PutItem", "OUTBOX"), grant("ConditionCheckItem", "SENT")}},
 	// Forward products and their demand (issue 38, items 1 and 6).
 	{Name: "adminForward", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
 	{Name: "adminForwardList", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
 	{Name: "adminForwardDemand", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2"), grant("Query", "FWD#*"), grant("BatchGetItem", "USER#*")}},
 	{Name: "adminCatalogueCheck", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	// The products an import wrote email the buyers waiting for them (issue 38): the
+	// alerts read, each alert of a product now in stock deleted with its email put.
 	{Name: "adminCatalogueApply", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
 		indexQuery("gsi2"),
-		grant("GetItem UpdateItem", "PRODUCT#*"),
+		grant("GetItem UpdateItem BatchGetItem", "PRODUCT#*"),
 		grant("BatchWriteItem", "PRODUCT#*", "CATEGORY#*", "RANGE#*"),
 		grant("PutItem", "AUDIT#PRODUCT#*", "AUDIT#IMPORT#CATALOGUE"),
 		grant("PutItem DeleteItem", "IMPORT#LOCK"),
+		grant("Query DeleteItem", "ALERT"),
+		grant("DeleteItem", "USER#*"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
 	}},
 	{Name: "adminCatalogueImages", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, MediaBucket: true, Access: []Grant{}},
 	{Name: "adminCatalogueExport", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
@@ -380,6 +420,33 @@ var endpointFunctions = []DeployedFunction{
 		grant("PutItem", "AUDIT#PRICEGROUP#*"),
 	}},
 	{Name: "adminPriceGroupExport", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "PRICEGROUP")}},
+	// Receiving forward deliveries (issue 38, docs/forward-orders.md "Receiving and
+	// allocation"): a receipt's page proposes from the SKU's forward lines (FWD#) and the
+	// forward orders' companies; applying writes the release orders with their invoices
+	// and emails, the lines, the accounts' owed and, last, the leftover stock, which emails
+	// the buyers waiting for it (the alerts read, each deleted with its email put).
+	{Name: "adminReceipts", Group: "admin", CSRFSecret: true, Access: []Grant{grant("Query", "RECEIPT")}},
+	{Name: "adminReceipt", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem", "RECEIPT", "USER#*"), grant("Query", "FWD#*")}},
+	{Name: "adminReceiptRecord", Group: "admin", CSRFSecret: true, Access: []Grant{
+		grant("BatchGetItem", "PRODUCT#*"),
+		grant("UpdateItem", "COUNTER#RECEIPT"),
+		grant("PutItem", "RECEIPT"),
+		grant("Query", "FWD#*"),
+		grant("GetItem", "USER#*"),
+	}},
+	{Name: "adminReceiptApply", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{
+		grant("GetItem UpdateItem", "RECEIPT"),
+		grant("Query GetItem UpdateItem", "FWD#*"),
+		grant("GetItem PutItem UpdateItem DeleteItem", "USER#*"),
+		grant("UpdateItem", "COUNTER#ORDER"),
+		grant("UpdateItem BatchGetItem", "PRODUCT#*"),
+		grant("Query DeleteItem", "ALERT"),
+		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
+		grant("PutItem", "INVOICE"),
+		grant("PutItem DeleteItem", "INVOICING"),
+		grant("PutItem", "OUTBOX"),
+		grant("ConditionCheckItem", "SENT"),
+	}},
 }
 
 // jobFunctions are the deploy facts of the functions no route serves (the order sweeper,
@@ -387,24 +454,35 @@ var endpointFunctions = []DeployedFunction{
 var jobFunctions = []DeployedFunction{
 	// The sweep of refunds to a card (issue 36): the CARDREFUNDING markers, the refunds
 	// and their sources, and the orders of the last day's credit notes (CREDITNOTE).
+	// The sweep of back-in-stock alerts (issue 38): every waiting alert and its product
+	// read, each of a product in stock deleted with its email put.
 	{Name: "sweepOrders", Group: "jobs", StripeSecret: true, Access: []Grant{
 		grant("Query GetItem UpdateItem DeleteItem", "PENDING"),
 		grant("UpdateItem", "PRODUCT#*", "COUPON#*"),
+		grant("BatchGetItem", "PRODUCT#*"),
+		grant("Query DeleteItem", "ALERT"),
 		grant("GetItem Query UpdateItem PutItem DeleteItem", "USER#*"),
 		grant("Query PutItem DeleteItem", "CARDREFUNDING"),
 		grant("PutItem", "AUDIT#ACCOUNT#*"),
 		grant("GetItem UpdateItem", "COUNTER#INVOICE"),
 		grant("PutItem", "INVOICE"),
-		grant("Query DeleteItem", "INVOICING"),
+		grant("Query PutItem DeleteItem", "INVOICING"),
 		grant("Query DeleteItem", "CANCELLING"),
+		// Deliveries whose allocation a crash left part-way (issue 38).
+		grant("Query GetItem UpdateItem", "RECEIPT"),
+		grant("GetItem UpdateItem", "FWD#*"),
 		grant("GetItem UpdateItem", "COUNTER#CREDITNOTE"),
 		grant("Query PutItem", "CREDITNOTE"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},
+	// The statements Lambda runs daily: the statements on the 1st, the pre-order reminders
+	// (package reminders) every day, which read the forward products (the catalogue
+	// index) and the accounts' baskets (BatchGetItem).
 	{Name: "statements", Group: "jobs", Access: []Grant{
+		indexQuery("gsi2"),
 		indexQuery("gsi3"),
-		grant("GetItem Query", "USER#*"),
+		grant("GetItem Query BatchGetItem", "USER#*"),
 		grant("PutItem", "OUTBOX"),
 		grant("ConditionCheckItem", "SENT"),
 	}},

@@ -69,7 +69,12 @@ func (b *Bench) Endpoints() ([]Row, error) {
 	}
 	extra := b.products[BasketLines] // a 21st product, added and removed again
 	other := b.others[0]             // in no basket: the back office's product
+	var alertSKU string              // the product a back-in-stock alert is asked for
+	fwd := b.others[1]               // in no basket: made a forward product for receiving
+	var receiptID string
 	var orderID, listID, job, creditNote, paymentID string
+	var fwdBuyer buyer
+	var fwdID, fwdSKU string
 	var picture map[string]any
 	today := time.Now().In(london).Format(time.DateOnly)
 	billing := map[string]any{"company": "Round Trip Cards Ltd", "contact": "Pat Bench", "payment_method": "proforma",
@@ -186,6 +191,27 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "reorder", route: "POST /api/orders/{id}/reorder", what: "Order again: the 20 lines into the emptied basket", request: func() answer {
 			return b.post("/api/orders/"+orderID+"/reorder", u.tok)
 		}},
+		// The buyers' book (issue 38): a second buyer's forward order of one line (placed in
+		// the setup), listed with its ledger line, and the line cancelled.
+		{endpoint: "forwardOrders", route: "GET /api/forward-orders", what: "one forward order of one line", setup: func() error {
+			var err error
+			fwdBuyer, fwdID, fwdSKU, err = b.forwardOrder()
+			return err
+		}, request: func() answer { return b.get("/api/forward-orders", fwdBuyer.IDToken) }},
+		{endpoint: "forwardOrderLine", route: "POST /api/forward-orders/{id}/lines", what: "cancels its line", request: func() answer {
+			return b.post("/api/forward-orders/"+fwdID+"/lines", map[string]any{"token": fwdBuyer.IDToken, "sku": fwdSKU, "packs": 0})
+		}},
+		// Back-in-stock alerts (issue 38): one on a product the setup puts out of stock.
+		{endpoint: "alerts", route: "POST /api/alerts", what: "asks for an email when an out-of-stock product is back", setup: func() error {
+			p := b.others[len(b.others)-2]
+			p.Stock = 0
+			alertSKU = p.SKU
+			return b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{p}, nil)
+		}, request: func() answer { return b.post("/api/alerts", with(map[string]any{"sku": alertSKU})) }},
+		{endpoint: "alerts", route: "GET /api/alerts", what: "the buyer's alerts", request: func() answer { return b.get("/api/alerts", tok) }},
+		{endpoint: "alertRemove", route: "POST /api/alerts/remove", what: "removes the alert", request: func() answer {
+			return b.post("/api/alerts/remove", with(map[string]any{"sku": alertSKU}))
+		}},
 		{endpoint: "list", route: "DELETE /api/lists/{id}", what: "deletes the list", request: func() answer { return b.serve("DELETE", "/api/lists/"+listID, tok, nil, "") }},
 
 		// The back office, as a member of staff.
@@ -294,6 +320,41 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		}},
 		{endpoint: "adminPriceGroupExport", route: "GET /api/admin/price-groups/{id}/export", what: "the group as CSV", request: func() answer {
 			return b.get("/api/admin/price-groups/bench-new/export", stok)
+		}},
+		// Receiving (issue 38): another buyer forward-orders a product made forward (not
+		// counted), then a delivery of it is recorded, listed, read and applied.
+		{endpoint: "adminReceiptRecord", route: "POST /api/admin/receipts", what: "a delivery of one forward product", setup: func() error {
+			fwd.Forward = &catalogue.Forward{DeliveryFrom: catalogue.LondonDate(time.Now().AddDate(0, 3, 0)), OrderBy: catalogue.LondonDate(time.Now().AddDate(0, 1, 0))}
+			if err := b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{fwd}, nil); err != nil {
+				return err
+			}
+			fb, err := b.newBuyer("Bench Forward Cards")
+			if err != nil {
+				return err
+			}
+			packs := int(20000/(fwd.UnitPrice*int64(fwd.PackSize))) + 4
+			for _, call := range []struct {
+				path string
+				body map[string]any
+			}{
+				{"/api/billing", map[string]any{"token": fb.IDToken, "billing": billing}},
+				{"/api/basket/set", map[string]any{"token": fb.IDToken, "sku": fwd.SKU, "quantity": packs * fwd.PackSize}},
+				{"/api/orders", map[string]any{"token": fb.IDToken, "idempotency_key": "bench-forward-0001", "delivery_option": "standard", "same_as_billing": true}},
+			} {
+				if a := b.post(call.path, call.body); !a.ok() {
+					return fmt.Errorf("forward order: %s answered %d: %s", call.path, a.code, a.body)
+				}
+			}
+			return nil
+		}, request: func() answer {
+			return b.post("/api/admin/receipts", staffWith(map[string]any{"lines": []map[string]any{{"sku": fwd.SKU, "units": 2 * fwd.PackSize}}}))
+		}, after: ids(&receiptID, "id")},
+		{endpoint: "adminReceipts", route: "GET /api/admin/receipts", what: "every delivery", request: func() answer { return b.get("/api/admin/receipts", stok) }},
+		{endpoint: "adminReceipt", route: "GET /api/admin/receipts/{id}", what: "the delivery with its proposal", request: func() answer {
+			return b.get("/api/admin/receipts/"+receiptID, stok)
+		}},
+		{endpoint: "adminReceiptApply", route: "POST /api/admin/receipts/{id}/apply", what: "applies it: one release order", request: func() answer {
+			return b.post("/api/admin/receipts/"+receiptID+"/apply", staffWith(map[string]any{"allocations": []any{}}))
 		}},
 		{endpoint: "adminProduct", route: "GET /api/admin/products/{sku}", what: "one product with its stock audit", request: func() answer { return b.get("/api/admin/products/"+other.SKU, stok) }},
 		{endpoint: "adminStock", route: "POST /api/admin/products/{sku}/stock", what: "a stock adjustment", request: func() answer {
@@ -412,4 +473,29 @@ func picturePNG() []byte {
 	var out bytes.Buffer
 	_ = png.Encode(&out, m)
 	return out.Bytes()
+}
+
+// forwardOrder places a new buyer's forward order of one line (the last of b.others made
+// a forward product, enough packs for the minimum order) and answers the buyer, the
+// order's number and the line's SKU; none of its requests is counted.
+func (b *Bench) forwardOrder() (buyer, string, string, error) {
+	u, err := b.newBuyer("Forward Bench Cards")
+	if err != nil {
+		return buyer{}, "", "", err
+	}
+	p := b.others[len(b.others)-1]
+	p.Stock, p.Forward = 0, &catalogue.Forward{DeliveryFrom: "2099-09-01", OrderBy: "2099-06-30"}
+	if err := b.st.PutCatalogue(b.ctx, nil, nil, []catalogue.Product{p}, nil); err != nil {
+		return buyer{}, "", "", err
+	}
+	packs := 1 + 20000/(int(max(p.UnitPrice, 1))*max(p.PackSize, 1))
+	if err := b.st.SetLine(b.ctx, u.UID, p.SKU, packs*p.PackSize, time.Now()); err != nil {
+		return buyer{}, "", "", err
+	}
+	a := b.post("/api/orders", map[string]any{"token": u.IDToken, "idempotency_key": "bench-calls-forward-0001", "delivery_option": "standard", "same_as_billing": true})
+	var o struct{ ID, Kind string }
+	if err := a.json(&o); err != nil || !a.ok() || o.Kind != "forward" {
+		return buyer{}, "", "", fmt.Errorf("forward order: %d %s", a.code, a.body)
+	}
+	return u, o.ID, p.SKU, nil
 }

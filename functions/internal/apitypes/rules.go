@@ -67,7 +67,9 @@ func timeKey(key string) bool {
 }
 
 func moneyKey(key string) bool {
-	if notMoney[key] {
+	// A key that ends in its unit of goods counts goods, whatever else it says
+	// (allocated_packs: the packs a delivery allocated).
+	if notMoney[key] || strings.HasSuffix(key, "_packs") || strings.HasSuffix(key, "_units") {
 		return false
 	}
 	if moneyNames[key] {

@@ -29,6 +29,9 @@ type ApplyOptions struct {
 	// Lease is how long the import lock holds without renewal (default a minute); it
 	// is renewed while the import writes, so a crashed import frees it within a lease.
 	Lease time.Duration
+	// Restock hears of the products the import wrote, whose stock it may have set
+	// (package alerts: the back-in-stock emails); nil: no one.
+	Restock orders.Restocker
 }
 
 // Apply checks the input against the table and writes the difference: ranges and
@@ -78,6 +81,10 @@ func Apply(ctx context.Context, st Store, in Input, o ApplyOptions) (*Plan, erro
 	}()
 	pl, wrote, err := write(ctx, st, in, job, o, report)
 	stopRenew()
+	if wrote && o.Restock != nil {
+		// Even a write cut short may have given some products stock.
+		o.Restock.Restocked(context.WithoutCancel(ctx), pl.written())
+	}
 	if rerr := <-renewed; err == nil {
 		err = rerr
 	}
@@ -145,4 +152,19 @@ func writePlan(ctx context.Context, st Store, in Input, pl *Plan, job string, o 
 		return pl, fmt.Errorf("record the import: %w", err)
 	}
 	return pl, nil
+}
+
+// written answers the SKUs of the products the plan creates or changes.
+func (pl *Plan) written() []string {
+	if pl == nil {
+		return nil
+	}
+	out := make([]string, 0, len(pl.created)+len(pl.updates))
+	for _, p := range pl.created {
+		out = append(out, p.SKU)
+	}
+	for _, u := range pl.updates {
+		out = append(out, u.After.SKU)
+	}
+	return out
 }

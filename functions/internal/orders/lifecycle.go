@@ -195,6 +195,25 @@ type Lifecycle struct {
 	// credit leaves on an order paid by card, after the credit note is issued (package
 	// cardpay); nil: none.
 	CardRefunds CardRefunder
+	// Restock hears of the stock a cancellation gave back (package alerts: the
+	// back-in-stock emails); nil: no one.
+	Restock Restocker
+}
+
+// Restocker hears of products whose stock a write gave back or added (package alerts
+// emails the buyers waiting for them). It logs its own failures: the write stands, and
+// the sweep sends what it missed.
+type Restocker interface {
+	Restocked(ctx context.Context, skus []string)
+}
+
+// SKUs answers the SKUs of o's lines.
+func (o Order) SKUs() []string {
+	out := make([]string, len(o.Lines))
+	for i, l := range o.Lines {
+		out[i] = l.SKU
+	}
+	return out
 }
 
 // CardRefunder refunds an order's credit on account to the card that paid it.
@@ -242,6 +261,9 @@ func (l Lifecycle) Act(ctx context.Context, uid, id string, a Action) (Order, er
 		done, err := l.Store.FinishCancel(ctx, uid, id, l.cancelled)
 		if err == nil && l.CardRefunds != nil {
 			_ = l.CardRefunds.RefundCredit(ctx, done)
+		}
+		if err == nil && l.Restock != nil {
+			l.Restock.Restocked(ctx, done.SKUs())
 		}
 		return done, err
 	}

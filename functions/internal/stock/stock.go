@@ -79,6 +79,9 @@ func Problems(c Change) map[string]string {
 type Service struct {
 	Store Store
 	Now   func() time.Time
+	// Restock hears of a change that left the product with stock (package alerts: the
+	// back-in-stock emails); nil: no one.
+	Restock orders.Restocker
 }
 
 // Record is a product as staff see its stock, with its audit trail (newest first).
@@ -147,7 +150,11 @@ func (s Service) Change(ctx context.Context, sku string, c Change) (Record, erro
 	if err != nil {
 		return Record{}, err
 	}
-	return s.Read(ctx, sku)
+	after, err := s.Read(ctx, sku)
+	if err == nil && s.Restock != nil && after.Product.Stock > 0 {
+		s.Restock.Restocked(ctx, []string{sku})
+	}
+	return after, err
 }
 
 func noProduct(sku string) error {

@@ -2,14 +2,17 @@
 import Link from '@/components/app/link';
 import { buyerName } from '@/lib/account-store';
 import { ACCOUNT_LINKS } from '@/components/layout/account-menu';
+import { StockAlerts } from '@/components/alerts/stock-alerts';
 import { OrderHistory } from '@/components/checkout/order-history';
 import { EmailVerification } from './email-verification';
+import { ForwardOrders } from './forward-orders';
 import { ProfilePending } from './profile-pending';
 import { SignedOutNotice } from './signed-out-notice';
 import { StatementOfAccount } from './statement';
 import { useAccount } from './use-account';
 
-/** The dashboard: profile summary, active coupon, statement of account, recent orders and links. */
+/** The dashboard: profile summary, active coupon, statement of account, recent orders,
+ * forward orders (the buyers' book), stock alerts and links. */
 export function Dashboard() {
   const account = useAccount();
   if (account.status === 'loading') return <p role="status">Loading your account…</p>;
@@ -42,6 +45,9 @@ export function Dashboard() {
       <StatementOfAccount uid={account.user.uid} />
       <h2>Recent orders</h2>
       <OrderHistory uid={account.user.uid} />
+      <h2>Forward orders</h2>
+      <ForwardOrders uid={account.user.uid} />
+      <StockAlerts />
       <h2>Your account</h2>
       <ul>
         {ACCOUNT_LINKS.filter((l) => l.label !== 'Dashboard').map((l) => (

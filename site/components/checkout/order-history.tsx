@@ -73,7 +73,11 @@ export function OrderHistory({ uid }: { uid: string }) {
             <Link href={`/account/orders/?id=${encodeURIComponent(o.id)}`} data-order={o.id}>
               {o.id}
             </Link>{' '}
-            <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>{' '}
+            {o.kind === 'forward' ? (
+              <span className="status status-forward">Forward</span>
+            ) : (
+              <span className={`status status-${statusWord(o.status).toLowerCase()}`}>{statusWord(o.status)}</span>
+            )}{' '}
             <span className="muted">
               {new Date(o.placed_at).toLocaleDateString('en-GB')} · {o.lines.length} {o.lines.length === 1 ? 'line' : 'lines'} · {formatPence(o.total_inc_vat)}{' '}
               inc VAT

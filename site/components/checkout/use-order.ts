@@ -28,7 +28,10 @@ export function useOrder(id: string, uid: string, { returning = false }: { retur
       live = false;
     };
   }, [uid, id, attempt]);
-  const issuing = order !== null && !order.invoice;
+  // A forward order is not invoiced until its goods are allocated (as release orders):
+  // nothing to wait for.
+  const forward = order?.kind === 'forward';
+  const issuing = order !== null && !order.invoice && !forward;
   useEffect(() => {
     if (!issuing) return;
     const stop = new AbortController();
@@ -39,7 +42,7 @@ export function useOrder(id: string, uid: string, { returning = false }: { retur
     });
     return () => stop.abort();
   }, [issuing, id]);
-  const waiting = order !== null && !paymentSettled(order, returning);
+  const waiting = order !== null && !forward && !paymentSettled(order, returning);
   useEffect(() => {
     if (!waiting) return;
     const stop = new AbortController();

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/forward"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/shoperr"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -20,6 +21,8 @@ type Store interface {
 	ForwardLines(ctx context.Context, sku string) ([]forward.Line, error)
 	// Businesses answers the accounts' business names (absent for none).
 	Businesses(ctx context.Context, uids []string) (map[string]string, error)
+	// Receipts answers every delivery recorded (package receiving).
+	Receipts(ctx context.Context) ([]receiving.Receipt, error)
 }
 
 var _ Store = (*store.Store)(nil)
@@ -56,8 +59,8 @@ type Account struct {
 	Units   Units
 }
 
-// Product is one forward product's demand. Received is the units of it deliveries have
-// brought in (the receiving's own count; see Service.Received).
+// Product is one forward product's demand. Received is the units of it the applied
+// deliveries brought in (Received).
 type Product struct {
 	Product  catalogue.Product
 	Range    catalogue.Range
@@ -82,9 +85,19 @@ type Listed struct {
 // Service answers staff's questions about forward demand.
 type Service struct {
 	Store Store
-	// Received answers the units of sku received so far (the receiving's count); nil
-	// counts none.
-	Received func(ctx context.Context, sku string) (int, error)
+}
+
+// Received is the units of sku the applied receipts hold (receiving.Receipt.Received): a
+// delivery counts once it is applied, its allocation made and its leftover in stock; one
+// still recorded or being applied is not yet.
+func Received(receipts []receiving.Receipt, sku string) int {
+	n := 0
+	for _, r := range receipts {
+		if r.State == receiving.StateApplied {
+			n += r.Received(sku)
+		}
+	}
+	return n
 }
 
 // Of sums lines (all of product p's) in all and by account; company names an account
@@ -181,12 +194,12 @@ func (s Service) ForRange(ctx context.Context, urlText string) (Report, error) {
 }
 
 // report fills out with the demand of products: each one's lines and received units,
-// and the business names of every account among them, read at once.
+// and the business names of every account among them, each read once.
 func (s Service) report(ctx context.Context, out Report, products []catalogue.Product) (Report, error) {
 	lines := make([][]forward.Line, len(products))
 	var uids []string
+	var err error
 	for i, p := range products {
-		var err error
 		if lines[i], err = s.Store.ForwardLines(ctx, p.SKU); err != nil {
 			return Report{}, fmt.Errorf("forward lines of %s: %w", p.SKU, err)
 		}
@@ -197,21 +210,19 @@ func (s Service) report(ctx context.Context, out Report, products []catalogue.Pr
 	names := map[string]string{}
 	if len(uids) > 0 {
 		slices.Sort(uids)
-		var err error
 		if names, err = s.Store.Businesses(ctx, slices.Compact(uids)); err != nil {
 			return Report{}, err
 		}
+	}
+	receipts, err := s.Store.Receipts(ctx)
+	if err != nil {
+		return Report{}, err
 	}
 	out.Products = make([]Product, len(products))
 	for i, p := range products {
 		d := Of(p, lines[i], func(uid string) string { return names[uid] })
 		d.Range = out.Range
-		if s.Received != nil {
-			var err error
-			if d.Received, err = s.Received(ctx, p.SKU); err != nil {
-				return Report{}, fmt.Errorf("received of %s: %w", p.SKU, err)
-			}
-		}
+		d.Received = Received(receipts, p.SKU)
 		out.Products[i] = d
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/forward"
+	"github.com/tradeshop/functions/internal/receiving"
 )
 
 var card = catalogue.Product{SKU: "XM-1", Name: "=Robin card", PackSize: 6, RangeURLText: "christmas",
@@ -77,5 +78,25 @@ func TestCSV(t *testing.T) {
 		if rows[i] != want[i] {
 			t.Errorf("row %d:\n got  %s\n want %s", i, rows[i], want[i])
 		}
+	}
+}
+
+// Only applied deliveries count as received: one recorded or being applied is not yet.
+func TestReceived(t *testing.T) {
+	t.Parallel()
+	lines := func(units int) []receiving.Line {
+		return []receiving.Line{{SKU: "XM-1", Units: units}, {SKU: "XM-2", Units: 12}}
+	}
+	rs := []receiving.Receipt{
+		{ID: "RCV-000003", State: receiving.StateRecorded, Lines: lines(600)},
+		{ID: "RCV-000002", State: receiving.StateApplying, Lines: lines(300)},
+		{ID: "RCV-000001", State: receiving.StateApplied, Lines: lines(120)},
+		{ID: "RCV-000000", State: receiving.StateApplied, Lines: lines(6)},
+	}
+	if got := Received(rs, "XM-1"); got != 126 {
+		t.Errorf("received %d, want 126", got)
+	}
+	if got := Received(rs, "XM-9"); got != 0 {
+		t.Errorf("received of a SKU no delivery held: %d", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/demand"
 	"github.com/tradeshop/functions/internal/forward"
+	"github.com/tradeshop/functions/internal/receiving"
 	"github.com/tradeshop/functions/internal/store"
 	"github.com/tradeshop/functions/internal/testenv"
 )
@@ -61,7 +62,25 @@ func TestForwardDemandFromTheLedger(t *testing.T) {
 	put(forward.Line{SKU: "XM-2", OrderID: "F-4444", UID: "uid-b", Email: "b@example.com", PackSize: 12, Ordered: 24, Open: 24})
 	put(forward.Line{SKU: "EA-1", OrderID: "F-55555", UID: "uid-b", Email: "b@example.com", PackSize: 6, Ordered: 6, Open: 6})
 
-	svc := demand.Service{Store: st, Received: func(_ context.Context, sku string) (int, error) { return map[string]int{"XM-1": 120}[sku], nil }}
+	// Two deliveries of XM-1: one applied (120 units received), one only recorded (not yet).
+	applied, err := st.CreateReceipt(ctx, receiving.Receipt{State: receiving.StateRecorded, CreatedAt: placed, By: "stock@example.com",
+		Lines: []receiving.Line{{SKU: "XM-1", Name: "Robin card", PackSize: 6, Units: 120}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied.State, applied.Rule, applied.StartedAt = receiving.StateApplying, "pro-rata", placed
+	if err := st.StartApply(ctx, applied); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CloseReceipt(ctx, applied.ID, map[string]int{}, placed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateReceipt(ctx, receiving.Receipt{State: receiving.StateRecorded, CreatedAt: placed, By: "stock@example.com",
+		Lines: []receiving.Line{{SKU: "XM-1", Name: "Robin card", PackSize: 6, Units: 60}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	svc := demand.Service{Store: st}
 	one, err := svc.ForSKU(ctx, "XM-1")
 	if err != nil || len(one.Products) != 1 {
 		t.Fatalf("XM-1: %+v %v", one, err)

@@ -78,6 +78,7 @@ describe('every prerendered page', () => {
       '/admin/catalogue/',
       '/admin/coupons/',
       '/admin/export/',
+      '/admin/forward/',
       '/admin/health/',
       '/admin/orders/',
       '/admin/price-groups/',

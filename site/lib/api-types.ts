@@ -358,6 +358,16 @@ export interface PriceGroupImportAnswer {
   group: PriceGroupAnswer;
 }
 
+export interface ForwardListAnswer {
+  ranges: ForwardRangeAnswer[];
+}
+
+export interface DemandAnswer {
+  sku: string;
+  range: RangeRef;
+  products: DemandProductAnswer[];
+}
+
 export interface AdminReceiptsPage {
   receipts: ReceiptSummary[];
   rule: string;
@@ -521,6 +531,7 @@ export interface SearchHit {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
   range_url_text: string;
   category_id: number;
 }
@@ -537,6 +548,7 @@ export interface ProductCardAnswer {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
 }
 
 export interface OwnPrice {
@@ -550,6 +562,7 @@ export interface OwnPrice {
   availability: AvailabilityAnswer;
   margin: MarginAnswer | null;
   breaks: BreakRowAnswer[];
+  forward: ForwardAnswer | null;
 }
 
 export interface CheckedLine {
@@ -770,6 +783,7 @@ export interface AdminProductAnswer {
   pack_size: number;
   stock: number;
   status: 'active' | 'discontinued';
+  forward: AdminForwardAnswer | null;
 }
 
 export interface ImportPlanAnswer {
@@ -924,6 +938,27 @@ export interface PriceGroupProblemAnswer {
   message: string;
 }
 
+export interface ForwardRangeAnswer {
+  range: RangeRef;
+  products: ForwardProductAnswer[];
+}
+
+export interface RangeRef {
+  url_text: string;
+  name: string;
+}
+
+export interface DemandProductAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  forward: AdminForwardAnswer | null;
+  received: number;
+  units: ForwardUnits;
+  packs: ForwardUnits;
+  accounts: DemandAccountAnswer[];
+}
+
 export interface ReceiptSummary {
   id: string;
   state: string;
@@ -995,6 +1030,7 @@ export interface ProductCard {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
 }
 
 export interface ProductDetail {
@@ -1009,6 +1045,7 @@ export interface ProductDetail {
   small_img: string;
   rrp: Pence | null;
   margin: MarginAnswer | null;
+  forward: ForwardAnswer | null;
   description: string;
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
@@ -1029,6 +1066,11 @@ export interface NudgeAnswer {
 export interface MarginAnswer {
   rrp: Pence;
   tenths: number;
+}
+
+export interface ForwardAnswer {
+  delivery_from: string;
+  order_by: string;
 }
 
 export interface BreakRowAnswer {
@@ -1055,6 +1097,7 @@ export interface ProductSummary {
   in_basket: number;
   margin: MarginAnswer | null;
   breaks: BreakRowAnswer[];
+  forward: ForwardAnswer | null;
 }
 
 export interface SupplierAnswer {
@@ -1093,6 +1136,12 @@ export interface CardRefundAnswer {
   recorded_at: UnixMillis;
 }
 
+export interface AdminForwardAnswer {
+  delivery_from: string;
+  order_by: string;
+  expected: number;
+}
+
 export interface ImportChangeAnswer {
   line?: number;
   sku: string;
@@ -1107,6 +1156,30 @@ export interface AllocationAnswer {
   order_id: string;
   amount: Pence;
   at: UnixMillis;
+}
+
+export interface ForwardProductAnswer {
+  sku: string;
+  name: string;
+  pack_size: number;
+  forward: AdminForwardAnswer;
+}
+
+export interface ForwardUnits {
+  ordered: number;
+  open: number;
+  allocated: number;
+  backordered: number;
+  cancelled: number;
+}
+
+export interface DemandAccountAnswer {
+  uid: string;
+  company: string;
+  email: string;
+  orders: number;
+  units: ForwardUnits;
+  packs: ForwardUnits;
 }
 
 export interface ProposalRowAnswer {

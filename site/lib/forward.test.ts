@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { londonToday, longDate, orderByText, preOrderOpen, preOrderText, preOrdersClosedText } from './forward';
+import { londonToday, longDate, orderByText, preOrderLines, preOrderOpen, preOrderOpenOn, preOrderText, preOrdersClosedText } from './forward';
 
 describe('forward dates', () => {
   it('writes ISO dates as sentences do', () => {
@@ -23,5 +23,37 @@ describe('forward dates', () => {
     expect(preOrderOpen(f, new Date(Date.UTC(2027, 5, 14, 12)))).toBe(true);
     expect(preOrderOpen(f, new Date(Date.UTC(2027, 5, 14, 23, 30)))).toBe(false);
     expect(preOrderOpen(null)).toBe(false);
+  });
+});
+
+const f = { delivery_from: '2027-09-01', order_by: '2027-06-30' };
+
+describe('preOrderOpenOn', () => {
+  it('is open up to and including the order-by day', () => {
+    expect(preOrderOpenOn(f, '2027-06-29')).toBe(true);
+    expect(preOrderOpenOn(f, '2027-06-30')).toBe(true);
+    expect(preOrderOpenOn(f, '2027-07-01')).toBe(false);
+  });
+  it('holds the build view (open) until the browser knows the day', () => {
+    expect(preOrderOpenOn(f, null)).toBe(true);
+  });
+  it('is never open for an ordinary product', () => {
+    expect(preOrderOpenOn(null, '2027-01-01')).toBe(false);
+    expect(preOrderOpenOn(undefined, null)).toBe(false);
+  });
+});
+
+describe('preOrderLines', () => {
+  it('says when to order and when it comes while open, in stock or not', () => {
+    const open = ['Pre-order for delivery from 1 September 2027', 'Order by 30 June 2027'];
+    expect(preOrderLines(f, '2027-06-30', false)).toEqual(open);
+    expect(preOrderLines(f, '2027-01-15', true)).toEqual(open);
+  });
+  it('after the order-by day says pre-orders closed when out of stock, else nothing (the stock shows)', () => {
+    expect(preOrderLines(f, '2027-07-01', false)).toEqual(['Pre-orders closed on 30 June 2027']);
+    expect(preOrderLines(f, '2027-07-01', true)).toBeNull();
+  });
+  it('says nothing of an ordinary product', () => {
+    expect(preOrderLines(null, '2027-07-01', false)).toBeNull();
   });
 });

@@ -35,3 +35,20 @@ export const orderByText = (orderBy: string) => `Order by ${longDate(orderBy)}`;
 
 /** "Pre-orders closed on 30 June 2027". */
 export const preOrdersClosedText = (orderBy: string) => `Pre-orders closed on ${longDate(orderBy)}`;
+
+/** Whether a forward product may be pre-ordered on London day today (YYYY-MM-DD). Without
+ * today (a page being built, or hydrating: components/catalogue/use-london-today.ts) the
+ * build's view holds: open. A product that is not forward never is. */
+export function preOrderOpenOn(f: ForwardDates | null | undefined, today: string | null): boolean {
+  return !!f && (today === null || today <= f.order_by);
+}
+
+/** What a product says about its pre-order on London day today, in place of its stock:
+ * while open, preOrderText and orderByText; after the order-by date, preOrdersClosedText
+ * when it is out of stock (in stock, it is an ordinary product again: null, the stock
+ * shows). null for a product that is not forward. */
+export function preOrderLines(f: ForwardDates | null | undefined, today: string | null, inStock: boolean): string[] | null {
+  if (!f) return null;
+  if (preOrderOpenOn(f, today)) return [preOrderText(f.delivery_from), orderByText(f.order_by)];
+  return inStock ? null : [preOrdersClosedText(f.order_by)];
+}

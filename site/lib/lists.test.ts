@@ -40,6 +40,7 @@ const product = (sku: string, packSize = 6): ProductSummary => ({
   name: `Product ${sku}`,
   path: `/p/${sku}/`,
   small_img: '',
+  forward: null,
   pack_size: packSize,
   list_price: 45,
   base_price: 45,

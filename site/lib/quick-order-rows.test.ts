@@ -7,6 +7,7 @@ const product = (sku: string, pack_size = 6): SkuProduct => ({
   name: sku,
   path: `/${sku.toLowerCase()}/`,
   small_img: '',
+  forward: null,
   pack_size,
   list_price: 50,
   base_price: 50,

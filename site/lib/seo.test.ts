@@ -38,6 +38,7 @@ describe('seo', () => {
         vat_rate: 20,
         in_stock: true,
         small_img: '/media/s.svg',
+        forward: null,
         large_img: '/media/l.svg',
         description: 'A card.',
         stock_state: 'low-stock',
@@ -55,6 +56,33 @@ describe('seo', () => {
     expect(JSON.parse(JSON.stringify(ld))).toEqual(ld);
   });
 
+  it('offers a forward product as a pre-order while its pre-order is open at the build', () => {
+    const p = {
+      sku: 'XM-00001',
+      path: '/robin-xm-00001/',
+      slug: 'robin-xm-00001',
+      name: 'Robin card',
+      pack_size: 6,
+      unit_price: 95,
+      vat_rate: 20,
+      in_stock: false,
+      small_img: '',
+      forward: { delivery_from: '2027-09-01', order_by: '2027-06-30' },
+      large_img: '',
+      description: 'A robin.',
+      stock_state: 'out-of-stock' as const,
+      rrp: null,
+      margin: null,
+      breaks: [],
+    };
+    expect(productLd(p, 'Christmas', new Date(Date.UTC(2027, 5, 30, 12)))).toMatchObject({
+      offers: { availability: 'https://schema.org/PreOrder', availabilityStarts: '2027-09-01' },
+    });
+    const closed = productLd(p, 'Christmas', new Date(Date.UTC(2027, 6, 1, 12))) as { offers: Record<string, unknown> };
+    expect(closed.offers.availability).toBe('https://schema.org/OutOfStock');
+    expect(closed.offers).not.toHaveProperty('availabilityStarts');
+  });
+
   it("names a product's picture in JSON-LD and Open Graph, and none for a product without one", () => {
     const product = {
       sku: 'GC101-00002',
@@ -66,6 +94,7 @@ describe('seo', () => {
       vat_rate: 20,
       in_stock: true,
       small_img: '/media/s.svg',
+      forward: null,
       large_img: '/media/l.svg',
       description: 'A card.',
       stock_state: 'in-stock' as const,

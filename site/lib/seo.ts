@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import type { ProductDetail } from './types';
 import { decimalPrice } from './format';
+import { preOrderOpen } from './forward';
 import { hasPicture } from './product-image';
 import { getShopConfig } from './shop-config';
 
@@ -71,8 +72,10 @@ export function productImageUrl(p: Pick<ProductDetail, 'large_img'>): string | u
 }
 
 /** schema.org Product with its trade offer (unit price ex VAT, sold in packs); `image`
- * only when the product has a picture. */
-export function productLd(p: ProductDetail, categoryName: string): JsonLd {
+ * only when the product has a picture. A forward product whose pre-order is open when the
+ * page is built is offered as a pre-order, available from its delivery date. */
+export function productLd(p: ProductDetail, categoryName: string, now: Date = new Date()): JsonLd {
+  const preOrder = preOrderOpen(p.forward, now);
   return {
     '@context': 'https://schema.org',
     '@type': 'Product',
@@ -87,7 +90,8 @@ export function productLd(p: ProductDetail, categoryName: string): JsonLd {
       url: absolute(p.path),
       price: decimalPrice(p.unit_price),
       priceCurrency: 'GBP',
-      availability: availability[p.stock_state],
+      availability: preOrder ? 'https://schema.org/PreOrder' : availability[p.stock_state],
+      ...(preOrder && p.forward && { availabilityStarts: p.forward.delivery_from }),
       itemCondition: 'https://schema.org/NewCondition',
       priceSpecification: {
         '@type': 'UnitPriceSpecification',

@@ -23,12 +23,12 @@ export type {
  * list price (with the RRP) is optional: search hits and recommendations may not carry it,
  * and a signed-in buyer sees their own from POST /api/prices anyway. */
 export type GridCard = Pick<ProductCard, 'sku' | 'path' | 'name' | 'pack_size' | 'unit_price' | 'in_stock' | 'small_img'> &
-  Partial<Pick<ProductCard, 'margin'>>;
+  Partial<Pick<ProductCard, 'margin' | 'forward'>>;
 
 /** The grid's fields of each card, and nothing else (a card's slug and VAT rate stay out
  * of the page's RSC data). */
 export function gridCards(cards: readonly ProductCard[]): GridCard[] {
-  return cards.map(({ sku, path, name, pack_size, unit_price, in_stock, small_img, margin }) => ({
+  return cards.map(({ sku, path, name, pack_size, unit_price, in_stock, small_img, margin, forward }) => ({
     sku,
     path,
     name,
@@ -37,6 +37,7 @@ export function gridCards(cards: readonly ProductCard[]): GridCard[] {
     in_stock,
     small_img,
     margin,
+    forward,
   }));
 }
 

@@ -520,6 +520,18 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 		{"adminStock", func() (int, string) {
 			return post("/api/admin/products/"+p.SKU+"/stock", `{"token":`+stok+`,"mode":"adjust","quantity":12,"reason":"Delivery from the printer"}`)
 		}, nil},
+		// Forward products (issue 38): marked, listed, its demand as JSON and CSV, then the
+		// marking ended so the buyer's calls after these see an ordinary product.
+		{"adminForward", func() (int, string) {
+			return post("/api/admin/products/"+p.SKU+"/forward", `{"token":`+stok+`,"delivery_from":"2099-09-01","order_by":"2099-06-30","expected":600}`)
+		}, nil},
+		{"adminForwardList", staffGet("/api/admin/forward"), nil},
+		// A forward line of the buyer's (as a placement writes it), so the demand names its account.
+		{"adminForwardDemand", staffGet("/api/admin/forward/demand?sku=" + p.SKU), func() { putForwardLineForTest(t, st, p.SKU, u.UID) }},
+		{"adminForwardDemand", staffGet("/api/admin/forward/demand.csv?range=" + p.RangeURLText), nil},
+		{"adminForward", func() (int, string) {
+			return post("/api/admin/products/"+p.SKU+"/forward", `{"token":`+stok+`,"clear":true}`)
+		}, nil},
 		// Back-in-stock alerts (issue 38): a buyer asks on a product sold out, lists, removes
 		// and asks again; staff setting its stock back emails them (the product's alerts read,
 		// the pair deleted with the email put, in adminStock's grants).

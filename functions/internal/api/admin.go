@@ -16,6 +16,7 @@ import (
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
 	"github.com/tradeshop/functions/internal/coupons"
+	"github.com/tradeshop/functions/internal/demand"
 	"github.com/tradeshop/functions/internal/csrf"
 	"github.com/tradeshop/functions/internal/media"
 	"github.com/tradeshop/functions/internal/orders"
@@ -140,6 +141,7 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 	pub := publishDeps{staffGate: staff, Publisher: d.Publisher}
 	groups := pricegroups.Service{Store: d.Store, Now: d.Now}
 	receipts := receivingService(d)
+	demands := demand.Service{Store: d.Store}
 	return []Endpoint{
 		{"adminMe", "GET /api/admin/me", handleAdminMe(staff)},
 		{"adminOrders", "GET /api/admin/orders", handleAdminOrders(staff, d.Store)},
@@ -162,6 +164,11 @@ func adminEndpoints(d Deps, life orders.Lifecycle) []Endpoint {
 		{"adminCouponSave", "POST /api/admin/coupons/{id}", handleAdminCouponSave(staff, offers, false)},
 		{"adminProduct", "GET /api/admin/products/{sku}", handleAdminProduct(staff, stocks)},
 		{"adminStock", "POST /api/admin/products/{sku}/stock", handleAdminStock(staff, stocks)},
+		// Forward products and their demand (issue 38, items 1 and 6; admin_forward.go).
+		{"adminForward", "POST /api/admin/products/{sku}/forward", handleAdminForward(staff, stocks)},
+		{"adminForwardList", "GET /api/admin/forward", handleAdminForwardList(staff, demands)},
+		{"adminForwardDemand", "GET /api/admin/forward/demand", handleAdminDemand(staff, demands)},
+		{"adminForwardDemand", "GET /api/admin/forward/demand.csv", handleAdminDemandCSV(staff, demands, d.Now)},
 		{"adminCatalogueCheck", "POST /api/admin/catalogue/check", handleCatalogueCheck(cat)},
 		{"adminCatalogueApply", "POST /api/admin/catalogue/apply", handleCatalogueApply(cat)},
 		{"adminCatalogueImages", "POST /api/admin/catalogue/images", handleCatalogueImages(cat)},

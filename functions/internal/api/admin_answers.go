@@ -196,6 +196,8 @@ type adminProductAnswer struct {
 	PackSize int    `json:"pack_size"`
 	Stock    int    `json:"stock"`
 	Status   string `json:"status" ts:"'active' | 'discontinued'"`
+	// Forward is the product's forward marking (null for an ordinary product).
+	Forward *adminForwardAnswer `json:"forward"`
 }
 
 // adminProductOf is p as staff see it; a product without a status (written before
@@ -205,7 +207,7 @@ func adminProductOf(p catalogue.Product) adminProductAnswer {
 	if p.Discontinued() {
 		status = catalogue.StatusDiscontinued
 	}
-	return adminProductAnswer{SKU: p.SKU, Name: p.Name, PackSize: p.PackSize, Stock: p.Stock, Status: status}
+	return adminProductAnswer{SKU: p.SKU, Name: p.Name, PackSize: p.PackSize, Stock: p.Stock, Status: status, Forward: adminForwardOf(p.Forward)}
 }
 
 // adminProductPage is one product's stock with its audit trail.

@@ -43,6 +43,8 @@ var answerTypes = []any{
 	creditHoldAnswer{},
 	// Price groups (issue 37, admin_pricegroups.go).
 	adminPriceGroupsPage{}, adminPriceGroupPage{}, priceGroupImportAnswer{},
+	// Forward products and their demand (issue 38, admin_forward.go).
+	forwardListAnswer{}, demandAnswer{},
 	// Receiving forward deliveries (issue 38, admin_receipts.go).
 	adminReceiptsPage{}, adminReceiptPage{},
 	// App error reports (apperrors.go).
@@ -116,11 +118,13 @@ type productCardAnswer struct {
 	// static pages' cards carry them; nil without an RRP.
 	RRP    *int64              `json:"rrp"`
 	Margin *pages.MarginAnswer `json:"margin"`
+	// Forward is the product's pre-order marking (null for an ordinary product).
+	Forward *pages.ForwardAnswer `json:"forward"`
 }
 
 func productCardOf(c pages.ProductCard) productCardAnswer {
 	return productCardAnswer{SKU: c.SKU, Path: c.Path, Slug: c.Slug, Name: c.Name, PackSize: c.PackSize, UnitPrice: c.UnitPrice,
-		VATRate: c.VATRate, InStock: c.InStock, SmallImg: c.SmallImg, RRP: c.RRP, Margin: c.Margin}
+		VATRate: c.VATRate, InStock: c.InStock, SmallImg: c.SmallImg, RRP: c.RRP, Margin: c.Margin, Forward: c.Forward}
 }
 
 // productCardOfProduct is productCardOf for a catalogue product.

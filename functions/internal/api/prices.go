@@ -61,6 +61,8 @@ type ownPrice struct {
 	// the product has none).
 	Margin *pages.MarginAnswer    `json:"margin"`
 	Breaks []pages.BreakRowAnswer `json:"breaks"`
+	// Forward is the product's pre-order marking (null for an ordinary product).
+	Forward *pages.ForwardAnswer `json:"forward"`
 }
 
 // handlePrices answers POST /api/prices {token, skus}: the buyer's own unit and pack
@@ -90,7 +92,7 @@ func handlePrices(log *slog.Logger, verify auth.Verifier, st BasketStore, shop c
 			out[sku] = ownPrice{ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackSize: p.PackSize, PackPrice: pack.NetAmount, PackPriceIncVAT: pack.NetAmount + pack.VAT,
 				Availability: availabilityOf(basket.AvailabilityAt(p, time.Now())),
-				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms)}
+				Margin:       pages.MarginOf(pack.Margin), Breaks: breaksOf(p, terms), Forward: pages.ForwardOf(p)}
 		}
 		encode(w, http.StatusOK, pricesAnswer{Prices: out, PriceGroup: priceGroupRefOf(terms)})
 	})

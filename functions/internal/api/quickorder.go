@@ -73,6 +73,8 @@ type productSummary struct {
 	// pack's unit price (null without an RRP) and their own break table ([] for none).
 	Margin *pages.MarginAnswer    `json:"margin"`
 	Breaks []pages.BreakRowAnswer `json:"breaks"`
+	// Forward is the product's pre-order marking (null for an ordinary product).
+	Forward *pages.ForwardAnswer `json:"forward"`
 }
 
 // lineProblem is why a line cannot go in the basket as asked (docs/quick-order.md).
@@ -133,7 +135,8 @@ func checkedLinesOf(checks []basket.LineCheck, terms pricing.Terms, now time.Tim
 			out[i].Product = &productSummary{SKU: p.SKU, Name: p.Name, Path: catalogue.ProductPath(*p), SmallImg: p.SmallImg,
 				PackSize: p.PackSize, ListPrice: p.UnitPrice, BasePrice: pack.BasePrice, UnitPrice: pack.NetUnitPrice, DiscountPercent: pack.DiscountPercent,
 				PackPrice: pack.NetAmount, Availability: availabilityOf(basket.AvailabilityAt(*p, now)),
-				LineLimit: basket.LineLimit(*p, now), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms)}
+				LineLimit: basket.LineLimit(*p, now), InBasket: c.InBasket, Margin: pages.MarginOf(pack.Margin), Breaks: breaksOf(*p, terms),
+				Forward: pages.ForwardOf(*p)}
 			if c.Quantity > 0 {
 				amount := linePricing(*p, c.Quantity, terms).NetAmount
 				out[i].LineAmount = &amount

@@ -384,6 +384,10 @@ var endpointFunctions = []DeployedFunction{
 	// alerts read, each deleted (ALERT and its USER# mirror) with its email put.
 	{Name: "adminStock", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem BatchGetItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*"),
 		grant("Query DeleteItem", "ALERT"), grant("DeleteItem", "USER#*"), grant("PutItem", "OUTBOX"), grant("ConditionCheckItem", "SENT")}},
+	// Forward products and their demand (issue 38, items 1 and 6).
+	{Name: "adminForward", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
+	{Name: "adminForwardList", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
+	{Name: "adminForwardDemand", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2"), grant("Query", "FWD#*", "RECEIPT"), grant("BatchGetItem", "USER#*")}},
 	{Name: "adminCatalogueCheck", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
 	// The products an import wrote email the buyers waiting for them (issue 38): the
 	// alerts read, each alert of a product now in stock deleted with its email put.

@@ -360,6 +360,25 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "adminStock", route: "POST /api/admin/products/{sku}/stock", what: "a stock adjustment", request: func() answer {
 			return b.post("/api/admin/products/"+other.SKU+"/stock", staffWith(map[string]any{"mode": "adjust", "quantity": 12, "reason": "Delivery from the printer"}))
 		}},
+		{endpoint: "adminForward", route: "POST /api/admin/products/{sku}/forward", what: "a product marked forward", request: func() answer {
+			return b.post("/api/admin/products/"+other.SKU+"/forward", staffWith(map[string]any{"delivery_from": "2099-09-01", "order_by": "2099-06-30", "expected": 600}))
+		}},
+		{endpoint: "adminForwardList", route: "GET /api/admin/forward", what: "the forward products by range", request: func() answer {
+			return b.get("/api/admin/forward", stok)
+		}},
+		{endpoint: "adminForwardDemand", route: "GET /api/admin/forward/demand", what: "one forward product's demand", request: func() answer {
+			return b.get("/api/admin/forward/demand?sku="+other.SKU, stok)
+		}},
+		{endpoint: "adminForwardDemand", route: "GET /api/admin/forward/demand.csv", what: "a range's forward demand as CSV", request: func() answer {
+			return b.get("/api/admin/forward/demand.csv?range="+other.RangeURLText, stok)
+		}, after: func(answer) error {
+			// The product is ordinary again for the rest of the journey.
+			a := b.post("/api/admin/products/"+other.SKU+"/forward", staffWith(map[string]any{"clear": true}))
+			if a.code != 200 {
+				return fmt.Errorf("ending the forward marking answered %d", a.code)
+			}
+			return nil
+		}},
 		{endpoint: "adminCatalogueImages", route: "POST /api/admin/catalogue/images", what: "a picture upload", request: func() answer {
 			return b.serve("POST", "/api/admin/catalogue/images?name=bench.png", stok, picturePNG(), "image/png")
 		}, after: func(a answer) error {

@@ -34,6 +34,9 @@ var (
 		"price_group": true}
 	moneyNames = map[string]bool{"free_delivery_in": true, "credit_limit": true, "owed": true,
 		"debit": true, "credit": true, "due": true, "overdue": true, "rrp": true, "saving": true}
+	// countNames are money words that also count units: a payment's allocated pence (an
+	// int64) and a forward line's allocated units (an int, docs/forward-orders.md).
+	countNames = map[string]bool{"allocated": true}
 )
 
 var (
@@ -139,6 +142,8 @@ func wireProblems(typ reflect.Type, path string, seen map[reflect.Type]bool) []s
 			if !moneyKey(key) {
 				problems = append(problems, at+" is an int64, which an answer keeps for pence: name the amount (price, amount, total, …) or make it an int")
 			}
+		case countNames[key] && ft.Kind() == reflect.Int:
+			// A count of units, not money.
 		case moneyKey(key) && ft.Kind() != reflect.Struct && ft.Kind() != reflect.Slice && ft.Kind() != reflect.Map:
 			problems = append(problems, at+" names money: make it an int64 of pence")
 		default:

@@ -37,8 +37,15 @@ func TestWireRulesCatchBreaches(t *testing.T) {
 	type count struct {
 		Version int64 `json:"version"`
 	}
+	type allocatedText struct {
+		Allocated string `json:"allocated"`
+	}
 	type fine struct {
 		UnitPrice int64       `json:"unit_price"`
+		Allocated int         `json:"allocated"` // units of a forward line
+		Paid      struct {
+			Allocated int64 `json:"allocated"` // pence of a payment
+		} `json:"paid"`
 		PlacedAt  UnixMillis  `json:"placed_at"`
 		PaidAt    *UnixMillis `json:"paid_at"`
 		Percent   int         `json:"discount_percent"`
@@ -59,6 +66,7 @@ func TestWireRulesCatchBreaches(t *testing.T) {
 		{"a breach in a nested type", nested{}, "packSize"},
 		{"a field without a json tag", untagged{}, "no json tag"},
 		{"an int64 that is not money", count{}, "keeps for pence"},
+		{"allocated neither pence nor units", allocatedText{}, "int64 of pence"},
 		{"every rule kept", fine{}, ""},
 	}
 	for _, c := range cases {

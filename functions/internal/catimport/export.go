@@ -60,6 +60,7 @@ func WriteProducts(w io.Writer, products []catalogue.Product) error {
 		rec := []string{p.SKU, SafeCell(p.Name), SafeCell(p.Description), p.RangeURLText, strconv.Itoa(p.CategoryID),
 			strconv.Itoa(p.PackSize), FormatPrice(p.UnitPrice), strconv.Itoa(p.VATRate), strconv.Itoa(p.Stock),
 			statusText(p.Status), p.LargeImg, num(p.SortOrder), p.Barcode, optionalPrice(p.RRP), FormatBreaks(p.Breaks)}
+		rec = append(rec, forwardRecord(p.Forward)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

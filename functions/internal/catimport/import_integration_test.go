@@ -299,12 +299,12 @@ func TestCrashHalfWayThenRerunFinishes(t *testing.T) {
 	for i := 1; i < len(lines); i++ {
 		cells := strings.Split(lines[i], ",")
 		n := len(cells)
-		cells[n-9], cells[n-7], cells[n-1] = "0.95", "500", "" // unit_price, stock, breaks (description has no commas in the seed)
+		cells[n-12], cells[n-10], cells[n-4] = "0.95", "500", "" // unit_price, stock, breaks (description has no commas in the seed)
 		lines[i] = strings.Join(cells, ",")
 	}
 	cat := strings.Split(lines[1], ",")
 	for i := range 40 {
-		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,,,", i, i, cat[len(cat)-11]))
+		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,,,,,,", i, i, cat[len(cat)-14]))
 	}
 	in := catimport.Input{ProductsName: "big-change.csv", Products: []byte(strings.Join(lines, "\n") + "\n")}
 	pl, err := catimport.Check(ctx, st, in)
@@ -381,4 +381,37 @@ func TestAnotherImportWaitsForTheLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	apply(t, st, in)
+}
+
+// TestForwardColumnsWriteKeepAndClear: a file with the forward columns marks a product
+// forward in the table; a file without them leaves the marking; three empty cells end it.
+func TestForwardColumnsWriteKeepAndClear(t *testing.T) {
+	t.Parallel()
+	st, cat := seeded(t, 20)
+	old := cat.Products[2]
+	row := func(extra string) string {
+		return fmt.Sprintf("%s,%s,%s,%s,%d,%d,%s,20,,active,%s,,%s\n", old.SKU, old.Name, `"`+old.Description+`"`, old.RangeURLText,
+			old.CategoryID, old.PackSize, catimport.FormatPrice(old.UnitPrice), old.LargeImg, extra)
+	}
+	header := "sku,name,description,range,category,pack_size,unit_price,vat_rate,stock,status,image,sort_order,barcode"
+	withCols := header + ",forward_from,order_by,forward_expected\n"
+	want := catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: "2027-06-30", Expected: 480}
+	pl := apply(t, st, catimport.Input{ProductsName: "forward.csv", Products: []byte(withCols + row(",2027-09-01,2027-06-30,480"))})
+	if pl.Changed != 1 {
+		t.Fatalf("marking plan %+v", pl.Summary)
+	}
+	if got := bySKU(t, st)[old.SKU].Forward; got == nil || *got != want {
+		t.Fatalf("after marking: %+v", got)
+	}
+	pl = apply(t, st, catimport.Input{ProductsName: "plain.csv", Products: []byte(header + "\n" + row(""))})
+	if !pl.Nothing() {
+		t.Fatalf("a file without the columns plans %+v", pl.Summary)
+	}
+	if got := bySKU(t, st)[old.SKU].Forward; got == nil || *got != want {
+		t.Fatalf("after a file without the columns: %+v", got)
+	}
+	apply(t, st, catimport.Input{ProductsName: "clear.csv", Products: []byte(withCols + row(",,,"))})
+	if got := bySKU(t, st)[old.SKU].Forward; got != nil {
+		t.Fatalf("after three empty cells: %+v", got)
+	}
 }

@@ -304,6 +304,10 @@ func productOf(row Row, pic media.Images, old catalogue.Product, exists bool) ca
 	if row.KeepBreaks {
 		p.Breaks = old.Breaks
 	}
+	p.Forward = row.Forward
+	if row.KeepForward {
+		p.Forward = old.Forward
+	}
 	switch {
 	case row.Image == "" && exists:
 		p.SmallImg, p.LargeImg = old.SmallImg, old.LargeImg
@@ -344,6 +348,7 @@ func diff(a, b catalogue.Product) []FieldChange {
 	add("barcode", a.Barcode, b.Barcode)
 	add("RRP", optionalPrice(a.RRP), optionalPrice(b.RRP))
 	add("breaks", FormatBreaks(a.Breaks), FormatBreaks(b.Breaks))
+	add("forward", catalogue.ForwardText(a.Forward), catalogue.ForwardText(b.Forward))
 	return out
 }
 

@@ -28,6 +28,9 @@ var productColumns = []column{
 	{"barcode", "barcode", false},
 	{"rrp", "RRP", false},
 	{"breaks", "breaks", false},
+	{colForwardFrom, "forward from date", false},
+	{colOrderBy, "order-by date", false},
+	{colForwardExpected, "forward expected", false},
 }
 
 // The ranges and categories file's columns (docs/catalogue-import.md "Ranges and categories").
@@ -89,6 +92,10 @@ type Row struct {
 	// breaks column, or a JSON line has no such field): the product's own are kept, so a
 	// file made before the columns existed leaves them alone. An empty cell removes them.
 	KeepRRP, KeepBreaks bool
+	// Forward is the row's forward marking (nil for none); KeepForward says the row has
+	// none of the three forward cells, so the product's own marking stays, as KeepRRP.
+	Forward     *catalogue.Forward
+	KeepForward bool
 }
 
 // problems collects the problems of one file, stopping the list at maxProblems.
@@ -345,6 +352,11 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 			ok = false
 		} else {
 			row.Breaks = l
+		}
+		if f, keep, good := p.forwardCells(r); !good {
+			ok = false
+		} else {
+			row.Forward, row.KeepForward = f, keep
 		}
 		if ok {
 			rows = append(rows, row)

@@ -50,7 +50,7 @@ func problemsOf(ps []Problem) string {
 func TestFileLevelProblems(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"p.csv", "", "p.csv: The file is empty."},
-		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode, rrp, breaks)."},
+		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode, rrp, breaks, forward_from, order_by, forward_expected)."},
 		{"p.csv", "sku,name,category,pack_size,vat_rate\n", "p.csv: line 1: The unit price column is missing from the header."},
 		{"p.csv", "sku,SKU,name,category,pack_size,unit_price,vat_rate\n", "p.csv: line 1: The column \"SKU\" appears twice in the header."},
 		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate\nA,B\xff,1,6,1.00,20\n", "p.csv: line 2: The file is not UTF-8 text; save it as \"CSV UTF-8\" and choose it again."},
@@ -309,7 +309,7 @@ func TestExportWritesRRPAndBreaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if !strings.HasSuffix(lines[0], ",barcode,rrp,breaks") || !strings.HasSuffix(lines[1], ",2.49,6:0.90; 12:0.85") || !strings.HasSuffix(lines[2], ",,") {
+	if !strings.HasSuffix(lines[0], ",barcode,rrp,breaks,forward_from,order_by,forward_expected") || !strings.HasSuffix(lines[1], ",2.49,6:0.90; 12:0.85,,,") || !strings.HasSuffix(lines[2], ",,,,,") {
 		t.Fatalf("export:\n%s", b.String())
 	}
 	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
@@ -396,4 +396,85 @@ func TestMissingRRPAndBreaksColumnsKeepTheProducts(t *testing.T) {
 		t.Fatalf("a unit price at the kept break: %s", problemsOf(p.list))
 	}
 	checkSentence(t, p.list[0], "The unit price 0.90 is not above the product's breaks (6:0.90), which this file leaves as they are")
+}
+
+// The forward columns read ISO dates and whole units; three empty cells clear the marking,
+// a file without the columns keeps it, and a bad date or an order-by date after the
+// delivery date is a row problem naming its column.
+func TestForwardColumns(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	old := catalogue.Product{SKU: "AB-1", Forward: &catalogue.Forward{DeliveryFrom: "2027-10-01", OrderBy: "2027-07-31", Expected: 100}}
+	header := "sku,name,category,pack_size,unit_price,vat_rate,forward_from,order_by,forward_expected\n"
+	for _, tc := range []struct {
+		name, file string
+		want       *catalogue.Forward
+		problem    string // a sentence's start; "" for none
+	}{
+		{"marked", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-06-30,\"1,200\"\n", &catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: "2027-06-30", Expected: 1200}, ""},
+		{"no expected units", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-09-01,\n", &catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: "2027-09-01"}, ""},
+		{"three empty cells clear it", header + "AB-1,Card,7,6,1.00,20,,,\n", nil, ""},
+		{"no columns keep it", "sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,1.00,20\n", old.Forward, ""},
+		{"a JSON line without the fields keeps it", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20}` + "\n", old.Forward, ""},
+		{"a JSON line", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20,"forward_from":"2027-09-01","order_by":"2027-06-30","forward_expected":50}` + "\n", &catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: "2027-06-30", Expected: 50}, ""},
+		{"a bad date", header + "AB-1,Card,7,6,1.00,20,01/09/2027,2027-06-30,\n", nil, `The forward from date must be a date written yyyy-mm-dd, such as 2027-09-01 (found "01/09/2027").`},
+		{"no such day", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-02-30,\n", nil, `The order-by date must be a date written yyyy-mm-dd`},
+		{"order by after delivery", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-09-02,\n", nil, "The order-by date 2027-09-02 is after the forward from date 2027-09-01"},
+		{"a date missing", header + "AB-1,Card,7,6,1.00,20,2027-09-01,,10\n", nil, "The order-by date is empty; a forward product needs both"},
+		{"units not whole", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-06-30,2.5\n", nil, "The forward expected units must be a whole number from 0 to"},
+		{"units negative", header + "AB-1,Card,7,6,1.00,20,2027-09-01,2027-06-30,-1\n", nil, "The forward expected units must be a whole number from 0 to"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := "p.csv"
+			if strings.HasPrefix(tc.file, "{") {
+				name = "p.jsonl"
+			}
+			recs, ps := readRecords(name, []byte(tc.file), productColumns)
+			if len(ps) != 0 {
+				t.Fatalf("read: %v", ps)
+			}
+			rows, p := productRows(name, recs, cats, map[string]bool{"r": true})
+			if tc.problem != "" {
+				if p.count != 1 || len(rows) != 0 {
+					t.Fatalf("want one problem, got %s (rows %v)", problemsOf(p.list), rows)
+				}
+				checkSentence(t, p.list[0], tc.problem)
+				return
+			}
+			if p.count != 0 || len(rows) != 1 {
+				t.Fatalf("problems: %s", problemsOf(p.list))
+			}
+			got := productOf(rows[0], media.Images{}, old, true).Forward
+			if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+				t.Errorf("forward %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// An exported products file holds the forward marking and reads back to the same; the
+// plan's review names a changed marking.
+func TestExportAndDiffOfForward(t *testing.T) {
+	t.Parallel()
+	p := catalogue.Product{SKU: "AB-1", Name: "Card", CategoryID: 7, RangeURLText: "r", PackSize: 6, UnitPrice: 100, VATRate: 20,
+		Forward: &catalogue.Forward{DeliveryFrom: "2027-09-01", OrderBy: "2027-06-30", Expected: 600}}
+	var b strings.Builder
+	if err := WriteProducts(&b, []catalogue.Product{p}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(b.String(), "\n"); !strings.HasSuffix(lines[1], ",2027-09-01,2027-06-30,600") {
+		t.Fatalf("export:\n%s", b.String())
+	}
+	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
+	rows, prob := productRows("p.csv", recs, newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}}), map[string]bool{"r": true})
+	if len(ps) != 0 || prob.count != 0 || rows[0].Forward == nil || *rows[0].Forward != *p.Forward {
+		t.Fatalf("read back: %+v %v %s", rows, ps, problemsOf(prob.list))
+	}
+	plain := p
+	plain.Forward = nil
+	want := []FieldChange{{"forward", "", "from 2027-09-01, order by 2027-06-30, 600 expected"}}
+	if got := diff(plain, p); !slices.Equal(got, want) {
+		t.Errorf("diff = %v, want %v", got, want)
+	}
 }

@@ -30,6 +30,8 @@ type ProductCard struct {
 	SmallImg  string        `json:"small_img"`
 	RRP       *int64        `json:"rrp"`
 	Margin    *MarginAnswer `json:"margin"`
+	// Forward is the product's pre-order marking (nil for an ordinary product).
+	Forward *ForwardAnswer `json:"forward"`
 }
 
 // MarginAnswer is the margin a unit price leaves at the product's RRP (docs/pricing.md
@@ -182,7 +184,7 @@ func StockState(p catalogue.Product) string {
 // Card reshapes a product for a grid, with the margin at the list price.
 func Card(p catalogue.Product) ProductCard {
 	c := ProductCard{SKU: p.SKU, Path: catalogue.ProductPath(p), Slug: p.Slug, Name: p.Name, PackSize: p.PackSize,
-		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg}
+		UnitPrice: p.UnitPrice, VATRate: p.VATRate, InStock: p.Stock > 0, SmallImg: p.SmallImg, Forward: ForwardOf(p)}
 	if p.RRP > 0 {
 		rrp := p.RRP
 		c.RRP = &rrp

@@ -20,6 +20,9 @@ type Store interface {
 	// ChangeStock writes a change and its audit entry in one transaction;
 	// store.ErrChanged when the stock is no longer the change's From.
 	ChangeStock(ctx context.Context, c store.StockChange) error
+	// MarkForward writes a product's forward marking and its audit entry in one
+	// transaction; store.ErrChanged when there is no such product.
+	MarkForward(ctx context.Context, m store.ForwardMark) error
 	// Audit reads the newest entries of a thing's audit trail (store.AuditProduct+sku).
 	Audit(ctx context.Context, thing string) ([]orders.AuditEntry, error)
 }

@@ -55,6 +55,17 @@ func (f *fakeStore) ChangeStock(_ context.Context, c store.StockChange) error {
 	return nil
 }
 
+func (f *fakeStore) MarkForward(_ context.Context, m store.ForwardMark) error {
+	p, ok := f.products[m.SKU]
+	if !ok {
+		return store.ErrChanged
+	}
+	p.Forward = m.Forward
+	f.products[m.SKU] = p
+	f.audit[store.AuditProduct+m.SKU] = append([]orders.AuditEntry{m.Audit}, f.audit[store.AuditProduct+m.SKU]...)
+	return nil
+}
+
 func (f *fakeStore) Audit(_ context.Context, thing string) ([]orders.AuditEntry, error) {
 	return f.audit[thing], nil
 }

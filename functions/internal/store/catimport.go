@@ -273,6 +273,11 @@ func (s *Store) addProductUpdate(t *txn, u ProductUpdate, job string) error {
 	} else {
 		upd = upd.Remove(expression.Name("breaks"))
 	}
+	if p.Forward != nil {
+		upd = upd.Set(expression.Name("fwd"), expression.Value(forwardToItem(p.Forward)))
+	} else {
+		upd = upd.Remove(expression.Name("fwd"))
+	}
 	cond := expression.AttributeExists(expression.Name("pk"))
 	if u.MarkStock {
 		stockJob := expression.Name("stockJob")

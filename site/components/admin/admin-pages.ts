@@ -5,6 +5,7 @@ export const ADMIN_PAGES = [
   { href: '/admin/accounts/', label: 'Accounts', heading: 'Accounts', also: [] },
   { href: '/admin/coupons/', label: 'Coupons', heading: 'Coupons', also: [] },
   { href: '/admin/stock/', label: 'Stock', heading: 'Stock', also: [] },
+  { href: '/admin/forward/', label: 'Forward', heading: 'Forward orders', also: [] },
   { href: '/admin/receiving/', label: 'Receiving', heading: 'Receiving deliveries', also: [] },
   { href: '/admin/catalogue/', label: 'Catalogue', heading: 'Catalogue', also: [] },
   { href: '/admin/price-groups/', label: 'Price groups', heading: 'Price groups', also: [] },

@@ -8,6 +8,7 @@ import { adminProduct, adminStock, type ProductWithAudit, type StockProduct } fr
 import { checkStockForm, type StockForm } from '@/lib/admin-forms';
 import { searchCatalogue, type SearchHit } from '@/lib/search';
 import { AuditTrail } from './audit-trail';
+import { ForwardForm } from './forward-form';
 import { FormOutcome } from './form-outcome';
 import { useAdminRecord } from './use-admin-record';
 import { useAdminSubmit } from './use-admin-submit';
@@ -16,7 +17,7 @@ import { useAdminSubmit } from './use-admin-submit';
 const SKU = /^[A-Z0-9][A-Z0-9-]{0,31}$/;
 
 /** /admin/stock/: find a product by SKU (or by name, through the shop's search), see its
- * stock, set it or move it with a reason, and see its changes. The SKU shown is in the
+ * stock, set it or move it with a reason, mark it forward (pre-order), and see its changes. The SKU shown is in the
  * address (?sku=). */
 export function StockAdmin() {
   const sku = (useSearchParams().get('sku') ?? '').trim().toUpperCase();
@@ -132,6 +133,7 @@ function ProductStock({ sku }: { sku: string }) {
           </dd>
         </dl>
         <StockChange product={product} saved={replace} reload={reload} />
+        <ForwardForm product={product} saved={replace} />
       </section>
       <AuditTrail entries={audit} />
     </>

@@ -5,6 +5,8 @@ import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { addToBasket } from '@/lib/basket';
+import type { ForwardDates as Forward } from '@/lib/forward';
+import { PreOrderNote, usePreOrderOpen, usePreOrderText } from '@/components/catalogue/pre-order-note';
 import { useOwnPrice } from './price';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
@@ -15,11 +17,17 @@ import { useOwnPrice } from './price';
  * Signed in, availability comes from the API with the buyer's prices (the page is static):
  * out of stock, Add is disabled and says so; in a grid (showStock) a stock line shows "In
  * stock" / "Only N packs left" / "Out of stock", its space kept from the moment the form
- * appears so nothing moves when the answer arrives. */
+ * appears so nothing moves when the answer arrives.
+ *
+ * A forward product whose pre-order is open (London's date, in the browser) can be added
+ * whatever the stock, up to the line maximum the basket holds, and its stock line says when
+ * to pre-order instead (PreOrderNote); after its order-by date it is an ordinary product,
+ * and out of stock says pre-orders closed. */
 export function AddToBasket({
   sku,
   packSize,
   inStock,
+  forward = null,
   name,
   inGrid = false,
   prompt = false,
@@ -28,6 +36,7 @@ export function AddToBasket({
   sku: string;
   packSize: number;
   inStock: boolean;
+  forward?: Forward | null;
   name: string;
   inGrid?: boolean;
   prompt?: boolean;
@@ -39,8 +48,14 @@ export function AddToBasket({
   const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const preOrder = usePreOrderOpen(forward);
+  const live = own?.availability;
+  // Until the API answers, the build's stock stands.
+  const out = !preOrder && (live ? live.status === 'out' : !inStock);
+  const preText = usePreOrderText(forward, !out);
   if (account.user === 0) {
-    if (!inStock) return showStock ? <p className="stock-out">Out of stock</p> : null;
+    if (preText && showStock) return <PreOrderNote lines={preText} className="stock-line" />;
+    if (out) return showStock ? <p className="stock-out">Out of stock</p> : null;
     // Grids show one sign-in note for all their products, not one per card.
     return account.status === 'ready' && prompt ? (
       <p className="add-signin">
@@ -65,13 +80,11 @@ export function AddToBasket({
       setBusy(false);
     }
   }
-  const live = own?.availability;
-  // Until the API answers, the build's stock stands.
-  const out = live ? live.status === 'out' : !inStock;
   const stockLine = live ? availabilityText(live) : out ? 'Out of stock' : '';
   return (
     <>
-      {showStock && (
+      {showStock && preText && <PreOrderNote lines={preText} className="stock-line" />}
+      {showStock && !preText && (
         <p
           className={`stock-line ${live ? availabilityClass(live) : out ? 'stock stock-out-of-stock' : ''}`}
           data-stock={live?.status ?? ''}

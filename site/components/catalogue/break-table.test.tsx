@@ -21,6 +21,7 @@ const detail: Detail = {
   vat_rate: 20,
   in_stock: true,
   small_img: '',
+  forward: null,
   large_img: '',
   description: 'A balloon.',
   stock_state: 'in-stock',

@@ -33,10 +33,17 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <dt>VAT rate</dt>
           <dd>{p.vat_rate}%</dd>
           <dt>Availability</dt>
-          <StockFact sku={p.sku} stockState={p.stock_state} />
+          <StockFact sku={p.sku} stockState={p.stock_state} forward={p.forward} />
         </dl>
         <BreakTable sku={p.sku} breaks={p.breaks} />
-        <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.stock_state !== 'out-of-stock'} name={p.name} prompt />
+        <ProductActions
+          sku={p.sku}
+          packSize={p.pack_size}
+          inStock={p.stock_state !== 'out-of-stock'}
+          forward={p.forward}
+          name={p.name}
+          prompt
+        />
         <p>{p.description}</p>
       </div>
     </div>

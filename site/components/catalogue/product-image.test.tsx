@@ -47,6 +47,7 @@ describe('the pages that draw product images', () => {
     margin: null,
     in_stock: true,
     small_img: '',
+    forward: null,
   };
 
   it("the product grid keeps each card's 160 × 160 image, placeholder or picture", async () => {

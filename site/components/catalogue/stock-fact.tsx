@@ -1,7 +1,9 @@
 'use client';
 import { useOwnPrice } from '@/components/basket/price';
 import { availabilityClass, availabilityText } from '@/lib/availability';
+import type { ForwardDates as Forward } from '@/lib/forward';
 import type { StockState } from '@/lib/types';
+import { PreOrderNote, usePreOrderText } from './pre-order-note';
 
 const stockText: Record<StockState, string> = {
   'in-stock': 'In stock',
@@ -11,9 +13,13 @@ const stockText: Record<StockState, string> = {
 
 /** A product page's availability: the stock as the catalogue had it when the page was
  * built, replaced for a signed-in buyer by the API's answer (with their prices) once it
- * arrives, in the same place. */
-export function StockFact({ sku, stockState }: { sku: string; stockState: StockState }) {
+ * arrives, in the same place. A forward product says when to pre-order instead while its
+ * pre-order is open, and that pre-orders closed once it is out of stock after it. */
+export function StockFact({ sku, stockState, forward = null }: { sku: string; stockState: StockState; forward?: Forward | null }) {
   const live = useOwnPrice(sku)?.availability;
+  const inStock = live ? live.status !== 'out' : stockState !== 'out-of-stock';
+  const pre = usePreOrderText(forward, inStock);
+  if (pre) return <PreOrderNote lines={pre} as="dd" />;
   if (!live) return <dd className={`stock stock-${stockState}`}>{stockText[stockState]}</dd>;
   return (
     <dd className={availabilityClass(live)} data-stock={live.status}>

@@ -8,6 +8,7 @@ const product = {
   name: 'Robin cards',
   path: '/robin-cards/',
   small_img: '',
+  forward: null,
   pack_size: 6,
   list_price: 45,
   base_price: 45,

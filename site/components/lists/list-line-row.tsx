@@ -2,6 +2,7 @@
 import Link from '@/components/app/link';
 import type { FormEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
+import { PreOrderNote, usePreOrderText } from '@/components/catalogue/pre-order-note';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { formatPence } from '@/lib/format';
 import { packsText, packsToOffer, type ListLine } from '@/lib/lists';
@@ -27,6 +28,8 @@ export function ListLineRow({
   onRemove: () => void;
 }) {
   const p = l.product;
+  // A forward product says when to pre-order instead of its stock (docs/forward-orders.md).
+  const preText = usePreOrderText(p?.forward, p?.availability.status !== 'out');
   const name = p?.name || l.sku;
   const boxId = `list-qty-${l.sku}`;
   const problemId = `list-problem-${l.sku}`;
@@ -45,9 +48,13 @@ export function ListLineRow({
             <span className="muted">
               SKU {l.sku} · packs of {p.pack_size}
             </span>
-            <span className={`basket-stock ${availabilityClass(p.availability)}`} data-stock={p.availability.status}>
-              {availabilityText(p.availability)}
-            </span>
+            {preText ? (
+              <PreOrderNote lines={preText} as="span" className="basket-stock" />
+            ) : (
+              <span className={`basket-stock ${availabilityClass(p.availability)}`} data-stock={p.availability.status}>
+                {availabilityText(p.availability)}
+              </span>
+            )}
           </>
         ) : (
           <>

@@ -2,6 +2,7 @@
 import Link from '@/components/app/link';
 import type { FocusEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
+import { PreOrderNote, usePreOrderText } from '@/components/catalogue/pre-order-note';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { formatPence } from '@/lib/format';
 import { marginText } from '@/lib/price-breaks';
@@ -34,6 +35,8 @@ const packs = (n: number) => `${n} ${n === 1 ? 'pack' : 'packs'}`;
  * last check found it, and what stops it being added, with the fixes offered. */
 export function OrderRow({ row, status, line, actions }: { row: Row; status: RowStatus; line: number; actions: RowActions }) {
   const product = rowProduct(row);
+  // A forward product says when to pre-order instead of its stock (docs/forward-orders.md).
+  const preText = usePreOrderText(product?.forward, product?.availability.status !== 'out');
   const problemId = `qo-problem-${row.key}`;
   const message = status.kind === 'invalid' ? status.message : '';
   const problem = status.kind === 'problem' ? status.problem : null;
@@ -100,9 +103,13 @@ export function OrderRow({ row, status, line, actions }: { row: Row; status: Row
               Packs of {product.pack_size}
               {product.in_basket > 0 && ` · ${packs(product.in_basket / product.pack_size)} in your basket`}
             </span>{' '}
-            <span className={`qo-stock ${availabilityClass(product.availability)}`} data-stock={product.availability.status}>
-              {availabilityText(product.availability)}
-            </span>
+            {preText ? (
+              <PreOrderNote lines={preText} as="span" className="qo-stock" />
+            ) : (
+              <span className={`qo-stock ${availabilityClass(product.availability)}`} data-stock={product.availability.status}>
+                {availabilityText(product.availability)}
+              </span>
+            )}
           </>
         )}
         {status.kind === 'checking' && <span className="muted qo-checking">Checking…</span>}

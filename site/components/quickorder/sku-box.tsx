@@ -2,6 +2,8 @@
 import { useState, type KeyboardEvent } from 'react';
 import { ProductImage } from '@/components/catalogue/product-image';
 import { availabilityText } from '@/lib/availability';
+import { preOrderLines } from '@/lib/forward';
+import { useLondonToday } from '@/components/catalogue/use-london-today';
 import { formatPence } from '@/lib/format';
 import type { SkuProduct } from '@/lib/quick-order';
 import { useSkuSuggestions } from './use-sku-suggestions';
@@ -30,6 +32,7 @@ export function SkuBox({
   onEnter: () => void;
 }) {
   const [focused, setFocused] = useState(false);
+  const today = useLondonToday();
   /** Closed by Escape or a pick until the text changes again. */
   const [closedFor, setClosedFor] = useState<string | null>(null);
   const [active, setActive] = useState(-1);
@@ -110,7 +113,8 @@ export function SkuBox({
               <strong>{p.sku}</strong> {p.name}
               <br />
               <span className="muted">
-                Packs of {p.pack_size} · {availabilityText(p.availability)} · {formatPence(p.pack_price)} a pack
+                Packs of {p.pack_size} · {preOrderLines(p.forward, today, p.availability.status !== 'out')?.[0] ?? availabilityText(p.availability)} ·{' '}
+                {formatPence(p.pack_price)} a pack
               </span>
             </span>
           </li>

@@ -14,7 +14,7 @@ export function ProductActions(props: Props) {
     <>
       <AddToBasket {...props} />
       <AddToList sku={props.sku} packSize={props.packSize} name={props.name} />
-      {props.prompt && <BackInStockAlert sku={props.sku} name={props.name} inStock={props.inStock} />}
+      {props.prompt && <BackInStockAlert sku={props.sku} name={props.name} inStock={props.inStock} forward={props.forward} />}
     </>
   );
 }

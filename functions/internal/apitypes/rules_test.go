@@ -41,16 +41,16 @@ func TestWireRulesCatchBreaches(t *testing.T) {
 		Allocated string `json:"allocated"`
 	}
 	type fine struct {
-		UnitPrice int64       `json:"unit_price"`
-		Allocated int         `json:"allocated"` // units of a forward line
+		UnitPrice int64 `json:"unit_price"`
+		Allocated int   `json:"allocated"` // units of a forward line
 		Paid      struct {
 			Allocated int64 `json:"allocated"` // pence of a payment
 		} `json:"paid"`
-		PlacedAt  UnixMillis  `json:"placed_at"`
-		PaidAt    *UnixMillis `json:"paid_at"`
-		Percent   int         `json:"discount_percent"`
-		PayLoad   string      `json:"payLoad"`
-		Skipped   string      `json:"-"`
+		PlacedAt UnixMillis  `json:"placed_at"`
+		PaidAt   *UnixMillis `json:"paid_at"`
+		Percent  int         `json:"discount_percent"`
+		PayLoad  string      `json:"payLoad"`
+		Skipped  string      `json:"-"`
 	}
 	cases := []struct {
 		name string

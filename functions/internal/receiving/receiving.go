@@ -266,9 +266,19 @@ func (s Service) Record(ctx context.Context, lines []LineRequest, by orders.Staf
 			continue
 		}
 		pack := max(p.PackSize, 1)
+		forwardLines := p.Forward != nil
+		if !forwardLines {
+			// Staff may have ended the pre-order before the goods came: a product with
+			// forward lines still open is received all the same.
+			open, err := s.openLines(ctx, l.SKU)
+			if err != nil {
+				return Receipt{}, err
+			}
+			forwardLines = len(open) > 0
+		}
 		switch {
-		case p.Forward == nil:
-			problems[at+".sku"] = fmt.Sprintf("Line %d: %s is not a forward product; record its stock on its product page.", i+1, l.SKU)
+		case !forwardLines:
+			problems[at+".sku"] = fmt.Sprintf("Line %d: %s is not a forward product and has no forward orders open; record its stock on its product page.", i+1, l.SKU)
 		case l.Units <= 0:
 			problems[at+".units"] = fmt.Sprintf("Line %d (%s): enter the units received, more than none.", i+1, l.SKU)
 		case l.Units%pack != 0:

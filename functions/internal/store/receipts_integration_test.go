@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/config"
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/forward"
 	"github.com/tradeshop/functions/internal/mail"
 	"github.com/tradeshop/functions/internal/orders"
@@ -212,6 +213,28 @@ func TestReceiptRecordRefusesEachBadLine(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err.Error(), want)
 		}
+	}
+}
+
+// A product whose pre-order staff ended before its goods came is received all the same
+// while forward lines of it are open.
+func TestReceiptRecordTakesAnEndedForwardProductWithOpenLines(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	svc := receivingOf(st, loadShop(t))
+	seedForward(t, st, "FW-9", 2, rand.New(rand.NewPCG(9, 9)))
+	p, err := st.Product(ctx, "FW-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Forward = nil
+	if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{p}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := recordDelivery(t, svc, "FW-9", 1)
+	if r.Received("FW-9") != fwdPack {
+		t.Fatalf("receipt %+v", r)
 	}
 }
 

@@ -145,12 +145,16 @@ describe('forward orders', { timeout: 180_000 }, () => {
 
   it('two more buyers pre-order the same product', async () => {
     for (const [i, company] of ['Forward Cards B Ltd', 'Forward Cards C Ltd'].entries()) {
+      // Each signs in through the shop's page first, as a buyer does (that makes the account).
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const p = await ctx.newPage();
       const u = await emulatorUser();
       buyers.push(u);
-      expect((await api(buyerPage, '/api/billing', { token: u.idToken, billing: billing(company) })).status).toBe(200);
-      const add = await api<{ error?: string }>(buyerPage, '/api/basket/add', { token: u.idToken, sku: FORWARD_SKU, quantity: packs[i + 1]! * card.pack_size });
+      await signInAs(p, u);
+      expect((await api(p, '/api/billing', { token: u.idToken, billing: billing(company) })).status).toBe(200);
+      const add = await api<{ error?: string }>(p, '/api/basket/add', { token: u.idToken, sku: FORWARD_SKU, quantity: packs[i + 1]! * card.pack_size });
       expect(add.status, add.data.error).toBe(200);
-      const placed = await api<{ id: string; kind: string }>(buyerPage, '/api/orders', {
+      const placed = await api<{ id: string; kind: string; error?: string }>(p, '/api/orders', {
         token: u.idToken,
         idempotency_key: crypto.randomUUID(),
         delivery_option: 'standard',
@@ -159,8 +163,9 @@ describe('forward orders', { timeout: 180_000 }, () => {
         delivery_note: '',
         no_backorders: false,
       });
-      expect(placed.status).toBe(201);
+      expect(placed.status, placed.data.error).toBe(201);
       expect(placed.data.kind).toBe('forward');
+      await ctx.close();
     }
   });
 

@@ -82,7 +82,12 @@ describe('forward orders', { timeout: 180_000 }, () => {
     // Enough packs of the pre-order line that each of three buyers' pre-orders passes the
     // minimum order on its own, in the ratio 7 : 5 : 3.
     const { data: basket } = await api<{ minimum_order: number }>(buyerPage, '/api/basket', { token: a.idToken });
-    const k = Math.ceil(basket.minimum_order / (3 * card.unit_price * card.pack_size));
+    // At the buyer's own pack price (the shop's discounts may take something off the list).
+    const { data: quoted } = await api<{ prices: Record<string, { pack_price: number }> }>(buyerPage, '/api/prices', {
+      token: a.idToken,
+      skus: [FORWARD_SKU],
+    });
+    const k = Math.ceil(basket.minimum_order / (3 * quoted.prices[FORWARD_SKU]!.pack_price));
     packs = [7 * k, 5 * k, 3 * k];
 
     await buyerPage.goto(shopURL + card.path);

@@ -31,7 +31,7 @@ export class StatementSender extends Construct {
     this.fn = goFunction(this, 'statements', {
       codeDir: props.codeDir,
       memoryMB: 512,
-      description: "Queues the monthly statement emails (the 1st of each month) and the daily pre-order reminders",
+      description: 'Queues the monthly statement emails (the 1st of each month) and the daily pre-order reminders',
       environment: { ...props.environment, TABLE_NAME: props.table.tableName },
       // Every account's ledger, a few at once: minutes for thousands of accounts.
       timeout: Duration.minutes(10),

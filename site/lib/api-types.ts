@@ -510,6 +510,7 @@ export interface QuoteAnswer {
   net_ex_vat: Pence;
   vat: Pence;
   total_inc_vat: Pence;
+  today_total_inc_vat: Pence;
 }
 
 export interface AddressAnswer {

@@ -18,7 +18,11 @@ describe('the forward form', () => {
     if (!late.ok) expect(late.problems.order_by).toMatch(/on or before the delivery date/);
   });
   it('starts from the marking, or empty for an ordinary product', () => {
-    expect(forwardForm({ delivery_from: '2027-09-01', order_by: '2027-06-30', expected: 0 })).toEqual({ delivery_from: '2027-09-01', order_by: '2027-06-30', expected: '' });
+    expect(forwardForm({ delivery_from: '2027-09-01', order_by: '2027-06-30', expected: 0 })).toEqual({
+      delivery_from: '2027-09-01',
+      order_by: '2027-06-30',
+      expected: '',
+    });
     expect(forwardForm(null)).toEqual({ delivery_from: '', order_by: '', expected: '' });
   });
   it('names the CSV as the server does', () => {

@@ -24,7 +24,9 @@ export interface ForwardForm {
 
 /** The form of a product's marking (empty for an ordinary product). */
 export const forwardForm = (f: AdminForwardAnswer | null): ForwardForm =>
-  f ? { delivery_from: f.delivery_from, order_by: f.order_by, expected: f.expected ? String(f.expected) : '' } : { delivery_from: '', order_by: '', expected: '' };
+  f
+    ? { delivery_from: f.delivery_from, order_by: f.order_by, expected: f.expected ? String(f.expected) : '' }
+    : { delivery_from: '', order_by: '', expected: '' };
 
 /** What the forward form sends, or its problems by the API's field names (the server
  * checks again: stock.ForwardProblems). */
@@ -60,7 +62,12 @@ const demandQuery = (of: DemandOf) => ('sku' in of ? `?sku=${encodeURIComponent(
 
 /** The demand of one product or of a range's forward products. */
 export async function adminDemand(of: DemandOf, signal?: AbortSignal): Promise<DemandAnswer> {
-  return apiFetch<DemandAnswer>(`/api/admin/forward/demand${demandQuery(of)}`, { method: 'GET', csrf: true, headers: await staffHeaders(), ...(signal && { signal }) });
+  return apiFetch<DemandAnswer>(`/api/admin/forward/demand${demandQuery(of)}`, {
+    method: 'GET',
+    csrf: true,
+    headers: await staffHeaders(),
+    ...(signal && { signal }),
+  });
 }
 
 /** The file name a demand CSV is saved as (the server's own). */

@@ -128,6 +128,10 @@ type quoteAnswer struct {
 	NetExVAT    int64  `json:"net_ex_vat"`
 	VAT         int64  `json:"vat"`
 	TotalIncVAT int64  `json:"total_inc_vat"`
+	// TodayIncVAT is what today's order comes to inc VAT: the total less the forward
+	// lines, which become the forward order (docs/forward-orders.md); the total itself
+	// without any.
+	TodayIncVAT int64 `json:"today_total_inc_vat"`
 }
 
 // checkoutAnswer is what the checkout steps need before the buyer types anything.
@@ -169,7 +173,8 @@ func handleCheckout(log *slog.Logger, verify auth.Verifier, baskets basket.Servi
 		}
 		for _, q := range orders.Quotes(p, baskets.Shop) {
 			a.DeliveryOptions = append(a.DeliveryOptions, quoteAnswer{ID: q.Option.ID, Name: q.Option.Name, Free: q.Free,
-				ChargeExVAT: q.ChargeExVAT, ChargeVAT: q.ChargeVAT, NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT})
+				ChargeExVAT: q.ChargeExVAT, ChargeVAT: q.ChargeVAT, NetExVAT: q.NetExVAT, VAT: q.VAT, TotalIncVAT: q.TotalIncVAT,
+				TodayIncVAT: q.TotalIncVAT - p.Forward.TotalIncVAT})
 		}
 		encode(w, http.StatusOK, a)
 	})

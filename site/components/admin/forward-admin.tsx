@@ -7,7 +7,8 @@ import { formatLondonDay } from '@/lib/london-dates';
 import { ForwardDemand } from './forward-demand';
 import { useAdminRecord } from './use-admin-record';
 
-const demandHref = (of: DemandOf) => ('sku' in of ? `/admin/forward/?sku=${encodeURIComponent(of.sku)}` : `/admin/forward/?range=${encodeURIComponent(of.range)}`);
+const demandHref = (of: DemandOf) =>
+  'sku' in of ? `/admin/forward/?sku=${encodeURIComponent(of.sku)}` : `/admin/forward/?range=${encodeURIComponent(of.range)}`;
 
 /** /admin/forward/: the forward products by range, each linked to its demand (?sku=), each
  * range to its range's (?range=); docs/forward-orders.md "Demand". */

@@ -36,14 +36,7 @@ export function ProductDetail({ product: p }: { product: Detail }) {
           <StockFact sku={p.sku} stockState={p.stock_state} forward={p.forward} />
         </dl>
         <BreakTable sku={p.sku} breaks={p.breaks} />
-        <ProductActions
-          sku={p.sku}
-          packSize={p.pack_size}
-          inStock={p.stock_state !== 'out-of-stock'}
-          forward={p.forward}
-          name={p.name}
-          prompt
-        />
+        <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.stock_state !== 'out-of-stock'} forward={p.forward} name={p.name} prompt />
         <p>{p.description}</p>
       </div>
     </div>

@@ -56,15 +56,7 @@ export function ProductGrid({
             </span>
           </p>
           <ProductMargin sku={p.sku} margin={p.margin} className="card-margin muted" />
-          <ProductActions
-            sku={p.sku}
-            packSize={p.pack_size}
-            inStock={p.in_stock}
-            forward={p.forward}
-            name={p.name}
-            inGrid={order}
-            showStock
-          />
+          <ProductActions sku={p.sku} packSize={p.pack_size} inStock={p.in_stock} forward={p.forward} name={p.name} inGrid={order} showStock />
         </li>
       ))}
     </ul>

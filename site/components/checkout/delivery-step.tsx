@@ -133,7 +133,7 @@ export function DeliveryStep() {
       <ForwardPart
         lines={basket.lines}
         forwardTotal={info.forward_total?.total_inc_vat ?? null}
-        checkoutTotal={option.total_inc_vat}
+        todayTotal={option.today_total_inc_vat}
         noBackorders={!!d.noBackorders}
         onNoBackorders={(on) => update({ ...d, noBackorders: on })}
       />

@@ -4,26 +4,25 @@ import { formatPence } from '@/lib/format';
 /** The delivery step's word on the basket's pre-order lines (docs/forward-orders.md): they
  * become a forward order of their own, carriage paid and not invoiced until its goods are
  * allocated, so the step says what today's order and the forward order each come to (the
- * server's figures: the quote's total less the forward part), and asks whether a short
+ * server's figures), and asks whether a short
  * delivery should be backordered or cancelled. Nothing shows for a basket without any. */
 export function ForwardPart({
   lines,
   forwardTotal,
-  checkoutTotal,
+  todayTotal,
   noBackorders,
   onNoBackorders,
 }: {
   lines: BasketLine[];
   /** What the forward lines cost inc VAT (null: none in the basket). */
   forwardTotal: number | null;
-  /** The chosen option's total inc VAT for the whole checkout. */
-  checkoutTotal: number;
+  /** What today's order comes to inc VAT with the chosen option (the server's figure). */
+  todayTotal: number;
   noBackorders: boolean;
   onNoBackorders: (on: boolean) => void;
 }) {
   const forward = lines.filter((l) => l.delivery_from);
   if (forwardTotal === null || forward.length === 0) return null;
-  const today = checkoutTotal - forwardTotal;
   const count = `${forward.length} pre-order ${forward.length === 1 ? 'line' : 'lines'}`;
   return (
     <section className="forward-part" aria-labelledby="forward-part-heading" data-forward-lines={forward.length}>
@@ -33,10 +32,10 @@ export function ForwardPart({
         allocated to you. You can reduce or cancel a line from your dashboard until its order-by date.
       </p>
       <dl className="totals">
-        {today > 0 && (
+        {todayTotal > 0 && (
           <>
             <dt>Today&apos;s order inc VAT</dt>
-            <dd data-total="today">{formatPence(today)}</dd>
+            <dd data-total="today">{formatPence(todayTotal)}</dd>
           </>
         )}
         <dt>Forward order inc VAT</dt>

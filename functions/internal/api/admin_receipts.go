@@ -191,14 +191,7 @@ func handleAdminReceipts(g staffGate, svc receiving.Service) http.Handler {
 func handleAdminReceipt(g staffGate, svc receiving.Service) http.Handler {
 	return staffGet(g, func(w http.ResponseWriter, r *http.Request, _ orders.Staff) {
 		rc, err := svc.Read(r.Context(), r.PathValue("id"))
-		if err == nil {
-			var page adminReceiptPage
-			if page, err = receiptAnswerOf(r.Context(), svc, rc); err == nil {
-				encode(w, http.StatusOK, page)
-				return
-			}
-		}
-		writeError(w, r, g.Log, err)
+		writeReceipt(w, r, g, svc, rc, err, http.StatusOK)
 	})
 }
 
@@ -234,14 +227,7 @@ func handleAdminReceiptRecord(g staffGate, svc receiving.Service) http.Handler {
 			lines[i] = receiving.LineRequest{SKU: l.SKU, Units: l.Units}
 		}
 		rc, err := svc.Record(r.Context(), lines, by)
-		if err == nil {
-			var page adminReceiptPage
-			if page, err = receiptAnswerOf(r.Context(), svc, rc); err == nil {
-				encode(w, http.StatusCreated, page)
-				return
-			}
-		}
-		writeError(w, r, g.Log, err)
+		writeReceipt(w, r, g, svc, rc, err, http.StatusCreated)
 	})
 }
 
@@ -272,15 +258,21 @@ func handleAdminReceiptApply(g staffGate, svc receiving.Service) http.Handler {
 			adjust[i] = receiving.Adjustment{SKU: a.SKU, LineSK: a.LineSK, Units: a.Units}
 		}
 		rc, err := svc.Apply(r.Context(), r.PathValue("id"), adjust, by)
-		if err == nil {
-			var page adminReceiptPage
-			if page, err = receiptAnswerOf(r.Context(), svc, rc); err == nil {
-				encode(w, http.StatusOK, page)
-				return
-			}
-		}
-		writeError(w, r, g.Log, err)
+		writeReceipt(w, r, g, svc, rc, err, http.StatusOK)
 	})
+}
+
+// writeReceipt answers receipt rc as its page with status, or err (the read, record or
+// apply that made it failed), or the error of making its page.
+func writeReceipt(w http.ResponseWriter, r *http.Request, g staffGate, svc receiving.Service, rc receiving.Receipt, err error, status int) {
+	if err == nil {
+		var page adminReceiptPage
+		if page, err = receiptAnswerOf(r.Context(), svc, rc); err == nil {
+			encode(w, status, page)
+			return
+		}
+	}
+	writeError(w, r, g.Log, err)
 }
 
 // receivingService is the receiving service over d's store.

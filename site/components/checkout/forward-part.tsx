@@ -23,13 +23,13 @@ export function ForwardPart({
 }) {
   const forward = lines.filter((l) => l.delivery_from);
   if (forwardTotal === null || forward.length === 0) return null;
-  const count = `${forward.length} pre-order ${forward.length === 1 ? 'line' : 'lines'}`;
+  const subject = forward.length === 1 ? 'The pre-order line becomes' : `The ${forward.length} pre-order lines become`;
   return (
     <section className="forward-part" aria-labelledby="forward-part-heading" data-forward-lines={forward.length}>
       <h2 id="forward-part-heading">Pre-order lines</h2>
       <p>
-        The {count} become a forward order of its own, with its own number: delivered free when the goods arrive, and not invoiced or charged until they are
-        allocated to you. You can reduce or cancel a line from your dashboard until its order-by date.
+        {subject} a forward order of its own, with its own number: delivered free when the goods arrive, and not invoiced or charged until they are allocated to
+        you. You can reduce or cancel a line from your dashboard until its order-by date.
       </p>
       <dl className="totals">
         {todayTotal > 0 && (

@@ -5,6 +5,7 @@ import { SignedOutNotice } from '@/components/account/signed-out-notice';
 import { useAccount } from '@/components/account/use-account';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { isPaid, isProForma } from '@/lib/order-status';
+import { ForwardOrderView } from './forward-order-view';
 import { OrderView } from './order-view';
 import { PaymentStatus } from './payment-status';
 import { useOrder } from './use-order';
@@ -43,7 +44,7 @@ export function OrderComplete() {
         <p className="form-ok" role="status">
           Thank you: your forward order {order.id} is booked.
         </p>
-        <OrderView order={order} invoiceLate={false} />
+        <ForwardOrderView order={order} />
         <h2>What happens next</h2>
         <p>
           Nothing is invoiced or charged yet. When the goods arrive we share them out fairly among the forward orders, then invoice and send what is allocated

@@ -390,6 +390,16 @@ function requests(buyer, sku, staff, products) {
     'GET /api/admin/receipts/{id}': { as: staff, path: '/api/admin/receipts/RCV-000001' },
     'POST /api/admin/receipts/{id}/apply': { as: staff, path: '/api/admin/receipts/RCV-000001/apply', body: { token: s, allocations: [] } },
     'GET /api/admin/products/{sku}': { as: staff, path: `/api/admin/products/${sku.sku}` },
+    // Forward products (issue 38): the marking ended (harmless should it land late: the
+    // product is not forward), the forward products and their demand.
+    'POST /api/admin/products/{sku}/forward': {
+      as: staff,
+      path: `/api/admin/products/${sku.sku}/forward`,
+      body: { token: s, delivery_from: '', order_by: '', expected: 0, clear: true },
+    },
+    'GET /api/admin/forward': { as: staff },
+    'GET /api/admin/forward/demand': { as: staff, path: `/api/admin/forward/demand?sku=${sku.sku}` },
+    'GET /api/admin/forward/demand.csv': { as: staff, path: `/api/admin/forward/demand.csv?sku=${sku.sku}` },
     'POST /api/admin/products/{sku}/stock': {
       as: staff,
       path: `/api/admin/products/${sku.sku}/stock`,
@@ -431,6 +441,10 @@ function requests(buyer, sku, staff, products) {
     'POST /api/orders/{id}/pay': { path: '/api/orders/TS-100001/pay', body: { token: t } },
     'POST /api/orders/{id}/reorder': { path: '/api/orders/TS-100001/reorder', body: { token: t } },
     'GET /api/forward-orders': {},
+    // Back-in-stock alerts (issue 38): each reads the store first (the product, the list).
+    'GET /api/alerts': {},
+    'POST /api/alerts': { body: { token: t, sku: sku.sku } },
+    'POST /api/alerts/remove': { body: { token: t, sku: sku.sku } },
     'POST /api/forward-orders/{id}/lines': { path: '/api/forward-orders/TS-100001/lines', body: { token: t, sku: sku.sku, packs: 0 } },
     'POST /api/billing': { body: { token: t, billing } },
     'POST /api/checkout': { body: { token: t } },

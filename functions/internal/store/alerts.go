@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -61,15 +60,7 @@ func (it alertItem) toAlert() alerts.Alert {
 // ProductsNow reads the products with these SKUs strongly consistently (a stock write
 // just made shows); SKUs with no product are absent from the answer.
 func (s *Store) ProductsNow(ctx context.Context, skus []string) (map[string]catalogue.Product, error) {
-	keys := make([]map[string]types.AttributeValue, len(skus))
-	for i, sku := range skus {
-		keys[i] = productKey(sku)
-	}
-	raw, err := s.batchGet(ctx, keys, true)
-	if err != nil {
-		return nil, fmt.Errorf("read products: %w", err)
-	}
-	return productsOf(raw)
+	return s.products(ctx, skus, true)
 }
 
 // PutAlert writes a's two items unless the buyer has an alert of its SKU already, which
@@ -185,21 +176,14 @@ func (s *Store) queryAlerts(ctx context.Context, cond expression.KeyConditionBui
 	if err != nil {
 		return nil, err
 	}
-	in := &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)}
+	items, err := queryAll[alertItem](ctx, s, &dynamodb.QueryInput{TableName: aws.String(s.table), KeyConditionExpression: expr.KeyCondition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, fmt.Errorf("query alerts: %w", err)
+	}
 	var out []alerts.Alert
-	for p := dynamodb.NewQueryPaginator(s.db, in); p.HasMorePages(); {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("query alerts: %w", err)
-		}
-		var items []alertItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("unmarshal alerts: %w", err)
-		}
-		for _, it := range items {
-			out = append(out, it.toAlert())
-		}
+	for _, it := range items {
+		out = append(out, it.toAlert())
 	}
 	return out, nil
 }

@@ -338,11 +338,16 @@ func (s *Store) Categories(ctx context.Context) ([]catalogue.Category, error) {
 // ProductsBySKU reads the products with these SKUs; SKUs with no product are absent
 // from the answer.
 func (s *Store) ProductsBySKU(ctx context.Context, skus []string) (map[string]catalogue.Product, error) {
+	return s.products(ctx, skus, false)
+}
+
+// products reads the products with these SKUs, strongly consistently if consistent.
+func (s *Store) products(ctx context.Context, skus []string, consistent bool) (map[string]catalogue.Product, error) {
 	keys := make([]map[string]types.AttributeValue, len(skus))
 	for i, sku := range skus {
 		keys[i] = productKey(sku)
 	}
-	raw, err := s.batchGet(ctx, keys, false)
+	raw, err := s.batchGet(ctx, keys, consistent)
 	if err != nil {
 		return nil, fmt.Errorf("read products: %w", err)
 	}

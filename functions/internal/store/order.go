@@ -240,18 +240,30 @@ func (it orderItem) toOrder() orders.Order {
 // atomic counter. A number taken by an attempt that did not place its order is not
 // reused: order numbers may have gaps (invoice numbers are another matter).
 func (s *Store) NextOrderNumber(ctx context.Context) (string, error) {
-	expr, err := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("n"), expression.Value(1))).Build()
+	n, err := s.nextNumber(ctx, pkOrderCounter, "order")
 	if err != nil {
 		return "", err
 	}
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key(pkOrderCounter, skItem),
+	return "TS-" + strconv.FormatInt(100000+n, 10), nil
+}
+
+// nextNumber adds one to a sequence's counter item (pk) and answers the number, 1 for the
+// first; what names the sequence in an error. A number taken and not used is not handed
+// out again, so such a sequence may have gaps (the invoice sequence, which may not, is
+// kept otherwise: invoice.go).
+func (s *Store) nextNumber(ctx context.Context, pk, what string) (int64, error) {
+	expr, err := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("n"), expression.Value(1))).Build()
+	if err != nil {
+		return 0, err
+	}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key(pk, skItem),
 		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
 		ReturnValues: types.ReturnValueUpdatedNew})
 	if err != nil {
-		return "", fmt.Errorf("next order number: %w", err)
+		return 0, fmt.Errorf("next %s number: %w", what, err)
 	}
 	n, _ := numberOf(out.Attributes["n"])
-	return "TS-" + strconv.FormatInt(100000+n, 10), nil
+	return n, nil
 }
 
 // keyItem is an idempotency key's record: the order it was used for. It expires (TTL)

@@ -8,10 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tradeshop/functions/internal/forward"
@@ -142,17 +140,10 @@ func receiptKey(id string) map[string]types.AttributeValue { return key(pkReceip
 
 // CreateReceipt writes r as a new receipt with the next receipt number (RCV-000001, …).
 func (s *Store) CreateReceipt(ctx context.Context, r receiving.Receipt) (receiving.Receipt, error) {
-	expr, err := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("n"), expression.Value(1))).Build()
+	n, err := s.nextNumber(ctx, pkReceiptCounter, "receipt")
 	if err != nil {
 		return receiving.Receipt{}, err
 	}
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key(pkReceiptCounter, skItem),
-		UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueUpdatedNew})
-	if err != nil {
-		return receiving.Receipt{}, fmt.Errorf("next receipt number: %w", err)
-	}
-	n, _ := numberOf(out.Attributes["n"])
 	r.ID = fmt.Sprintf("RCV-%06d", n)
 	av, err := attributevalue.MarshalMap(receiptToItem(r))
 	if err != nil {

@@ -387,7 +387,7 @@ var endpointFunctions = []DeployedFunction{
 	// Forward products and their demand (issue 38, items 1 and 6).
 	{Name: "adminForward", Group: "admin", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "PRODUCT#*"), grant("Query PutItem", "AUDIT#PRODUCT#*")}},
 	{Name: "adminForwardList", Group: "admin", MemoryMB: 512, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
-	{Name: "adminForwardDemand", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2"), grant("Query", "FWD#*", "RECEIPT"), grant("BatchGetItem", "USER#*")}},
+	{Name: "adminForwardDemand", Group: "admin", MemoryMB: 512, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2"), grant("Query", "FWD#*", "RECEIPT"), grant("BatchGetItem", "USER#*", "PRODUCT#*")}},
 	{Name: "adminCatalogueCheck", Group: "admin", MemoryMB: 1024, TimeoutSeconds: 29, CSRFSecret: true, Access: []Grant{indexQuery("gsi2")}},
 	// The products an import wrote email the buyers waiting for them (issue 38): the
 	// alerts read, each alert of a product now in stock deleted with its email put.

@@ -15,8 +15,12 @@ import (
 
 // Store is what the demand view reads of the shop's store.
 type Store interface {
-	// Catalogue reads every range, category and product.
-	Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.Category, []catalogue.Product, error)
+	// Ranges reads every outlet range.
+	Ranges(ctx context.Context) ([]catalogue.Range, error)
+	// ForwardProducts reads every product marked forward.
+	ForwardProducts(ctx context.Context) ([]catalogue.Product, error)
+	// ProductsBySKU reads the products with these SKUs (absent: no such product).
+	ProductsBySKU(ctx context.Context, skus []string) (map[string]catalogue.Product, error)
 	// ForwardLines answers every ledger line of sku, oldest first.
 	ForwardLines(ctx context.Context, sku string) ([]forward.Line, error)
 	// Businesses answers the accounts' business names (absent for none).
@@ -136,15 +140,13 @@ func Of(p catalogue.Product, lines []forward.Line, company func(uid string) stri
 // List answers the forward products (those marked forward now), grouped by range in the
 // ranges' order.
 func (s Service) List(ctx context.Context) ([]Listed, error) {
-	ranges, _, products, err := s.Store.Catalogue(ctx)
+	ranges, products, err := s.forwardProducts(ctx)
 	if err != nil {
 		return nil, err
 	}
 	byRange := map[string][]catalogue.Product{}
 	for _, p := range products {
-		if p.Forward != nil {
-			byRange[p.RangeURLText] = append(byRange[p.RangeURLText], p)
-		}
+		byRange[p.RangeURLText] = append(byRange[p.RangeURLText], p)
 	}
 	var out []Listed
 	for _, r := range sortedRanges(ranges) {
@@ -159,15 +161,22 @@ func (s Service) List(ctx context.Context) ([]Listed, error) {
 // ForSKU answers the demand of product sku: a *shoperr.NotFoundError when there is no
 // such product. A product whose marking has ended is still answered (its lines stay).
 func (s Service) ForSKU(ctx context.Context, sku string) (Report, error) {
-	ranges, _, products, err := s.Store.Catalogue(ctx)
+	missing := &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
+	if !catalogue.ValidSKU(sku) {
+		return Report{}, missing
+	}
+	products, err := s.Store.ProductsBySKU(ctx, []string{sku})
 	if err != nil {
 		return Report{}, err
 	}
-	i := slices.IndexFunc(products, func(p catalogue.Product) bool { return p.SKU == sku })
-	if !catalogue.ValidSKU(sku) || i < 0 {
-		return Report{}, &shoperr.NotFoundError{Msg: fmt.Sprintf("There is no product %s.", sku)}
+	p, ok := products[sku]
+	if !ok {
+		return Report{}, missing
 	}
-	p := products[i]
+	ranges, err := s.Store.Ranges(ctx)
+	if err != nil {
+		return Report{}, err
+	}
 	r := rangeOf(ranges, p.RangeURLText)
 	return s.report(ctx, Report{SKU: sku, Range: r}, []catalogue.Product{p})
 }
@@ -175,7 +184,7 @@ func (s Service) ForSKU(ctx context.Context, sku string) (Report, error) {
 // ForRange answers the demand of every forward product of range urlText, by order-by
 // date: a *shoperr.NotFoundError when there is no such range.
 func (s Service) ForRange(ctx context.Context, urlText string) (Report, error) {
-	ranges, _, products, err := s.Store.Catalogue(ctx)
+	ranges, products, err := s.forwardProducts(ctx)
 	if err != nil {
 		return Report{}, err
 	}
@@ -185,12 +194,26 @@ func (s Service) ForRange(ctx context.Context, urlText string) (Report, error) {
 	}
 	var ps []catalogue.Product
 	for _, p := range products {
-		if p.Forward != nil && p.RangeURLText == urlText {
+		if p.RangeURLText == urlText {
 			ps = append(ps, p)
 		}
 	}
 	slices.SortFunc(ps, byOrderBy)
 	return s.report(ctx, Report{Range: r}, ps)
+}
+
+// forwardProducts reads the ranges and the products marked forward: two Queries of the
+// catalogue index, rather than the whole catalogue.
+func (s Service) forwardProducts(ctx context.Context) ([]catalogue.Range, []catalogue.Product, error) {
+	ranges, err := s.Store.Ranges(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	products, err := s.Store.ForwardProducts(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ranges, products, nil
 }
 
 // report fills out with the demand of products: each one's lines and received units,

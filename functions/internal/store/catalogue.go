@@ -300,23 +300,32 @@ func (s *Store) Catalogue(ctx context.Context) ([]catalogue.Range, []catalogue.C
 
 // structure reads every range and category, in display order.
 func (s *Store) structure(ctx context.Context) ([]catalogue.Range, []catalogue.Category, error) {
-	rin, err := s.byType(typeRange)
+	ranges, err := s.Ranges(ctx)
 	if err != nil {
 		return nil, nil, err
-	}
-	ritems, err := queryAll[rangeItem](ctx, s, rin)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read ranges: %w", err)
 	}
 	cats, err := s.Categories(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
+	return ranges, cats, nil
+}
+
+// Ranges reads every outlet range, in display order (one Query of the catalogue index).
+func (s *Store) Ranges(ctx context.Context) ([]catalogue.Range, error) {
+	rin, err := s.byType(typeRange)
+	if err != nil {
+		return nil, err
+	}
+	ritems, err := queryAll[rangeItem](ctx, s, rin)
+	if err != nil {
+		return nil, fmt.Errorf("read ranges: %w", err)
+	}
 	ranges := make([]catalogue.Range, len(ritems))
 	for i, it := range ritems {
 		ranges[i] = it.toRange()
 	}
-	return ranges, cats, nil
+	return ranges, nil
 }
 
 // Categories reads every category of the catalogue (one Query of the catalogue index for

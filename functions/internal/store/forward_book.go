@@ -74,7 +74,7 @@ func (s *Store) ReduceForwardLine(ctx context.Context, l forward.Line, units int
 		return forward.Line{}, err
 	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table),
-		Key: key(prefixForward+l.SKU, forward.LineSK(l.PlacedAt, l.OrderID)), UpdateExpression: expr.Update(),
+		Key: ForwardLineKey(l.SKU, l.SK()), UpdateExpression: expr.Update(),
 		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
 		ReturnValues: types.ReturnValueAllNew})
 	var failed *types.ConditionalCheckFailedException

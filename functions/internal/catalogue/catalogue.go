@@ -61,6 +61,11 @@ type Product struct {
 	Breaks       pricing.Ladder `json:"breaks,omitempty"`
 	// Forward is set while the product is sold ahead of its delivery (forward.go).
 	Forward *Forward `json:"forward,omitempty"`
+	// Facets are the values buyers filter by beyond the category (facets.go).
+	Facets Facets `json:"facets,omitzero"`
+	// Published is the London date (ISO, "2026-10-01") the product was first published,
+	// "" when not known: "new in" and the newest-first sort read it.
+	Published string `json:"published,omitempty"`
 }
 
 // The product statuses.

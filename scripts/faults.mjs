@@ -433,6 +433,8 @@ function requests(buyer, sku, staff, products) {
     'POST /api/basket/set': { body: { token: t, sku: sku.sku, quantity: 2 * sku.pack_size } },
     'POST /api/basket/remove': { body: { token: t, sku: sku.sku } },
     'POST /api/prices': { body: { token: t, skus: [sku.sku] } },
+    // In stock now (issue 39): a range's categories and their products read from the store.
+    'POST /api/listing-stock': { body: { token: t, range: 'wholesale_greeting_cards' } },
     'POST /api/orders': { body: { token: t, idempotency_key: `faults-${randomUUID()}`, delivery_option: 'standard', same_as_billing: true } },
     'GET /api/orders': {},
     'GET /api/orders/{id}': { path: '/api/orders/TS-100001' },

@@ -106,6 +106,10 @@ export interface CouponAnswer {
   valid_to?: UnixMillis;
 }
 
+export interface ListingStockAnswer {
+  not_in_stock: string[];
+}
+
 export interface OrderAnswer {
   id: string;
   placed_at: UnixMillis;

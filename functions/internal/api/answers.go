@@ -23,7 +23,7 @@ var answerTypes = []any{
 	// Basket and checkout.
 	cartLine{}, emptyCartRow{}, basketAnswer{}, changeAnswer{}, checkoutAnswer{}, billingAnswer{},
 	// Catalogue, prices and coupons.
-	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{},
+	searchAnswer{}, recommendedAnswer{}, pricesAnswer{}, skusAnswer{}, couponAnswer{}, listingStockAnswer{},
 	// Orders.
 	orderAnswer{}, ordersPage{}, reorderAnswer{}, payAnswer{},
 	// The buyers' book (forward_orders.go).

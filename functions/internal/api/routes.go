@@ -202,6 +202,8 @@ func Endpoints(d Deps) []Endpoint {
 		{"basketSet", "POST /api/basket/set", protect(d.Log, d.CSRF, handleBasketSet(d.Log, d.Verifier, baskets))},
 		{"basketRemove", "POST /api/basket/remove", protect(d.Log, d.CSRF, handleBasketRemove(d.Log, d.Verifier, baskets))},
 		{"prices", "POST /api/prices", handlePrices(d.Log, d.Verifier, d.Store, d.Shop)},
+		// In stock now (issue 39): the SKUs of a category's or range's listing not in stock.
+		{"listingStock", "POST /api/listing-stock", handleListingStock(d.Log, d.Verifier, d.Store, d.Now)},
 		{"orders", "POST /api/orders", protect(d.Log, d.CSRF, handlePlaceOrder(d.Log, d.Verifier, placer))},
 		{"orders", "GET /api/orders", handleOrders(d.Log, d.Verifier, d.Store)},
 		{"order", "GET /api/orders/{id}", handleOrder(d.Log, d.Verifier, d.Store, d.CardOffered)},
@@ -265,6 +267,10 @@ var endpointFunctions = []DeployedFunction{
 	{Name: "basketSet", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem UpdateItem", "USER#*"), grant("BatchGetItem", "USER#*", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "basketRemove", Group: "basket", CSRFSecret: true, Access: []Grant{grant("GetItem BatchGetItem UpdateItem", "USER#*"), grant("BatchGetItem", "PRODUCT#*", "COUPON#*"), grant("Query", "PRICEGROUP")}},
 	{Name: "prices", Group: "catalogue", Access: []Grant{grant("BatchGetItem", "USER#*", "PRODUCT#*"), grant("Query", "PRICEGROUP")}},
+	// In stock now (issue 39): a category's products, or a range's categories and theirs,
+	// are Queries of the catalogue index; an empty one reads the category or range item to
+	// tell it from none.
+	{Name: "listingStock", Group: "catalogue", Access: []Grant{indexQuery("gsi1"), grant("GetItem", "CATEGORY#*", "RANGE#*")}},
 	{Name: "orders", Group: "orders", CSRFSecret: true, Access: []Grant{
 		grant("GetItem BatchGetItem Query PutItem UpdateItem DeleteItem", "USER#*"),
 		grant("BatchGetItem UpdateItem", "PRODUCT#*", "COUPON#*"),

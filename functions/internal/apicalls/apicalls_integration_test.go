@@ -25,6 +25,7 @@ var targets = []struct {
 	{"getProfile", "a returning buyer's profile", 1},
 	{"prices", "", 1},
 	{"skus", "", 1},
+	{"listingStock", "In stock now on a category page", 1},
 	{"recommended", "", 2 + basketCategoriesMost},
 	{"reorder", "", 3},
 	{"listBasket", "", 3},

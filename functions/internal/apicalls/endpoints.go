@@ -139,6 +139,12 @@ func (b *Bench) Endpoints() ([]Row, error) {
 		{endpoint: "search", route: "GET /api/search", what: "a warm function", request: func() answer { return b.get("/api/search?q=christmas+cards", "") }},
 		{endpoint: "prices", route: "POST /api/prices", what: "a grid's 20 own prices", request: func() answer { return b.post("/api/prices", with(map[string]any{"skus": skus})) },
 			setup: func() error { return b.fillBasket(u, BasketLines) }},
+		{endpoint: "listingStock", route: "POST /api/listing-stock", what: "In stock now on a category page", request: func() answer {
+			return b.post("/api/listing-stock", with(map[string]any{"category": ps[0].CategoryID}))
+		}},
+		{endpoint: "listingStock", route: "POST /api/listing-stock", what: "In stock now on a range page", request: func() answer {
+			return b.post("/api/listing-stock", with(map[string]any{"range": ps[0].RangeURLText}))
+		}},
 		{endpoint: "basket", route: "POST /api/basket", what: "the basket page: 20 lines, a coupon", request: func() answer { return b.post("/api/basket", u.tok) }},
 		{endpoint: "shoppingCartSmall", route: "POST /api/shoppingCartSmall", what: "the header's basket: 20 lines, a coupon", request: func() answer { return b.post("/api/shoppingCartSmall", u.tok) }},
 		{endpoint: "checkout", route: "POST /api/checkout", what: "the checkout's first step: 20 lines", request: func() answer { return b.post("/api/checkout", u.tok) }},

@@ -17,6 +17,9 @@ import { goFunction } from './shop-api';
 /** The CloudFront function's source (viewer request), shared-vector tested in Node. */
 export const VIEWER_REQUEST_FUNCTION_PATH = path.resolve(__dirname, '..', 'edge', 'viewer-request.js');
 
+/** The CloudFront function's source (viewer response: noindex on filtered views), shared-vector tested in Node. */
+export const VIEWER_RESPONSE_FUNCTION_PATH = path.resolve(__dirname, '..', 'edge', 'viewer-response.js');
+
 /** The site's objects live under this key prefix; the manifests of releases under releases/. */
 export const SITE_PREFIX = 'site';
 
@@ -78,7 +81,8 @@ export interface StaticSiteProps {
 /**
  * The prerendered site on the CDN: a private, versioned S3 bucket (the release publishes
  * into site/ and keeps old versions for rollback) behind CloudFront with origin access
- * control; a viewer-request function with the route rules in a KeyValueStore; /api/* to
+ * control; a viewer-request function with the route rules in a KeyValueStore, and on the
+ * pages a viewer-response function marking filtered views noindex; /api/* to
  * the HTTP API uncached; hashed assets a year, pages a minute, builds/latest.json never;
  * security headers on every response; a page S3 does not have is answered by the
  * notFound function (the 404 page, bare for crawlers), so the API's own 4xx answers pass
@@ -92,6 +96,8 @@ export class StaticSite extends Construct {
   /** The route rules the release writes and the viewer-request function reads. */
   public readonly routeRules: cloudfront.KeyValueStore;
   public readonly viewerRequest: cloudfront.Function;
+  /** Marks a page asked for as a listing's filtered view noindex (the default behaviour's). */
+  public readonly viewerResponse: cloudfront.Function;
   /** Answers for pages the site does not have. */
   public readonly notFound: lambda.Function;
 
@@ -109,6 +115,11 @@ export class StaticSite extends Construct {
       code: cloudfront.FunctionCode.fromFile({ filePath: VIEWER_REQUEST_FUNCTION_PATH }),
       runtime: cloudfront.FunctionRuntime.JS_2_0,
       keyValueStore: this.routeRules,
+    });
+    this.viewerResponse = new cloudfront.Function(this, 'ViewerResponse', {
+      comment: 'X-Robots-Tag: noindex on a page asked for as a filtered view (sort, facets, price, stock)',
+      code: cloudfront.FunctionCode.fromFile({ filePath: VIEWER_RESPONSE_FUNCTION_PATH }),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
     });
 
     this.notFound = goFunction(this, 'notFound', {
@@ -164,14 +175,16 @@ export class StaticSite extends Construct {
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.all(),
     });
     const viewerRequest = [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }];
-    const site = (cache: cloudfront.ICachePolicy): cloudfront.BehaviorOptions => ({
+    // Only the pages' behaviour marks filtered views: the others serve files, never a page.
+    const viewerResponse = [{ function: this.viewerResponse, eventType: cloudfront.FunctionEventType.VIEWER_RESPONSE }];
+    const site = (cache: cloudfront.ICachePolicy, marksFilteredViews = false): cloudfront.BehaviorOptions => ({
       origin: pages,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
       cachePolicy: cache,
       originRequestPolicy: forwardAgent,
       responseHeadersPolicy: headers,
-      functionAssociations: viewerRequest,
+      functionAssociations: marksFilteredViews ? [...viewerRequest, ...viewerResponse] : viewerRequest,
       compress: true,
     });
 
@@ -181,7 +194,7 @@ export class StaticSite extends Construct {
       defaultRootObject: 'index.html',
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
-      defaultBehavior: site(pageCache),
+      defaultBehavior: site(pageCache, true),
       additionalBehaviors: {
         '/api/*': {
           origin: api,

@@ -10,6 +10,7 @@ import {
   MEDIA_BUCKET_LOGICAL_ID,
   SITE_BUCKET_LOGICAL_ID,
   VIEWER_REQUEST_FUNCTION_PATH,
+  VIEWER_RESPONSE_FUNCTION_PATH,
 } from '../lib/static-site';
 import { resources, stackTemplate, stageConfigs } from './fixtures';
 
@@ -114,17 +115,42 @@ describe.each(STAGES)('StaticSite in the %s stack', (stage) => {
     expect(ttl(behaviors.get('/media/*')!)).toEqual({ min: 0, def: CACHE_SECONDS.media, max: CACHE_SECONDS.media });
   });
 
+  // The template's CloudFront functions by logical id, and the one whose code is a file's.
+  const functions = resources(t, 'AWS::CloudFront::Function');
+  const functionOf = (file: string) => {
+    const code = readFileSync(file, 'utf8');
+    const found = Object.entries(functions).filter(([, fn]) => fn.Properties['FunctionCode'] === code);
+    expect(found, `one CloudFront function runs ${file}`).toHaveLength(1);
+    return found[0]!;
+  };
+  const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'FunctionARN'] });
+
   it('runs the viewer-request function with the route-rules store on every site behaviour', () => {
-    const [fn] = Object.values(resources(t, 'AWS::CloudFront::Function'));
-    expect(fn!.Properties['FunctionCode']).toBe(readFileSync(VIEWER_REQUEST_FUNCTION_PATH, 'utf8'));
-    expect(fn!.Properties['FunctionConfig'].Runtime).toBe('cloudfront-js-2.0');
-    expect(fn!.Properties['FunctionConfig'].KeyValueStoreAssociations).toHaveLength(1);
+    t.resourceCountIs('AWS::CloudFront::Function', 2);
+    const [id, fn] = functionOf(VIEWER_REQUEST_FUNCTION_PATH);
+    expect(fn.Properties['FunctionConfig'].Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.Properties['FunctionConfig'].KeyValueStoreAssociations).toHaveLength(1);
     t.resourceCountIs('AWS::CloudFront::KeyValueStore', 1);
     for (const b of [config.DefaultCacheBehavior, ...['/_next/static/*', '/builds/latest.json', '/builds/meta/*'].map((p) => behaviors.get(p)!)]) {
-      expect(b['FunctionAssociations']).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
+      expect(b['FunctionAssociations']).toContainEqual({ EventType: 'viewer-request', FunctionARN: arnOf(id) });
       expect(b['TargetOriginId']).toBe(group!['Id']);
       expect(b['ViewerProtocolPolicy']).toBe('redirect-to-https');
     }
+  });
+
+  it('marks filtered views noindex with the viewer-response function on the pages behaviour only', () => {
+    const [id, fn] = functionOf(VIEWER_RESPONSE_FUNCTION_PATH);
+    expect(fn.Properties['FunctionConfig'].Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.Properties['FunctionConfig'].KeyValueStoreAssociations).toBeUndefined();
+    expect(config.DefaultCacheBehavior['FunctionAssociations']).toEqual([
+      { EventType: 'viewer-request', FunctionARN: expect.anything() },
+      { EventType: 'viewer-response', FunctionARN: arnOf(id) },
+    ]);
+    for (const p of ['/_next/static/*', '/builds/latest.json', '/builds/meta/*']) {
+      expect(behaviors.get(p)!['FunctionAssociations']).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
+    }
+    expect(behaviors.get('/api/*')!['FunctionAssociations']).toBeUndefined();
+    expect(behaviors.get('/media/*')!['FunctionAssociations']).toBeUndefined();
   });
 
   it('answers missing pages from the notFound function, not with custom error pages that would swallow API errors', () => {

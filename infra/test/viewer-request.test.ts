@@ -2,13 +2,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VIEWER_REQUEST_FUNCTION_PATH } from '../lib/static-site';
+import { loadViewerResponse, responseEvent } from './viewer-response-function';
 
 // Runs the CloudFront function's real source in Node against builds/edge-test-vectors.json,
 // the file the Go local edge's tests also run, so the two edges cannot drift apart.
 // CloudFront around the function is stood in for by the smallest honest model: the
 // KeyValueStore as the release writes it, and S3 as the vectors' file list. A request the
 // function forwards for a key S3 lacks goes to the notFound origin (the Go handler, whose
-// body and crawler rule the Go vectors test checks), so here it must be a 404 of S3.
+// body and crawler rule the Go vectors test checks), so here it must be a 404 of S3. A page
+// S3 answers then passes through the viewer-response function (the pages behaviour's),
+// which must set X-Robots-Tag as the vector's robots says; it is run with the request both
+// as the viewer sent it and as this function rewrote it, since either reads the same.
 
 interface Vector {
   name: string;
@@ -19,6 +23,7 @@ interface Vector {
   location?: string;
   body?: string;
   notBody?: string;
+  robots?: string;
 }
 interface VectorFile {
   files: Record<string, string>;
@@ -89,11 +94,15 @@ describe('CloudFront viewer-request function: shared edge vectors', () => {
   const handler = loadHandler(keyValueStore(kvsEntries));
   it('has vectors to run', () => expect(vf.vectors.length).toBeGreaterThan(5));
 
+  const viewerResponse = loadViewerResponse().handler;
   it.each(vf.vectors)('$name', async (v) => {
     const out = await handler(event(v));
     if (isResponse(out)) {
       expect(out.statusCode).toBe(v.status);
       expect(out.headers?.location?.value).toBe(v.location);
+      // An answer this function makes goes to the viewer as it is.
+      expect(out.headers?.['x-robots-tag']).toBeUndefined();
+      expect(v.robots).toBeUndefined();
       return;
     }
     // Forwarded to S3 (origin path /site): the key is the rewritten uri.
@@ -102,6 +111,10 @@ describe('CloudFront viewer-request function: shared edge vectors', () => {
     if (v.status === 200) {
       expect(object, `S3 has ${out.uri}`).toBeDefined();
       expect(object).toContain(v.body ?? '');
+      for (const request of [out, event(v).request]) {
+        const answered = await viewerResponse(responseEvent(request, 200));
+        expect(answered.headers['x-robots-tag']?.value, `X-Robots-Tag for ${request.uri}`).toBe(v.robots);
+      }
     } else {
       expect(v.status).toBe(404);
       expect(object, `S3 must lack ${out.uri} so the notFound origin answers`).toBeUndefined();

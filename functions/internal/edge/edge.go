@@ -93,6 +93,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if name == "" || strings.HasSuffix(name, "/") {
 		name += "index.html"
 	}
+	markFilteredView(w, r)
 	for _, sh := range shells {
 		if sh.pattern.MatchString(p) {
 			name = sh.file

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,9 @@ type vectorFile struct {
 		Path         string `json:"path"`
 		CacheControl string `json:"cacheControl"`
 	} `json:"cacheHeaders"`
-	Vectors []struct {
+	// FilteredViewKeys are the query keys that make a page a filtered view (noindex).
+	FilteredViewKeys []string `json:"filteredViewKeys"`
+	Vectors          []struct {
 		Name      string `json:"name"`
 		Path      string `json:"path"`
 		Query     string `json:"query"`
@@ -31,6 +34,8 @@ type vectorFile struct {
 		Location  string `json:"location"`
 		Body      string `json:"body"`
 		NotBody   string `json:"notBody"`
+		// Robots is the X-Robots-Tag the answer carries ("" for none).
+		Robots string `json:"robots"`
 	} `json:"vectors"`
 }
 
@@ -46,6 +51,9 @@ func TestSharedEdgeVectors(t *testing.T) {
 	}
 	if len(vf.Vectors) == 0 {
 		t.Fatal("no vectors")
+	}
+	if !slices.Equal(filteredViewKeys, vf.FilteredViewKeys) {
+		t.Errorf("the edge's filteredViewKeys %v, the vectors' %v: keep them (and infra/edge/viewer-response.js's) equal", filteredViewKeys, vf.FilteredViewKeys)
 	}
 	site := t.TempDir()
 	for name, body := range vf.Files {
@@ -78,6 +86,9 @@ func TestSharedEdgeVectors(t *testing.T) {
 			}
 			if !strings.Contains(rec.Body.String(), v.Body) || (v.NotBody != "" && strings.Contains(rec.Body.String(), v.NotBody)) {
 				t.Fatalf("body %.80q (want %q, not %q)", rec.Body.String(), v.Body, v.NotBody)
+			}
+			if got := rec.Header().Get(robotsHeader); got != v.Robots {
+				t.Fatalf("X-Robots-Tag %q, want %q", got, v.Robots)
 			}
 		})
 	}

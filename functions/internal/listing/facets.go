@@ -1,7 +1,6 @@
 package listing
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -74,48 +73,51 @@ type facet struct {
 	values     []catalogue.FacetValue
 }
 
-// isNew reports whether a product first published on the ISO date published is new in
-// on the London date today.
-func isNew(published, today string) bool {
-	p, err := time.Parse(time.DateOnly, published)
-	if err != nil {
-		return false
-	}
+// newWindow is the range of first-published dates that are "new in" on a listing's date:
+// NewDays back from it, to it, as ISO dates, which compare as text. It is worked out
+// once a listing, so telling a product new is two string comparisons.
+type newWindow struct{ from, to string }
+
+// newWindowOf answers the window of the London date today; an invalid today has none.
+func newWindowOf(today string) newWindow {
 	t, err := time.Parse(time.DateOnly, today)
 	if err != nil {
-		return false
+		return newWindow{from: "~", to: ""}
 	}
-	d := t.Sub(p).Hours() / 24
-	return d >= 0 && d <= NewDays
+	return newWindow{from: t.AddDate(0, 0, -NewDays).Format(time.DateOnly), to: today}
 }
 
-// valueIDs answers a product's value ids of the facet key.
-func valueIDs(p catalogue.Product, key, today string) []string {
-	switch key {
-	case FacetBand:
-		return []string{bandOf(p.UnitPrice)}
-	case FacetPack:
-		return []string{strconv.Itoa(p.PackSize)}
-	case FacetNew:
-		if isNew(p.Published, today) {
-			return []string{NewYes}
-		}
-		return nil
-	}
-	return p.Facets.Get(key)
+// has reports whether a product first published on the ISO date published is new in.
+func (w newWindow) has(published string) bool {
+	return len(published) == len(time.DateOnly) && published >= w.from && published <= w.to
 }
+
+// valueKey names one value of one facet.
+type valueKey struct{ key, id string }
 
 // facetsOf answers the facets of a listing: each with the values at least one of its
-// products has, in panel order (a facet none has is left out).
-func facetsOf(products []catalogue.Product, today string) []facet {
-	var out []facet
-	has := func(key, id string) bool {
-		return slices.ContainsFunc(products, func(p catalogue.Product) bool { return slices.Contains(valueIDs(p, key, today), id) })
+// products has, in panel order (a facet none has is left out). One pass over the
+// products gathers the values they have: a search's hits may be tens of thousands.
+func facetsOf(products []catalogue.Product, fresh newWindow) []facet {
+	defs := catalogue.FacetDefs()
+	present := map[valueKey]bool{}
+	packs := map[int]bool{}
+	anyNew := false
+	for _, p := range products {
+		for _, d := range defs {
+			for _, id := range p.Facets.Get(d.Key) {
+				present[valueKey{d.Key, id}] = true
+			}
+		}
+		present[valueKey{FacetBand, bandOf(p.UnitPrice)}] = true
+		packs[p.PackSize] = true
+		anyNew = anyNew || fresh.has(p.Published)
 	}
-	for _, d := range catalogue.FacetDefs() {
+	var out []facet
+	for _, d := range defs {
 		f := facet{key: d.Key, label: d.Label}
 		for _, v := range d.Values {
-			if has(d.Key, v.ID) {
+			if present[valueKey{d.Key, v.ID}] {
 				f.values = append(f.values, v)
 			}
 		}
@@ -123,22 +125,18 @@ func facetsOf(products []catalogue.Product, today string) []facet {
 	}
 	bf := facet{key: FacetBand, label: "Price"}
 	for _, b := range bands {
-		if has(FacetBand, b.id) {
+		if present[valueKey{FacetBand, b.id}] {
 			bf.values = append(bf.values, catalogue.FacetValue{ID: b.id, Label: b.label})
 		}
 	}
 	out = appendFacet(out, bf)
-	packs := map[int]bool{}
-	for _, p := range products {
-		packs[p.PackSize] = true
-	}
 	pf := facet{key: FacetPack, label: "Pack size"}
 	for _, n := range slices.Sorted(mapsKeys(packs)) {
 		pf.values = append(pf.values, catalogue.FacetValue{ID: strconv.Itoa(n), Label: "Pack of " + strconv.Itoa(n)})
 	}
 	out = appendFacet(out, pf)
 	nf := facet{key: FacetNew, label: "New in"}
-	if has(FacetNew, NewYes) {
+	if anyNew {
 		nf.values = []catalogue.FacetValue{{ID: NewYes, Label: "Added in the last " + strconv.Itoa(NewDays) + " days"}}
 	}
 	return appendFacet(out, nf)
@@ -164,30 +162,45 @@ func mapsKeys(m map[int]bool) func(func(int) bool) {
 // numbering gives every value of a listing's facets its number, in order across facets.
 type numbering struct {
 	facets []facet
-	first  []int          // the number of each facet's first value
-	num    map[string]int // "key\x00id" to number
-	facet  []int          // a value number's facet
+	first  []int            // the number of each facet's first value
+	num    map[valueKey]int // a value's number
+	facet  []int            // a value number's facet
 }
 
 func numberFacets(fs []facet) numbering {
-	n := numbering{facets: fs, num: map[string]int{}}
+	n := numbering{facets: fs, num: map[valueKey]int{}}
 	for fi, f := range fs {
 		n.first = append(n.first, len(n.facet))
 		for _, v := range f.values {
-			n.num[f.key+"\x00"+v.ID] = len(n.facet)
+			n.num[valueKey{f.key, v.ID}] = len(n.facet)
 			n.facet = append(n.facet, fi)
 		}
 	}
 	return n
 }
 
-// values answers a product's value numbers, ascending.
-func (n numbering) values(p catalogue.Product, today string) []int {
-	out := []int{}
+// values appends a product's value numbers, ascending, to out[:0] and answers it. It
+// makes no slice a value: a search counts the values of tens of thousands of hits.
+func (n numbering) values(out []int, p catalogue.Product, fresh newWindow) []int {
+	out = out[:0]
+	add := func(key, id string) {
+		if v, ok := n.num[valueKey{key, id}]; ok {
+			out = append(out, v)
+		}
+	}
 	for _, f := range n.facets {
-		for _, id := range valueIDs(p, f.key, today) {
-			if v, ok := n.num[f.key+"\x00"+id]; ok {
-				out = append(out, v)
+		switch f.key {
+		case FacetBand:
+			add(f.key, bandOf(p.UnitPrice))
+		case FacetPack:
+			add(f.key, strconv.Itoa(p.PackSize))
+		case FacetNew:
+			if fresh.has(p.Published) {
+				add(f.key, NewYes)
+			}
+		default:
+			for _, id := range p.Facets.Get(f.key) {
+				add(f.key, id)
 			}
 		}
 	}
@@ -236,6 +249,3 @@ func daysOf(iso string) int {
 	}
 	return int(t.Unix() / 86400)
 }
-
-// compareNames orders names as a buyer reads a list: case-insensitively, then exactly.
-func compareNames(a, b string) int { return cmp.Compare(foldName(a), foldName(b)) }

@@ -9,7 +9,8 @@ import (
 // at first paint, from its products in featured order, on the London date today (the
 // build's: "new in" is as of that day). index is the site path the index is served at.
 func Build(products []catalogue.Product, today, index string) (pages.FilterIndex, pages.ListingFilters) {
-	n := numberFacets(facetsOf(products, today))
+	fresh := newWindowOf(today)
+	n := numberFacets(facetsOf(products, fresh))
 	prices, rank := pricesOf(products)
 	cols := pages.IndexColumns{
 		SKU: make([]string, len(products)), Name: make([]string, len(products)), Slug: make([]string, len(products)),
@@ -33,7 +34,7 @@ func Build(products []catalogue.Product, today, index string) (pages.FilterIndex
 			cols.Forward[p.SKU] = *c.Forward
 		}
 		cols.Published[i] = daysOf(p.Published)
-		cols.Values[i] = n.values(p, today)
+		cols.Values[i] = n.values([]int{}, p, fresh)
 		for _, v := range cols.Values[i] {
 			count[v]++
 		}

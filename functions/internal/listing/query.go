@@ -81,13 +81,14 @@ type Result struct {
 // Apply sorts and filters products (in their featured or relevance order) on the London
 // date today; inStock answers whether a product is in stock now (used when q.InStock).
 func Apply(products []catalogue.Product, today string, q Query, inStock func(catalogue.Product) bool) Result {
-	n := numberFacets(facetsOf(products, today))
+	fresh := newWindowOf(today)
+	n := numberFacets(facetsOf(products, fresh))
 	prices, rank := pricesOf(products)
 	// The selection as value numbers by facet; an id no product has is dropped.
 	chosen := make([]map[int]bool, len(n.facets))
 	for fi, f := range n.facets {
 		for _, id := range q.Selected[f.key] {
-			if v, ok := n.num[f.key+"\x00"+id]; ok {
+			if v, ok := n.num[valueKey{f.key, id}]; ok {
 				if chosen[fi] == nil {
 					chosen[fi] = map[int]bool{}
 				}
@@ -104,12 +105,12 @@ func Apply(products []catalogue.Product, today string, q Query, inStock func(cat
 	}
 
 	count := make([]int, len(n.facet))
-	var order []int
+	var order, vals []int
 	for i, p := range products {
 		if rank[i] < lo || rank[i] > hi || (q.InStock && !inStock(p)) {
 			continue
 		}
-		vals := n.values(p, today)
+		vals = n.values(vals, p, fresh)
 		failing, failed := 0, -1
 		for fi, c := range chosen {
 			if c != nil && !slices.ContainsFunc(vals, func(v int) bool { return c[v] }) {
@@ -142,14 +143,23 @@ func sortOrder(order []int, products []catalogue.Product, rank []int, sort strin
 	var by func(a, b int) int
 	switch sort {
 	case SortNewest:
-		by = func(a, b int) int { return cmp.Compare(daysOf(products[b].Published), daysOf(products[a].Published)) }
+		// Each date read once, not once a comparison: a search's hits may be thousands.
+		days := make([]int, len(products))
+		for _, i := range order {
+			days[i] = daysOf(products[i].Published)
+		}
+		by = func(a, b int) int { return cmp.Compare(days[b], days[a]) }
 	case SortPrice:
 		by = func(a, b int) int { return cmp.Compare(rank[a], rank[b]) }
 	case SortPriceDesc:
 		by = func(a, b int) int { return cmp.Compare(rank[b], rank[a]) }
 	case SortName:
+		folded := make([]string, len(products))
+		for _, i := range order {
+			folded[i] = foldName(products[i].Name)
+		}
 		by = func(a, b int) int {
-			return cmp.Or(compareNames(products[a].Name, products[b].Name), cmp.Compare(products[a].SKU, products[b].SKU))
+			return cmp.Or(cmp.Compare(folded[a], folded[b]), cmp.Compare(products[a].SKU, products[b].SKU))
 		}
 	default:
 		return
@@ -157,6 +167,8 @@ func sortOrder(order []int, products []catalogue.Product, rank []int, sort strin
 	slices.SortStableFunc(order, by)
 }
 
+// foldName is a name as the name sort compares it: a buyer reads a list
+// case-insensitively.
 func foldName(s string) string { return strings.ToLower(s) }
 
 func nonNil[T any](s []T) []T {

@@ -80,6 +80,9 @@ export interface SearchAnswer {
   page: number;
   pages: number;
   hits: SearchHit[];
+  facets: FacetCounts[];
+  prices: PriceOption[];
+  sort: 'relevance' | 'newest' | 'price' | 'price-desc' | 'name';
 }
 
 export interface RecommendedAnswer {
@@ -549,6 +552,17 @@ export interface SearchHit {
   forward: ForwardAnswer | null;
   range_url_text: string;
   category_id: number;
+}
+
+export interface FacetCounts {
+  key: string;
+  label: string;
+  values: FacetValueCount[];
+}
+
+export interface PriceOption {
+  id: string;
+  label: string;
 }
 
 export interface ProductCardAnswer {
@@ -1074,17 +1088,6 @@ export interface ProductDetail {
   breaks: BreakRowAnswer[];
 }
 
-export interface FacetCounts {
-  key: string;
-  label: string;
-  values: FacetValueCount[];
-}
-
-export interface PriceOption {
-  id: string;
-  label: string;
-}
-
 export interface IndexColumns {
   sku: string[];
   name: string[];
@@ -1120,6 +1123,12 @@ export interface MarginAnswer {
 export interface ForwardAnswer {
   delivery_from: string;
   order_by: string;
+}
+
+export interface FacetValueCount {
+  id: string;
+  label: string;
+  count: number;
 }
 
 export interface BreakRowAnswer {
@@ -1256,12 +1265,6 @@ export interface ReleaseLineAnswer {
 export interface MenuGroup {
   name: string;
   categories: CategoryLink[];
-}
-
-export interface FacetValueCount {
-  id: string;
-  label: string;
-  count: number;
 }
 
 export interface ImportFieldChangeAnswer {

@@ -137,17 +137,24 @@ type searchHit struct {
 	CategoryID   int    `json:"category_id"`
 }
 
-// searchAnswer is one page of search results.
+// searchAnswer is one page of search results: Total the hits that pass the filters;
+// Facets every facet of the query's hits within the range or category, with disjunctive
+// counts (docs/catalogue.md "Sort and filter"), and Prices their distinct unit prices,
+// what min and max take; Sort the order the hits are in ("relevance" unless asked).
 type searchAnswer struct {
-	Query string      `json:"query"`
-	Total int         `json:"total"`
-	Page  int         `json:"page"`
-	Pages int         `json:"pages"`
-	Hits  []searchHit `json:"hits"`
+	Query  string              `json:"query"`
+	Total  int                 `json:"total"`
+	Page   int                 `json:"page"`
+	Pages  int                 `json:"pages"`
+	Hits   []searchHit         `json:"hits"`
+	Facets []pages.FacetCounts `json:"facets"`
+	Prices []pages.PriceOption `json:"prices"`
+	Sort   string              `json:"sort" ts:"'relevance' | 'newest' | 'price' | 'price-desc' | 'name'"`
 }
 
 func searchAnswerOf(r search.Result) searchAnswer {
-	a := searchAnswer{Query: r.Query, Total: r.Total, Page: r.Page, Pages: r.Pages, Hits: make([]searchHit, len(r.Hits))}
+	a := searchAnswer{Query: r.Query, Total: r.Total, Page: r.Page, Pages: r.Pages, Hits: make([]searchHit, len(r.Hits)),
+		Facets: r.Facets, Prices: r.Prices, Sort: r.Sort}
 	for i, h := range r.Hits {
 		a.Hits[i] = searchHit{productCardAnswer: productCardOf(h.ProductCard), RangeURLText: h.RangeURLText, CategoryID: h.CategoryID}
 	}

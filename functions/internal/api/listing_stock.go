@@ -55,8 +55,8 @@ type listingStockAnswer struct {
 }
 
 // handleListingStock answers POST /api/listing-stock {token, category | range}: the SKUs
-// of the category's or range's active products whose live availability
-// (basket.AvailabilityAt) is neither in stock nor low, which a signed-in buyer's "In
+// of the category's or range's active products not in stock now (basket.InStockNow:
+// availability neither in stock nor low), which a signed-in buyer's "In
 // stock now" filter hides from the static page's listing (docs/catalogue.md). The static
 // pages cannot know the stock; the answer is the same for every buyer, but asking it
 // needs a sign-in, as the prices do.
@@ -83,14 +83,11 @@ func handleListingStock(log *slog.Logger, verify auth.Verifier, from ListingStoc
 	})
 }
 
-// notInStock answers the SKUs of the active products whose availability at now is neither
-// in stock nor low, sorted.
+// notInStock answers the SKUs of the active products not in stock at now, sorted.
 func notInStock(products []catalogue.Product, now time.Time) []string {
 	out := []string{}
 	for _, p := range catalogue.Active(products) {
-		switch basket.AvailabilityAt(p, now).Status {
-		case basket.InStock, basket.LowStock:
-		default:
+		if !basket.InStockNow(p, now) {
 			out = append(out, p.SKU)
 		}
 	}

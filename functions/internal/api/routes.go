@@ -189,7 +189,7 @@ func Endpoints(d Deps) []Endpoint {
 	stockAlerts := AlertsOf(d)
 	return append([]Endpoint{
 		{"shoppingCartSmall", "POST /api/shoppingCartSmall", handleShoppingCartSmall(d.Log, d.Verifier, baskets)},
-		{"search", "GET /api/search", handleSearch(d.Log, d.Search)},
+		{"search", "GET /api/search", handleSearch(d.Log, d.Search, d.Now)},
 		{"getProfile", "POST /api/getProfile", handleGetProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now)},
 		{"profile", "POST /api/profile", protect(d.Log, d.CSRF, handleUpdateProfile(d.Log, d.Verifier, d.Store, d.Shop, d.Now))},
 		{"csrf", "GET /api/csrf", handleCSRF(d.CSRF)},

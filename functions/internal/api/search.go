@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/listing"
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/text"
 )
@@ -21,10 +23,23 @@ type SearchIndex interface {
 // invisible characters, at most search.MaxQueryLength characters.
 var searchText = text.Field{Name: "q", Label: "Search text", Max: search.MaxQueryLength}
 
-// parseSearch reads and checks q, page, range and category; every problem is named.
+// maxPricePence bounds a min or max price: a price option is a unit price in pence.
+const maxPricePence = 100_000_000
+
+// parseSearch reads and checks q, page, range and category, and the hits' sort and
+// filters (listing.ParseQuery, relevance its default sort: sort, the facet keys, min,
+// max, stock); every problem is named. A facet value id no hit has is dropped, not a
+// problem; a min or max that is no price at all is one.
 func parseSearch(v url.Values) (search.Request, map[string]string) {
-	problems := map[string]string{}
-	r := search.Request{Query: v.Get("q"), Range: v.Get("range"), Page: 1}
+	lq, problems := listing.ParseQuery(v, true)
+	for _, k := range []string{"min", "max"} {
+		if p := v.Get(k); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 0 || n > maxPricePence {
+				problems[k] = "The " + k + "imum price must be a price in pence, such as 250."
+			}
+		}
+	}
+	r := search.Request{Query: v.Get("q"), Range: v.Get("range"), Page: 1, Listing: lq}
 	if q, err := searchText.Clean(r.Query); err != nil {
 		problems["q"] = err.(*text.Error).Sentence()
 	} else {
@@ -50,11 +65,15 @@ func parseSearch(v url.Values) (search.Request, map[string]string) {
 	return r, problems
 }
 
-// handleSearch answers GET /api/search?q=&page=&range=&category= with one page of
-// ranked results. It needs no sign-in: search reads only the public catalogue.
-func handleSearch(log *slog.Logger, idx SearchIndex) http.Handler {
+// handleSearch answers GET /api/search?q=&page=&range=&category= (with a listing's sort
+// and filters: sort, occasion, recipient, age, style, band, pack, new, min, max, stock)
+// with one page of results, relevance first unless sorted otherwise, and the facets and
+// prices of every hit. It needs no sign-in: search reads only the public catalogue, and
+// stock=in the index's stock (at most searchMaxAge old).
+func handleSearch(log *slog.Logger, idx SearchIndex, now func() time.Time) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, problems := parseSearch(r.URL.Query())
+		req.Now = now()
 		if len(problems) > 0 {
 			writeError(w, r, log, &errBadRequest{msg: "Those search options are not valid: change them and search again.", problems: problems})
 			return

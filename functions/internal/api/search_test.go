@@ -3,11 +3,13 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradeshop/functions/internal/search"
 	"github.com/tradeshop/functions/internal/seed"
@@ -21,7 +23,7 @@ func TestSearchEndpoint(t *testing.T) {
 	t.Parallel()
 	c, _ := seed.Generate(500)
 	ix := search.Build(c.Products, c.Categories, c.Ranges)
-	h := handleSearch(slog.New(slog.NewTextHandler(io.Discard, nil)), fixedIndex{ix})
+	h := handleSearch(slog.New(slog.NewTextHandler(io.Discard, nil)), fixedIndex{ix}, time.Now)
 	get := func(q string) (int, map[string]any) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/search?"+q, nil))
@@ -50,6 +52,15 @@ func TestSearchEndpoint(t *testing.T) {
 		{"q=birth%E2%80%8Bday", 400, "q"},
 		{"q=birthday&category=99999999999", 400, "category"},
 		{"q=birthday&range=" + strings.Repeat("a", 65), 400, "range"},
+		// A listing's sort and filters (issue 39): a bad sort or stock, or a min or max
+		// that is no price, is named; an unknown facet value id is dropped.
+		{"q=birthday&sort=price&occasion=birthday,no-such-day&band=under-50p&pack=6&new=yes&min=10&max=500&stock=in", 200, ""},
+		{"q=birthday&sort=relevance", 200, ""},
+		{"q=birthday&sort=featured", 400, "sort"},
+		{"q=birthday&sort=cheapest", 400, "sort"},
+		{"q=birthday&stock=out", 400, "stock"},
+		{"q=birthday&min=abc", 400, "min"},
+		{"q=birthday&max=-1", 400, "max"},
 	} {
 		code, body := get(tc.query)
 		if code != tc.status {
@@ -69,5 +80,23 @@ func TestSearchEndpoint(t *testing.T) {
 	_, body := get("q=birthdy")
 	if body["total"].(float64) == 0 {
 		t.Fatalf("birthdy found nothing: %v", body)
+	}
+	if body["sort"] != "relevance" || body["facets"] == nil || len(body["prices"].([]any)) == 0 {
+		t.Fatalf("a search answers its sort, facets and prices: %v %v %v", body["sort"], body["facets"], body["prices"])
+	}
+	// Sorted by price, the hits' unit prices do not fall, page after page.
+	last := 0.0
+	for page := 1; page <= 3; page++ {
+		code, body := get(fmt.Sprintf("q=card&sort=price&page=%d", page))
+		if code != 200 || body["sort"] != "price" {
+			t.Fatalf("sort=price page %d: %d %v", page, code, body["sort"])
+		}
+		for _, h := range body["hits"].([]any) {
+			price := h.(map[string]any)["unit_price"].(float64)
+			if price < last {
+				t.Fatalf("sort=price page %d: %v after %v", page, price, last)
+			}
+			last = price
+		}
 	}
 }

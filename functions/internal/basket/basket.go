@@ -116,6 +116,17 @@ func AvailabilityAt(p catalogue.Product, now time.Time) Availability {
 	return AvailabilityOf(p.Stock, p.PackSize)
 }
 
+// InStockNow reports whether p can be had from stock at now: its availability is in
+// stock or low, not out of stock nor on pre-order. It is what a listing's "in stock now"
+// filter keeps (POST /api/listing-stock, the search's stock=in).
+func InStockNow(p catalogue.Product, now time.Time) bool {
+	switch AvailabilityAt(p, now).Status {
+	case InStock, LowStock:
+		return true
+	}
+	return false
+}
+
 // LineLimit is the most units one basket line of p may hold at now: the line maximum, or
 // the whole packs in stock when there are fewer (a forward line has no stock limit).
 func LineLimit(p catalogue.Product, now time.Time) int {

@@ -3,5 +3,6 @@
 // description, tolerant of prefixes ("ballo") and typos ("birthdy"), folding plurals
 // ("cards" finds card), ignoring stop words ("for", "the") and knowing a few synonyms
 // (synonyms.json: "xmas" finds christmas), filterable by outlet range and category,
-// and paged. docs/search.md records the design, the decisions and the measured latency.
+// sorted, filtered and counted by facet as a listing is (package listing), and paged.
+// docs/search.md records the design, the decisions and the measured latency.
 package search

@@ -1,14 +1,19 @@
 package search
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
+	"github.com/tradeshop/functions/internal/basket"
 	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/listing"
 	"github.com/tradeshop/functions/internal/pages"
 )
 
@@ -45,21 +50,33 @@ type Hit struct {
 	CategoryID   int    `json:"category_id"`
 }
 
-// Result is one page of results.
+// Result is one page of results. Total counts the hits that pass the listing's filters;
+// Facets are the facets of every hit of the text within the range or category, with the
+// disjunctive counts of listing.Apply, and Prices their distinct prices; Sort is the
+// order the hits are in (listing's sorts, relevance by default).
 type Result struct {
-	Query string `json:"query"`
-	Total int    `json:"total"`
-	Page  int    `json:"page"`
-	Pages int    `json:"pages"`
-	Hits  []Hit  `json:"hits"`
+	Query  string              `json:"query"`
+	Total  int                 `json:"total"`
+	Page   int                 `json:"page"`
+	Pages  int                 `json:"pages"`
+	Hits   []Hit               `json:"hits"`
+	Facets []pages.FacetCounts `json:"facets"`
+	Prices []pages.PriceOption `json:"prices"`
+	Sort   string              `json:"sort"`
 }
 
-// Request is a search: text, optional filters and a 1-based page.
+// Request is a search: text, optional range or category, the hits' sort and filters
+// (Listing, from listing.ParseQuery with relevance; the zero Query is relevance order,
+// nothing filtered) and a 1-based page. Now is when the search is made (the zero time is
+// the clock's): "new in" counts back from its London date, and stock=in keeps the hits
+// in stock at it by the index's stock, which is at most the provider's maxAge old.
 type Request struct {
 	Query      string
 	Range      string
 	CategoryID int
 	Page       int
+	Listing    listing.Query
+	Now        time.Time
 }
 
 type posting struct {
@@ -70,8 +87,14 @@ type posting struct {
 // Index is an in-memory inverted index of the catalogue. It is read-only after Build
 // and safe for concurrent searches.
 type Index struct {
-	docs      []Hit
+	docs []Hit
+	// products are the indexed products, entry i of docs: what listing.Apply sorts,
+	// filters and counts.
+	products  []catalogue.Product
 	nameWords []uint8
+	// nameRank is each product's place in name, then SKU, order: the last tie-break of
+	// relevance, compared as a number because a broad search sorts thousands of hits.
+	nameRank []int32
 	// all holds every word of name, category and description with its best field
 	// weight per product; title only name and category words, for prefix and typo matches.
 	all, title map[string][]posting
@@ -94,7 +117,7 @@ func Build(products []catalogue.Product, cats []catalogue.Category, ranges []cat
 		rangeNames[r.URLText] = r.Name
 	}
 	ix := &Index{
-		docs: make([]Hit, len(products)), nameWords: make([]uint8, len(products)),
+		docs: make([]Hit, len(products)), products: products, nameWords: make([]uint8, len(products)),
 		all: map[string][]posting{}, title: map[string][]posting{},
 	}
 	add := func(m map[string][]posting, w string, doc int32, weight float32) {
@@ -132,6 +155,17 @@ func Build(products []catalogue.Product, cats []catalogue.Category, ranges []cat
 		}
 		skus = append(skus, skuEntry{strings.ToLower(p.SKU), doc})
 	}
+	byName := make([]int32, len(products))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(ix.docs[a].Name, ix.docs[b].Name), cmp.Compare(ix.docs[a].SKU, ix.docs[b].SKU))
+	})
+	ix.nameRank = make([]int32, len(products))
+	for r, d := range byName {
+		ix.nameRank[d] = int32(r)
+	}
 	for w := range ix.title {
 		ix.dict = append(ix.dict, w)
 	}
@@ -158,6 +192,10 @@ type scratch struct {
 	count       []uint8
 	touched     []int32 // products with a non-zero term score, to reset
 	seen        []int32 // products with a non-zero total, to reset
+	// hits and products are the search's hits within its range or category and their
+	// products, kept for the next search so a broad one allocates neither.
+	hits     []int32
+	products []catalogue.Product
 }
 
 func (s *scratch) reset() {
@@ -266,10 +304,15 @@ func typoAllowance(t string) int {
 	}
 }
 
-// Search runs a request. Every word must match somewhere; results are ranked by score,
-// then shorter names (the plain design before its variants), then name and SKU.
+// Search runs a request. Every word must match somewhere; the hits within the range or
+// category are ranked by score, then shorter names (the plain design before its
+// variants), then name and SKU; listing.Apply then filters them, counts their facets and,
+// for a sort other than relevance, orders them by it, relevance breaking ties.
 func (ix *Index) Search(_ context.Context, r Request) (Result, error) {
-	res := Result{Query: r.Query, Page: min(max(r.Page, 1), MaxPage), Hits: []Hit{}}
+	q := r.Listing
+	q.Sort = cmp.Or(q.Sort, listing.SortRelevance)
+	res := Result{Query: r.Query, Page: min(max(r.Page, 1), MaxPage), Hits: []Hit{},
+		Facets: []pages.FacetCounts{}, Prices: []pages.PriceOption{}, Sort: q.Sort}
 	terms := ix.queryTerms(r.Query)
 	if len(terms) == 0 || len(ix.docs) == 0 {
 		return res, nil
@@ -293,26 +336,40 @@ func (ix *Index) Search(_ context.Context, r Request) (Result, error) {
 		s.touched = s.touched[:0]
 	}
 
-	want := res.Page * PageSize
-	top := &resultHeap{ix: ix, total: s.total}
+	hits := s.hits[:0]
 	for _, d := range s.seen {
-		if int(s.count[d]) != len(terms) || !ix.passes(d, r) {
-			continue
-		}
-		res.Total++
-		if top.Len() < want {
-			heap.Push(top, d)
-		} else if top.better(d, top.docs[0]) {
-			top.docs[0] = d
-			heap.Fix(top, 0)
+		if int(s.count[d]) == len(terms) && ix.passes(d, r) {
+			hits = append(hits, d)
 		}
 	}
+	rank := ranking{ix: ix, total: s.total}
+	// Another sort breaks its ties by relevance, so it needs the hits in relevance order;
+	// relevance itself needs only the page's, picked after the filters (below), as a
+	// broad search has tens of thousands of hits.
+	if q.Sort != listing.SortRelevance {
+		slices.SortFunc(hits, rank.compare)
+	}
+	products := s.products[:0]
+	for _, d := range hits {
+		products = append(products, ix.products[d])
+	}
+	s.hits, s.products = hits, products
+	now := r.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	shown := listing.Apply(products, catalogue.LondonDate(now), q, func(p catalogue.Product) bool { return basket.InStockNow(p, now) })
+	res.Total, res.Facets, res.Prices = len(shown.Order), shown.Facets, shown.Prices
 	res.Pages = (res.Total + PageSize - 1) / PageSize
-	ordered := make([]int32, top.Len())
-	for i := len(ordered) - 1; i >= 0; i-- {
-		ordered[i] = heap.Pop(top).(int32)
+	from, to := min(res.Total, (res.Page-1)*PageSize), min(res.Total, res.Page*PageSize)
+	page := make([]int32, res.Total)
+	for i, at := range shown.Order {
+		page[i] = hits[at]
 	}
-	for _, d := range ordered[min(len(ordered), (res.Page-1)*PageSize):] {
+	if q.Sort == listing.SortRelevance {
+		page = rank.best(page, to)
+	}
+	for _, d := range page[from:to] {
 		res.Hits = append(res.Hits, ix.docs[d])
 	}
 	return res, nil
@@ -323,34 +380,56 @@ func (ix *Index) passes(d int32, r Request) bool {
 	return (r.Range == "" || h.RangeURLText == r.Range) && (r.CategoryID == 0 || h.CategoryID == r.CategoryID)
 }
 
-// resultHeap keeps the best results seen so far with the worst on top.
-type resultHeap struct {
+// ranking orders a search's hits by relevance: score, then fewer name words, then name
+// and SKU.
+type ranking struct {
 	ix    *Index
 	total []float32
-	docs  []int32
 }
 
-// better reports whether product a ranks above product b.
-func (h *resultHeap) better(a, b int32) bool {
-	if h.total[a] != h.total[b] {
-		return h.total[a] > h.total[b]
+// best answers the n best of docs in relevance order, docs reordered: with a heap of n,
+// so a page of a broad search does not sort all its hits.
+func (k ranking) best(docs []int32, n int) []int32 {
+	if n >= len(docs) {
+		slices.SortFunc(docs, k.compare)
+		return docs
 	}
-	if h.ix.nameWords[a] != h.ix.nameWords[b] {
-		return h.ix.nameWords[a] < h.ix.nameWords[b]
+	top := &resultHeap{rank: k, docs: make([]int32, 0, n)}
+	for _, d := range docs {
+		if top.Len() < n {
+			heap.Push(top, d)
+		} else if k.compare(d, top.docs[0]) < 0 {
+			top.docs[0] = d
+			heap.Fix(top, 0)
+		}
 	}
-	na, nb := h.ix.docs[a].Name, h.ix.docs[b].Name
-	if na != nb {
-		return na < nb
+	out := docs[:top.Len()]
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(top).(int32)
 	}
-	return h.ix.docs[a].SKU < h.ix.docs[b].SKU
+	return out
+}
+
+// resultHeap keeps the best results seen so far with the worst on top.
+type resultHeap struct {
+	rank ranking
+	docs []int32
 }
 
 func (h *resultHeap) Len() int           { return len(h.docs) }
-func (h *resultHeap) Less(i, j int) bool { return h.better(h.docs[j], h.docs[i]) }
+func (h *resultHeap) Less(i, j int) bool { return h.rank.compare(h.docs[i], h.docs[j]) > 0 }
 func (h *resultHeap) Swap(i, j int)      { h.docs[i], h.docs[j] = h.docs[j], h.docs[i] }
 func (h *resultHeap) Push(x any)         { h.docs = append(h.docs, x.(int32)) }
 func (h *resultHeap) Pop() any {
 	d := h.docs[len(h.docs)-1]
 	h.docs = h.docs[:len(h.docs)-1]
 	return d
+}
+
+// compare is negative when product a ranks above product b.
+func (k ranking) compare(a, b int32) int {
+	if k.total[a] != k.total[b] {
+		return cmp.Compare(k.total[b], k.total[a])
+	}
+	return cmp.Or(cmp.Compare(k.ix.nameWords[a], k.ix.nameWords[b]), cmp.Compare(k.ix.nameRank[a], k.ix.nameRank[b]))
 }

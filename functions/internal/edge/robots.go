@@ -13,8 +13,8 @@ import (
 // page, which the filtered view's canonical link names. This is the Go edge's one list;
 // the CloudFront viewer-response function (infra/edge/viewer-response.js) holds the same,
 // and builds/edge-test-vectors.json's filteredViewKeys, which both edges' tests check
-// their list against, keeps them equal. The site writes these keys (site/lib) and the
-// search API reads them (internal/listing).
+// their list against, keeps them equal, and equal to listing.FilteredViewKeys, the keys
+// the listing reads (the search API's, and the pages').
 var filteredViewKeys = []string{"sort", "occasion", "recipient", "age", "style", "band", "pack", "new", "min", "max", "stock"}
 
 // robotsHeader is the response header that keeps a filtered view out of search indexes.

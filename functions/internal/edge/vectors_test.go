@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tradeshop/functions/internal/listing"
 )
 
 // vectorFile is builds/edge-test-vectors.json: the routing every edge shares.
@@ -54,6 +56,9 @@ func TestSharedEdgeVectors(t *testing.T) {
 	}
 	if !slices.Equal(filteredViewKeys, vf.FilteredViewKeys) {
 		t.Errorf("the edge's filteredViewKeys %v, the vectors' %v: keep them (and infra/edge/viewer-response.js's) equal", filteredViewKeys, vf.FilteredViewKeys)
+	}
+	if keys := listing.FilteredViewKeys(); !slices.Equal(keys, vf.FilteredViewKeys) {
+		t.Errorf("listing.FilteredViewKeys() %v, the vectors' %v: a key the listing reads must make a filtered view on every edge", keys, vf.FilteredViewKeys)
 	}
 	site := t.TempDir()
 	for name, body := range vf.Files {

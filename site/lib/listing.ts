@@ -1,4 +1,4 @@
-import type { FacetCounts, FilterIndex, PriceOption } from './listing-types';
+import type { FacetCounts, FilterIndex, ListingFilters, PriceOption } from './listing-types';
 import { CATEGORY_PAGE_SIZE } from './paging';
 import type { GridCard } from './types';
 
@@ -319,12 +319,15 @@ export function applyListing(l: Listing, s: ListingState, notInStock?: ReadonlyS
     }
     if (missed === 0) {
       pass[r] = 1;
-      for (let k = from; k < to; k++) counts[rowValues[k] ?? 0]++;
+      for (let k = from; k < to; k++) {
+        const v = rowValues[k] ?? 0;
+        counts[v] = (counts[v] ?? 0) + 1;
+      }
     } else if (missed === 1) {
       // Fails only this facet's choice: it counts towards that facet's other values.
       for (let k = from; k < to; k++) {
         const v = rowValues[k] ?? 0;
-        if (facetOfValue[v] === missedFacet) counts[v]++;
+        if (facetOfValue[v] === missedFacet) counts[v] = (counts[v] ?? 0) + 1;
       }
     }
   }
@@ -394,4 +397,11 @@ export function listingCard(l: Listing, r: number): GridCard {
 export function showingText(from: number, shown: number, total: number): string {
   if (total === 0) return 'No lines match these filters.';
   return `Showing ${from + 1} to ${from + shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;
+}
+
+/** A category's or range's page payload's filters; until a payload carries them (a build
+ * from before sort and filter), none, with the index where the build puts it. */
+export function filtersOf(page: object, path: string, products: number): ListingFilters {
+  const f = (page as { filters?: ListingFilters }).filters;
+  return f ?? { products, facets: [], prices: [], index: `${path}_filter.json` };
 }

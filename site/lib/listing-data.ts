@@ -1,0 +1,36 @@
+import { idToken } from './account-store';
+import { apiFetch } from './api';
+import { decodeListing, type Listing } from './listing';
+import type { FilterIndex } from './listing-types';
+
+/** Which listing POST /api/listing-stock is asked about: a category by id or a range by
+ * its url text. */
+export type StockTarget = { category: number } | { range: string };
+
+const listings = new Map<string, Promise<Listing>>();
+
+/** A listing's filter index (its _filter.json), fetched once per page view with the
+ * build code as query, as payloads are (lib/prefetch), and decoded. A failed fetch is
+ * forgotten, so trying again fetches again. */
+export function loadListing(indexPath: string): Promise<Listing> {
+  const known = listings.get(indexPath);
+  if (known) return known;
+  const code = document.documentElement.dataset.code ?? '';
+  const url = `${indexPath}?${encodeURIComponent(code)}`;
+  const loading = fetch(url)
+    .then((r) => (r.ok ? (r.json() as Promise<FilterIndex>) : Promise.reject(new Error(`filter index answered ${r.status}`))))
+    .then(decodeListing);
+  loading.catch(() => listings.delete(indexPath));
+  listings.set(indexPath, loading);
+  return loading;
+}
+
+/** The SKUs of a listing that are not in stock now (out of stock or pre-order), for the
+ * signed-in buyer's "In stock now" filter. */
+export async function listingNotInStock(target: StockTarget, signal?: AbortSignal): Promise<Set<string>> {
+  const { not_in_stock } = await apiFetch<{ not_in_stock: string[] }>('/api/listing-stock', {
+    body: { token: await idToken(), ...target },
+    ...(signal && { signal }),
+  });
+  return new Set(not_in_stock);
+}

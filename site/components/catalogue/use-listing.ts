@@ -1,6 +1,6 @@
 'use client';
 import { usePathname } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { applyListing, isFilteredView, listingHref, parseListingState, UNFILTERED, type Listing, type ListingFilters, type ListingState } from '@/lib/listing';
 import { listingNotInStock, loadListing, type StockTarget } from '@/lib/listing-data';
@@ -34,8 +34,12 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
     return () => window.removeEventListener('popstate', sync);
   }, [facets, prices, pathname]);
 
+  // Whether the index has been asked for: a ref, so prepare stays one function and the
+  // effects that call it run once (a failure is not retried until the buyer acts again).
+  const asked = useRef(false);
   const prepare = useCallback(() => {
-    if (status === 'loading' || status === 'ready') return;
+    if (asked.current) return;
+    asked.current = true;
     setStatus('loading');
     loadListing(index).then(
       (l) => {
@@ -43,11 +47,12 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
         setStatus('ready');
       },
       (err: unknown) => {
+        asked.current = false;
         reportError(err, { context: { where: 'filter index' } });
         setStatus('failed');
       },
     );
-  }, [index, status]);
+  }, [index]);
 
   const filtered = isFilteredView(state);
   useEffect(() => {
@@ -89,11 +94,12 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
   /** Shows a new state and pushes it to the history, so Back undoes it. */
   const change = useCallback(
     (next: ListingState) => {
-      window.history.pushState(null, '', listingHref(pathname, next));
+      const href = listingHref(window.location.pathname, next);
+      if (href !== window.location.pathname + window.location.search) window.history.pushState(null, '', href);
       setState(next);
       prepare();
     },
-    [pathname, prepare],
+    [prepare],
   );
 
   const result = useMemo(() => (listing ? applyListing(listing, state, stockWanted ? notInStock : null) : null), [listing, state, stockWanted, notInStock]);
@@ -108,7 +114,6 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
   );
 
   return {
-    pathname,
     state,
     change,
     /** Sets the page the pager's link went to (the link itself navigates). */

@@ -41,7 +41,8 @@
 //        (BENCH_LIGHTHOUSE_RUNS) of performance, LCP, TBT, CLS, accessibility, best
 //        practices and SEO (budget: performance 95+, the others 100); then the three
 //        pages again with one CPU hog (a busy loop) beside them, for TBT
-//        (BENCH_LIGHTHOUSE_HOG=0 leaves that out).
+//        (BENCH_LIGHTHOUSE_HOG=0 leaves that out). BENCH_LIGHTHOUSE_BEFORE=<export dir>
+//        adds that build's category page, served statically, to the same run.
 // Everything runs on loopback against an in-memory DynamoDB Local, and stops by itself.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -281,14 +282,22 @@ async function main() {
     const base = `http://127.0.0.1:${edgePort}`;
     const b = await blankExport();
     const server = await serveStatic(b.outDir);
+    // BENCH_LIGHTHOUSE_BEFORE names another build's export (an earlier commit's site/out):
+    // its category page is measured in the same run, taking turns with the others, so a
+    // change's effect is read beside the same machine's noise (issue 39's "unchanged").
+    const beforeDir = process.env.BENCH_LIGHTHOUSE_BEFORE;
+    const before = beforeDir ? await serveStatic(beforeDir) : null;
     let results;
     try {
-      results = await lighthouseScores([`${base}/`, base + categoryPath, base + productPath, `${server.url}/`], { runs });
+      const urls = [`${base}/`, base + categoryPath, base + productPath, `${server.url}/`];
+      if (before) urls.push(before.url + categoryPath);
+      results = await lighthouseScores(urls, { runs });
     } finally {
       await server.close();
+      await before?.close();
     }
     results.forEach((r, i) => {
-      const page = i === 3 ? 'blank Next page (floor)' : new URL(r.url).pathname;
+      const page = i === 3 ? 'blank Next page (floor)' : i === 4 ? `${categoryPath} of ${beforeDir}` : new URL(r.url).pathname;
       record(
         `lighthouse mobile ${page}`,
         r.performance,

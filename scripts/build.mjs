@@ -251,10 +251,13 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
 
   say('build', `removed ${pruneRscFiles(exportDir)} RSC files no client fetches (index.txt kept)`);
 
-  say('build', 'writing _payload.json beside every prerendered page');
+  say('build', 'writing _payload.json beside every prerendered page (and _filter.json beside each listing)');
   for (const page of catalogue.pages) {
     if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`page ${page} has a payload but was not exported`);
     copyFileSync(path.join(snapshotDir, 'pages', page, '_payload.json'), path.join(exportDir, page, '_payload.json'));
+    // A category or range page's filter index (docs/catalogue.md "Sort and filter").
+    const index = path.join(snapshotDir, 'pages', page, '_filter.json');
+    if (existsSync(index)) copyFileSync(index, path.join(exportDir, page, '_filter.json'));
   }
   // Content pages' payloads are exported by the route handler under /payload-export/.
   const contentPayloads = path.join(exportDir, 'payload-export');

@@ -412,6 +412,7 @@ export interface RangePage {
   range: RangeLink;
   categories: CategoryLink[];
   featured: ProductCard[];
+  filters: ListingFilters;
 }
 
 export interface CategoryPage {
@@ -419,6 +420,7 @@ export interface CategoryPage {
   range: RangeLink;
   category: CategoryLink;
   products: ProductCard[];
+  filters: ListingFilters;
 }
 
 export interface ProductPage {
@@ -427,6 +429,14 @@ export interface ProductPage {
   range: RangeLink;
   category: CategoryLink;
   related: ProductCard[];
+}
+
+export interface FilterIndex {
+  kind: 'filter-index';
+  facets: FacetCounts[];
+  prices: PriceOption[];
+  new_days: number;
+  products: IndexColumns;
 }
 
 export interface LineProblem {
@@ -1034,6 +1044,13 @@ export interface ProductCard {
   forward: ForwardAnswer | null;
 }
 
+export interface ListingFilters {
+  products: number;
+  facets: FacetCounts[];
+  prices: PriceOption[];
+  index: string;
+}
+
 export interface ProductDetail {
   sku: string;
   path: string;
@@ -1051,6 +1068,33 @@ export interface ProductDetail {
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
   breaks: BreakRowAnswer[];
+}
+
+export interface FacetCounts {
+  key: string;
+  label: string;
+  values: FacetValueCount[];
+}
+
+export interface PriceOption {
+  id: string;
+  label: string;
+}
+
+export interface IndexColumns {
+  sku: string[];
+  name: string[];
+  slug: string[];
+  small_img: string[];
+  unit_price: Pence[];
+  pack_size: number[];
+  in_stock: number[];
+  rrp: Pence[];
+  margin: number[];
+  price_rank: number[];
+  published: number[];
+  values: number[][];
+  forward: Record<string, ForwardAnswer>;
 }
 
 export interface AvailabilityAnswer {
@@ -1208,6 +1252,12 @@ export interface ReleaseLineAnswer {
 export interface MenuGroup {
   name: string;
   categories: CategoryLink[];
+}
+
+export interface FacetValueCount {
+  id: string;
+  label: string;
+  count: number;
 }
 
 export interface ImportFieldChangeAnswer {

@@ -1,6 +1,7 @@
 // Command snapshot reads the catalogue from DynamoDB and writes the build's input:
 // catalogue.json (the header menu and counts) and one _payload.json per prerendered
-// page under pages/, at the page's own path. Next.js renders each page from its
+// page under pages/, at the page's own path, with a _filter.json (the listing's filter
+// index, package listing) beside each category and range page's. Next.js renders each page from its
 // payload, and the build copies the payloads into the export beside the HTML.
 package main
 
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"github.com/tradeshop/functions/internal/apitypes"
+	"github.com/tradeshop/functions/internal/catalogue"
+	"github.com/tradeshop/functions/internal/listing"
 	"github.com/tradeshop/functions/internal/pages"
 	"github.com/tradeshop/functions/internal/store"
 )
@@ -46,6 +49,8 @@ func run(ctx context.Context, out string) error {
 		return fmt.Errorf("table %s has no catalogue; run the seed first", st.TableName())
 	}
 	site := pages.Build(ranges, cats, products) // the menu in the catalogue's own order
+	// Each category and range page's sort and filter controls, and its filter index.
+	indexes := listing.Site(&site, cats, products, catalogue.LondonDate(time.Now()))
 
 	// Write into a fresh folder, then swap it in, so a failed run leaves the old one.
 	tmp := out + ".tmp"
@@ -67,6 +72,11 @@ func run(ctx context.Context, out string) error {
 	}
 	for p, data := range site.Categories {
 		if err := put(p, data); err != nil {
+			return err
+		}
+	}
+	for p, idx := range indexes {
+		if err := writeJSON(filepath.Join(tmp, "pages", filepath.FromSlash(strings.TrimPrefix(p, "/")), listing.IndexFile), idx); err != nil {
 			return err
 		}
 	}

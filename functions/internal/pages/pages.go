@@ -108,6 +108,9 @@ type RangePage struct {
 	Range      RangeLink      `json:"range"`
 	Categories []CategoryLink `json:"categories"`
 	Featured   []ProductCard  `json:"featured"`
+	// Filters are the sort and filter controls over every product of the range
+	// (package listing), set by listing.Site.
+	Filters ListingFilters `json:"filters"`
 }
 
 // CategoryPage is the data of /outlet/section/{slug}/{id}/.
@@ -116,6 +119,9 @@ type CategoryPage struct {
 	Range    RangeLink     `json:"range"`
 	Category CategoryLink  `json:"category"`
 	Products []ProductCard `json:"products"`
+	// Filters are the page's sort and filter controls (package listing), set by
+	// listing.Site.
+	Filters ListingFilters `json:"filters"`
 }
 
 // ProductDetail is everything a product page shows about the product.
@@ -152,7 +158,7 @@ type CatalogueFile struct {
 // (cmd/apitypes).
 func PayloadTypes() []reflect.Type {
 	return []reflect.Type{reflect.TypeFor[CatalogueFile](), reflect.TypeFor[Home](), reflect.TypeFor[RangePage](),
-		reflect.TypeFor[CategoryPage](), reflect.TypeFor[ProductPage]()}
+		reflect.TypeFor[CategoryPage](), reflect.TypeFor[ProductPage](), reflect.TypeFor[FilterIndex]()}
 }
 
 // Site is every page's data, keyed by page path.

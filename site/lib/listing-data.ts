@@ -1,7 +1,7 @@
 import { idToken } from './account-store';
 import { apiFetch } from './api';
 import { decodeListing, type Listing } from './listing';
-import type { FilterIndex } from './listing-types';
+import type { FilterIndex } from './api-types';
 
 /** Which listing POST /api/listing-stock is asked about: a category by id or a range by
  * its url text. */

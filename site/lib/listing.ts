@@ -1,4 +1,4 @@
-import type { FacetCounts, FilterIndex, ListingFilters, PriceOption } from './listing-types';
+import type { FacetCounts, FilterIndex, PriceOption } from './api-types';
 import { CATEGORY_PAGE_SIZE } from './paging';
 import type { GridCard } from './types';
 
@@ -9,7 +9,7 @@ import type { GridCard } from './types';
 // memoised sort order. Prices are never compared here: the price sorts and the min/max
 // filter use each product's rank among the listing's prices, which the index carries.
 
-export type { FacetCounts, FacetValueCount, FilterIndex, ListingFilters, PriceOption } from './listing-types';
+export type { FacetCounts, FacetValueCount, FilterIndex, ListingFilters, PriceOption } from './api-types';
 
 /** The sorts of a category or range page, the default first. */
 export const LISTING_SORTS = ['featured', 'newest', 'price', 'price-desc', 'name'] as const;
@@ -397,11 +397,4 @@ export function listingCard(l: Listing, r: number): GridCard {
 export function showingText(from: number, shown: number, total: number): string {
   if (total === 0) return 'No lines match these filters.';
   return `Showing ${from + 1} to ${from + shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;
-}
-
-/** A category's or range's page payload's filters; until a payload carries them (a build
- * from before sort and filter), none, with the index where the build puts it. */
-export function filtersOf(page: object, path: string, products: number): ListingFilters {
-  const f = (page as { filters?: ListingFilters }).filters;
-  return f ?? { products, facets: [], prices: [], index: `${path}_filter.json` };
 }

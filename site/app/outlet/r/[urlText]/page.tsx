@@ -5,7 +5,6 @@ import { gridCards } from '@/lib/types';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { RangeListing } from '@/components/catalogue/range-listing';
 import { getRangePage, rangeParams } from '@/lib/catalogue';
-import { filtersOf } from '@/lib/listing';
 import { pageMetadata } from '@/lib/seo';
 
 type Params = { urlText: string };
@@ -37,13 +36,7 @@ export default async function RangePage({ params }: { params: Promise<Params> })
           </li>
         ))}
       </ul>
-      <RangeListing
-        path={page.range.path}
-        name={page.range.name}
-        range={page.range.url_text}
-        featured={page.featured.length}
-        filters={filtersOf(page, page.range.path, page.range.products)}
-      >
+      <RangeListing path={page.range.path} name={page.range.name} range={page.range.url_text} featured={page.featured.length} filters={page.filters}>
         <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order firstRowEager />
       </RangeListing>
     </>

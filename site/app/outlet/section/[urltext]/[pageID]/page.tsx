@@ -3,7 +3,6 @@ import { CategoryProducts } from '@/components/catalogue/category-products';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { categoryParams, getCategoryPage } from '@/lib/catalogue';
-import { filtersOf } from '@/lib/listing';
 import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
 import { pageMetadata } from '@/lib/seo';
 import { gridCards, type CategoryPage as Data } from '@/lib/types';
@@ -37,13 +36,7 @@ export default async function CategoryPage({ params }: { params: Promise<Params>
       <Breadcrumbs trail={trail(page)} />
       <h1>{page.category.name}</h1>
       <p className="lead">Trade prices per unit ex VAT; every line is sold in packs.</p>
-      <CategoryProducts
-        path={page.category.path}
-        total={page.products.length}
-        label={page.category.name}
-        category={page.category.id}
-        filters={filtersOf(page, page.category.path, page.products.length)}
-      >
+      <CategoryProducts path={page.category.path} total={page.products.length} label={page.category.name} category={page.category.id} filters={page.filters}>
         <ProductGrid products={gridCards(page.products.slice(0, CATEGORY_PAGE_SIZE))} label={page.category.name} order firstRowEager />
       </CategoryProducts>
     </>

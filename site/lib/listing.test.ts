@@ -10,6 +10,7 @@ import {
   parseListingState,
   resultPage,
   SEARCH_SORTS,
+  showingText,
   serialiseListingState,
   sortOrder,
   UNFILTERED,
@@ -195,6 +196,12 @@ describe('applyListing', () => {
     // en-GB collation: case and accents do not put "apple" or "Émile" after Z; equal names by SKU.
     expect(by('name')).toEqual(['A2', 'A3', 'A4', 'A0', 'A1']);
     expect(sortOrder(l, 'name')).toBe(sortOrder(l, 'name'));
+  });
+
+  it('says which lines a page shows', () => {
+    expect(showingText(48, 48, 312)).toBe('Showing 49 to 96 of 312 lines');
+    expect(showingText(0, 1, 1)).toBe('Showing 1 to 1 of 1 line');
+    expect(showingText(0, 0, 0)).toBe('0 lines');
   });
 
   it('pages a result 48 at a time', () => {

@@ -395,6 +395,6 @@ export function listingCard(l: Listing, r: number): GridCard {
 
 /** "Showing 1 to 48 of 312 lines" for a page of a result. */
 export function showingText(from: number, shown: number, total: number): string {
-  if (total === 0) return 'No lines match these filters.';
+  if (total === 0) return '0 lines';
   return `Showing ${from + 1} to ${from + shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;
 }

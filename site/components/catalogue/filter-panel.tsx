@@ -1,5 +1,5 @@
 'use client';
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { filterChips, withoutFilters, withValue, type FacetCounts, type ListingState, type PriceOption } from '@/lib/listing';
 
 /** What the panel knows of the buyer's "In stock now" filter: whether they are signed in
@@ -29,21 +29,45 @@ export function FilterPanel({
   stock: StockChoice;
 }) {
   const id = useId();
+  const panel = useRef<HTMLDivElement>(null);
   const chips = filterChips(state, facets, prices);
+  // A removed chip (or Clear all) takes its button away: focus moves to the chip now in
+  // its place, else to the panel's first control, not back to the top of the page.
+  const refocus = (chip: number) =>
+    requestAnimationFrame(() => {
+      const left = panel.current?.querySelectorAll<HTMLElement>('.filter-chip') ?? [];
+      const target = left[Math.min(chip, left.length - 1)] ?? panel.current?.querySelector<HTMLElement>('input:not([disabled]), select');
+      target?.focus();
+    });
   return (
-    <div className="filter-panel">
+    <div className="filter-panel" ref={panel}>
       {chips.length > 0 && (
         <div className="filter-chips">
           <ul aria-label="Chosen filters">
-            {chips.map((c) => (
+            {chips.map((c, i) => (
               <li key={c.label}>
-                <button type="button" className="filter-chip" aria-label={`Remove ${c.label}`} onClick={() => onChange(c.without)}>
+                <button
+                  type="button"
+                  className="filter-chip"
+                  aria-label={`Remove ${c.label}`}
+                  onClick={() => {
+                    onChange(c.without);
+                    refocus(i);
+                  }}
+                >
                   {c.label} <span aria-hidden="true">×</span>
                 </button>
               </li>
             ))}
           </ul>
-          <button type="button" className="link-button" onClick={() => onChange(withoutFilters(state))}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              onChange(withoutFilters(state));
+              refocus(chips.length);
+            }}
+          >
             Clear all
           </button>
         </div>

@@ -1,5 +1,5 @@
 'use client';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { isFilteredView, LISTING_SORTS, listingCard, listingHref, resultPage, showingText, withoutFilters, type ListingFilters } from '@/lib/listing';
 import { ListingEmpty } from './listing-empty';
@@ -33,6 +33,7 @@ export function RangeListing({
   const { state, result, listing } = l;
   const total = filters.products;
   const whole = isFilteredView(state);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   let body: ReactNode;
   let countText = `${featured} featured of ${total} ${total === 1 ? 'line' : 'lines'}`;
@@ -42,7 +43,15 @@ export function RangeListing({
         {children}
         {total > featured && (
           <p>
-            <button type="button" className="button" onClick={() => l.change({ ...state, sort: 'featured', page: 1 })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                l.change({ ...state, sort: 'featured', page: 1 });
+                // The button goes with the featured lines: focus moves to the listing's heading.
+                requestAnimationFrame(() => heading.current?.focus());
+              }}
+            >
               See all {total} lines
             </button>
           </p>
@@ -71,7 +80,9 @@ export function RangeListing({
   }
   return (
     <>
-      <h2>{whole ? `All ${name}` : 'Featured lines'}</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        {whole ? `All ${name}` : 'Featured lines'}
+      </h2>
       <ListingFrame
         facets={result?.facets ?? filters.facets}
         prices={filters.prices}

@@ -14,6 +14,7 @@ import {
 } from '@/lib/listing';
 import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
 import { ListingEmpty } from './listing-empty';
+import { StaleGrid } from './stale-grid';
 import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
 import { ProductGrid } from './product-grid';
@@ -49,7 +50,7 @@ export function CategoryProducts({
   if (!unfiltered || state.page > 1) {
     page = Math.min(state.page, pages);
     if (l.status === 'failed') grid = <LoadFailed what="These lines could not be loaded." retry={l.retry} />;
-    else if (!result || !listing) grid = <p role="status">Loading products…</p>;
+    else if (!result || !listing) grid = <StaleGrid>{children}</StaleGrid>;
     else {
       const shown = resultPage(result.order, state.page);
       ({ page, pages } = shown);

@@ -73,7 +73,7 @@ describe('ListingToolbar and ListingEmpty', () => {
         openerRef={null}
       />,
     );
-    expect(html).toContain('aria-live="polite" data-testid="listing-count" tabindex="-1">Showing 1 to 48 of 312 lines</p>');
+    expect(html).toContain('role="status" data-testid="listing-count" tabindex="-1">Showing 1 to 48 of 312 lines</p>');
     expect(html).toMatch(/<label for="[^"]+">Sort by<\/label>/);
     expect(html).toContain('<option value="price" selected="">Price, low to high</option>');
     expect(html).toContain('aria-haspopup="dialog">Filters (2)</button>');

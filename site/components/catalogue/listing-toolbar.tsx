@@ -25,7 +25,7 @@ export function ListingToolbar({
   const id = useId();
   return (
     <div className="listing-toolbar">
-      <p className="listing-count" aria-live="polite" data-testid="listing-count" tabIndex={-1}>
+      <p className="listing-count" role="status" data-testid="listing-count" tabIndex={-1}>
         {countText}
       </p>
       <div className="listing-sort">

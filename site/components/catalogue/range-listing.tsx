@@ -3,6 +3,7 @@ import { useRef, type ReactNode } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { isFilteredView, LISTING_SORTS, listingCard, listingHref, resultPage, showingText, withoutFilters, type ListingFilters } from '@/lib/listing';
 import { ListingEmpty } from './listing-empty';
+import { StaleGrid } from './stale-grid';
 import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
 import { ProductGrid } from './product-grid';
@@ -59,7 +60,7 @@ export function RangeListing({
       </>
     );
   } else if (l.status === 'failed') body = <LoadFailed what="These lines could not be loaded." retry={l.retry} />;
-  else if (!result || !listing) body = <p role="status">Loading products…</p>;
+  else if (!result || !listing) body = <StaleGrid>{children}</StaleGrid>;
   else {
     const shown = resultPage(result.order, state.page);
     countText = showingText(shown.from, shown.rows.length, result.order.length);

@@ -76,7 +76,7 @@ export function CategoryProducts({
       onInteract={l.prepare}
     >
       {grid}
-      <Pager page={page} pages={pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.setPage} />
+      <Pager page={page} pages={pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />
     </ListingFrame>
   );
 }

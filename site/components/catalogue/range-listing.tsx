@@ -75,7 +75,7 @@ export function RangeListing({
             level={3}
             order
           />
-          <Pager page={shown.page} pages={shown.pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.setPage} />
+          <Pager page={shown.page} pages={shown.pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />
         </>
       );
   }

@@ -1,6 +1,6 @@
 'use client';
 import { usePathname } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { applyListing, isFilteredView, listingHref, parseListingState, UNFILTERED, type Listing, type ListingFilters, type ListingState } from '@/lib/listing';
 import { listingNotInStock, loadListing, type StockTarget } from '@/lib/listing-data';
@@ -116,8 +116,16 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
   return {
     state,
     change,
-    /** Sets the page the pager's link went to (the link itself navigates). */
-    setPage: (page: number) => setState((s) => ({ ...s, page })),
+    /** A pager link's click: shows the page as any other change (a history entry, the
+     * index's cards), with focus on the listing's count, which says which lines it shows.
+     * A click meant for a new tab or window is left to the link. */
+    pickPage: (page: number, e: MouseEvent<HTMLAnchorElement>) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      const count = e.currentTarget.closest('.listing')?.querySelector<HTMLElement>('.listing-count');
+      change({ ...state, page });
+      requestAnimationFrame(() => count?.focus());
+    },
     listing,
     status,
     result,

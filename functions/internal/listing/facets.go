@@ -106,7 +106,8 @@ func valueIDs(p catalogue.Product, key, today string) []string {
 }
 
 // facetsOf answers the facets of a listing: each with the values at least one of its
-// products has, in panel order (a facet none has is left out).
+// products has, in panel order (a facet none has, or whose one value all have, is left
+// out).
 func facetsOf(products []catalogue.Product, today string) []facet {
 	var out []facet
 	has := func(key, id string) bool {
@@ -119,7 +120,7 @@ func facetsOf(products []catalogue.Product, today string) []facet {
 				f.values = append(f.values, v)
 			}
 		}
-		out = appendFacet(out, f)
+		out = appendFacet(out, f, products, today)
 	}
 	bf := facet{key: FacetBand, label: "Price"}
 	for _, b := range bands {
@@ -127,7 +128,7 @@ func facetsOf(products []catalogue.Product, today string) []facet {
 			bf.values = append(bf.values, catalogue.FacetValue{ID: b.id, Label: b.label})
 		}
 	}
-	out = appendFacet(out, bf)
+	out = appendFacet(out, bf, products, today)
 	packs := map[int]bool{}
 	for _, p := range products {
 		packs[p.PackSize] = true
@@ -136,16 +137,23 @@ func facetsOf(products []catalogue.Product, today string) []facet {
 	for _, n := range slices.Sorted(mapsKeys(packs)) {
 		pf.values = append(pf.values, catalogue.FacetValue{ID: strconv.Itoa(n), Label: "Pack of " + strconv.Itoa(n)})
 	}
-	out = appendFacet(out, pf)
+	out = appendFacet(out, pf, products, today)
 	nf := facet{key: FacetNew, label: "New in"}
 	if has(FacetNew, NewYes) {
 		nf.values = []catalogue.FacetValue{{ID: NewYes, Label: "Added in the last " + strconv.Itoa(NewDays) + " days"}}
 	}
-	return appendFacet(out, nf)
+	return appendFacet(out, nf, products, today)
 }
 
-func appendFacet(out []facet, f facet) []facet {
+// appendFacet adds f unless it offers no choice: no value, or one value every product of
+// the listing has (a birthday category's Occasion: Birthday would narrow nothing).
+func appendFacet(out []facet, f facet, products []catalogue.Product, today string) []facet {
 	if len(f.values) == 0 {
+		return out
+	}
+	if len(f.values) == 1 && !slices.ContainsFunc(products, func(p catalogue.Product) bool {
+		return !slices.Contains(valueIDs(p, f.key, today), f.values[0].ID)
+	}) {
 		return out
 	}
 	return append(out, f)

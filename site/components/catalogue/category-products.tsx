@@ -74,6 +74,7 @@ export function CategoryProducts({
       stock={l.stock}
       preview={l.preview}
       onInteract={l.prepare}
+      onWantStock={l.wantStock}
     >
       {grid}
       <Pager page={page} pages={pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />

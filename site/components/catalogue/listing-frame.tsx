@@ -22,6 +22,7 @@ export function ListingFrame({
   stock,
   preview,
   onInteract,
+  onWantStock,
   children,
 }: {
   facets: readonly FacetCounts[];
@@ -36,6 +37,8 @@ export function ListingFrame({
   /** What a draft would show (the phone panel's counts), or null while not known. */
   preview: (draft: ListingState) => { total: number; facets: FacetCounts[] } | null;
   onInteract?: () => void;
+  /** Told when the phone panel's draft ticks in stock now, so its count can take the stock in. */
+  onWantStock?: () => void;
   children: ReactNode;
 }) {
   const headingId = useId();
@@ -70,7 +73,10 @@ export function ListingFrame({
       <FilterDialog
         open={open}
         draft={draft}
-        onDraft={setDraft}
+        onDraft={(s) => {
+          setDraft(s);
+          if (s.inStock) onWantStock?.();
+        }}
         onApply={onChange}
         onClose={() => setOpen(false)}
         facets={drafted?.facets ?? facets}

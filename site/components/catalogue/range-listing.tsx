@@ -95,6 +95,7 @@ export function RangeListing({
         stock={l.stock}
         preview={l.preview}
         onInteract={l.prepare}
+        onWantStock={l.wantStock}
       >
         {body}
       </ListingFrame>

@@ -63,10 +63,13 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
   // The buyer's stock, asked for when they first choose in stock now; a sign-out or
   // another buyer's sign-in forgets it.
   const stockWanted = state.inStock && signedIn;
+  // The phone panel's draft may tick in stock now before it is applied: its count needs the stock too.
+  const [draftWantsStock, setDraftWantsStock] = useState(false);
+  const stockNeeded = (stockWanted || draftWantsStock) && signedIn;
   const stockKey = JSON.stringify(stockTarget);
   const [stockAttempt, setStockAttempt] = useState(0);
   useEffect(() => {
-    if (!stockWanted || (stock?.for === buyer && !stock.failed)) return;
+    if (!stockNeeded || (stock?.for === buyer && !stock.failed)) return;
     const ctl = new AbortController();
     listingNotInStock(JSON.parse(stockKey) as StockTarget, ctl.signal).then(
       (notInStock) => setStock({ for: buyer, notInStock, failed: false }),
@@ -78,7 +81,7 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
     );
     return () => ctl.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again only for a new buyer or a retry
-  }, [stockWanted, buyer, stockKey, stockAttempt]);
+  }, [stockNeeded, buyer, stockKey, stockAttempt]);
   const notInStock = stock?.for === buyer ? stock.notInStock : null;
 
   // A filtered view is noindex (the canonical link already names the unfiltered page).
@@ -132,6 +135,8 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
     preview,
     prepare,
     retry: prepare,
+    /** Asks for the buyer's stock ahead of applying in stock now (the phone panel's draft). */
+    wantStock: () => setDraftWantsStock(true),
     stock: {
       signedIn,
       checking: stockWanted && !notInStock && !stock?.failed,

@@ -396,5 +396,11 @@ export function listingCard(l: Listing, r: number): GridCard {
 /** "Showing 1 to 48 of 312 lines" for a page of a result. */
 export function showingText(from: number, shown: number, total: number): string {
   if (total === 0) return '0 lines';
-  return `Showing ${from + 1} to ${from + shown} of ${total} ${total === 1 ? 'line' : 'lines'}`;
+  return `Showing ${count(from + 1)} to ${count(from + shown)} of ${linesText(total)}`;
 }
+
+/** A count as a buyer reads it, with thousands grouped ("1,436"). */
+export const count = (n: number) => n.toLocaleString('en-GB');
+
+/** "1 line", "1,436 lines". */
+export const linesText = (n: number) => `${count(n)} ${n === 1 ? 'line' : 'lines'}`;

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useRef, type RefObject } from 'react';
 import { trapFocus } from '@/components/layout/trap-focus';
-import { withoutFilters, type FacetCounts, type ListingState, type PriceOption } from '@/lib/listing';
+import { linesText, withoutFilters, type FacetCounts, type ListingState, type PriceOption } from '@/lib/listing';
 import { FilterPanel, type StockChoice } from './filter-panel';
 
 /** The filters on a phone: a modal panel over a draft of the state, with the number of
@@ -40,7 +40,7 @@ export function FilterDialog({
     if (open && !d.open) d.showModal();
     else if (!open && d.open) d.close();
   }, [open]);
-  const lines = total === null ? 'Show lines' : `Show ${total} ${total === 1 ? 'line' : 'lines'}`;
+  const lines = total === null ? 'Show lines' : `Show ${linesText(total)}`;
   return (
     <dialog
       ref={dialog}

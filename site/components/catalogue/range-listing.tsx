@@ -1,7 +1,17 @@
 'use client';
 import { useRef, type ReactNode } from 'react';
 import { LoadFailed } from '@/components/errors/load-failed';
-import { isFilteredView, LISTING_SORTS, listingCard, listingHref, resultPage, showingText, withoutFilters, type ListingFilters } from '@/lib/listing';
+import {
+  isFilteredView,
+  LISTING_SORTS,
+  listingCard,
+  linesText,
+  listingHref,
+  resultPage,
+  showingText,
+  withoutFilters,
+  type ListingFilters,
+} from '@/lib/listing';
 import { ListingEmpty } from './listing-empty';
 import { StaleGrid } from './stale-grid';
 import { ListingFrame } from './listing-frame';
@@ -37,7 +47,7 @@ export function RangeListing({
   const heading = useRef<HTMLHeadingElement>(null);
 
   let body: ReactNode;
-  let countText = `${featured} featured of ${total} ${total === 1 ? 'line' : 'lines'}`;
+  let countText = `${featured} featured of ${linesText(total)}`;
   if (!whole) {
     body = (
       <>
@@ -53,7 +63,7 @@ export function RangeListing({
                 requestAnimationFrame(() => heading.current?.focus());
               }}
             >
-              See all {total} lines
+              See all {linesText(total)}
             </button>
           </p>
         )}

@@ -36,6 +36,10 @@
 //        middleware (functions/cmd/benchcalls, the handlers in-process on a table of its
 //        own). Asked for alone (scripts/bench calls) it starts only the store and the Auth
 //        emulator: no seed, site build or edge.
+// filters: each listing's filter index in gzip bytes per 100 products (the seed's categories
+//        and the greeting cards range; budget: a few kB per hundred), and filtering 2,000
+//        products in Chromium at Lighthouse's 4x CPU slowdown (budget: under 50 ms), the
+//        engine alone and a click on the range page to the next painted frame.
 // lighthouse: mobile Lighthouse of the home, a category and a product page, and of the
 //        blank Next page on loopback (the floor): the median of 3 runs each
 //        (BENCH_LIGHTHOUSE_RUNS) of performance, LCP, TBT, CLS, accessibility, best
@@ -47,6 +51,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import {
   binDir,
@@ -75,6 +80,7 @@ import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
 import { quickOrderLatency } from './bench-quickorder.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
+import { clickTimes, engineTimes, grownIndex, indexSizes, median, per100 } from './bench-filters.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (name) => wanted.size === 0 || wanted.has(name);
@@ -277,6 +283,55 @@ async function main() {
     }
   }
 
+  if (want('filters')) {
+    // Issue 39: each listing's filter index, and filtering under a 4x CPU slowdown.
+    const sizes = indexSizes(snapshotDir);
+    const cats = sizes.filter((s) => s.products >= 100);
+    const of = (page) => sizes.find((s) => s.page === page);
+    for (const s of [of(categoryPath), of('/outlet/r/wholesale_greeting_cards/')]) {
+      if (s)
+        record(
+          `filter index ${s.page}`,
+          Number((s.gzip / 1000).toFixed(1)),
+          'kB gzip',
+          `(${s.products} products, ${kB(s.raw)} raw = ${per100(s)} B gzip per 100 products)`,
+        );
+    }
+    const rates = cats.map(per100);
+    record(
+      'filter index, listings of 100+ products',
+      Math.max(...rates),
+      'B gzip per 100 products (max)',
+      `(median ${median(rates)}, over ${cats.length} listings; a small category's is mostly its facet list: the largest index of a category under 100 products is ${kB(Math.max(...sizes.filter((s) => s.products < 100).map((s) => s.gzip)))} gzip)`,
+    );
+    const largest = sizes.reduce((a, b) => (b.products > a.products ? b : a));
+    const grown = grownIndex(JSON.parse(readFileSync(path.join(snapshotDir, 'pages', largest.page, '_filter.json'), 'utf8')), 2000);
+    const grownRaw = Buffer.from(JSON.stringify(grown));
+    record(
+      'filter index at 2,000 products',
+      Number((gzipSync(grownRaw, { level: 9 }).length / 1000).toFixed(1)),
+      'kB gzip',
+      `(${kB(grownRaw.length)} raw; ${largest.page}'s products repeated)`,
+    );
+    const e = await engineTimes(grown);
+    record('filter index decode, 2,000 products, 4x CPU', Number(e.decode.toFixed(1)), 'ms', '(once, when the index arrives)');
+    record('first name sort, 2,000 products, 4x CPU', Number(e.nameSort.toFixed(1)), 'ms', '(the page makes the sort orders at idle, once)');
+    for (const [name, t] of Object.entries(e.scenarios)) {
+      record(
+        `filter 2,000 products, 4x CPU: ${name}`,
+        Number(t.median.toFixed(2)),
+        'ms median',
+        `(max ${t.max.toFixed(2)} ms; ${t.shown} shown; budget 50 ms)`,
+      );
+    }
+    const click = await clickTimes(`http://127.0.0.1:${edgePort}/outlet/r/wholesale_greeting_cards/?sort=featured`);
+    record(
+      'filter click to paint, range page (1,436 lines), 4x CPU',
+      Math.round(click.median),
+      'ms median',
+      `(max ${Math.round(click.max)} ms over ${click.runs.length} clicks; engine, React render of 48 cards and the next frame)`,
+    );
+  }
   if (want('lighthouse')) {
     const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
     const base = `http://127.0.0.1:${edgePort}`;

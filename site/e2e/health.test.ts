@@ -85,19 +85,19 @@ function countLoads(p: Page): () => number {
   return () => n;
 }
 
-/** Serves the category's payload with the first product of page 2 named by an object (a
- * corrupted export): React refuses to draw it, and the error page shows. */
+/** Serves the category's filter index (which draws every page after the first) with the
+ * first product of page 2 named by an object (a corrupted export): React refuses to draw
+ * it, and the error page shows. */
 async function corruptPayload(p: Page): Promise<() => number> {
   let served = 0;
   await p.route(
-    (u) => u.pathname === `${category}_payload.json`,
+    (u) => u.pathname === `${category}_filter.json`,
     async (route: Route) => {
       const res = await route.fetch();
-      const body = (await res.json()) as { products: Record<string, unknown>[] };
+      const body = (await res.json()) as { products: { name: unknown[] } };
       // (No expect here: a throw in a route handler leaves the request hanging. A category
       // without a second page draws no error page, and the test says so by timing out.)
-      const first = body.products[48];
-      if (first) first.name = { [`health_${run}`]: 1 };
+      if (body.products.name.length > 48) body.products.name[48] = { [`health_${run}`]: 1 };
       served++;
       return route.fulfill({ response: res, body: JSON.stringify(body) });
     },

@@ -15,10 +15,14 @@ export function longDate(iso: string): string {
   return month ? `${Number(m[3])} ${month} ${m[1]}` : iso;
 }
 
+// en-CA writes dates as YYYY-MM-DD. Made once: toLocaleDateString with a time zone builds
+// a new formatter on every call, which every grid card's render paid (issue 39's profile).
+let londonDay: Intl.DateTimeFormat | undefined;
+
 /** Today's ISO date in London, wherever the browser is: the day the shop's dates mean. */
 export function londonToday(now: Date = new Date()): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return now.toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
+  londonDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
+  return londonDay.format(now);
 }
 
 /** Whether a product with these forward dates may be pre-ordered now (on or before its

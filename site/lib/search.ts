@@ -1,41 +1,57 @@
 import { apiFetch } from './api';
 import type { SearchAnswer, SearchHit } from './api-types';
+import { parseListingState, SEARCH_SORTS, serialiseListingState, UNFILTERED, type FacetCounts, type ListingState, type PriceOption } from './listing';
 
 /** One page of GET /api/search, and one of its hits. */
-export type { SearchAnswer as SearchResult, SearchHit } from './api-types';
+export type { SearchHit } from './api-types';
 
-/** What a search asks for; empty strings mean "any". */
-export interface SearchParams {
+/** GET /api/search's answer with the sort and filter fields (the facets' disjunctive
+ * counts over the hits, the hits' distinct prices, the sort it used); until the generated
+ * SearchAnswer carries them they are optional here. */
+export type SearchResult = SearchAnswer & Partial<{ facets: FacetCounts[]; prices: PriceOption[]; sort: string }>;
+
+/** What a search asks for: the words, the range and category (empty strings mean "any"),
+ * and the sort, filters and page as a listing's (lib/listing; the default sort is relevance). */
+export interface SearchParams extends ListingState {
   q: string;
-  page: number;
   range: string;
   category: string;
 }
 
-/** Reads a search from the page's query string. */
+/** Reads a search from the page's query string. Facet ids are kept as they are: the
+ * server drops the ones it does not know. */
 export function readSearchParams(p: URLSearchParams): SearchParams {
-  const page = Number(p.get('page') ?? '1');
   return {
     q: (p.get('q') ?? '').trim(),
-    page: Number.isInteger(page) && page > 0 ? page : 1,
     range: p.get('range') ?? '',
     category: p.get('category') ?? '',
+    ...parseListingState(p.toString(), { sorts: SEARCH_SORTS }),
   };
 }
 
-/** The /search/ link for a search (page 1 and empty filters left out). */
-export function searchHref(s: SearchParams): string {
+/** A search as the words, range and category followed by the listing's keys. */
+function searchQuery(s: SearchParams, page: number): string {
   const p = new URLSearchParams({ q: s.q });
   if (s.range) p.set('range', s.range);
   if (s.category) p.set('category', s.category);
-  if (s.page > 1) p.set('page', String(s.page));
-  return `/search/?${p.toString()}`;
+  const rest = serialiseListingState({ ...s, page });
+  return rest ? `${p.toString()}&${rest}` : p.toString();
 }
 
-/** Runs a search through the API. */
-export function searchCatalogue(s: SearchParams, signal?: AbortSignal): Promise<SearchAnswer> {
-  const p = new URLSearchParams({ q: s.q, page: String(s.page) });
-  if (s.range) p.set('range', s.range);
-  if (s.category) p.set('category', s.category);
-  return apiFetch<SearchAnswer>(`/api/search?${p.toString()}`, { method: 'GET', ...(signal && { signal }) });
+/** The /search/ link for a search (page 1, the default sort and empty filters left out). */
+export function searchHref(s: SearchParams): string {
+  return `/search/?${searchQuery(s, s.page)}`;
+}
+
+/** A search of the same words, range and category without sort or filters. */
+export const unsortedSearch = (s: SearchParams): SearchParams => ({ ...s, ...UNFILTERED });
+
+/** Runs a search through the API (without a sort or filters, the default sort and none). */
+export function searchCatalogue(
+  asked: Pick<SearchParams, 'q' | 'page' | 'range' | 'category'> & Partial<SearchParams>,
+  signal?: AbortSignal,
+): Promise<SearchResult> {
+  const s: SearchParams = { ...UNFILTERED, ...asked };
+  const query = `${searchQuery(s, 1)}&page=${s.page}`;
+  return apiFetch<SearchResult>(`/api/search?${query}`, { method: 'GET', ...(signal && { signal }) });
 }

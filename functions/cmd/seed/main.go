@@ -89,6 +89,7 @@ func run(ctx context.Context, cfg store.Config, n int, media string, ifEmpty boo
 	fmt.Printf("seed: wrote %d product images to %s\n", 2*len(cat.Products), media)
 
 	seed.MarkForward(cat, time.Now())
+	seed.MarkPublished(cat, time.Now())
 	lastPct := -1
 	err = st.PutCatalogue(ctx, cat.Ranges, cat.Categories, cat.Products, func(done, total int) {
 		if pct := done * 100 / total; pct/10 != lastPct/10 {

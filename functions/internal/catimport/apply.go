@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/orders"
 )
 
@@ -45,6 +46,9 @@ func Apply(ctx context.Context, st Store, in Input, o ApplyOptions) (*Plan, erro
 	}
 	if o.Lease == 0 {
 		o.Lease = time.Minute
+	}
+	if in.Today == "" {
+		in.Today = catalogue.LondonDate(o.Now())
 	}
 	job := JobOf(in)
 	if o.Expect != "" && o.Expect != job {

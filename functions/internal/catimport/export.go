@@ -61,6 +61,7 @@ func WriteProducts(w io.Writer, products []catalogue.Product) error {
 			strconv.Itoa(p.PackSize), FormatPrice(p.UnitPrice), strconv.Itoa(p.VATRate), strconv.Itoa(p.Stock),
 			statusText(p.Status), p.LargeImg, num(p.SortOrder), p.Barcode, optionalPrice(p.RRP), FormatBreaks(p.Breaks)}
 		rec = append(rec, forwardRecord(p.Forward)...)
+		rec = append(rec, facetRecord(p)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

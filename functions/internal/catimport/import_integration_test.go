@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
@@ -299,12 +301,12 @@ func TestCrashHalfWayThenRerunFinishes(t *testing.T) {
 	for i := 1; i < len(lines); i++ {
 		cells := strings.Split(lines[i], ",")
 		n := len(cells)
-		cells[n-12], cells[n-10], cells[n-4] = "0.95", "500", "" // unit_price, stock, breaks (description has no commas in the seed)
+		cells[n-17], cells[n-15], cells[n-9] = "0.95", "500", "" // unit_price, stock, breaks (description has no commas in the seed, facets are joined by |)
 		lines[i] = strings.Join(cells, ",")
 	}
 	cat := strings.Split(lines[1], ",")
 	for i := range 40 {
-		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,,,,,,", i, i, cat[len(cat)-14]))
+		lines = append(lines, fmt.Sprintf("NEW-%05d,New Card %d,,,%s,6,0.40,20,60,active,,,,,,,,,,,,,", i, i, cat[len(cat)-19]))
 	}
 	in := catimport.Input{ProductsName: "big-change.csv", Products: []byte(strings.Join(lines, "\n") + "\n")}
 	pl, err := catimport.Check(ctx, st, in)
@@ -413,5 +415,67 @@ func TestForwardColumnsWriteKeepAndClear(t *testing.T) {
 	apply(t, st, catimport.Input{ProductsName: "clear.csv", Products: []byte(withCols + row(",,,"))})
 	if got := bySKU(t, st)[old.SKU].Forward; got != nil {
 		t.Fatalf("after three empty cells: %+v", got)
+	}
+}
+
+// TestFacetAndPublishedColumnsWriteKeepAndClear: a file with the facet columns sets a
+// product's facets in the table (and its published date when given); a file without them
+// leaves them; blank cells clear the facets but keep the date. A new product the file
+// dates nothing is published on the import's London day; one it dates keeps that date.
+func TestFacetAndPublishedColumnsWriteKeepAndClear(t *testing.T) {
+	t.Parallel()
+	st, cat := seeded(t, 20)
+	old := cat.Products[3]
+	row := func(sku, name, extra string) string {
+		return fmt.Sprintf("%s,%s,%s,%s,%d,%d,%s,20,,active,%s,,%s\n", sku, name, `"`+old.Description+`"`, old.RangeURLText,
+			old.CategoryID, old.PackSize, catimport.FormatPrice(old.UnitPrice), old.LargeImg, extra)
+	}
+	header := "sku,name,description,range,category,pack_size,unit_price,vat_rate,stock,status,image,sort_order,barcode"
+	withCols := header + ",occasion,recipient,age,style,published\n"
+	want := catalogue.Facets{Occasion: []string{"birthday", "thank-you"}, Recipient: []string{"her"}, Age: []string{"30"}, Style: []string{"gold-foil", "humour"}}
+	// 23:30 UTC on 31 July is 00:30 on 1 August in London (summer time): new products are
+	// published on London's day, not UTC's.
+	now := func() time.Time { return time.Date(2026, 7, 31, 23, 30, 0, 0, time.UTC) }
+	in := catimport.Input{ProductsName: "facets.csv", Products: []byte(withCols +
+		row(old.SKU, old.Name, ",Thank You|birthday,For her,30,humour|Gold foil,2026-10-01") +
+		row("NEW-1", "New Card", ",,,,,") + row("NEW-2", "Dated Card", ",wedding,couple,,,2026-06-15"))}
+	pl, err := catimport.Apply(context.Background(), st, in, catimport.ApplyOptions{By: staff, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Changed != 1 || pl.New != 2 || len(pl.First) != 3 {
+		t.Fatalf("plan %+v", pl.Summary)
+	}
+	fields := map[string]string{}
+	for _, f := range pl.First[0].Fields {
+		fields[f.Field] = f.After
+	}
+	if fields["occasion"] != "birthday|thank-you" || fields["style"] != "gold-foil|humour" || fields["published"] != "2026-10-01" {
+		t.Fatalf("review fields %+v", pl.First[0].Fields)
+	}
+	got := bySKU(t, st)
+	if p := got[old.SKU]; !reflect.DeepEqual(p.Facets, want) || p.Published != "2026-10-01" {
+		t.Fatalf("after setting: %+v %q", p.Facets, p.Published)
+	}
+	if p := got["NEW-1"]; !p.Facets.IsZero() || p.Published != "2026-08-01" {
+		t.Fatalf("a new product without a date: %+v %q (the import ran on London's 1 August)", p.Facets, p.Published)
+	}
+	if p := got["NEW-2"]; p.Published != "2026-06-15" || !reflect.DeepEqual(p.Facets, catalogue.Facets{Occasion: []string{"wedding"}, Recipient: []string{"couple"}}) {
+		t.Fatalf("a new product with a date: %+v %q", p.Facets, p.Published)
+	}
+
+	if pl := apply(t, st, catimport.Input{ProductsName: "plain.csv", Products: []byte(header + "\n" + row(old.SKU, old.Name, ""))}); !pl.Nothing() {
+		t.Fatalf("a file without the columns plans %+v", pl.Summary)
+	}
+	if pl := apply(t, st, catimport.Input{ProductsName: "clear.csv", Products: []byte(withCols + row(old.SKU, old.Name, ",,,,,"))}); pl.Changed != 1 {
+		t.Fatalf("clearing plan %+v", pl.Summary)
+	}
+	if p := bySKU(t, st)[old.SKU]; !p.Facets.IsZero() || p.Published != "2026-10-01" {
+		t.Fatalf("after blank cells: %+v %q", p.Facets, p.Published)
+	}
+
+	_, err = catimport.Check(context.Background(), st, catimport.Input{ProductsName: "bad.csv", Products: []byte(withCols + row(old.SKU, old.Name, ",bday,,,,"))})
+	if got := problemsText(err); !strings.Contains(got, `bad.csv: line 2: The occasion "bday" is not one the shop knows; write any of birthday, christmas,`) {
+		t.Fatalf("bad occasion: %s", got)
 	}
 }

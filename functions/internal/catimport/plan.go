@@ -30,6 +30,9 @@ type Input struct {
 	StructureName string
 	Structure     []byte
 	Full          bool
+	// Today is the London date (ISO) a new product the file gives no published date is
+	// published on; "" for the day the import runs (Apply's Now, or the clock).
+	Today string
 	// Images turns an image cell naming a file into the product's published pictures;
 	// nil refuses every such cell (no pictures were given).
 	Images ImageResolver
@@ -131,6 +134,9 @@ func Check(ctx context.Context, st Store, in Input) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.Today == "" {
+		in.Today = catalogue.LondonDate(time.Now())
+	}
 	return plan(ctx, in, ranges, cats, products)
 }
 
@@ -185,6 +191,7 @@ func plan(ctx context.Context, in Input, tRanges []catalogue.Range, tCats []cata
 	}
 	collect(ir.problems)
 	collect(keptBreaksProblems(in.ProductsName, rows, tProducts))
+	collect(keptFacetsProblems(in.ProductsName, rows, tProducts))
 	if bad.Count > 0 {
 		slices.SortStableFunc(bad.Problems, func(a, b Problem) int {
 			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
@@ -211,6 +218,9 @@ func plan(ctx context.Context, in Input, tRanges []catalogue.Range, tCats []cata
 		old, exists := bySKU[row.SKU]
 		after := productOf(row, pictures[row.Image], old.Product, exists)
 		if !exists {
+			if after.Published == "" {
+				after.Published = in.Today
+			}
 			after.Stock = 0
 			if row.Stock != nil {
 				after.Stock = *row.Stock
@@ -308,6 +318,7 @@ func productOf(row Row, pic media.Images, old catalogue.Product, exists bool) ca
 	if row.KeepForward {
 		p.Forward = old.Forward
 	}
+	p = withFacets(p, row, old)
 	switch {
 	case row.Image == "" && exists:
 		p.SmallImg, p.LargeImg = old.SmallImg, old.LargeImg
@@ -349,6 +360,10 @@ func diff(a, b catalogue.Product) []FieldChange {
 	add("RRP", optionalPrice(a.RRP), optionalPrice(b.RRP))
 	add("breaks", FormatBreaks(a.Breaks), FormatBreaks(b.Breaks))
 	add("forward", catalogue.ForwardText(a.Forward), catalogue.ForwardText(b.Forward))
+	for _, d := range catalogue.FacetDefs() {
+		add(d.Key, catalogue.FormatFacetCell(a.Facets.Get(d.Key)), catalogue.FormatFacetCell(b.Facets.Get(d.Key)))
+	}
+	add("published", a.Published, b.Published)
 	return out
 }
 

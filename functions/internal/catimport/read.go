@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tradeshop/functions/internal/catalogue"
 )
 
 // Problem is one thing wrong with an input file: its line (1 is the header; 0 for the
@@ -238,6 +240,14 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 				cells[nk] = v.String()
 			case bool:
 				cells[nk] = strconv.FormatBool(v)
+			case []any:
+				// A facet's values may be a list of strings: ["birthday", "anniversary"].
+				list, isList := stringList(v)
+				if !isList || !listColumns[nk] {
+					ps = append(ps, Problem{File: name, Line: line, Column: labelOf(cols, nk), Message: "The " + labelOf(cols, nk) + " must be a string or a number" + listHint(nk) + "."})
+					continue
+				}
+				cells[nk] = strings.Join(list, "|")
 			default:
 				ps = append(ps, Problem{File: name, Line: line, Column: labelOf(cols, nk), Message: "The " + labelOf(cols, nk) + " must be a string or a number."})
 			}
@@ -256,6 +266,29 @@ func readJSONLines(name string, data []byte, cols []column) ([]record, []Problem
 		}
 	}
 	return out, ps
+}
+
+// listColumns are the columns a JSON line may give as a list of strings: the facets.
+var listColumns = map[string]bool{catalogue.FacetOccasion: true, catalogue.FacetRecipient: true, catalogue.FacetAge: true, catalogue.FacetStyle: true}
+
+func listHint(key string) string {
+	if listColumns[key] {
+		return ", or a list of strings"
+	}
+	return ""
+}
+
+// stringList answers v's items when every one is a string.
+func stringList(v []any) ([]string, bool) {
+	out := make([]string, len(v))
+	for i, it := range v {
+		s, ok := it.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 func labelOf(cols []column, key string) string {

@@ -31,6 +31,11 @@ var productColumns = []column{
 	{colForwardFrom, "forward from date", false},
 	{colOrderBy, "order-by date", false},
 	{colForwardExpected, "forward expected", false},
+	{catalogue.FacetOccasion, "occasion", false},
+	{catalogue.FacetRecipient, "recipient", false},
+	{catalogue.FacetAge, "age", false},
+	{catalogue.FacetStyle, "style", false},
+	{colPublished, "published date", false},
 }
 
 // The ranges and categories file's columns (docs/catalogue-import.md "Ranges and categories").
@@ -96,6 +101,12 @@ type Row struct {
 	// none of the three forward cells, so the product's own marking stays, as KeepRRP.
 	Forward     *catalogue.Forward
 	KeepForward bool
+	// Facets are the row's facet values; KeepFacets the facets it has no cell for (the
+	// file has no such column), whose values stay the product's. Published is the
+	// row's published date, "" to keep the product's (docs/catalogue-import.md).
+	Facets     catalogue.Facets
+	KeepFacets map[string]bool
+	Published  string
 }
 
 // problems collects the problems of one file, stopping the list at maxProblems.
@@ -357,6 +368,14 @@ func productRows(file string, recs []record, cats categoryIndex, ranges map[stri
 			ok = false
 		} else {
 			row.Forward, row.KeepForward = f, keep
+		}
+		if f, keep, good := p.facetCells(r); !good {
+			ok = false
+		} else {
+			row.Facets, row.KeepFacets = f, keep
+		}
+		if row.Published, good = p.publishedCell(r); !good {
+			ok = false
 		}
 		if ok {
 			rows = append(rows, row)

@@ -1,6 +1,7 @@
 package catimport
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -50,7 +51,7 @@ func problemsOf(ps []Problem) string {
 func TestFileLevelProblems(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"p.csv", "", "p.csv: The file is empty."},
-		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode, rrp, breaks, forward_from, order_by, forward_expected)."},
+		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate,colour\n", "p.csv: line 1: The column \"colour\" is not one this import knows (sku, name, description, range, category, pack_size, unit_price, vat_rate, stock, status, image, sort_order, barcode, rrp, breaks, forward_from, order_by, forward_expected, occasion, recipient, age, style, published)."},
 		{"p.csv", "sku,name,category,pack_size,vat_rate\n", "p.csv: line 1: The unit price column is missing from the header."},
 		{"p.csv", "sku,SKU,name,category,pack_size,unit_price,vat_rate\n", "p.csv: line 1: The column \"SKU\" appears twice in the header."},
 		{"p.csv", "sku,name,category,pack_size,unit_price,vat_rate\nA,B\xff,1,6,1.00,20\n", "p.csv: line 2: The file is not UTF-8 text; save it as \"CSV UTF-8\" and choose it again."},
@@ -309,7 +310,7 @@ func TestExportWritesRRPAndBreaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if !strings.HasSuffix(lines[0], ",barcode,rrp,breaks,forward_from,order_by,forward_expected") || !strings.HasSuffix(lines[1], ",2.49,6:0.90; 12:0.85,,,") || !strings.HasSuffix(lines[2], ",,,,,") {
+	if !strings.HasSuffix(lines[0], ",barcode,rrp,breaks,forward_from,order_by,forward_expected,occasion,recipient,age,style,published") || !strings.HasSuffix(lines[1], ",2.49,6:0.90; 12:0.85,,,,,,,,") || !strings.HasSuffix(lines[2], ",,,,,,,,,,") {
 		t.Fatalf("export:\n%s", b.String())
 	}
 	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
@@ -463,7 +464,7 @@ func TestExportAndDiffOfForward(t *testing.T) {
 	if err := WriteProducts(&b, []catalogue.Product{p}); err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Split(b.String(), "\n"); !strings.HasSuffix(lines[1], ",2027-09-01,2027-06-30,600") {
+	if lines := strings.Split(b.String(), "\n"); !strings.HasSuffix(lines[1], ",2027-09-01,2027-06-30,600,,,,,") {
 		t.Fatalf("export:\n%s", b.String())
 	}
 	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
@@ -476,5 +477,129 @@ func TestExportAndDiffOfForward(t *testing.T) {
 	want := []FieldChange{{"forward", "", "from 2027-09-01, order by 2027-06-30, 600 expected"}}
 	if got := diff(plain, p); !slices.Equal(got, want) {
 		t.Errorf("diff = %v, want %v", got, want)
+	}
+}
+
+// The facet columns read ids or labels in any case, separated by |, ; or ,; a blank cell
+// clears the facet and a file without the column keeps the product's; the published
+// column reads an ISO date, and a blank cell (or none) keeps the product's. A value the
+// vocabulary does not hold is a row problem naming the column and the allowed ids.
+func TestFacetAndPublishedColumns(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	old := catalogue.Product{SKU: "AB-1", Published: "2026-01-05",
+		Facets: catalogue.Facets{Occasion: []string{"birthday"}, Recipient: []string{"mum"}, Age: []string{"50"}, Style: []string{"pastel"}}}
+	header := "sku,name,category,pack_size,unit_price,vat_rate,occasion,recipient,age,style,published\n"
+	for _, tc := range []struct {
+		name, file string
+		want       catalogue.Facets
+		published  string
+		problem    string // a sentence's start; "" for none
+	}{
+		{"every facet", header + "AB-1,Card,7,6,1.00,20,Anniversary|birthday,For Her; DAD,\"18, 21\",gold foil,2026-10-01\n",
+			catalogue.Facets{Occasion: []string{"birthday", "anniversary"}, Recipient: []string{"her", "dad"}, Age: []string{"18", "21"}, Style: []string{"gold-foil"}}, "2026-10-01", ""},
+		{"blank cells clear the facets and keep the date", header + "AB-1,Card,7,6,1.00,20,,,,,\n", catalogue.Facets{}, old.Published, ""},
+		{"no columns keep them", "sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,1.00,20\n", old.Facets, old.Published, ""},
+		{"one column changes one facet", "sku,name,category,pack_size,unit_price,vat_rate,style\nAB-1,Card,7,6,1.00,20,humour\n",
+			catalogue.Facets{Occasion: old.Facets.Occasion, Recipient: old.Facets.Recipient, Age: old.Facets.Age, Style: []string{"humour"}}, old.Published, ""},
+		{"a JSON line with lists", `{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20,"occasion":["Wedding","engagement"],"recipient":"couple","age":null,"published":"2026-09-30"}` + "\n",
+			catalogue.Facets{Occasion: []string{"wedding", "engagement"}, Recipient: []string{"couple"}, Style: old.Facets.Style}, "2026-09-30", ""},
+		{"an unknown occasion", header + "AB-1,Card,7,6,1.00,20,birthday|bday,,,,\n", catalogue.Facets{}, "", `The occasion "bday" is not one the shop knows; write any of birthday, christmas,`},
+		{"an unknown age", header + "AB-1,Card,7,6,1.00,20,,,19,,\n", catalogue.Facets{}, "", `The age "19" is not one the shop knows; write any of 1, 2, 3,`},
+		{"a bad date", header + "AB-1,Card,7,6,1.00,20,,,,,01/10/2026\n", catalogue.Facets{}, "", `The published date must be a date written yyyy-mm-dd, such as 2026-10-01, or empty to keep the product's (found "01/10/2026").`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := "p.csv"
+			if strings.HasPrefix(tc.file, "{") {
+				name = "p.jsonl"
+			}
+			recs, ps := readRecords(name, []byte(tc.file), productColumns)
+			if len(ps) != 0 {
+				t.Fatalf("read: %v", ps)
+			}
+			rows, p := productRows(name, recs, cats, map[string]bool{"r": true})
+			if tc.problem != "" {
+				if p.count != 1 || len(rows) != 0 {
+					t.Fatalf("want one problem, got %s (rows %v)", problemsOf(p.list), rows)
+				}
+				checkSentence(t, p.list[0], tc.problem)
+				return
+			}
+			if p.count != 0 || len(rows) != 1 {
+				t.Fatalf("problems: %s", problemsOf(p.list))
+			}
+			got := productOf(rows[0], media.Images{}, old, true)
+			if !reflect.DeepEqual(got.Facets, tc.want) || got.Published != tc.published {
+				t.Errorf("facets %+v published %q, want %+v %q", got.Facets, got.Published, tc.want, tc.published)
+			}
+		})
+	}
+}
+
+// A JSON line's list is read only for the facets, and only of strings.
+func TestJSONListsOnlyForFacets(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		`{"sku":"AB-1","name":["Card"],"category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20}`,
+		`{"sku":"AB-1","name":"Card","category":7,"pack_size":6,"unit_price":"1.00","vat_rate":20,"age":[18]}`,
+	} {
+		if _, ps := readRecords("p.jsonl", []byte(line+"\n"), productColumns); len(ps) == 0 || !strings.Contains(ps[0].Message, "must be a string or a number") {
+			t.Errorf("%s: %v", line, ps)
+		}
+	}
+}
+
+// An exported products file holds the facets and the published date and reads back to
+// the same; the plan's review names each changed facet and the date.
+func TestExportAndDiffOfFacets(t *testing.T) {
+	t.Parallel()
+	p := catalogue.Product{SKU: "AB-1", Name: "Card", CategoryID: 7, RangeURLText: "r", PackSize: 6, UnitPrice: 100, VATRate: 20, Published: "2026-10-01",
+		Facets: catalogue.Facets{Occasion: []string{"birthday", "anniversary"}, Age: []string{"18"}, Style: []string{"gold-foil"}}}
+	var b strings.Builder
+	if err := WriteProducts(&b, []catalogue.Product{p}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(b.String(), "\n"); !strings.HasSuffix(lines[1], ",birthday|anniversary,,18,gold-foil,2026-10-01") {
+		t.Fatalf("export:\n%s", b.String())
+	}
+	recs, ps := readRecords("p.csv", []byte(b.String()), productColumns)
+	rows, prob := productRows("p.csv", recs, newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}}), map[string]bool{"r": true})
+	if len(ps) != 0 || prob.count != 0 {
+		t.Fatalf("read back: %v %s", ps, problemsOf(prob.list))
+	}
+	if got := productOf(rows[0], media.Images{}, catalogue.Product{}, false); !reflect.DeepEqual(got.Facets, p.Facets) || got.Published != p.Published {
+		t.Fatalf("read back %+v %q", got.Facets, got.Published)
+	}
+	plain := p
+	plain.Facets, plain.Published = catalogue.Facets{Occasion: []string{"birthday"}}, ""
+	want := []FieldChange{{"occasion", "birthday", "birthday|anniversary"}, {"age", "", "18"}, {"style", "", "gold-foil"}, {"published", "", "2026-10-01"}}
+	if got := diff(plain, p); !slices.Equal(got, want) {
+		t.Errorf("diff = %v, want %v", got, want)
+	}
+}
+
+// A product holding a value the vocabulary no longer has is refused while the file
+// keeps that facet (no column for it).
+func TestKeptFacetsMustStillBeKnown(t *testing.T) {
+	t.Parallel()
+	cats := newCategoryIndex([]catalogue.Category{{ID: 7, Slug: "cards", RangeURLText: "r"}})
+	old := catalogue.Product{SKU: "AB-1", Facets: catalogue.Facets{Occasion: []string{"retired-value"}, Style: []string{"pastel"}}}
+	for _, tc := range []struct {
+		file string
+		want int
+	}{
+		{"sku,name,category,pack_size,unit_price,vat_rate\nAB-1,Card,7,6,1.00,20\n", 1},
+		{"sku,name,category,pack_size,unit_price,vat_rate,occasion\nAB-1,Card,7,6,1.00,20,birthday\n", 0},
+	} {
+		recs, _ := readRecords("p.csv", []byte(tc.file), productColumns)
+		rows, _ := productRows("p.csv", recs, cats, map[string]bool{"r": true})
+		p := keptFacetsProblems("p.csv", rows, []store.ImportProduct{{Product: old}})
+		if p.count != tc.want {
+			t.Fatalf("%q: %s", tc.file, problemsOf(p.list))
+		}
+		if p.count == 1 {
+			checkSentence(t, p.list[0], `The product holds the occasion retired-value, which is no longer one the shop knows`)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/catimport"
@@ -53,6 +54,11 @@ func TestTheSamplesImport(t *testing.T) {
 		got["TS-CARD-002"].RRP != 249 || !slices.Equal(got["TS-CARD-002"].Breaks, pricing.Ladder{{From: 6, Percent: 5}, {From: 12, Percent: 10}}) ||
 		got["TS-CARD-003"].RRP != 0 || got["TS-CARD-003"].Breaks != nil {
 		t.Fatalf("sample RRPs and breaks read %+v %+v %+v", card, got["TS-CARD-002"], got["TS-CARD-003"])
+	}
+	if !slices.Equal(card.Facets.Occasion, []string{"thank-you"}) || !slices.Equal(card.Facets.Style, []string{"gold-foil"}) ||
+		card.Published != catalogue.LondonDate(time.Now()) || got["TS-CARD-002"].Published != "2026-10-01" ||
+		!slices.Equal(got["TS-CARD-003"].Facets.Style, []string{"pastel", "botanical"}) || !got["TS-WRAP-001"].Facets.IsZero() {
+		t.Fatalf("sample facets and dates read %+v %+v %+v", card, got["TS-CARD-002"], got["TS-CARD-003"])
 	}
 
 	// The JSON-lines sample holds two of the same products: nothing to change.

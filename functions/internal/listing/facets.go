@@ -1,6 +1,7 @@
 package listing
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -96,67 +97,64 @@ func (w newWindow) has(published string) bool {
 type valueKey struct{ key, id string }
 
 // facetsOf answers the facets of a listing: each with the values at least one of its
-// products has, in panel order (a facet none has is left out). One pass over the
-// products gathers the values they have: a search's hits may be tens of thousands.
+// products has, in panel order (a facet none has, or whose one value all have, is left
+// out). One pass over the products counts the products of each value: a search's hits may
+// be tens of thousands.
 func facetsOf(products []catalogue.Product, fresh newWindow) []facet {
 	defs := catalogue.FacetDefs()
-	present := map[valueKey]bool{}
-	packs := map[int]bool{}
-	anyNew := false
+	having := map[valueKey]int{}
+	packs := map[int]int{}
 	for _, p := range products {
 		for _, d := range defs {
 			for _, id := range p.Facets.Get(d.Key) {
-				present[valueKey{d.Key, id}] = true
+				having[valueKey{d.Key, id}]++
 			}
 		}
-		present[valueKey{FacetBand, bandOf(p.UnitPrice)}] = true
-		packs[p.PackSize] = true
-		anyNew = anyNew || fresh.has(p.Published)
+		having[valueKey{FacetBand, bandOf(p.UnitPrice)}]++
+		packs[p.PackSize]++
+		if fresh.has(p.Published) {
+			having[valueKey{FacetNew, NewYes}]++
+		}
+	}
+	for n, c := range packs {
+		having[valueKey{FacetPack, strconv.Itoa(n)}] = c
 	}
 	var out []facet
+	add := func(f facet) {
+		// A facet that offers no choice is left out: no value, or one value every product
+		// of the listing has (a birthday category's Occasion: Birthday would narrow nothing).
+		if len(f.values) == 0 || len(f.values) == 1 && having[valueKey{f.key, f.values[0].ID}] == len(products) {
+			return
+		}
+		out = append(out, f)
+	}
 	for _, d := range defs {
 		f := facet{key: d.Key, label: d.Label}
 		for _, v := range d.Values {
-			if present[valueKey{d.Key, v.ID}] {
+			if having[valueKey{d.Key, v.ID}] > 0 {
 				f.values = append(f.values, v)
 			}
 		}
-		out = appendFacet(out, f)
+		add(f)
 	}
 	bf := facet{key: FacetBand, label: "Price"}
 	for _, b := range bands {
-		if present[valueKey{FacetBand, b.id}] {
+		if having[valueKey{FacetBand, b.id}] > 0 {
 			bf.values = append(bf.values, catalogue.FacetValue{ID: b.id, Label: b.label})
 		}
 	}
-	out = appendFacet(out, bf)
+	add(bf)
 	pf := facet{key: FacetPack, label: "Pack size"}
-	for _, n := range slices.Sorted(mapsKeys(packs)) {
+	for _, n := range slices.Sorted(maps.Keys(packs)) {
 		pf.values = append(pf.values, catalogue.FacetValue{ID: strconv.Itoa(n), Label: "Pack of " + strconv.Itoa(n)})
 	}
-	out = appendFacet(out, pf)
+	add(pf)
 	nf := facet{key: FacetNew, label: "New in"}
-	if anyNew {
+	if having[valueKey{FacetNew, NewYes}] > 0 {
 		nf.values = []catalogue.FacetValue{{ID: NewYes, Label: "Added in the last " + strconv.Itoa(NewDays) + " days"}}
 	}
-	return appendFacet(out, nf)
-}
-
-func appendFacet(out []facet, f facet) []facet {
-	if len(f.values) == 0 {
-		return out
-	}
-	return append(out, f)
-}
-
-func mapsKeys(m map[int]bool) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
+	add(nf)
+	return out
 }
 
 // numbering gives every value of a listing's facets its number, in order across facets.

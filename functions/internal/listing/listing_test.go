@@ -145,3 +145,17 @@ func TestBuildIndex(t *testing.T) {
 		t.Errorf("C's values %v", c)
 	}
 }
+
+// A facet whose one value every product has narrows nothing and is left out.
+func TestFacetWithoutChoiceLeftOut(t *testing.T) {
+	idx, _ := Build(shelf[:2], today, "/x/_filter.json")
+	keys := []string{}
+	for _, f := range idx.Facets {
+		keys = append(keys, f.Key)
+	}
+	// A and B: both birthday (left out); her and him; gold-foil only on A (kept: B has
+	// none); two bands, two packs; only A is new (kept).
+	if !slices.Equal(keys, []string{"recipient", "style", "band", "pack", "new"}) {
+		t.Errorf("facets %v", keys)
+	}
+}

@@ -115,6 +115,9 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 	if r.IntN(100) >= 4 { // about 4% of lines are out of stock
 		stock = pack * (2 + r.IntN(200))
 	}
+	if soldOut[sku] {
+		stock = 0
+	}
 	lowerSKU := strings.ToLower(sku)
 	const vat = 20
 	return catalogue.Product{
@@ -133,6 +136,7 @@ func product(d catDef, i int, names map[string]int) catalogue.Product {
 		Status:       catalogue.StatusActive,
 		RRP:          shelfPrice(d, i, price, vat),
 		Breaks:       seedBreaks(d, i, price),
+		Facets:       facetsOf(d, style, subject),
 	}
 }
 

@@ -72,6 +72,42 @@ type productItem struct {
 	StockJob string `dynamodbav:"stockJob,omitempty"`
 	// Forward marks a product sold ahead of its delivery: {from, by, exp}.
 	Forward *forwardItem `dynamodbav:"fwd,omitempty"`
+	// Facets are the values buyers filter by (docs/catalogue.md "Facets"): a map of
+	// lists of value ids, absent when the product has none.
+	Facets *facetsItem `dynamodbav:"facets,omitempty"`
+	// Published is the London date (ISO) the product was first published; absent when
+	// not known.
+	Published string `dynamodbav:"published,omitempty"`
+}
+
+// facetsItem is a product's facets as the table holds them: {occasion, recipient, age,
+// style}, each a list of value ids, a facet without values left out.
+type facetsItem struct {
+	Occasion  []string `dynamodbav:"occasion,omitempty"`
+	Recipient []string `dynamodbav:"recipient,omitempty"`
+	Age       []string `dynamodbav:"age,omitempty"`
+	Style     []string `dynamodbav:"style,omitempty"`
+}
+
+func facetsToItem(f catalogue.Facets) *facetsItem {
+	if f.IsZero() {
+		return nil
+	}
+	return &facetsItem{Occasion: f.Occasion, Recipient: f.Recipient, Age: f.Age, Style: f.Style}
+}
+
+// facets is the product's facets, nil slices for none (as catalogue.Product.Equal
+// compares them).
+func (it *facetsItem) facets() catalogue.Facets {
+	if it == nil {
+		return catalogue.Facets{}
+	}
+	var f catalogue.Facets
+	f.Set(catalogue.FacetOccasion, it.Occasion)
+	f.Set(catalogue.FacetRecipient, it.Recipient)
+	f.Set(catalogue.FacetAge, it.Age)
+	f.Set(catalogue.FacetStyle, it.Style)
+	return f
 }
 
 // forwardItem is a product's forward marking as the table holds it.
@@ -132,7 +168,7 @@ func productToItem(p catalogue.Product) productItem {
 		RangeURLText: p.RangeURLText, PackSize: p.PackSize, UnitPrice: p.UnitPrice, VATRate: p.VATRate,
 		Stock: p.Stock, SmallImg: p.SmallImg, LargeImg: p.LargeImg,
 		Status: p.Status, SortOrder: p.SortOrder, Barcode: p.Barcode, RRP: p.RRP, Breaks: breaksToItem(p.Breaks),
-		Forward: forwardToItem(p.Forward),
+		Forward: forwardToItem(p.Forward), Facets: facetsToItem(p.Facets), Published: p.Published,
 	}
 }
 
@@ -141,7 +177,7 @@ func (it productItem) toProduct() catalogue.Product {
 		CategoryID: it.CategoryID, RangeURLText: it.RangeURLText, PackSize: it.PackSize,
 		UnitPrice: it.UnitPrice, VATRate: it.VATRate, Stock: it.Stock, SmallImg: it.SmallImg, LargeImg: it.LargeImg,
 		Status: it.Status, SortOrder: it.SortOrder, Barcode: it.Barcode, RRP: it.RRP, Breaks: it.ladder(),
-		Forward: it.Forward.forward()}
+		Forward: it.Forward.forward(), Facets: it.Facets.facets(), Published: it.Published}
 }
 
 // breakItem is one quantity break as the table holds it: {from, price} or {from, percent}.

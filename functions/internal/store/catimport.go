@@ -278,6 +278,16 @@ func (s *Store) addProductUpdate(t *txn, u ProductUpdate, job string) error {
 	} else {
 		upd = upd.Remove(expression.Name("fwd"))
 	}
+	if !p.Facets.IsZero() {
+		upd = upd.Set(expression.Name("facets"), expression.Value(facetsToItem(p.Facets)))
+	} else {
+		upd = upd.Remove(expression.Name("facets"))
+	}
+	if p.Published != "" {
+		upd = upd.Set(expression.Name("published"), expression.Value(p.Published))
+	} else {
+		upd = upd.Remove(expression.Name("published"))
+	}
 	cond := expression.AttributeExists(expression.Name("pk"))
 	if u.MarkStock {
 		stockJob := expression.Name("stockJob")

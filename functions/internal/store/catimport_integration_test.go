@@ -133,6 +133,55 @@ func TestProductRRPAndBreaksRoundTrip(t *testing.T) {
 	check(p)
 }
 
+// A product's facets and published date are written by the catalogue load, by an
+// import's new products and by its update, read back as they were (nil lists for none),
+// and an update without them removes them; a staff stock change and a forward marking
+// leave them alone.
+func TestProductFacetsAndPublishedRoundTrip(t *testing.T) {
+	t.Parallel()
+	st := testenv.Store(t)
+	ctx := context.Background()
+	p := catalogue.Product{SKU: "FA-1", Slug: "p-fa-1", Name: "Product FA-1", CategoryID: 1, RangeURLText: "r", PackSize: 6,
+		UnitPrice: 100, VATRate: 20, Stock: 12, Status: catalogue.StatusActive, Published: "2026-10-01",
+		Facets: catalogue.Facets{Occasion: []string{"birthday", "anniversary"}, Recipient: []string{"her"}}}
+	fresh := p
+	fresh.SKU, fresh.Slug, fresh.Facets, fresh.Published = "FA-2", "p-fa-2", catalogue.Facets{Age: []string{"18"}, Style: []string{"gold-foil"}}, "2026-11-27"
+	if err := st.PutCatalogue(ctx, nil, nil, []catalogue.Product{p}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutNewProducts(ctx, []catalogue.Product{fresh}, "job-0", nil); err != nil {
+		t.Fatal(err)
+	}
+	check := func(want catalogue.Product) {
+		t.Helper()
+		got, err := st.Product(ctx, want.SKU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("read back\n got  %+v\n want %+v", got, want)
+		}
+	}
+	check(p)
+	check(fresh)
+	p.Facets = catalogue.Facets{Age: []string{"1", "100"}, Style: []string{"humour", "cute"}}
+	p.Published = "2026-11-01"
+	if err := st.UpdateProducts(ctx, []store.ProductUpdate{{After: p}}, "job-1", nil); err != nil {
+		t.Fatal(err)
+	}
+	check(p)
+	if err := st.ChangeStock(ctx, store.StockChange{SKU: p.SKU, From: 12, To: 18, Audit: orders.AuditEntry{At: time.Now(), Action: "stock"}}); err != nil {
+		t.Fatal(err)
+	}
+	p.Stock = 18
+	check(p)
+	p.Facets, p.Published = catalogue.Facets{}, ""
+	if err := st.UpdateProducts(ctx, []store.ProductUpdate{{After: p}}, "job-2", nil); err != nil {
+		t.Fatal(err)
+	}
+	check(p)
+}
+
 // The seed's price groups are written as the price group store reads them.
 func TestPutSeedPriceGroups(t *testing.T) {
 	t.Parallel()

@@ -1,55 +1,83 @@
 'use client';
-import { usePathname } from 'next/navigation';
-import { useEffect, useState, type ReactNode } from 'react';
-import { CATEGORY_PAGE_SIZE, pageFromSearch } from '@/lib/paging';
-import { payloadURL } from '@/lib/prefetch';
-import { reportError } from '@/lib/report';
-import type { CategoryPage, ProductCard } from '@/lib/types';
+import type { ReactNode } from 'react';
+import { LoadFailed } from '@/components/errors/load-failed';
+import {
+  isFilteredView,
+  LISTING_SORTS,
+  listingCard,
+  listingHref,
+  pageCount,
+  resultPage,
+  showingText,
+  withoutFilters,
+  type ListingFilters,
+} from '@/lib/listing';
+import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
+import { ListingEmpty } from './listing-empty';
+import { StaleGrid } from './stale-grid';
+import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
 import { ProductGrid } from './product-grid';
+import { useListing } from './use-listing';
 
-/** A category's products, 48 a page. The static HTML holds page 1 (children); other
- * pages (?page=N) are drawn from the page's own _payload.json. */
-export function CategoryProducts({ path, total, label, children }: { path: string; total: number; label: string; children: ReactNode }) {
-  const pages = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
-  const pathname = usePathname();
-  const [page, setPage] = useState(1);
-  const [products, setProducts] = useState<ProductCard[] | null>(null);
-  const [failed, setFailed] = useState(false);
+/** A category's products, 48 a page, with sort and filters (docs/catalogue.md "Sort and
+ * filter"). The static HTML holds page 1 in featured order (children) and the controls
+ * with the build's counts; every other view (a sort, a filter, ?page=N) is drawn from the
+ * category's filter index, fetched on first use. */
+export function CategoryProducts({
+  path,
+  total,
+  label,
+  category,
+  filters,
+  children,
+}: {
+  path: string;
+  total: number;
+  label: string;
+  category: number;
+  filters: ListingFilters;
+  children: ReactNode;
+}) {
+  const l = useListing(filters, { category });
+  const { state, result, listing } = l;
+  const unfiltered = !isFilteredView(state);
 
-  useEffect(() => {
-    const sync = () => setPage(pageFromSearch(window.location.search, pages));
-    sync();
-    window.addEventListener('popstate', sync);
-    return () => window.removeEventListener('popstate', sync);
-  }, [pages, pathname]);
-
-  useEffect(() => {
-    if (page === 1 || products) return;
-    // The prefetcher's URL for the same payload (lib/prefetch), so a prefetched copy serves.
-    fetch(payloadURL(path, document.documentElement.dataset.code ?? '') ?? `${path}_payload.json`)
-      .then((r) => (r.ok ? (r.json() as Promise<CategoryPage>) : Promise.reject(new Error(`payload answered ${r.status}`))))
-      .then((p) => setProducts(p.products))
-      .catch((err: unknown) => {
-        reportError(err, { context: { where: 'category page' } });
-        setFailed(true);
-      });
-  }, [page, path, products]);
-
-  const from = (page - 1) * CATEGORY_PAGE_SIZE;
   let grid: ReactNode = children;
-  if (page > 1) {
-    if (failed) grid = <p role="alert">This page of products could not be loaded. Please try again.</p>;
-    else if (!products) grid = <p role="status">Loading products…</p>;
-    else grid = <ProductGrid products={products.slice(from, from + CATEGORY_PAGE_SIZE)} label={`${label}, page ${page}`} order />;
+  let countText = total === 0 ? 'No products in this category yet.' : showingText(0, Math.min(CATEGORY_PAGE_SIZE, total), total);
+  let page = 1;
+  let pages = pageCount(total);
+  if (!unfiltered || state.page > 1) {
+    page = Math.min(state.page, pages);
+    if (l.status === 'failed') grid = <LoadFailed what="These lines could not be loaded." retry={l.retry} />;
+    else if (!result || !listing) grid = <StaleGrid>{children}</StaleGrid>;
+    else {
+      const shown = resultPage(result.order, state.page);
+      ({ page, pages } = shown);
+      countText = showingText(shown.from, shown.rows.length, result.order.length);
+      grid =
+        result.order.length === 0 ? (
+          <ListingEmpty onClear={() => l.change(withoutFilters(state))} />
+        ) : (
+          <ProductGrid products={Array.from(shown.rows, (r) => listingCard(listing, r))} label={page > 1 ? `${label}, page ${page}` : label} order />
+        );
+    }
   }
   return (
-    <>
-      <p className="muted" aria-live="polite">
-        {total === 0 ? 'No products in this category yet.' : `Showing ${from + 1} to ${Math.min(from + CATEGORY_PAGE_SIZE, total)} of ${total} lines`}
-      </p>
+    <ListingFrame
+      facets={result?.facets ?? filters.facets}
+      prices={filters.prices}
+      state={state}
+      onChange={l.change}
+      sorts={LISTING_SORTS}
+      countText={countText}
+      stock={l.stock}
+      preview={l.preview}
+      onInteract={l.prepare}
+      onWantStock={l.wantStock}
+    >
       {grid}
-      <Pager page={page} pages={pages} label="Pages" href={(n) => (n === 1 ? path : `${path}?page=${n}`)} onPick={setPage} />
-    </>
+      <Pager page={page} pages={pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />
+    </ListingFrame>
   );
 }

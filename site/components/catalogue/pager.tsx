@@ -1,3 +1,4 @@
+import type { MouseEvent } from 'react';
 import Link from '@/components/app/link';
 import { pagerItems } from '@/lib/paging';
 
@@ -13,11 +14,12 @@ export function Pager({
   pages: number;
   href: (n: number) => string;
   label: string;
-  onPick?: (n: number) => void;
+  /** Told of a click on a page's link; it may prevent the link's navigation and show the page itself. */
+  onPick?: (n: number, e: MouseEvent<HTMLAnchorElement>) => void;
 }) {
   if (pages <= 1) return null;
   const link = (n: number, text: string, aria?: string) => (
-    <Link href={href(n)} onClick={() => onPick?.(n)} {...(aria && { 'aria-label': aria })}>
+    <Link href={href(n)} onClick={(e: MouseEvent<HTMLAnchorElement>) => onPick?.(n, e)} {...(aria && { 'aria-label': aria })}>
       {text}
     </Link>
   );

@@ -1,7 +1,6 @@
 'use client';
-import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-
-const focusable = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+import { useId, useRef, type ReactNode } from 'react';
+import { trapFocus } from './trap-focus';
 
 /** The header's information modal: a title, a body and a Close button. Focus stays
  * inside while it is open; Escape or Close shuts it and focus returns to its button. */
@@ -11,27 +10,19 @@ export function InfoModal({ label, title, children }: { label: string; title: st
   const titleId = useId();
   const bodyId = useId();
 
-  const trap = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key !== 'Tab' || !dialog.current) return;
-    const items = [...dialog.current.querySelectorAll<HTMLElement>(focusable)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && (document.activeElement === first || !dialog.current.contains(document.activeElement))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
-
   return (
     <>
       <button ref={opener} type="button" className="info-button" aria-haspopup="dialog" onClick={() => dialog.current?.showModal()}>
         {label}
       </button>
-      <dialog ref={dialog} className="info-modal" aria-labelledby={titleId} aria-describedby={bodyId} onKeyDown={trap} onClose={() => opener.current?.focus()}>
+      <dialog
+        ref={dialog}
+        className="info-modal"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        onKeyDown={(e) => trapFocus(dialog.current, e)}
+        onClose={() => opener.current?.focus()}
+      >
         <h2 id={titleId}>{title}</h2>
         <div id={bodyId}>{children}</div>
         <button type="button" className="button" onClick={() => dialog.current?.close()}>

@@ -1,21 +1,33 @@
 'use client';
-import { useSearchParams } from 'next/navigation';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useId, useState } from 'react';
+import { useAccount } from '@/components/account/use-account';
+import { ListingEmpty } from '@/components/catalogue/listing-empty';
+import { ListingFrame } from '@/components/catalogue/listing-frame';
 import { Pager } from '@/components/catalogue/pager';
 import { ProductGrid } from '@/components/catalogue/product-grid';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { ApiError, fieldProblems } from '@/lib/api';
+import { activeFilterCount, SEARCH_SORTS, withoutFilters, type ListingState } from '@/lib/listing';
 import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
 
 type Option = { value: string; label: string };
 type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string; retry: boolean } | { kind: 'done'; result: SearchResult };
 
-/** The search page: filters, ranked results from GET /api/search, paging, and the
- * empty, no-result and error states. */
+/** The search page: the range and category, ranked results from GET /api/search with the
+ * server's sort, facets and counts (each change is a new /search/ address, so Back undoes
+ * it), paging, and the empty, no-result and error states. */
 export function SearchResults({ ranges, categories }: { ranges: Option[]; categories: (Option & { range: string })[] }) {
-  const params = readSearchParams(useSearchParams());
+  const router = useRouter();
+  const account = useAccount();
+  const signedIn = account.user !== 0;
+  const asked = readSearchParams(useSearchParams());
+  // In stock now is a signed-in buyer's filter: signed out, it is left out of the search.
+  const params = { ...asked, inStock: asked.inStock && signedIn };
+  const waitForAccount = asked.inStock && account.status === 'loading';
   const key = searchHref(params);
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [last, setLast] = useState<SearchResult | null>(null);
   const [attempt, setAttempt] = useState(0);
   const rangeId = useId();
   const categoryId = useId();
@@ -25,10 +37,14 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       setState({ kind: 'idle' });
       return;
     }
+    if (waitForAccount) return;
     const ctl = new AbortController();
     setState({ kind: 'loading' });
     searchCatalogue(params, ctl.signal)
-      .then((result) => setState({ kind: 'done', result }))
+      .then((result) => {
+        setState({ kind: 'done', result });
+        setLast(result);
+      })
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
         const invalid = err instanceof ApiError && err.status === 400;
@@ -37,10 +53,16 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       });
     return () => ctl.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- key is the search
-  }, [key, attempt]);
+  }, [key, attempt, waitForAccount]);
 
   if (!params.q) return <p>Enter a product name, SKU or range in the search box above.</p>;
   const shownCategories = categories.filter((c) => !params.range || c.range === params.range);
+  const go = (s: ListingState) => router.push(searchHref({ ...asked, ...s }));
+  const result = state.kind === 'done' ? state.result : null;
+  let countText = '';
+  if (state.kind === 'loading') countText = `Searching for “${params.q}”…`;
+  else if (result && result.total > 0)
+    countText = `${result.total} ${result.total === 1 ? 'result' : 'results'} for “${params.q}”${result.pages > 1 ? `, page ${result.page} of ${result.pages}` : ''}`;
   return (
     <>
       <form className="search-filters" action="/search/" method="get" aria-label="Filter results">
@@ -67,24 +89,31 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
           Apply
         </button>
       </form>
-      {state.kind === 'loading' && <p role="status">Searching for “{params.q}”…</p>}
-      {state.kind === 'error' &&
-        (state.retry ? <LoadFailed what={state.message} retry={() => setAttempt((n) => n + 1)} /> : <p role="alert">{state.message}</p>)}
-      {state.kind === 'done' && state.result.total === 0 && (
-        <p role="status" className="no-results">
-          No products match “{params.q}”. Check the spelling, try fewer words, or browse the ranges from the menu.
-        </p>
-      )}
-      {state.kind === 'done' && state.result.total > 0 && (
-        <>
-          <p role="status">
-            {state.result.total} {state.result.total === 1 ? 'result' : 'results'} for “{params.q}”
-            {state.result.pages > 1 && `, page ${state.result.page} of ${state.result.pages}`}
+      <ListingFrame
+        facets={last?.facets ?? []}
+        prices={last?.prices ?? []}
+        state={asked}
+        onChange={go}
+        sorts={SEARCH_SORTS}
+        countText={countText}
+        stock={{ signedIn }}
+        preview={() => null}
+      >
+        {state.kind === 'error' &&
+          (state.retry ? <LoadFailed what={state.message} retry={() => setAttempt((n) => n + 1)} /> : <p role="alert">{state.message}</p>)}
+        {result && result.total === 0 && activeFilterCount(params) > 0 && <ListingEmpty onClear={() => go(withoutFilters(asked))} />}
+        {result && result.total === 0 && activeFilterCount(params) === 0 && (
+          <p role="status" className="no-results">
+            No products match “{params.q}”. Check the spelling, try fewer words, or browse the ranges from the menu.
           </p>
-          <ProductGrid products={state.result.hits} label={`Results for ${params.q}`} />
-          <Pager page={state.result.page} pages={state.result.pages} label="Result pages" href={(n) => searchHref({ ...params, page: n })} />
-        </>
-      )}
+        )}
+        {result && result.total > 0 && (
+          <>
+            <ProductGrid products={result.hits} label={`Results for ${params.q}`} />
+            <Pager page={result.page} pages={result.pages} label="Result pages" href={(n) => searchHref({ ...asked, page: n })} />
+          </>
+        )}
+      </ListingFrame>
     </>
   );
 }

@@ -3,6 +3,7 @@ import Link from '@/components/app/link';
 import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { gridCards } from '@/lib/types';
 import { ProductGrid } from '@/components/catalogue/product-grid';
+import { RangeListing } from '@/components/catalogue/range-listing';
 import { getRangePage, rangeParams } from '@/lib/catalogue';
 import { pageMetadata } from '@/lib/seo';
 
@@ -35,8 +36,9 @@ export default async function RangePage({ params }: { params: Promise<Params> })
           </li>
         ))}
       </ul>
-      <h2>Featured lines</h2>
-      <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order firstRowEager />
+      <RangeListing path={page.range.path} name={page.range.name} range={page.range.url_text} featured={page.featured.length} filters={page.filters}>
+        <ProductGrid products={gridCards(page.featured)} label={`Featured ${page.range.name}`} level={3} order firstRowEager />
+      </RangeListing>
     </>
   );
 }

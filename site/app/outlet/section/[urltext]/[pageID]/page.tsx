@@ -36,7 +36,7 @@ export default async function CategoryPage({ params }: { params: Promise<Params>
       <Breadcrumbs trail={trail(page)} />
       <h1>{page.category.name}</h1>
       <p className="lead">Trade prices per unit ex VAT; every line is sold in packs.</p>
-      <CategoryProducts path={page.category.path} total={page.products.length} label={page.category.name}>
+      <CategoryProducts path={page.category.path} total={page.products.length} label={page.category.name} category={page.category.id} filters={page.filters}>
         <ProductGrid products={gridCards(page.products.slice(0, CATEGORY_PAGE_SIZE))} label={page.category.name} order firstRowEager />
       </CategoryProducts>
     </>

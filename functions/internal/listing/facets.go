@@ -42,13 +42,16 @@ var bands = []band{
 }
 
 // bandOf answers the id of the band a unit price falls in.
-func bandOf(pence int64) string {
-	for _, b := range bands {
+func bandOf(pence int64) string { return bands[bandIndex(pence)].id }
+
+// bandIndex answers the place in bands of the band a unit price falls in.
+func bandIndex(pence int64) int {
+	for i, b := range bands {
 		if pence < b.below {
-			return b.id
+			return i
 		}
 	}
-	return bands[len(bands)-1].id
+	return len(bands) - 1
 }
 
 // FacetKeys are every facet's key in panel order: the stored ones, then band, pack, new.
@@ -93,67 +96,66 @@ func (w newWindow) has(published string) bool {
 	return len(published) == len(time.DateOnly) && published >= w.from && published <= w.to
 }
 
-// valueKey names one value of one facet.
-type valueKey struct{ key, id string }
-
 // facetsOf answers the facets of a listing: each with the values at least one of its
 // products has, in panel order (a facet none has, or whose one value all have, is left
-// out). One pass over the products counts the products of each value: a search's hits may
-// be tens of thousands.
+// out). One pass over the products counts the products of each value, in a map a stored
+// facet and by place for the others: a search's hits may be tens of thousands.
 func facetsOf(products []catalogue.Product, fresh newWindow) []facet {
 	defs := catalogue.FacetDefs()
-	having := map[valueKey]int{}
+	stored := make([]map[string]int, len(defs))
+	for i := range stored {
+		stored[i] = map[string]int{}
+	}
+	inBand := make([]int, len(bands))
 	packs := map[int]int{}
+	newIn := 0
 	for _, p := range products {
-		for _, d := range defs {
+		for i, d := range defs {
 			for _, id := range p.Facets.Get(d.Key) {
-				having[valueKey{d.Key, id}]++
+				stored[i][id]++
 			}
 		}
-		having[valueKey{FacetBand, bandOf(p.UnitPrice)}]++
+		inBand[bandIndex(p.UnitPrice)]++
 		packs[p.PackSize]++
 		if fresh.has(p.Published) {
-			having[valueKey{FacetNew, NewYes}]++
+			newIn++
 		}
 	}
-	for n, c := range packs {
-		having[valueKey{FacetPack, strconv.Itoa(n)}] = c
-	}
 	var out []facet
-	add := func(f facet) {
-		// A facet that offers no choice is left out: no value, or one value every product
-		// of the listing has (a birthday category's Occasion: Birthday would narrow nothing).
-		if len(f.values) == 0 || len(f.values) == 1 && having[valueKey{f.key, f.values[0].ID}] == len(products) {
+	// add adds f unless it offers no choice: no value, or one value every product of the
+	// listing has (a birthday category's Occasion: Birthday would narrow nothing).
+	add := func(f facet, having func(id string) int) {
+		if len(f.values) == 0 || len(f.values) == 1 && having(f.values[0].ID) == len(products) {
 			return
 		}
 		out = append(out, f)
 	}
-	for _, d := range defs {
+	for i, d := range defs {
 		f := facet{key: d.Key, label: d.Label}
 		for _, v := range d.Values {
-			if having[valueKey{d.Key, v.ID}] > 0 {
+			if stored[i][v.ID] > 0 {
 				f.values = append(f.values, v)
 			}
 		}
-		add(f)
+		add(f, func(id string) int { return stored[i][id] })
 	}
 	bf := facet{key: FacetBand, label: "Price"}
-	for _, b := range bands {
-		if having[valueKey{FacetBand, b.id}] > 0 {
+	for i, b := range bands {
+		if inBand[i] > 0 {
 			bf.values = append(bf.values, catalogue.FacetValue{ID: b.id, Label: b.label})
 		}
 	}
-	add(bf)
+	add(bf, func(id string) int { return inBand[slices.IndexFunc(bands, func(b band) bool { return b.id == id })] })
 	pf := facet{key: FacetPack, label: "Pack size"}
 	for _, n := range slices.Sorted(maps.Keys(packs)) {
 		pf.values = append(pf.values, catalogue.FacetValue{ID: strconv.Itoa(n), Label: "Pack of " + strconv.Itoa(n)})
 	}
-	add(pf)
+	add(pf, func(id string) int { n, _ := strconv.Atoi(id); return packs[n] })
 	nf := facet{key: FacetNew, label: "New in"}
-	if having[valueKey{FacetNew, NewYes}] > 0 {
+	if newIn > 0 {
 		nf.values = []catalogue.FacetValue{{ID: NewYes, Label: "Added in the last " + strconv.Itoa(NewDays) + " days"}}
 	}
-	add(nf)
+	add(nf, func(string) int { return newIn })
 	return out
 }
 
@@ -161,44 +163,54 @@ func facetsOf(products []catalogue.Product, fresh newWindow) []facet {
 type numbering struct {
 	facets []facet
 	first  []int            // the number of each facet's first value
-	num    map[valueKey]int // a value's number
+	byID   []map[string]int // each facet's value numbers by value id
 	facet  []int            // a value number's facet
 }
 
 func numberFacets(fs []facet) numbering {
-	n := numbering{facets: fs, num: map[valueKey]int{}}
+	n := numbering{facets: fs}
 	for fi, f := range fs {
 		n.first = append(n.first, len(n.facet))
+		ids := make(map[string]int, len(f.values))
 		for _, v := range f.values {
-			n.num[valueKey{f.key, v.ID}] = len(n.facet)
+			ids[v.ID] = len(n.facet)
 			n.facet = append(n.facet, fi)
 		}
+		n.byID = append(n.byID, ids)
 	}
 	return n
+}
+
+// number answers the number of value id of facet fi, false when the listing has none.
+func (n numbering) number(fi int, id string) (int, bool) {
+	v, ok := n.byID[fi][id]
+	return v, ok
 }
 
 // values appends a product's value numbers, ascending, to out[:0] and answers it. It
 // makes no slice a value: a search counts the values of tens of thousands of hits.
 func (n numbering) values(out []int, p catalogue.Product, fresh newWindow) []int {
 	out = out[:0]
-	add := func(key, id string) {
-		if v, ok := n.num[valueKey{key, id}]; ok {
-			out = append(out, v)
-		}
-	}
-	for _, f := range n.facets {
+	for fi, f := range n.facets {
+		ids := n.byID[fi]
 		switch f.key {
 		case FacetBand:
-			add(f.key, bandOf(p.UnitPrice))
+			if v, ok := ids[bandOf(p.UnitPrice)]; ok {
+				out = append(out, v)
+			}
 		case FacetPack:
-			add(f.key, strconv.Itoa(p.PackSize))
+			if v, ok := ids[strconv.Itoa(p.PackSize)]; ok {
+				out = append(out, v)
+			}
 		case FacetNew:
 			if fresh.has(p.Published) {
-				add(f.key, NewYes)
+				out = append(out, ids[NewYes])
 			}
 		default:
 			for _, id := range p.Facets.Get(f.key) {
-				add(f.key, id)
+				if v, ok := ids[id]; ok {
+					out = append(out, v)
+				}
 			}
 		}
 	}
@@ -222,19 +234,21 @@ func (n numbering) counts(count []int) []pages.FacetCounts {
 // pricesOf answers a listing's distinct unit prices, cheapest first, and each product's
 // rank among them.
 func pricesOf(products []catalogue.Product) ([]pages.PriceOption, []int) {
-	distinct := make([]int64, 0, len(products))
+	// The distinct prices first (a listing has far fewer than products), then each
+	// product's rank looked up: no sort of every product's price.
+	seen := map[int64]int{}
 	for _, p := range products {
-		distinct = append(distinct, p.UnitPrice)
+		seen[p.UnitPrice] = 0
 	}
-	slices.Sort(distinct)
-	distinct = slices.Compact(distinct)
+	distinct := slices.Sorted(maps.Keys(seen))
 	opts := make([]pages.PriceOption, len(distinct))
 	for i, pence := range distinct {
 		opts[i] = pages.PriceOption{ID: strconv.FormatInt(pence, 10), Label: orders.Pounds(pence)}
+		seen[pence] = i
 	}
 	rank := make([]int, len(products))
 	for i, p := range products {
-		rank[i], _ = slices.BinarySearch(distinct, p.UnitPrice)
+		rank[i] = seen[p.UnitPrice]
 	}
 	return opts, rank
 }

@@ -88,7 +88,7 @@ func Apply(products []catalogue.Product, today string, q Query, inStock func(cat
 	chosen := make([]map[int]bool, len(n.facets))
 	for fi, f := range n.facets {
 		for _, id := range q.Selected[f.key] {
-			if v, ok := n.num[valueKey{f.key, id}]; ok {
+			if v, ok := n.number(fi, id); ok {
 				if chosen[fi] == nil {
 					chosen[fi] = map[int]bool{}
 				}

@@ -1,14 +1,13 @@
 import { apiFetch } from './api';
 import type { SearchAnswer, SearchHit } from './api-types';
-import { parseListingState, SEARCH_SORTS, serialiseListingState, UNFILTERED, type FacetCounts, type ListingState, type PriceOption } from './listing';
+import { parseListingState, SEARCH_SORTS, serialiseListingState, UNFILTERED, type ListingState } from './listing';
 
 /** One page of GET /api/search, and one of its hits. */
 export type { SearchHit } from './api-types';
 
-/** GET /api/search's answer with the sort and filter fields (the facets' disjunctive
- * counts over the hits, the hits' distinct prices, the sort it used); until the generated
- * SearchAnswer carries them they are optional here. */
-export type SearchResult = SearchAnswer & Partial<{ facets: FacetCounts[]; prices: PriceOption[]; sort: string }>;
+/** GET /api/search's answer: a page of hits, the facets' disjunctive counts over every
+ * hit, the hits' distinct prices and the sort it used. */
+export type SearchResult = SearchAnswer;
 
 /** What a search asks for: the words, the range and category (empty strings mean "any"),
  * and the sort, filters and page as a listing's (lib/listing; the default sort is relevance). */

@@ -1,7 +1,6 @@
 package listing
 
 import (
-	"cmp"
 	"net/url"
 	"slices"
 	"strings"
@@ -80,91 +79,14 @@ type Result struct {
 
 // Apply sorts and filters products (in their featured or relevance order) on the London
 // date today; inStock answers whether a product is in stock now (used when q.InStock).
+// Result.Order holds positions in products. A caller listing subsets of one set of
+// products many times (search) prepares them once instead (Prepare).
 func Apply(products []catalogue.Product, today string, q Query, inStock func(catalogue.Product) bool) Result {
-	fresh := newWindowOf(today)
-	n := numberFacets(facetsOf(products, fresh))
-	prices, rank := pricesOf(products)
-	// The selection as value numbers by facet; an id no product has is dropped.
-	chosen := make([]map[int]bool, len(n.facets))
-	for fi, f := range n.facets {
-		for _, id := range q.Selected[f.key] {
-			if v, ok := n.number(fi, id); ok {
-				if chosen[fi] == nil {
-					chosen[fi] = map[int]bool{}
-				}
-				chosen[fi][v] = true
-			}
-		}
+	all := make([]int32, len(products))
+	for i := range all {
+		all[i] = int32(i)
 	}
-	lo, hi := 0, len(prices)-1
-	if i := slices.IndexFunc(prices, func(o pages.PriceOption) bool { return o.ID == q.Min }); i >= 0 {
-		lo = i
-	}
-	if i := slices.IndexFunc(prices, func(o pages.PriceOption) bool { return o.ID == q.Max }); i >= 0 {
-		hi = i
-	}
-
-	count := make([]int, len(n.facet))
-	var order, vals []int
-	for i, p := range products {
-		if rank[i] < lo || rank[i] > hi || (q.InStock && !inStock(p)) {
-			continue
-		}
-		vals = n.values(vals, p, fresh)
-		failing, failed := 0, -1
-		for fi, c := range chosen {
-			if c != nil && !slices.ContainsFunc(vals, func(v int) bool { return c[v] }) {
-				failing++
-				failed = fi
-			}
-		}
-		switch failing {
-		case 0:
-			order = append(order, i)
-			for _, v := range vals {
-				count[v]++
-			}
-		case 1:
-			// Ticking one more value of the failing facet would show it.
-			for _, v := range vals {
-				if n.facet[v] == failed {
-					count[v]++
-				}
-			}
-		}
-	}
-	sortOrder(order, products, rank, q.Sort)
-	return Result{Order: nonNil(order), Facets: n.counts(count), Prices: prices}
-}
-
-// sortOrder sorts positions by the sort; ties (and featured or relevance) keep the
-// listing's own order.
-func sortOrder(order []int, products []catalogue.Product, rank []int, sort string) {
-	var by func(a, b int) int
-	switch sort {
-	case SortNewest:
-		// Each date read once, not once a comparison: a search's hits may be thousands.
-		days := make([]int, len(products))
-		for _, i := range order {
-			days[i] = daysOf(products[i].Published)
-		}
-		by = func(a, b int) int { return cmp.Compare(days[b], days[a]) }
-	case SortPrice:
-		by = func(a, b int) int { return cmp.Compare(rank[a], rank[b]) }
-	case SortPriceDesc:
-		by = func(a, b int) int { return cmp.Compare(rank[b], rank[a]) }
-	case SortName:
-		folded := make([]string, len(products))
-		for _, i := range order {
-			folded[i] = foldName(products[i].Name)
-		}
-		by = func(a, b int) int {
-			return cmp.Or(cmp.Compare(folded[a], folded[b]), cmp.Compare(products[a].SKU, products[b].SKU))
-		}
-	default:
-		return
-	}
-	slices.SortStableFunc(order, by)
+	return Prepare(products, today).Apply(all, q, inStock)
 }
 
 // foldName is a name as the name sort compares it: a buyer reads a list

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -102,6 +103,26 @@ type Index struct {
 	skus       []string // lowercase SKUs, sorted; index i is skuDoc[i]
 	skuDoc     []int32
 	scratch    sync.Pool
+	// prep is the products prepared for listings (listing.Prepare) on one London date,
+	// made on the first search of each day: "new in" is as of the day.
+	prep atomic.Pointer[preparedOn]
+}
+
+// preparedOn is the index's products prepared on a London date.
+type preparedOn struct {
+	today string
+	pr    *listing.Prepared
+}
+
+// prepared answers the index's products prepared for listings on the London date today.
+// Two searches starting a new day at once may both prepare it; either answer serves.
+func (ix *Index) prepared(today string) *listing.Prepared {
+	if p := ix.prep.Load(); p != nil && p.today == today {
+		return p.pr
+	}
+	pr := listing.Prepare(ix.products, today)
+	ix.prep.Store(&preparedOn{today: today, pr: pr})
+	return pr
 }
 
 // Build indexes the products; a product's category and range names count as words of
@@ -179,6 +200,8 @@ func Build(products []catalogue.Product, cats []catalogue.Category, ranges []cat
 	ix.scratch.New = func() any {
 		return &scratch{term: make([]float32, n), total: make([]float32, n), count: make([]uint8, n)}
 	}
+	// Ready for today's listings before the first search asks.
+	ix.prepared(catalogue.LondonDate(time.Now()))
 	return ix
 }
 
@@ -192,10 +215,9 @@ type scratch struct {
 	count       []uint8
 	touched     []int32 // products with a non-zero term score, to reset
 	seen        []int32 // products with a non-zero total, to reset
-	// hits and products are the search's hits within its range or category and their
-	// products, kept for the next search so a broad one allocates neither.
-	hits     []int32
-	products []catalogue.Product
+	// hits are the search's hits within its range or category, kept for the next search
+	// so a broad one does not allocate them.
+	hits []int32
 }
 
 func (s *scratch) reset() {
@@ -349,16 +371,12 @@ func (ix *Index) Search(_ context.Context, r Request) (Result, error) {
 	if q.Sort != listing.SortRelevance {
 		slices.SortFunc(hits, rank.compare)
 	}
-	products := s.products[:0]
-	for _, d := range hits {
-		products = append(products, ix.products[d])
-	}
-	s.hits, s.products = hits, products
+	s.hits = hits
 	now := r.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	shown := listing.Apply(products, catalogue.LondonDate(now), q, func(p catalogue.Product) bool { return basket.InStockNow(p, now) })
+	shown := ix.prepared(catalogue.LondonDate(now)).Apply(hits, q, func(p catalogue.Product) bool { return basket.InStockNow(p, now) })
 	res.Total, res.Facets, res.Prices = len(shown.Order), shown.Facets, shown.Prices
 	res.Pages = (res.Total + PageSize - 1) / PageSize
 	from, to := min(res.Total, (res.Page-1)*PageSize), min(res.Total, res.Page*PageSize)

@@ -9,10 +9,8 @@ import { staffStock, staffUser } from './staff';
  * what the buyer sees: the cards' order and the numbers beside each choice. */
 
 const CATEGORY = '/outlet/section/female-birthday-cards/101/';
-/** The category the own-prices rule is tested on: the seed's Independents price group
- * fixes a price on its fifth product (functions/internal/seed, PriceGroups). */
+/** The category the own-prices rule is tested on (at most 48 lines, so one page). */
 const GROUP_CATEGORY = '/outlet/section/age-balloons/603/';
-const GROUP_ID = 'independents';
 
 type Index = {
   facets: { key: string; label: string; values: { id: string; label: string; count: number }[] }[];
@@ -53,6 +51,15 @@ function oracle(ix: Index, chosen: Record<string, string[]>) {
   };
 }
 
+/** Opens a listing page and waits for its filter index: the page fetches it from an effect
+ * once hydrated (at once for a filtered view, else when the load has settled), so the
+ * controls answer from then on. */
+async function openListing(p: Page, url: string): Promise<void> {
+  const index = p.waitForResponse((r) => r.url().includes('_filter.json'), { timeout: 30_000 });
+  await p.goto(url);
+  await index;
+}
+
 const cardSkus = (p: Page) => p.locator('.grid .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-sku')));
 const countText = (p: Page) => p.getByTestId('listing-count').textContent();
 
@@ -72,7 +79,7 @@ afterAll(async () => {
 describe('sort and filter a category at 1440 px', { timeout: 180_000 }, () => {
   it('sorts by price: the cards come in unit-price order, ties in featured order', async () => {
     const ix = await indexOf(CATEGORY);
-    await visitor.goto(shopURL + CATEGORY);
+    await openListing(visitor, shopURL + CATEGORY);
     await visitor.getByLabel('Sort by').selectOption('price');
     await expect.poll(() => visitor.url()).toBe(`${shopURL}${CATEGORY}?sort=price`);
     const byPrice = ix.products.sku
@@ -109,7 +116,7 @@ describe('sort and filter a category at 1440 px', { timeout: 180_000 }, () => {
     expect(two.shown.length, 'the seed gives two facets that narrow').toBeGreaterThan(0);
     expect(two.shown.length).toBeLessThan(one.shown.length);
 
-    await visitor.goto(shopURL + CATEGORY);
+    await openListing(visitor, shopURL + CATEGORY);
     expect(await countText(visitor)).toBe(`Showing 1 to 48 of ${ix.products.sku.length} lines`);
     const panel = visitor.locator('section.listing-filters');
     const box = (legend: string, name: string | RegExp) => panel.getByRole('group', { name: legend }).getByRole('checkbox', { name });
@@ -191,7 +198,7 @@ describe('sort and filter at 390 px', { timeout: 180_000 }, () => {
   it('the filters open in a panel with the count of results, Apply and Clear; axe finds nothing', async () => {
     const ix = await indexOf(CATEGORY);
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
-    await phone.goto(shopURL + CATEGORY);
+    await openListing(phone, shopURL + CATEGORY);
     await expect(phone.locator('section.listing-filters').isVisible()).resolves.toBe(false);
     await phone.getByRole('button', { name: 'Filters', exact: true }).click();
     const dialog = phone.getByRole('dialog', { name: 'Filters' });
@@ -255,7 +262,7 @@ describe('signed-in buyers', { timeout: 240_000 }, () => {
     };
     await set(0, before);
     try {
-      await buyerPage.goto(shopURL + CATEGORY);
+      await openListing(buyerPage, shopURL + CATEGORY);
       await expect.poll(() => cardSkus(buyerPage), { timeout: 20_000 }).toContain(sku);
       await buyerPage.getByRole('group', { name: 'Availability' }).getByRole('checkbox', { name: 'In stock now' }).check();
       await expect.poll(() => buyerPage.url()).toBe(`${shopURL}${CATEGORY}?stock=in`);
@@ -275,33 +282,47 @@ describe('signed-in buyers', { timeout: 240_000 }, () => {
 
   it("a buyer's own prices do not reorder the price sort: the grid keeps list-price order and shows their price", async () => {
     const ix = await indexOf(GROUP_CATEGORY);
-    // The seed group's fixed price is on the category's fifth product (by SKU).
-    const grouped = ix.products.sku.filter((s) => s.endsWith('-00005'))[0]!;
-    expect(grouped, 'the seed fixes a group price on the fifth age balloon').toBeDefined();
+    // A price group that prices the category's dearest line below its cheapest: by own
+    // price it would come first; by list price it stays last.
+    const at = ix.products.unit_price.indexOf(Math.max(...ix.products.unit_price));
+    const dearest = ix.products.sku[at]!;
+    const own = Math.min(...ix.products.unit_price) - 5;
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const groupId = `e2e-sort-${suffix}`;
+    const groupName = `E2E Sort ${suffix}`;
+    await staffPage.goto(shopURL + '/admin/price-groups/');
+    await expect.poll(() => staffPage.getByRole('heading', { name: 'Price groups', level: 1 }).count(), { timeout: 20_000 }).toBe(1);
+    await staffPage.getByLabel('Id', { exact: true }).fill(groupId);
+    await staffPage.getByLabel('Name', { exact: true }).fill(groupName);
+    await staffPage.getByRole('button', { name: 'Create price group' }).click();
+    await expect.poll(() => staffPage.locator(`tr[data-group="${groupId}"]`).count()).toBe(1);
+    await staffPage.getByRole('button', { name: `Import or export ${groupName}` }).click();
+    const section = staffPage.locator('section', { has: staffPage.getByRole('heading', { name: groupName, level: 2 }) });
+    const csv = `applies_to,code,price,discount_percent,breaks\nproduct,${dearest},${(own / 100).toFixed(2)},,\n`;
+    await section.getByLabel('CSV file').setInputFiles({ name: 'sort.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await section.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect.poll(() => section.getByRole('button', { name: 'Apply', exact: true }).count(), { timeout: 20_000 }).toBe(1);
+    await section.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect.poll(() => section.getByRole('heading', { name: 'Price group applied' }).count(), { timeout: 20_000 }).toBe(1);
 
+    expect((await api(buyerPage, '/api/getProfile', { token: buyer.idToken })).status).toBe(200);
     await staffPage.goto(`${shopURL}/admin/accounts/?uid=${encodeURIComponent(buyer.uid)}`);
     const select = staffPage.getByLabel('Price group', { exact: true });
     await expect.poll(() => select.isEnabled(), { timeout: 20_000 }).toBe(true);
-    await select.selectOption(GROUP_ID);
+    await select.selectOption(groupId);
     await staffPage.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => staffPage.getByText('The account is saved.').count()).toBe(1);
+    const { data } = await api<{ prices: Record<string, { unit_price: number }> }>(buyerPage, '/api/prices', { token: buyer.idToken, skus: [dearest] });
+    expect(data.prices[dearest]!.unit_price, 'the group prices the dearest line below every list price').toBe(own);
 
-    const { data } = await api<{ prices: Record<string, { unit_price: number }> }>(buyerPage, '/api/prices', { token: buyer.idToken, skus: [grouped] });
-    const own = data.prices[grouped]!.unit_price;
-    const at = ix.products.sku.indexOf(grouped);
-    const list = ix.products.unit_price[at]!;
-    expect(own, 'the group prices the product below its list price').toBeLessThan(list);
-    // The premise of the rule's test: by own price the product would move before others.
-    const passed = ix.products.unit_price.filter((p) => p > own && p < list).length;
-    expect(passed, 'some line costs between the group price and the list price').toBeGreaterThan(0);
-
-    await buyerPage.goto(`${shopURL}${GROUP_CATEGORY}?sort=price`);
+    await openListing(buyerPage, `${shopURL}${GROUP_CATEGORY}?sort=price`);
     const byList = ix.products.sku
       .map((sku, i) => ({ sku, i, pence: ix.products.unit_price[i]! }))
       .sort((a, b) => a.pence - b.pence || a.i - b.i)
       .map((p) => p.sku);
     await expect.poll(() => cardSkus(buyerPage), { timeout: 20_000 }).toEqual(byList.slice(0, 48));
-    const card = buyerPage.locator(`.grid .card[data-sku="${grouped}"]`);
+    expect(byList.indexOf(dearest)).toBe(ix.products.sku.length - 1);
+    const card = buyerPage.locator(`.grid .card[data-sku="${dearest}"]`);
     await expect.poll(() => card.locator('.own-price').count(), { timeout: 20_000 }).toBe(1);
     await expect(card.locator('.card-price').textContent()).resolves.toContain(`£${(own / 100).toFixed(2)}`);
     await screenshot(buyerPage, 'filters-own-prices');
@@ -329,5 +350,15 @@ describe('the range page and search', { timeout: 180_000 }, () => {
     const shown = await visitor.locator('.grid .card .card-price').allTextContents();
     const pence = shown.map((t) => Number(/£(\d+)\.(\d\d)/.exec(t)!.slice(1).join('')));
     expect(pence).toEqual([...pence].sort((a, b) => a - b));
+
+    // A facet value's count is what ticking it shows: the server counted it over every hit.
+    const style = visitor.locator('section.listing-filters').getByRole('group', { name: 'Style and finish' });
+    const first = style.getByRole('checkbox', { disabled: false }).first();
+    const label = (await first.getAttribute('aria-label')) ?? (await style.locator('label', { has: first }).textContent()) ?? '';
+    const n = Number(/\((\d+)\)/.exec(label)?.[1]);
+    expect(n, `a count in "${label}"`).toBeGreaterThan(0);
+    await first.check();
+    await expect.poll(() => visitor.url()).toMatch(/[?&]style=[a-z-]+/);
+    await expect.poll(() => count.textContent(), { timeout: 20_000 }).toMatch(new RegExp(`^${n} results? for “birthday”`));
   });
 });

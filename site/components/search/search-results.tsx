@@ -9,7 +9,7 @@ import { ProductGrid } from '@/components/catalogue/product-grid';
 import { LoadFailed } from '@/components/errors/load-failed';
 import { ApiError, fieldProblems } from '@/lib/api';
 import { activeFilterCount, SEARCH_SORTS, withoutFilters, type ListingState } from '@/lib/listing';
-import { readSearchParams, searchCatalogue, searchHref, type SearchResult } from '@/lib/search';
+import { readSearchParams, searchCatalogue, searchHref, type SearchParams, type SearchResult } from '@/lib/search';
 
 type Option = { value: string; label: string };
 type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string; retry: boolean } | { kind: 'done'; result: SearchResult };
@@ -31,6 +31,13 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
   const [attempt, setAttempt] = useState(0);
   const rangeId = useId();
   const categoryId = useId();
+  // A change on its way to the address bar: router.push updates the search parameters in
+  // a transition, and the ticked box must not wait for it. Forgotten once the address
+  // changes (the change arrived, or Back was pressed).
+  const [pending, setPending] = useState<{ href: string; state: SearchParams } | null>(null);
+  const current = searchHref(asked);
+  useEffect(() => setPending(null), [current]);
+  const shown = pending && pending.href !== current ? pending.state : asked;
 
   useEffect(() => {
     if (!params.q) {
@@ -57,7 +64,13 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
 
   if (!params.q) return <p>Enter a product name, SKU or range in the search box above.</p>;
   const shownCategories = categories.filter((c) => !params.range || c.range === params.range);
-  const go = (s: ListingState) => router.push(searchHref({ ...asked, ...s }));
+  const go = (s: ListingState) => {
+    const next = { ...asked, ...s };
+    const href = searchHref(next);
+    // The controls show the choice at once; the address (and so the search) follows.
+    setPending({ href, state: next });
+    router.push(href);
+  };
   const result = state.kind === 'done' ? state.result : null;
   let countText = '';
   if (state.kind === 'loading') countText = `Searching for “${params.q}”…`;
@@ -92,7 +105,7 @@ export function SearchResults({ ranges, categories }: { ranges: Option[]; catego
       <ListingFrame
         facets={last?.facets ?? []}
         prices={last?.prices ?? []}
-        state={asked}
+        state={shown}
         onChange={go}
         sorts={SEARCH_SORTS}
         countText={countText}

@@ -1,23 +1,10 @@
 'use client';
 import type { ReactNode } from 'react';
-import { LoadFailed } from '@/components/errors/load-failed';
-import {
-  isFilteredView,
-  LISTING_SORTS,
-  listingCard,
-  listingHref,
-  pageCount,
-  resultPage,
-  showingText,
-  withoutFilters,
-  type ListingFilters,
-} from '@/lib/listing';
+import { isFilteredView, LISTING_SORTS, listingHref, pageCount, showingText, type ListingFilters } from '@/lib/listing';
 import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
-import { ListingEmpty } from './listing-empty';
-import { StaleGrid } from './stale-grid';
 import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
-import { ProductGrid } from './product-grid';
+import { listingResults } from './listing-results';
 import { useListing } from './use-listing';
 
 /** A category's products, 48 a page, with sort and filters (docs/catalogue.md "Sort and
@@ -48,20 +35,10 @@ export function CategoryProducts({
   let page = 1;
   let pages = pageCount(total);
   if (!unfiltered || state.page > 1) {
-    page = Math.min(state.page, pages);
-    if (l.status === 'failed') grid = <LoadFailed what="These lines could not be loaded." retry={l.retry} />;
-    else if (!result || !listing) grid = <StaleGrid>{children}</StaleGrid>;
-    else {
-      const shown = resultPage(result.order, state.page);
-      ({ page, pages } = shown);
-      countText = showingText(shown.from, shown.rows.length, result.order.length);
-      grid =
-        result.order.length === 0 ? (
-          <ListingEmpty onClear={() => l.change(withoutFilters(state))} />
-        ) : (
-          <ProductGrid products={Array.from(shown.rows, (r) => listingCard(listing, r))} label={page > 1 ? `${label}, page ${page}` : label} order />
-        );
-    }
+    const r = listingResults(l, children, (n) => (n > 1 ? `${label}, page ${n}` : label));
+    grid = r.grid;
+    if (r.countText !== null) ({ page, pages, countText } = r);
+    else page = Math.min(state.page, pages);
   }
   return (
     <ListingFrame

@@ -96,24 +96,8 @@ export function FilterPanel({
       {prices.length > 1 && (
         <fieldset className="filter-facet filter-prices">
           <legend>Price range</legend>
-          <label htmlFor={`${id}-min`}>Price from</label>
-          <select id={`${id}-min`} value={state.min} onChange={(e) => onChange({ ...state, min: e.target.value, page: 1 })}>
-            <option value="">Any</option>
-            {prices.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={`${id}-max`}>Price to</label>
-          <select id={`${id}-max`} value={state.max} onChange={(e) => onChange({ ...state, max: e.target.value, page: 1 })}>
-            <option value="">Any</option>
-            {prices.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+          <PriceSelect id={`${id}-min`} label="Price from" value={state.min} prices={prices} onPick={(min) => onChange({ ...state, min, page: 1 })} />
+          <PriceSelect id={`${id}-max`} label="Price to" value={state.max} prices={prices} onPick={(max) => onChange({ ...state, max, page: 1 })} />
         </fieldset>
       )}
       <fieldset className="filter-facet">
@@ -139,5 +123,34 @@ export function FilterPanel({
         )}
       </fieldset>
     </div>
+  );
+}
+
+/** One end of the price range: the listing's own prices, or Any. */
+function PriceSelect({
+  id,
+  label,
+  value,
+  prices,
+  onPick,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  prices: readonly PriceOption[];
+  onPick: (id: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onPick(e.target.value)}>
+        <option value="">Any</option>
+        {prices.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }

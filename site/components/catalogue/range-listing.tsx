@@ -1,22 +1,9 @@
 'use client';
 import { useRef, type ReactNode } from 'react';
-import { LoadFailed } from '@/components/errors/load-failed';
-import {
-  isFilteredView,
-  LISTING_SORTS,
-  listingCard,
-  linesText,
-  listingHref,
-  resultPage,
-  showingText,
-  withoutFilters,
-  type ListingFilters,
-} from '@/lib/listing';
-import { ListingEmpty } from './listing-empty';
-import { StaleGrid } from './stale-grid';
+import { isFilteredView, LISTING_SORTS, linesText, listingHref, type ListingFilters } from '@/lib/listing';
 import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
-import { ProductGrid } from './product-grid';
+import { listingResults } from './listing-results';
 import { useListing } from './use-listing';
 
 /** A range page's lines: its featured lines (children, in the static HTML) until the buyer
@@ -69,25 +56,17 @@ export function RangeListing({
         )}
       </>
     );
-  } else if (l.status === 'failed') body = <LoadFailed what="These lines could not be loaded." retry={l.retry} />;
-  else if (!result || !listing) body = <StaleGrid>{children}</StaleGrid>;
-  else {
-    const shown = resultPage(result.order, state.page);
-    countText = showingText(shown.from, shown.rows.length, result.order.length);
-    body =
-      result.order.length === 0 ? (
-        <ListingEmpty onClear={() => l.change(withoutFilters(state))} />
-      ) : (
-        <>
-          <ProductGrid
-            products={Array.from(shown.rows, (r) => listingCard(listing, r))}
-            label={shown.page > 1 ? `${name}, page ${shown.page}` : `All ${name}`}
-            level={3}
-            order
-          />
-          <Pager page={shown.page} pages={shown.pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />
-        </>
-      );
+  } else {
+    const r = listingResults(l, children, (n) => (n > 1 ? `${name}, page ${n}` : `All ${name}`), 3);
+    if (r.countText !== null) countText = r.countText;
+    body = (
+      <>
+        {r.grid}
+        {r.countText !== null && (
+          <Pager page={r.page} pages={r.pages} label="Pages" href={(n) => listingHref(path, { ...state, page: n })} onPick={l.pickPage} />
+        )}
+      </>
+    );
   }
   return (
     <>

@@ -60,6 +60,15 @@ async function openListing(p: Page, url: string): Promise<void> {
   await index;
 }
 
+/** The index's SKUs by list unit price, ties in featured order, as the price sorts show them. */
+function byListPrice(ix: Index, dir: 'asc' | 'desc' = 'asc'): string[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  return ix.products.sku
+    .map((sku, i) => ({ sku, i, pence: ix.products.unit_price[i]! }))
+    .sort((a, b) => sign * (a.pence - b.pence) || a.i - b.i)
+    .map((p) => p.sku);
+}
+
 const cardSkus = (p: Page) => p.locator('.grid .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-sku')));
 const countText = (p: Page) => p.getByTestId('listing-count').textContent();
 
@@ -82,25 +91,14 @@ describe('sort and filter a category at 1440 px', { timeout: 180_000 }, () => {
     await openListing(visitor, shopURL + CATEGORY);
     await visitor.getByLabel('Sort by').selectOption('price');
     await expect.poll(() => visitor.url()).toBe(`${shopURL}${CATEGORY}?sort=price`);
-    const byPrice = ix.products.sku
-      .map((sku, i) => ({ sku, i, pence: ix.products.unit_price[i]! }))
-      .sort((a, b) => a.pence - b.pence || a.i - b.i)
-      .map((p) => p.sku);
+    const byPrice = byListPrice(ix);
     await expect.poll(() => cardSkus(visitor), { timeout: 20_000 }).toEqual(byPrice.slice(0, 48));
     // What the buyer reads goes up too.
     const shown = await visitor.locator('.grid .card .card-price').allTextContents();
     const pence = shown.map((t) => Number(/£(\d+)\.(\d\d)/.exec(t)!.slice(1).join('')));
     expect(pence).toEqual([...pence].sort((a, b) => a - b));
     await visitor.getByLabel('Sort by').selectOption('price-desc');
-    await expect
-      .poll(() => cardSkus(visitor))
-      .toEqual(
-        ix.products.sku
-          .map((sku, i) => ({ sku, i, pence: ix.products.unit_price[i]! }))
-          .sort((a, b) => b.pence - a.pence || a.i - b.i)
-          .map((p) => p.sku)
-          .slice(0, 48),
-      );
+    await expect.poll(() => cardSkus(visitor)).toEqual(byListPrice(ix, 'desc').slice(0, 48));
   });
 
   it('two facets narrow the grid with the right counts; reload keeps the view and Back undoes each change', async () => {
@@ -224,6 +222,13 @@ describe('sort and filter at 390 px', { timeout: 180_000 }, () => {
     await expect.poll(() => phone.url()).toBe(shopURL + CATEGORY);
     await expect.poll(() => countText(phone)).toBe(`Showing 1 to 48 of ${ix.products.sku.length} lines`);
     expect(await axeViolations(phone)).toEqual([]);
+
+    // Sorting by price works the same on a phone.
+    await phone.getByLabel('Sort by').selectOption('price');
+    await expect.poll(() => phone.url()).toBe(`${shopURL}${CATEGORY}?sort=price`);
+    const byPrice = byListPrice(ix);
+    await expect.poll(() => cardSkus(phone), { timeout: 20_000 }).toEqual(byPrice.slice(0, 48));
+    await screenshot(phone, 'filters-category-390-sorted');
     await phone.close();
   });
 });
@@ -284,10 +289,7 @@ describe('signed-in buyers', { timeout: 240_000 }, () => {
     const ix = await indexOf(GROUP_CATEGORY);
     // A price group that prices the category's dearest line below its cheapest: by own
     // price it would come first; by list price it stays last.
-    const byList = ix.products.sku
-      .map((sku, i) => ({ sku, i, pence: ix.products.unit_price[i]! }))
-      .sort((a, b) => a.pence - b.pence || a.i - b.i)
-      .map((p) => p.sku);
+    const byList = byListPrice(ix);
     const dearest = byList[byList.length - 1]!;
     const own = Math.min(...ix.products.unit_price) - 5;
     const suffix = Math.random().toString(36).slice(2, 8);

@@ -319,9 +319,9 @@ async function main() {
     for (const [name, t] of Object.entries(e.scenarios)) {
       record(
         `filter 2,000 products, 4x CPU: ${name}`,
-        Number(t.median.toFixed(2)),
-        'ms median',
-        `(max ${t.max.toFixed(2)} ms; ${t.shown} shown; budget 50 ms)`,
+        Number(t.first.toFixed(1)),
+        'ms first',
+        `(the first call, before the engine is warm; then median ${t.median.toFixed(2)} ms, max ${t.max.toFixed(2)} ms; ${t.shown} shown; budget 50 ms)`,
       );
     }
     const click = await clickTimes(`http://127.0.0.1:${edgePort}/outlet/r/wholesale_greeting_cards/?sort=featured`);

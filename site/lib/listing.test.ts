@@ -193,7 +193,7 @@ describe('applyListing', () => {
     expect(by('newest')).toEqual(['A2', 'A4', 'A3', 'A1', 'A0']);
     expect(by('price')).toEqual(['A2', 'A0', 'A3', 'A4', 'A1']);
     expect(by('price-desc')).toEqual(['A1', 'A3', 'A4', 'A2', 'A0']);
-    // en-GB collation: case and accents do not put "apple" or "Émile" after Z; equal names by SKU.
+    // Folded names: case and accents do not put "apple" or "Émile" after Z; equal names by SKU.
     expect(by('name')).toEqual(['A2', 'A3', 'A4', 'A0', 'A1']);
     expect(sortOrder(l, 'name')).toBe(sortOrder(l, 'name'));
   });

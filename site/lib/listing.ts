@@ -221,11 +221,15 @@ export function decodeListing(index: FilterIndex): Listing {
   };
 }
 
-let collator: Intl.Collator | undefined;
+/** A name as the name sort compares it: lower case without accents ("Émile" as "emile"),
+ * as the search API sorts (functions/internal/listing foldName). */
+const foldName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The products in a sort's order (memoised per listing): featured is the index's order;
  * newest by published, latest first; price and price-desc by price rank; name by the
- * en-GB collation, then SKU. Ties fall back to featured order. */
+ * folded name (foldName), then SKU, compared as plain strings: a collator's compare made
+ * the first name sort of 2,000 lines take 60 to 100 ms at a phone's speed. Ties fall back
+ * to featured order. */
 export function sortOrder(l: Listing, sort: string): Int32Array {
   const key = sort === '' ? 'featured' : sort;
   const known = l.orders.get(key);
@@ -233,15 +237,15 @@ export function sortOrder(l: Listing, sort: string): Int32Array {
   const rows = Array.from({ length: l.size }, (_, i) => i);
   const { ranks, published } = l;
   const at = (a: Int32Array, i: number) => a[i] ?? 0;
-  const names = l.index.products.name;
   const skus = l.index.products.sku;
-  collator ??= new Intl.Collator('en-GB');
+  const folded = key === 'name' ? l.index.products.name.map(foldName) : [];
   const byName = (a: number, b: number) => {
-    const c = collator!.compare(names[a] ?? '', names[b] ?? '');
-    if (c !== 0) return c;
-    const x = skus[a] ?? '';
-    const y = skus[b] ?? '';
-    return x < y ? -1 : x > y ? 1 : 0;
+    const x = folded[a] ?? '';
+    const y = folded[b] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+    const p = skus[a] ?? '';
+    const q = skus[b] ?? '';
+    return p < q ? -1 : p > q ? 1 : 0;
   };
   const compare: ((a: number, b: number) => number) | null =
     key === 'newest'

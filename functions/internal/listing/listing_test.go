@@ -159,3 +159,10 @@ func TestFacetWithoutChoiceLeftOut(t *testing.T) {
 		t.Errorf("facets %v", keys)
 	}
 }
+
+// Names sort without minding case or accents, as the site's name sort does.
+func TestFoldName(t *testing.T) {
+	if got := foldName("Émile's Zinnia CARD"); got != "emile's zinnia card" {
+		t.Errorf("foldName: %q", got)
+	}
+}

@@ -1,6 +1,9 @@
 package listing
 
 import (
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 	"net/url"
 	"slices"
 	"strings"
@@ -89,9 +92,17 @@ func Apply(products []catalogue.Product, today string, q Query, inStock func(cat
 	return Prepare(products, today).Apply(all, q, inStock)
 }
 
-// foldName is a name as the name sort compares it: a buyer reads a list
-// case-insensitively.
-func foldName(s string) string { return strings.ToLower(s) }
+// foldName is a name as the name sort compares it: a buyer reads a list without minding
+// case or accents ("Émile" as "emile"). The site folds names the same way (site/lib/listing.ts).
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
 
 func nonNil[T any](s []T) []T {
 	if s == nil {

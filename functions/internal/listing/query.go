@@ -1,12 +1,12 @@
 package listing
 
 import (
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/tradeshop/functions/internal/catalogue"
 	"github.com/tradeshop/functions/internal/pages"

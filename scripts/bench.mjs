@@ -88,7 +88,7 @@ import { buildBlankNext, serveStatic } from './bench-blank.mjs';
 import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
 import { quickOrderLatency } from './bench-quickorder.mjs';
-import { floorTable, lighthouseScores, loadNow, machineCPU, versusFloor } from './lighthouse.mjs';
+import { besideTheFloor, lighthouseScores, versusFloor } from './lighthouse.mjs';
 import { traceBreakdown, traceTables } from './bench-trace.mjs';
 import { clickTimes, engineTimes, grownIndex, indexSizes, median, per100 } from './bench-filters.mjs';
 
@@ -356,7 +356,6 @@ async function main() {
     // change's effect is read beside the same machine's noise (issue 39's "unchanged").
     const beforeDir = process.env.BENCH_LIGHTHOUSE_BEFORE;
     const before = beforeDir ? await serveStatic(beforeDir) : null;
-    const machine = machineCPU();
     const pages = [
       { page: 'blank Next page (the floor)', url: `${server.url}/`, floor: true },
       { page: 'home', url: `${base}/` },
@@ -364,40 +363,31 @@ async function main() {
       { page: `product ${productPath}`, url: base + productPath },
     ];
     if (before) pages.push({ page: `category of ${beforeDir}`, url: before.url + categoryPath });
-    let warm;
+    let modes;
     try {
-      for (const mode of [
-        { name: 'one warm Chromium, pages taking turns', short: 'warm', fresh: false },
-        { name: 'a fresh Chromium per run (a first visit)', short: 'fresh', fresh: true },
-      ]) {
-        const start = loadNow();
-        const results = await lighthouseScores(
-          pages.map((p) => p.url),
-          { runs, fresh: mode.fresh },
-        );
-        const load = { start, end: loadNow() };
-        if (!mode.fresh) warm = results;
-        const rows = pages.map((p, i) => ({ ...p, figures: results[i] }));
-        const floor = results[0];
-        for (const r of rows) {
-          const f = r.figures;
-          const v = versusFloor(f, floor);
-          record(
-            `lighthouse ${mode.short} ${r.page}`,
-            f.performance,
-            'performance',
-            `(median of ${f.runs.length}: ${f.runs.map((x) => x.performance).join(' / ')}; TBT ${f.tbtMs} ms, LCP ${f.lcpMs} ms, CLS ${f.cls}` +
-              (r.floor
-                ? '; the floor)'
-                : `; TBT ${v.tbtTimes.toFixed(1)}x the floor's, LCP ${v.lcpOverMs >= 0 ? '+' : ''}${v.lcpOverMs} ms, score ${v.scoreDiff >= 0 ? '+' : ''}${v.scoreDiff}; targets ${v.allMet ? 'met' : 'missed'})`),
-          );
-        }
-        tables.push(floorTable({ title: `Lighthouse mobile, ${mode.name}`, rows, machine, load }));
-      }
+      modes = await besideTheFloor(pages, { runs });
     } finally {
       await server.close();
       await before?.close();
     }
+    for (const { mode, rows, table } of modes) {
+      const floor = rows[0].figures;
+      for (const r of rows) {
+        const f = r.figures;
+        const v = versusFloor(f, floor);
+        record(
+          `lighthouse ${mode.short} ${r.page}`,
+          f.performance,
+          'performance',
+          `(median of ${f.runs.length}: ${f.runs.map((x) => x.performance).join(' / ')}; TBT ${f.tbtMs} ms, LCP ${f.lcpMs} ms, CLS ${f.cls}` +
+            (r.floor
+              ? '; the floor)'
+              : `; TBT ${v.tbtTimes.toFixed(1)}x the floor's, LCP ${v.lcpOverMs >= 0 ? '+' : ''}${v.lcpOverMs} ms, score ${v.scoreDiff >= 0 ? '+' : ''}${v.scoreDiff}; targets ${v.allMet ? 'met' : 'missed'})`),
+        );
+      }
+      tables.push(table);
+    }
+    const warm = modes[0].rows.map((r) => r.figures);
     // The same three pages with one CPU hog beside them (a busy loop on one of the cores),
     // warm Chromium: the issue's "at most 2x the quiet TBT" (BENCH_LIGHTHOUSE_HOG=0 leaves
     // it out).

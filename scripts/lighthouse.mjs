@@ -10,6 +10,7 @@
 // ratio to the floor travels (issue 40).
 //
 //   node scripts/lighthouse.mjs [--runs N] [--fresh] URL ...
+//   node scripts/lighthouse.mjs [--runs N] --floor FLOOR_URL URL ...   # both modes, tables
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { median } from './bench-pages.mjs';
@@ -182,11 +183,44 @@ export async function lighthouseScores(urls, { runs = 1, fresh = false } = {}) {
   }
 }
 
+/** The two modes of issue 40, the warm one first. */
+export const MODES = [
+  { name: 'one warm Chromium, pages taking turns', short: 'warm', fresh: false },
+  { name: 'a fresh Chromium per run (a first visit)', short: 'fresh', fresh: true },
+];
+
+/** Every page beside the floor in one run, in both modes: pages [{ page, url, floor? }]
+ * (one of them the floor). Answers per mode { mode, rows: [{ ...page, figures }], load,
+ * table } with the machine's CPU and the 1-minute load at the mode's start and end. */
+export async function besideTheFloor(pages, { runs = 3 } = {}) {
+  const machine = machineCPU();
+  const out = [];
+  for (const mode of MODES) {
+    const start = loadNow();
+    const results = await lighthouseScores(
+      pages.map((p) => p.url),
+      { runs, fresh: mode.fresh },
+    );
+    const load = { start, end: loadNow() };
+    const rows = pages.map((p, i) => ({ ...p, figures: results[i] }));
+    out.push({ mode, rows, load, machine, table: floorTable({ title: `Lighthouse mobile, ${mode.name}`, rows, machine, load }) });
+  }
+  return out;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
   const runs = at >= 0 ? Number(args.splice(at, 2)[1]) : 1;
-  const f = args.indexOf('--fresh');
-  if (f >= 0) args.splice(f, 1);
-  lighthouseScores(args, { runs, fresh: f >= 0 }).then((r) => console.log(JSON.stringify(r, null, 1)));
+  const fl = args.indexOf('--floor');
+  if (fl >= 0) {
+    // --floor FLOOR_URL URL ...: both modes, each page beside the floor.
+    const [, floorUrl] = args.splice(fl, 2);
+    const pages = [{ page: 'blank Next page (the floor)', url: floorUrl, floor: true }, ...args.map((u) => ({ page: new URL(u).pathname, url: u }))];
+    for (const m of await besideTheFloor(pages, { runs })) console.log(`\n${m.table}`);
+  } else {
+    const f = args.indexOf('--fresh');
+    if (f >= 0) args.splice(f, 1);
+    lighthouseScores(args, { runs, fresh: f >= 0 }).then((r) => console.log(JSON.stringify(r, null, 1)));
+  }
 }

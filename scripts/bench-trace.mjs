@@ -158,7 +158,8 @@ export function chunkModules(text) {
   return starts.map((s, i) => ({ ...s, end: i + 1 < starts.length ? starts[i + 1].start : text.length }));
 }
 
-/** Marker strings of framework modules a reader knows by their job. */
+/** Marker strings of framework modules a reader knows by their job.
+ * @type {[string, RegExp][]} */
 const MARKERS = [
   ['React flight client (RSC payload)', /"\$-Infinity"[\s\S]*getReader|getReader[\s\S]*"\$-Infinity"/],
   ['react-dom', /hydrateRoot/],
@@ -301,7 +302,9 @@ export function exportModuleIds(outDir) {
 
 /** Loads url in a fresh Chromium context at the CPU slowdown, under a trace and then
  * under the CPU profiler; answers the trace's and the profile's breakdowns.
- * blankOutDir: the blank Next export whose module ids are the framework's. */
+ * blankOutDir: the blank Next export whose module ids are the framework's.
+ * @param {string} url
+ * @param {{ blankOutDir?: string, cpuSlowdown?: number, settleMs?: number }} [options] */
 export async function traceBreakdown(url, { blankOutDir, cpuSlowdown = CPU_SLOWDOWN, settleMs = SETTLE_MS } = {}) {
   const frameworkIds = blankOutDir ? exportModuleIds(blankOutDir) : new Set();
   const { chromium } = await import('playwright-core');

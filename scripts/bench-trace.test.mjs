@@ -6,6 +6,7 @@ import test from 'node:test';
 import { chunkModules, kindOfEvent, moduleLabel, moduleLocator, profileBreakdown, traceCategories } from './bench-trace.mjs';
 
 const page = 'http://x/c/';
+/** @param {string} name @param {number} ts @param {number} dur @param {object} [data] @param {number} [tid] */
 const X = (name, ts, dur, data = undefined, tid = 1) => ({ ph: 'X', pid: 7, tid, name, ts, dur, args: data ? { data } : {} });
 
 test('trace: own time by kind and by script, nested events and long tasks', () => {

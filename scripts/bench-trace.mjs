@@ -21,6 +21,9 @@
 // of Next's runtime.
 //
 //   node scripts/bench-trace.mjs URL [BLANK_EXPORT_DIR]
+//
+// A shop module is named by the site/ file that holds its component names and most of its
+// string literals (sourceFinder), else by those strings.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -91,6 +94,9 @@ export function mainThreadOf(events) {
  * parts over 50 ms. pageUrl names the page's inline scripts. Times in ms. */
 export function traceCategories(events, pageUrl = '') {
   const { pid, tid } = mainThreadOf(events);
+  // The load event: tasks that start after it are the settle time's (idle work, prefetch).
+  const loadAt = events.find((e) => e.pid === pid && (e.name === 'MarkLoad' || e.name === 'loadEventEnd'))?.ts ?? Infinity;
+  let afterLoad = 0;
   const spans = [];
   const open = [];
   for (const e of events) {
@@ -128,6 +134,7 @@ export function traceCategories(events, pageUrl = '') {
     if (parent) parent.self -= dur;
     else {
       total += dur;
+      if (s.ts >= loadAt) afterLoad += dur;
       if (dur > 50_000) longTasks.push(dur / 1000);
     }
     const url = s.url === pageUrl && pageUrl ? 'inline scripts of the page' : s.url;
@@ -141,6 +148,7 @@ export function traceCategories(events, pageUrl = '') {
       .sort((a, b) => b.ms - a.ms);
   return {
     totalMs: total / 1000,
+    afterLoadMs: afterLoad / 1000,
     byKind: list(byKind),
     byScript: list(byScript),
     otherNames: list(otherNames),
@@ -165,7 +173,18 @@ const MARKERS = [
   ['react-dom', /hydrateRoot/],
   ['scheduler', /unstable_scheduleCallback/],
   ['react', /react\.transitional\.element/],
+  ['next/link', /useLinkStatus/],
 ];
+
+/** The export names of a Turbopack ES module: e.s(["name", kind, value, ...]). */
+function esmExports(text) {
+  return text.includes('e.s([') ? [...text.matchAll(/[[,]"([A-Za-z_$][\w$]*)",\d,/g)].map((m) => m[1]) : [];
+}
+
+/** The distinct double-quoted string literals of minified code, in order. */
+function stringLiterals(text) {
+  return [...new Set([...text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((m) => m[1]))];
+}
 
 /** A module's name. A framework module: a marker's, else its export names (CommonJS:
  * Object.defineProperty(exports, "a", ...)), else its id. A shop module: its component
@@ -174,7 +193,7 @@ const MARKERS = [
  * it is to a reader of site/ (a class name, a label). */
 export function moduleLabel(id, text, framework = true) {
   const exported = new Set();
-  for (const m of text.matchAll(/\be\.s\(\[([^\]]*)\]/g)) for (const n of m[1].matchAll(/"([A-Za-z_$][\w$]*)"/g)) exported.add(n[1]);
+  for (const n of esmExports(text)) exported.add(n);
   for (const m of text.matchAll(/Object\.defineProperty\([a-z],"([A-Za-z_$][\w$]*)",\{enumerable/g)) exported.add(m[1]);
   exported.delete('default');
   const list = (names) => `${names.slice(0, 4).join(', ')}${names.length > 4 ? ', ...' : ''} (module ${id})`;
@@ -184,7 +203,7 @@ export function moduleLabel(id, text, framework = true) {
   }
   const components = [...exported].filter((n) => /^[A-Z]\w{2,}$/.test(n));
   if (components.length) return list(components);
-  const strings = [...new Set([...text.matchAll(/"([A-Za-z][\w .:/-]{3,40})"/g)].map((m) => m[1]).filter((x) => x !== 'use strict' && x !== 'function' && x !== 'undefined'))];
+  const strings = stringLiterals(text).filter((x) => /^[A-Za-z][\w .:/-]{3,40}$/.test(x) && x !== 'use strict' && x !== 'function' && x !== 'undefined');
   return strings.length ? `"${strings.slice(0, 3).join('", "')}" (module ${id})` : `module ${id}`;
 }
 
@@ -195,12 +214,63 @@ function lineStarts(text) {
   return starts;
 }
 
+/** Whether a module is the framework's: the blank export holds its id, or it is CommonJS
+ * (Next's compiled client modules, next/link among them, which the blank page does not
+ * load; the shop's own code is ES modules, which Turbopack writes with e.s([...])). */
+export function isFrameworkModule(id, text, frameworkIds) {
+  return frameworkIds.has(id) || /Object\.defineProperty\([a-z],"__esModule"/.test(text);
+}
+
+/** The site/ source file a shop module was built from, found by what minifying keeps: its
+ * component names (`function Name`) and its string literals. Answers a function of a
+ * module's text to its path, or to null when no file holds enough of them.
+ * sources: Map of path to text. */
+export function sourceFinder(sources) {
+  return (text) => {
+    const names = esmExports(text).filter((n) => /^[A-Z]\w{2,}$/.test(n));
+    const strings = stringLiterals(text)
+      .filter((x) => x.length >= 4 && x.length <= 60 && x !== 'use strict' && x !== 'use client')
+      .slice(0, 40);
+    let best = null;
+    let bestScore = 0;
+    for (const [file, src] of sources) {
+      let score = 0;
+      for (const n of names) if (new RegExp(`(function|const|class) ${n}\\b`).test(src)) score += 10;
+      for (const x of strings) if (src.includes(`'${x}'`) || src.includes(`"${x}"`) || src.includes(`\`${x}\``)) score += 1;
+      if (score > bestScore) [best, bestScore] = [file, score];
+    }
+    return bestScore >= Math.min(3, names.length * 10 + strings.length) && best ? best : null;
+  };
+}
+
+/** The site's own source files (app, components, lib; tests left out), path to text. */
+export function siteSources(siteDir) {
+  const out = new Map();
+  for (const dir of ['app', 'components', 'lib']) {
+    for (const f of readdirSync(path.join(siteDir, dir), { recursive: true })) {
+      const rel = path.join(dir, String(f));
+      if (/\.(tsx?|jsx?)$/.test(rel) && !/\.test\./.test(rel)) out.set(`site/${rel}`, readFileSync(path.join(siteDir, rel), 'utf8'));
+    }
+  }
+  return out;
+}
+
 /** A locator over scripts' texts: (url, line, column) to { label, framework }, by the
- * Turbopack module the position falls in. frameworkIds: module ids the blank export holds. */
-export function moduleLocator(scripts, frameworkIds, pageUrl = '') {
+ * Turbopack module the position falls in. frameworkIds: module ids the blank export holds;
+ * sourceOf: names a shop module by its source file (sourceFinder).
+ * @param {Map<string, string>} scripts
+ * @param {Set<number>} frameworkIds
+ * @param {string} [pageUrl]
+ * @param {(text: string) => string | null} [sourceOf] */
+export function moduleLocator(scripts, frameworkIds, pageUrl = '', sourceOf = undefined) {
   const parsed = new Map();
   for (const [url, text] of scripts) {
-    const modules = chunkModules(text).map((m) => ({ ...m, label: moduleLabel(m.id, text.slice(m.start, m.end), frameworkIds.has(m.id)), framework: frameworkIds.has(m.id) }));
+    const modules = chunkModules(text).map((m) => {
+      const body = text.slice(m.start, m.end);
+      const framework = isFrameworkModule(m.id, body, frameworkIds);
+      const label = moduleLabel(m.id, body, framework);
+      return { ...m, label: framework ? label : (sourceOf?.(body) ?? label), framework };
+    });
     parsed.set(url, { lines: lineStarts(text), modules, name: path.basename(new URL(url).pathname) });
   }
   return (url, line, column) => {
@@ -302,11 +372,13 @@ export function exportModuleIds(outDir) {
 
 /** Loads url in a fresh Chromium context at the CPU slowdown, under a trace and then
  * under the CPU profiler; answers the trace's and the profile's breakdowns.
- * blankOutDir: the blank Next export whose module ids are the framework's.
+ * blankOutDir: the blank Next export whose module ids are the framework's;
+ * siteDir: the site's sources, to name the shop's modules by file.
  * @param {string} url
- * @param {{ blankOutDir?: string, cpuSlowdown?: number, settleMs?: number }} [options] */
-export async function traceBreakdown(url, { blankOutDir, cpuSlowdown = CPU_SLOWDOWN, settleMs = SETTLE_MS } = {}) {
+ * @param {{ blankOutDir?: string, siteDir?: string, cpuSlowdown?: number, settleMs?: number }} [options] */
+export async function traceBreakdown(url, { blankOutDir, siteDir, cpuSlowdown = CPU_SLOWDOWN, settleMs = SETTLE_MS } = {}) {
   const frameworkIds = blankOutDir ? exportModuleIds(blankOutDir) : new Set();
+  const sourceOf = siteDir ? sourceFinder(siteSources(siteDir)) : undefined;
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumFlags });
   try {
@@ -344,7 +416,7 @@ export async function traceBreakdown(url, { blankOutDir, cpuSlowdown = CPU_SLOWD
     await b.context.close();
     const texts = new Map();
     for (const [u, t] of scripts) texts.set(u, await t);
-    const profiled = profileBreakdown(profile, moduleLocator(texts, frameworkIds, url));
+    const profiled = profileBreakdown(profile, moduleLocator(texts, frameworkIds, url, sourceOf));
     return { url, cpuSlowdown, settleMs, trace, profile: profiled, frameworkModules: frameworkIds.size };
   } finally {
     await browser.close();
@@ -365,7 +437,7 @@ export function traceTables(t, { rows = 15 } = {}) {
     return lines.join('\n');
   };
   return [
-    `Main thread of ${t.url} at ${t.cpuSlowdown}x CPU, from navigation to ${t.settleMs} ms after load: ${ms(t.trace.totalMs)} in tasks, ${t.trace.longTasks} long tasks (over 50 ms) adding ${ms(t.trace.blockingMs)} over 50 ms`,
+    `Main thread of ${t.url} at ${t.cpuSlowdown}x CPU, from navigation to ${t.settleMs} ms after load: ${ms(t.trace.totalMs)} in tasks (${ms(t.trace.totalMs - t.trace.afterLoadMs)} of them started before the load event), ${t.trace.longTasks} long tasks (over 50 ms) adding ${ms(t.trace.blockingMs)} over 50 ms`,
     '',
     table('kind of work (trace)', t.trace.byKind, t.trace.totalMs),
     '',
@@ -384,6 +456,6 @@ export function traceTables(t, { rows = 15 } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url, blankOutDir] = process.argv.slice(2);
   if (!url) throw new Error('usage: node scripts/bench-trace.mjs URL [BLANK_EXPORT_DIR]');
-  const t = await traceBreakdown(url, { blankOutDir });
+  const t = await traceBreakdown(url, { blankOutDir, siteDir: path.join(import.meta.dirname, '..', 'site') });
   console.log(traceTables(t, { rows: 25 }));
 }

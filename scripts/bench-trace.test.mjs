@@ -3,7 +3,7 @@
 // chunks and profiles, without Chromium. Run: node --test scripts/bench-trace.test.mjs
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { chunkModules, kindOfEvent, moduleLabel, moduleLocator, profileBreakdown, traceCategories } from './bench-trace.mjs';
+import { chunkModules, isFrameworkModule, kindOfEvent, moduleLabel, moduleLocator, profileBreakdown, sourceFinder, traceCategories } from './bench-trace.mjs';
 
 const page = 'http://x/c/';
 /** @param {string} name @param {number} ts @param {number} dur @param {object} [data] @param {number} [tid] */
@@ -88,4 +88,21 @@ test('profile: samples to the innermost shop module, else to React or the RSC pa
   assert.ok(Object.keys(phases).some((k) => k.startsWith('(program)')));
   const modules = Object.fromEntries(p.byModule.map((x) => [x.name, x.ms]));
   assert.equal(modules['react-dom'], 4, 'own time: the jsx frames are react-dom');
+});
+
+test('a shop module named by its source file; CommonJS modules are the framework\'s', () => {
+  const find = sourceFinder(
+    new Map([
+      ['site/components/catalogue/category-products.tsx', "export function CategoryProducts() { return <ul className='grid-cards' />; }"],
+      ['site/components/layout/menu.tsx', "export function Menu() { return <nav className='menu-toggle' aria-label='Categories' />; }"],
+      ['site/lib/device.ts', "const touch = 'ontouchstart' in window;"],
+    ]),
+  );
+  assert.equal(find('e.s(["CategoryProducts",0,function(){}])'), 'site/components/catalogue/category-products.tsx');
+  assert.equal(find('e.s(["a",0,function(){return "menu-toggle"+"Categories"}])'), 'site/components/layout/menu.tsx');
+  assert.equal(find('var t="ontouchstart"in window'), 'site/lib/device.ts', 'one string is enough when it is all a module has');
+  assert.equal(find('e.s(["b",0,function(){return "nowhere-at-all"+"something else"}])'), null);
+  assert.equal(isFrameworkModule(5, '"use strict";Object.defineProperty(r,"__esModule",{value:!0})', new Set()), true);
+  assert.equal(isFrameworkModule(5, 'e.s(["X",0,1])', new Set([5])), true);
+  assert.equal(isFrameworkModule(6, 'e.s(["X",0,1])', new Set([5])), false);
 });

@@ -415,7 +415,10 @@ async function main() {
   if (want('trace')) {
     // Issue 40: where the category page's main thread goes, by script, by kind of work
     // and by module of the bundles, at 4x CPU.
-    const t = await traceBreakdown(`http://127.0.0.1:${edgePort}${categoryPath}`, { blankOutDir: (await blankExport()).outDir });
+    const t = await traceBreakdown(`http://127.0.0.1:${edgePort}${categoryPath}`, {
+      blankOutDir: (await blankExport()).outDir,
+      siteDir: path.join(root, 'site'),
+    });
     tables.push(traceTables(t));
     record('trace main thread, category page, 4x CPU', Math.round(t.trace.totalMs), 'ms', `(from navigation to ${t.settleMs} ms after load; see the tables below)`);
   }

@@ -373,17 +373,23 @@ export function exportModuleIds(outDir) {
 /** Loads url in a fresh Chromium context at the CPU slowdown, under a trace and then
  * under the CPU profiler; answers the trace's and the profile's breakdowns.
  * blankOutDir: the blank Next export whose module ids are the framework's;
- * siteDir: the site's sources, to name the shop's modules by file.
+ * siteDir: the site's sources, to name the shop's modules by file; reducedMotion: load
+ * the page as a visitor who asks for reduced motion (CSS animations still).
  * @param {string} url
- * @param {{ blankOutDir?: string, siteDir?: string, cpuSlowdown?: number, settleMs?: number }} [options] */
-export async function traceBreakdown(url, { blankOutDir, siteDir, cpuSlowdown = CPU_SLOWDOWN, settleMs = SETTLE_MS } = {}) {
+ * @param {{ blankOutDir?: string, siteDir?: string, cpuSlowdown?: number, settleMs?: number, reducedMotion?: boolean }} [options] */
+export async function traceBreakdown(url, { blankOutDir, siteDir, cpuSlowdown = CPU_SLOWDOWN, settleMs = SETTLE_MS, reducedMotion = false } = {}) {
   const frameworkIds = blankOutDir ? exportModuleIds(blankOutDir) : new Set();
   const sourceOf = siteDir ? sourceFinder(siteSources(siteDir)) : undefined;
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumFlags });
   try {
     const fresh = async () => {
-      const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75 });
+      const context = await browser.newContext({
+        viewport: { width: 412, height: 823 },
+        isMobile: true,
+        deviceScaleFactor: 1.75,
+        reducedMotion: reducedMotion ? 'reduce' : 'no-preference',
+      });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
@@ -417,7 +423,7 @@ export async function traceBreakdown(url, { blankOutDir, siteDir, cpuSlowdown = 
     const texts = new Map();
     for (const [u, t] of scripts) texts.set(u, await t);
     const profiled = profileBreakdown(profile, moduleLocator(texts, frameworkIds, url, sourceOf));
-    return { url, cpuSlowdown, settleMs, trace, profile: profiled, frameworkModules: frameworkIds.size };
+    return { url, cpuSlowdown, settleMs, reducedMotion, trace, profile: profiled, frameworkModules: frameworkIds.size };
   } finally {
     await browser.close();
   }
@@ -437,7 +443,7 @@ export function traceTables(t, { rows = 15 } = {}) {
     return lines.join('\n');
   };
   return [
-    `Main thread of ${t.url} at ${t.cpuSlowdown}x CPU, from navigation to ${t.settleMs} ms after load: ${ms(t.trace.totalMs)} in tasks (${ms(t.trace.totalMs - t.trace.afterLoadMs)} of them started before the load event), ${t.trace.longTasks} long tasks (over 50 ms) adding ${ms(t.trace.blockingMs)} over 50 ms`,
+    `Main thread of ${t.url} at ${t.cpuSlowdown}x CPU${t.reducedMotion ? ', reduced motion' : ''}, from navigation to ${t.settleMs} ms after load: ${ms(t.trace.totalMs)} in tasks (${ms(t.trace.totalMs - t.trace.afterLoadMs)} of them started before the load event), ${t.trace.longTasks} long tasks (over 50 ms) adding ${ms(t.trace.blockingMs)} over 50 ms`,
     '',
     table('kind of work (trace)', t.trace.byKind, t.trace.totalMs),
     '',

@@ -95,7 +95,10 @@ export function mainThreadOf(events) {
 export function traceCategories(events, pageUrl = '') {
   const { pid, tid } = mainThreadOf(events);
   // The load event: tasks that start after it are the settle time's (idle work, prefetch).
-  const loadAt = events.find((e) => e.pid === pid && (e.name === 'MarkLoad' || e.name === 'loadEventEnd'))?.ts ?? Infinity;
+  // The page's load event: the last MarkLoad of the main frame (an earlier one may be the
+  // blank page the tab opened with).
+  const marks = events.filter((e) => e.pid === pid && e.name === 'MarkLoad' && (e.args?.data?.isOutermostMainFrame ?? e.args?.data?.isMainFrame ?? true));
+  const loadAt = marks.length ? Math.max(...marks.map((e) => e.ts)) : Infinity;
   let afterLoad = 0;
   const spans = [];
   const open = [];

@@ -54,9 +54,29 @@ const KINDS = {
     'XHRLoad',
     'RunTask_JS',
   ],
-  'script parse and compile': ['v8.compile', 'v8.compileModule', 'V8.CompileCode', 'v8.parseOnBackground', 'v8.produceCache', 'v8.produceModuleCache', 'CacheScript', 'V8.CompileLazy'],
+  'script parse and compile': [
+    'v8.compile',
+    'v8.compileModule',
+    'V8.CompileCode',
+    'v8.parseOnBackground',
+    'v8.produceCache',
+    'v8.produceModuleCache',
+    'CacheScript',
+    'V8.CompileLazy',
+  ],
   'style and layout': ['UpdateLayoutTree', 'RecalculateStyles', 'Layout', 'ParseAuthorStyleSheet', 'ScheduleStyleRecalculation', 'InvalidateLayout'],
-  'paint and composite': ['Paint', 'PrePaint', 'Layerize', 'UpdateLayer', 'UpdateLayerTree', 'CompositeLayers', 'Commit', 'PaintImage', 'Decode Image', 'ImageDecodeTask'],
+  'paint and composite': [
+    'Paint',
+    'PrePaint',
+    'Layerize',
+    'UpdateLayer',
+    'UpdateLayerTree',
+    'CompositeLayers',
+    'Commit',
+    'PaintImage',
+    'Decode Image',
+    'ImageDecodeTask',
+  ],
   'HTML parsing': ['ParseHTML'],
 };
 const kindOf = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.map((n) => [n, kind])));
@@ -165,7 +185,7 @@ export function traceCategories(events, pageUrl = '') {
 export function chunkModules(text) {
   const starts = [];
   const re = /([[,]\s*)(\d+),(?:\([a-z](?:,[a-z])*\)|[a-z])=>\{/g;
-  for (let m; (m = re.exec(text)); ) starts.push({ id: Number(m[2]), start: m.index + m[1].length });
+  for (let m; (m = re.exec(text));) starts.push({ id: Number(m[2]), start: m.index + m[1].length });
   return starts.map((s, i) => ({ ...s, end: i + 1 < starts.length ? starts[i + 1].start : text.length }));
 }
 
@@ -355,10 +375,7 @@ export function profileBreakdown(profile, locate) {
     add(byModule, w ? `${w.framework ? '' : 'shop: '}${w.label}` : (V8_ENTRIES[fn] ?? (fn ? `${fn} (browser built-in)` : '(anonymous)')), us);
     add(byPhase, phaseOf(id), us);
   });
-  const list = (m) =>
-    [...m]
-      .map(([name, us]) => ({ name, ms: us / 1000 }))
-      .sort((a, b) => b.ms - a.ms);
+  const list = (m) => [...m].map(([name, us]) => ({ name, ms: us / 1000 })).sort((a, b) => b.ms - a.ms);
   return { totalMs: total / 1000, byModule: list(byModule), byPhase: list(byPhase) };
 }
 
@@ -414,7 +431,11 @@ export async function traceBreakdown(url, { blankOutDir, siteDir, cpuSlowdown = 
     const b = await fresh();
     const scripts = new Map();
     b.page.on('response', async (res) => {
-      if (res.request().resourceType() === 'script') scripts.set(res.url(), res.text().catch(() => ''));
+      if (res.request().resourceType() === 'script')
+        scripts.set(
+          res.url(),
+          res.text().catch(() => ''),
+        );
     });
     await b.cdp.send('Profiler.enable');
     await b.cdp.send('Profiler.setSamplingInterval', { interval: 100 });

@@ -28,14 +28,14 @@ test('trace: own time by kind and by script, nested events and long tasks', () =
   ];
   const t = traceCategories(events, page);
   assert.equal(t.totalMs, 120);
-  assert.deepEqual(
-    Object.fromEntries(t.byKind.map((k) => [k.name, k.ms])),
-    { 'script evaluation': 55, 'style and layout': 30, 'HTML parsing': 10, 'script parse and compile': 10, other: 15 },
-  );
-  assert.deepEqual(
-    Object.fromEntries(t.byScript.map((k) => [k.name, k.ms])),
-    { 'http://x/a.js': 60, '(no script)': 55, 'inline scripts of the page': 5 },
-  );
+  assert.deepEqual(Object.fromEntries(t.byKind.map((k) => [k.name, k.ms])), {
+    'script evaluation': 55,
+    'style and layout': 30,
+    'HTML parsing': 10,
+    'script parse and compile': 10,
+    other: 15,
+  });
+  assert.deepEqual(Object.fromEntries(t.byScript.map((k) => [k.name, k.ms])), { 'http://x/a.js': 60, '(no script)': 55, 'inline scripts of the page': 5 });
   assert.equal(t.longTasks, 1);
   assert.equal(t.blockingMs, 50);
   assert.equal(kindOfEvent('MinorGC'), 'garbage collection');
@@ -90,7 +90,7 @@ test('profile: samples to the innermost shop module, else to React or the RSC pa
   assert.equal(modules['react-dom'], 4, 'own time: the jsx frames are react-dom');
 });
 
-test('a shop module named by its source file; CommonJS modules are the framework\'s', () => {
+test("a shop module named by its source file; CommonJS modules are the framework's", () => {
   const find = sourceFinder(
     new Map([
       ['site/components/catalogue/category-products.tsx', "export function CategoryProducts() { return <ul className='grid-cards' />; }"],

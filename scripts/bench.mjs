@@ -382,8 +382,9 @@ async function main() {
           'performance',
           `(median of ${f.runs.length}: ${f.runs.map((x) => x.performance).join(' / ')}; TBT ${f.tbtMs} ms, LCP ${f.lcpMs} ms, CLS ${f.cls}` +
             (r.floor
-              ? '; the floor)'
-              : `; TBT ${v.tbtTimes.toFixed(1)}x the floor's, LCP ${v.lcpOverMs >= 0 ? '+' : ''}${v.lcpOverMs} ms, score ${v.scoreDiff >= 0 ? '+' : ''}${v.scoreDiff}; targets ${v.allMet ? 'met' : 'missed'})`),
+              ? '; the floor'
+              : `; TBT ${v.tbtTimes.toFixed(1)}x the floor's, LCP ${v.lcpOverMs >= 0 ? '+' : ''}${v.lcpOverMs} ms, score ${v.scoreDiff >= 0 ? '+' : ''}${v.scoreDiff}; targets ${v.allMet ? 'met' : 'missed'}`) +
+            `; accessibility ${f.accessibility}, best practices ${f.bestPractices}, SEO ${f.seo})`,
         );
       }
       tables.push(table);

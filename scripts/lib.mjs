@@ -4,7 +4,7 @@
 // busy ports, waiting for a port, Debian packages through apt-get, and the Go binaries. DynamoDB Local, the local store, is dynamodb-local.mjs.
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -264,7 +264,15 @@ export async function aptInstall(packages, why) {
 /** Installs the npm packages from the lock file when they are missing or stale. */
 export async function ensureNpmPackages() {
   const lock = path.join(root, 'package-lock.json');
-  const stamp = path.join(root, 'node_modules', '.package-lock.json');
+  const modules = path.join(root, 'node_modules');
+  const stamp = path.join(modules, '.package-lock.json');
+  // A node_modules that links to another checkout's install (a git worktree sharing it) is
+  // that checkout's to update: npm ci would empty it through the link, under every other
+  // process using it. A fresh checkout's lock file is always newer than the stamp.
+  if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+    say('setup', `node_modules links to ${realpathSync(modules)}: using it as it is (install there)`);
+    return;
+  }
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) return;
   say('setup', 'installing npm packages from package-lock.json');
   await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);

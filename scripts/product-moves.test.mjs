@@ -54,7 +54,11 @@ test('a product renamed twice redirects both old paths straight to the newest: n
 test('a redirect carries forward while its product lives, and is dropped once it is discontinued', () => {
   const moved = { source: '/red-card-gc1-001/', target: '/scarlet-card-gc1-001/', status: 301, sku: 'GC1-001' };
   const previous = { products: { 'GC1-001': '/scarlet-card-gc1-001/' }, redirects: [...handWritten, moved] };
-  assert.deepEqual(mergeProductRedirects(build({ 'GC1-001': '/scarlet-card-gc1-001/' }), previous), [...handWritten, moved], 'carried into a build with no rename');
+  assert.deepEqual(
+    mergeProductRedirects(build({ 'GC1-001': '/scarlet-card-gc1-001/' }), previous),
+    [...handWritten, moved],
+    'carried into a build with no rename',
+  );
   assert.deepEqual(mergeProductRedirects(build({}), previous), handWritten, 'discontinued: no page to send anyone to');
 });
 
@@ -108,10 +112,17 @@ test('a rename published to a dir target: the new meta file holds the 301, the r
   const recA = await publishExport({ exportDir: expA.dir, target, log: quiet });
   assert.deepEqual(recA.products, { 'GC1-001': '/red-card-gc1-001/', 'ST1-001': '/pen-st1-001/' });
   assert.deepEqual(recA.redirects, handWritten);
-  assert.equal(readFileSync(path.join(root, 'site', 'builds', 'meta', `${a.id}.json`), 'utf8'), expA.files[`builds/meta/${a.id}.json`], 'nothing moved: the export meta as it is');
+  assert.equal(
+    readFileSync(path.join(root, 'site', 'builds', 'meta', `${a.id}.json`), 'utf8'),
+    expA.files[`builds/meta/${a.id}.json`],
+    'nothing moved: the export meta as it is',
+  );
 
   const b = { id: '20260102T000000Z-bbbbbb', timestamp: Date.UTC(2026, 0, 2), redirects: handWritten };
-  const expB = writeExport(path.join(dir, 'b'), { ...b, files: { ...productPage('scarlet-card-gc1-001', 'GC1-001'), ...productPage('pen-st1-001', 'ST1-001') } });
+  const expB = writeExport(path.join(dir, 'b'), {
+    ...b,
+    files: { ...productPage('scarlet-card-gc1-001', 'GC1-001'), ...productPage('pen-st1-001', 'ST1-001') },
+  });
   const recB = await publishExport({ exportDir: expB.dir, target, log: quiet });
   const moved = { source: '/red-card-gc1-001/', target: '/scarlet-card-gc1-001/', status: 301, sku: 'GC1-001' };
   assert.deepEqual(recB.redirects, [...handWritten, moved]);

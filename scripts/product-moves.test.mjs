@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { mergeProductRedirects, pagePathOf, productSkuOf } from './product-moves.mjs';
-import { publishExport } from './publish.mjs';
+import { readExport, sha256 } from './export-manifest.mjs';
+import { PHASE, planRelease, publishExport } from './publish.mjs';
 import { createDirTarget } from './target-dir.mjs';
 import { scratch, writeExport } from './release-fixtures.mjs';
 
@@ -123,6 +124,19 @@ test('a rename published to a dir target: the new meta file holds the 301, the r
     ...b,
     files: { ...productPage('scarlet-card-gc1-001', 'GC1-001'), ...productPage('pen-st1-001', 'ST1-001') },
   });
+  // The plan (a dry-run's too) puts the rule into the KeyValueStore as any other (aws).
+  const plan = planRelease(await readExport(expB.dir), await target.state());
+  const edge = plan.phases.find((ph) => ph.name === PHASE.edge);
+  assert.ok(edge && 'rules' in edge);
+  assert.deepEqual(
+    edge.rules.find((r) => r.key === `r:${b.id}:/red-card-gc1-001/`),
+    { key: `r:${b.id}:/red-card-gc1-001/`, value: '{"target":"/scarlet-card-gc1-001/","status":301}' },
+  );
+  assert.equal(
+    readFileSync(path.join(expB.dir, 'builds', 'meta', `${b.id}.json`), 'utf8'),
+    expB.files[`builds/meta/${b.id}.json`],
+    'the export is not changed',
+  );
   const recB = await publishExport({ exportDir: expB.dir, target, log: quiet });
   const moved = { source: '/red-card-gc1-001/', target: '/scarlet-card-gc1-001/', status: 301, sku: 'GC1-001' };
   assert.deepEqual(recB.redirects, [...handWritten, moved]);
@@ -132,5 +146,5 @@ test('a rename published to a dir target: the new meta file holds the 301, the r
   assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'releases', `${b.id}.json`), 'utf8')).products, recB.products);
   // The record's entry for the meta file is the published bytes' (a rollback restores them).
   const published = readFileSync(path.join(root, 'site', 'builds', 'meta', `${b.id}.json`));
-  assert.equal(recB.files[`builds/meta/${b.id}.json`].size, published.length);
+  assert.equal(recB.files[`builds/meta/${b.id}.json`].sha256, sha256(published));
 });

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
+import { productSkuOf } from './product-moves.mjs';
 
 /**
  * A file's entry in a build's manifest: its hash and size, and the headers it is published with.
@@ -35,6 +36,8 @@ import { CONCURRENCY, mapLimit } from './map-limit.mjs';
  * @property {Redirect[]} redirects
  * @property {{ siteUrl?: string, firebaseProjectId?: string }} site as the build recorded them in the meta file
  * @property {Record<string, ManifestEntry>} files by path, sorted
+ * @property {Record<string, string>} products SKU -> page path of every product page (its payload names the SKU)
+ * @property {Record<string, unknown>} meta the meta file as the build wrote it
  * @property {number} count how many files
  * @property {number} bytes their total size
  */
@@ -193,10 +196,14 @@ export async function readExport(dir, { inspect } = {}) {
 
   /** @type {Record<string, ManifestEntry>} */
   const files = {};
+  /** @type {Record<string, string>} */
+  const products = {};
   let bytes = 0;
   await mapLimit(rels, CONCURRENCY, async (rel) => {
     const body = await readFile(path.join(abs, rel));
     files[rel] = manifestEntry(rel, body);
+    const sku = productSkuOf(rel, body);
+    if (sku) products[sku] = `/${path.posix.dirname(rel)}/`;
     inspect?.(rel, body);
     bytes += body.length;
   });
@@ -208,6 +215,8 @@ export async function readExport(dir, { inspect } = {}) {
     redirects: meta.redirects,
     site: { siteUrl: meta.siteUrl, firebaseProjectId: meta.firebaseProjectId },
     files: sorted,
+    products: Object.fromEntries(Object.entries(products).sort(([a], [b]) => (a < b ? -1 : 1))),
+    meta,
     count: rels.length,
     bytes,
   };

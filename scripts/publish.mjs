@@ -24,6 +24,7 @@ import path from 'node:path';
 import { say } from './lib.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
+import { mergeProductRedirects, pagePathOf } from './product-moves.mjs';
 import { refuseIf } from './release-checks.mjs';
 import { emptyState } from './target-state.mjs';
 
@@ -56,6 +57,7 @@ export { emptyState };
  * @property {string | null} previousId
  * @property {string[]} notes
  * @property {Record<string, string>} carried the S3 version ids of the files not uploaded, by path
+ * @property {Record<string, Buffer>} bodies files whose bytes the plan wrote rather than the export (the meta file, with the renamed products' redirects)
  * @property {Phase[]} phases
  */
 
@@ -107,6 +109,28 @@ function edgeRulesToKeep(releases, build) {
   return [...new Set([...all.slice(0, KEEP_EDGE_RULES_OF).map((r) => r.id), build.id])];
 }
 
+/** An export with the route rules it needs on a target whose current build is `previous`:
+ * a 301 from each old address of a renamed product to its new one (product-moves.mjs).
+ * The meta file is rewritten with them, so the bytes published and their manifest entry
+ * are the new file's; answers the export as it is published and the meta file's bytes,
+ * or no bytes when nothing moved (the export's own file is published as it is).
+ * @param {Export} exp
+ * @param {ReleaseRecord | null} previous
+ * @returns {{ build: Export, meta: Buffer | null }} */
+export function withProductRedirects(exp, previous) {
+  /** @type {Set<string>} */
+  const pages = new Set();
+  for (const rel of Object.keys(exp.files)) {
+    const page = pagePathOf(rel);
+    if (page) pages.add(page);
+  }
+  const redirects = mergeProductRedirects({ redirects: exp.redirects, products: exp.products, pages }, previous);
+  if (JSON.stringify(redirects) === JSON.stringify(exp.redirects)) return { build: exp, meta: null };
+  const rel = metaPath(exp.id);
+  const meta = Buffer.from(JSON.stringify({ ...exp.meta, redirects }));
+  return { build: { ...exp, redirects, meta: { ...exp.meta, redirects }, files: { ...exp.files, [rel]: manifestEntry(rel, meta) } }, meta };
+}
+
 /** Plans publishing `build` ({ id, timestamp, redirects, files }) onto a target in
  * `state`; kind 'rollback' restores an earlier build from the target's history instead of
  * uploading from an export, and does not save its (already saved) manifest.
@@ -115,6 +139,13 @@ function edgeRulesToKeep(releases, build) {
  * @param {{ kind?: 'release' | 'rollback' }} [options]
  * @returns {Plan} */
 export function planRelease(build, state, { kind = 'release' } = {}) {
+  /** @type {Record<string, Buffer>} */
+  const bodies = {};
+  if (kind === 'release' && 'products' in build && 'meta' in build) {
+    const moved = withProductRedirects(/** @type {Export} */ (build), state.current);
+    build = moved.build;
+    if (moved.meta) bodies[metaPath(build.id)] = moved.meta;
+  }
   /** @type {ReleaseRecord['files']} */
   const current = state.current?.files ?? {};
   // A release that started and never finished may have overwritten any of its files:
@@ -158,7 +189,7 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
     keepEdgeRulesOf: edgeRulesToKeep(state.releases, build),
     clearStarted: state.unfinished.map((u) => u.id),
   });
-  return { kind, build, previousId: state.current?.id ?? null, notes: state.notes ?? [], carried, phases };
+  return { kind, build, previousId: state.current?.id ?? null, notes: state.notes ?? [], carried, bodies, phases };
 }
 
 /** Every file the plan writes, in order.
@@ -289,7 +320,9 @@ function describeList(paths, list, indent = '       ') {
  * @returns {Promise<ReleaseRecord>} */
 export async function executePlan(plan, target, { source, log = (m) => say('release', m), firstStep = 1 }) {
   const { build } = plan;
+  /** @type {ReleaseRecord} */
   const record = { id: build.id, timestamp: build.timestamp, redirects: build.redirects, files: structuredClone(build.files) };
+  if (build.products) record.products = build.products;
   for (const [p, v] of Object.entries(plan.carried)) record.files[p].versionId = v;
   const total = plan.phases.length + firstStep - 1;
   const tag = (/** @type {number} */ i, /** @type {Phase} */ ph) => `${i + firstStep}/${total} ${ph.name}`;
@@ -307,7 +340,7 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
         CONCURRENCY,
         async (p) => {
           const entry = build.files[p];
-          const body = await source(p);
+          const body = plan.bodies[p] ?? (await source(p));
           if (body === null) {
             await target.restore(p, entry);
           } else {

@@ -21,6 +21,9 @@ import { latestPath } from './export-manifest.mjs';
  * @property {number} timestamp
  * @property {Redirect[]} redirects
  * @property {Record<string, RecordedEntry>} files
+ * @property {Record<string, string>} [products] SKU -> page path of every product page of the
+ *   build, which the next release compares with its own (product-moves.mjs); absent in
+ *   records saved before issue 40
  */
 
 /**

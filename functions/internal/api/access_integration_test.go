@@ -69,8 +69,8 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	pictures := &mediaRecorder{Store: media.NewDirStore(t.TempDir())}
 	deps.Media = pictures
 	deps.Publisher = CommandPublisher(&publish.Command{Args: []string{"true"}}) // as the local edge has one
-	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
-	deps.Card, deps.CardOffered = testCard(t, st), true       // card payment on, against stripe-mock
+	deps.ErrorReportLimit = DefaultErrorReportLimit                             // as DepsFromEnv sets it
+	deps.Card, deps.CardOffered = testCard(t, st), true                         // card payment on, against stripe-mock
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.

@@ -26,8 +26,10 @@ func CommandPublisher(c *publish.Command) Publisher { return commandPublisher{c}
 
 type commandPublisher struct{ c *publish.Command }
 
-func (p commandPublisher) Start(_ context.Context, by string) (publish.Status, error) { return p.c.Start(by) }
-func (p commandPublisher) Status(context.Context) (publish.Status, error)           { return p.c.Status(), nil }
+func (p commandPublisher) Start(_ context.Context, by string) (publish.Status, error) {
+	return p.c.Start(by)
+}
+func (p commandPublisher) Status(context.Context) (publish.Status, error) { return p.c.Status(), nil }
 
 // noPublisher is the answer where the server was given no way to publish (a function
 // deployed without the publish project, or a local edge without PUBLISH_DIR).

@@ -36,7 +36,9 @@ func (c *cloudBuilds) LatestBuild(context.Context, string) (publish.Build, error
 	return c.builds[len(c.builds)-1], nil
 }
 
-func (c *cloudBuilds) LastLogLines(context.Context, string, string, int) ([]string, error) { return nil, nil }
+func (c *cloudBuilds) LastLogLines(context.Context, string, string, int) ([]string, error) {
+	return nil, nil
+}
 
 // TestAdminPublishInTheCloud: where the publisher is the stage's CodeBuild project, the
 // status is idle before the first publish, a publish answers 202 running, a second while

@@ -134,5 +134,6 @@ test("the publish build's source: the repository's tracked files as a zip, what 
   // what is installed or made locally is not.
   for (const file of ['scripts/release', 'scripts/release.mjs', 'functions/go.mod', 'package-lock.json', 'site/package.json'])
     assert.ok(zip.includes(Buffer.from(file)), `${file} is not in the zip`);
-  for (const dir of ['node_modules/', '.local/', 'site/out/']) assert.ok(!zip.includes(Buffer.from(`\0${dir}`)) && !zip.subarray(30, 30 + dir.length).equals(Buffer.from(dir)), `${dir} is in the zip`);
+  for (const dir of ['node_modules/', '.local/', 'site/out/'])
+    assert.ok(!zip.includes(Buffer.from(`\0${dir}`)) && !zip.subarray(30, 30 + dir.length).equals(Buffer.from(dir)), `${dir} is in the zip`);
 });

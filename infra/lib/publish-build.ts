@@ -90,7 +90,7 @@ export class PublishBuild extends Construct {
     const stack = Stack.of(this);
     if (!props.sourceZip.endsWith('.zip')) throw new Error(`${this.node.path}: sourceZip must be a .zip of the repository, not ${props.sourceZip}`);
     this.source = new s3assets.Asset(this, 'Source', { path: props.sourceZip });
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.THREE_MONTHS });
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH });
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('codebuild.amazonaws.com'),
       description: `Publishes the ${props.stage} catalogue: scripts/release --target aws`,

@@ -33,9 +33,9 @@ export const PUBLISH_BUILD_SPEC = {
   env: { shell: 'bash' },
   phases: {
     install: {
-      // Go's own toolchain switch (GOTOOLCHAIN=auto) fetches the version functions/go.mod
-      // names when the image's is older.
-      'runtime-versions': { nodejs: '22', golang: '1.24' },
+      // Any Go of the image from 1.21 on will do: its toolchain switch (GOTOOLCHAIN=auto)
+      // fetches the version functions/go.mod names.
+      'runtime-versions': { nodejs: '22', golang: '1.23' },
       commands: ['node --version', 'go version'],
     },
     pre_build: {

@@ -31,7 +31,7 @@ describe.each(STAGES)('the %s publish build (the back office\'s "Publish catalog
       LogsConfig: { CloudWatchLogs: { Status: 'ENABLED', GroupName: refTo('PublishLogs') } },
     });
     const spec = JSON.parse(project.Properties['Source'].BuildSpec as string);
-    expect(spec.phases.install['runtime-versions']).toEqual({ nodejs: '22', golang: '1.24' });
+    expect(spec.phases.install['runtime-versions']).toEqual({ nodejs: '22', golang: '1.23' });
     expect(spec.phases.pre_build.commands).toContain('npm ci --no-audit --no-fund');
   });
 

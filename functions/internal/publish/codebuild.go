@@ -91,7 +91,11 @@ func (c CodeBuild) Start(ctx context.Context, by string) (Status, error) {
 	b, err := c.Builds.StartBuild(ctx, c.Project, map[string]string{ByVar: by})
 	if errors.Is(err, ErrBuildLimit) {
 		// Another staff member's publish started between the check and this one.
-		return c.Status(ctx)
+		s, serr := c.Status(ctx)
+		if serr != nil {
+			return Status{}, serr
+		}
+		return s, ErrRunning
 	}
 	if err != nil {
 		return Status{}, fmt.Errorf("start a build of %s: %w", c.Project, err)

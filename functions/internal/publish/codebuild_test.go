@@ -78,12 +78,12 @@ func TestCodeBuildStartsOneBuildAtATime(t *testing.T) {
 		t.Errorf("%d builds started, want 1", len(f.started))
 	}
 
-	// CodeBuild's own limit (a start between the check and the call) is no error: the
-	// running build's status.
+	// CodeBuild's own limit (another start between the check and the call) refuses the
+	// same way, with the newest build's status.
 	f.builds[0].Status = "SUCCEEDED"
 	f.startErr = ErrBuildLimit
-	if s, err = c.Start(ctx, "bob@example.com"); err != nil || s.By != "ann@example.com" {
-		t.Errorf("start over the limit: %+v, %v", s, err)
+	if s, err = c.Start(ctx, "bob@example.com"); !errors.Is(err, ErrRunning) || s.By != "ann@example.com" {
+		t.Errorf("start over the limit: %+v, %v; want ErrRunning", s, err)
 	}
 
 	f.listErr = errors.New("throttled")

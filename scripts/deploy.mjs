@@ -10,9 +10,13 @@
 //   … --lambda-dir DIR   built functions (default .local/lambda; built when missing)
 //   … --out DIR          where the synthesised templates go (default infra/cdk.out)
 //
+// Before the synth it packs the repository (git archive of the working tree's tracked
+// files) into .local/publish-source.zip: the source of the stage's publish build, which
+// cdk deploy uploads as an asset (docs/infrastructure.md "Publishing from the back office").
+//
 // The dry-run runs in the test command for both stages. Any error ends the run with one
 // line (`deploy: …`) and exit code 1; every failed check is named.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { capture, localBuildId, root, run, say } from './lib.mjs';
@@ -139,6 +143,29 @@ async function deployedStripeSecret(stackName, region) {
   return capture('aws', ['secretsmanager', 'get-secret-value', '--region', region, '--secret-id', arn, '--query', 'SecretString', '--output', 'text']);
 }
 
+/** Where the publish build's source is packed before the synth. */
+export const publishSourcePath = path.join(root, '.local', 'publish-source.zip');
+
+/** Packs the repository at dir into a zip at out, as the publish build runs it: the
+ * tracked files of the working tree (a commit `git stash create` makes of the uncommitted
+ * changes, else HEAD), so the build runs the code being deployed, without node_modules,
+ * .local or any export. Answers what was packed (a commit id).
+ * @param {string} out
+ * @param {string} [dir]
+ * @returns {Promise<string>} */
+export async function packPublishSource(out, dir = root) {
+  const git = (/** @type {string[]} */ args) => capture('git', args, { cwd: dir }).then((s) => s.trim());
+  let tree;
+  try {
+    tree = (await git(['stash', 'create'])) || (await git(['rev-parse', 'HEAD']));
+  } catch (err) {
+    throw new Error(`the publish build's source is packed with git archive, and ${dir} is not a git work tree with a commit (${err.message})`);
+  }
+  mkdirSync(path.dirname(out), { recursive: true });
+  await run('git', ['archive', '--format=zip', '-o', out, tree], { cwd: dir });
+  return tree;
+}
+
 /** The stacks of a synthesised cloud assembly: [{ name, region }], in deploy order
  * (the edge stack, which the shop stack depends on, first).
  * @param {string} outDir */
@@ -218,6 +245,13 @@ export function firstDeploySteps({ stage, config, stacks, lambdaDir }) {
       'The first release (with the variables of step 6; it refuses a loopback or http SITE_URL, a demo- project, the Auth emulator, shop.json placeholders)',
       ['scripts/release --target aws --dry-run   (needs a built export: the first run without --dry-run builds it)', 'scripts/release --target aws'],
     ],
+    [
+      `Publishing from the back office (the CodeBuild project ${out('PublishProjectName')}, which runs scripts/release --target aws on the deployed commit)`,
+      [
+        `put the Firebase Web API key in cdk.json stages.${stage}.firebaseApiKey (and firebaseAuthDomain if it is not ${config.firebaseProjectId}.firebaseapp.com), then deploy again: until then the back office's publish fails at once, saying so`,
+        `its source is .local/publish-source.zip, which scripts/deploy packs (git archive) and cdk deploy uploads: every deploy publishes with the code it deploys`,
+      ],
+    ],
   ];
 }
 
@@ -249,8 +283,10 @@ export async function main(argv, env = process.env) {
     await buildLambdas(lambdaDir);
   }
   const outDir = path.resolve(opt.out ?? path.join(root, 'infra', 'cdk.out'));
+  const packed = await packPublishSource(publishSourcePath);
+  say('deploy', `packed the publish build's source (${packed.slice(0, 12)}) into ${path.relative(root, publishSourcePath)}`);
   // build: the version every function's log lines carry (BUILD_ID, docs/operations.md).
-  const cdkArgs = ['-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`, '-c', `build=${localBuildId()}`];
+  const cdkArgs = ['-c', `stage=${stage}`, '-c', `lambdaDir=${lambdaDir}`, '-c', `publishSource=${publishSourcePath}`, '-c', `build=${localBuildId()}`];
   // Offline: no account lookup, no instance metadata probe.
   const cdkEnv = { ...env, AWS_EC2_METADATA_DISABLED: 'true', CDK_DISABLE_VERSION_CHECK: '1' };
   say('deploy', `synthesising with ${cdkBin.replace(`${root}/`, '')} (${readJson(path.join(root, 'node_modules', 'aws-cdk', 'package.json')).version})`);

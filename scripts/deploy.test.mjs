@@ -4,11 +4,12 @@
 // Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { root } from './lib.mjs';
-import { STRIPE_WEBHOOK_EVENTS, checkPrerequisites, firstDeploySteps, stripeKeyProblems } from './deploy.mjs';
+import { STRIPE_WEBHOOK_EVENTS, checkPrerequisites, firstDeploySteps, packPublishSource, stripeKeyProblems } from './deploy.mjs';
 
 const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8'));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -78,6 +79,9 @@ test('the plan: bootstrap of both regions, both stacks, outputs to release varia
     /\.local\/bin\/seed -allow-aws/,
     /Grant staff/,
     /scripts\/release --target aws --dry-run/,
+    /Publishing from the back office \(the CodeBuild project <TradeShop-production output PublishProjectName>/,
+    /cdk\.json stages\.production\.firebaseApiKey/,
+    /\.local\/publish-source\.zip/,
   ];
   const at = order.map((re) => text.search(re));
   assert.ok(
@@ -118,4 +122,18 @@ test("the Stripe keys' mode: production refuses a test key, staging a live one; 
 test('the webhook endpoint is registered for exactly the events the webhook handles (docs/payments.md)', () => {
   const doc = readFileSync(path.join(root, 'docs', 'infrastructure.md'), 'utf8');
   for (const e of STRIPE_WEBHOOK_EVENTS) assert.ok(doc.includes(`\`${e}\``), `docs/infrastructure.md "First deploy" does not name ${e}`);
+});
+
+test("the publish build's source: the repository's tracked files as a zip, what the build runs", async () => {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'tradeshop-source-')), 'publish-source.zip');
+  const packed = await packPublishSource(out);
+  assert.match(packed, /^[0-9a-f]{40}$/);
+  const zip = readFileSync(out);
+  assert.equal(zip.subarray(0, 2).toString(), 'PK', 'a zip');
+  // What the build runs (scripts/release, the Go module, the locked packages) is in it;
+  // what is installed or made locally is not.
+  for (const file of ['scripts/release', 'scripts/release.mjs', 'functions/go.mod', 'package-lock.json', 'site/package.json'])
+    assert.ok(zip.includes(Buffer.from(file)), `${file} is not in the zip`);
+  for (const dir of ['node_modules/', '.local/', 'site/out/'])
+    assert.ok(!zip.includes(Buffer.from(`\0${dir}`)) && !zip.subarray(30, 30 + dir.length).equals(Buffer.from(dir)), `${dir} is in the zip`);
 });

@@ -69,6 +69,13 @@ export interface Endpoint extends FunctionRights {
    * there yet is a 404, not a 403) and MEDIA_BUCKET in its environment.
    */
   readonly mediaBucket: boolean;
+  /**
+   * The function publishes the catalogue through the stage's CodeBuild publish project
+   * (the back office's "Publish catalogue"): codebuild:StartBuild, ListBuildsForProject
+   * and BatchGetBuilds on that project, logs:GetLogEvents on its log group, and
+   * PUBLISH_PROJECT in its environment (lib/publish-build.ts).
+   */
+  readonly publishBuild: boolean;
 }
 
 /** The media bucket's objects a mediaBucket function may write and read. */
@@ -134,6 +141,8 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
     const group = ENDPOINT_GROUPS.find((g) => g === raw['group']) ?? fail(`group must be one of ${ENDPOINT_GROUPS.join(', ')}`);
     const mediaBucket = raw['mediaBucket'] ?? false;
     if (typeof mediaBucket !== 'boolean') fail('mediaBucket must be true or false');
+    const publishBuild = raw['publishBuild'] ?? false;
+    if (typeof publishBuild !== 'boolean') fail('publishBuild must be true or false');
     const routes = Array.isArray(raw['routes']) && raw['routes'].length > 0 ? (raw['routes'] as unknown[]) : fail('routes must be a non-empty list');
     return {
       ...r,
@@ -141,6 +150,7 @@ export function loadEndpoints(file: string = ENDPOINTS_PATH): Endpoint[] {
       memoryMB,
       timeoutSeconds,
       mediaBucket: mediaBucket as boolean,
+      publishBuild: publishBuild as boolean,
       routes: routes.map((route): Route => {
         const m = typeof route === 'string' ? /^([A-Z]+) (\/api\/\S+)$/.exec(route) : null;
         const method = METHODS.find((x) => x === m?.[1]);

@@ -4,6 +4,7 @@ import { EmailSender } from './email-sender';
 import { loadEndpoints, type Endpoint } from './endpoints';
 import { EdgeAlarmsStack, ShopMonitoring } from './monitoring';
 import { OrderSweeper } from './order-sweeper';
+import { PublishBuild } from './publish-build';
 import { StatementSender } from './statement-sender';
 import { loadTableSchema, type TableSchema } from './schema';
 import { loadSecurityHeaders, type SecurityHeaders } from './security-headers';
@@ -52,6 +53,14 @@ export interface StageConfig {
    * creates, changes nor deletes it.
    */
   readonly tableName?: string;
+  /**
+   * The Firebase project's Web API key (public: it is in every page's script), for the
+   * publish build's site (NEXT_PUBLIC_FIREBASE_API_KEY). Until it is set the back office's
+   * publish fails at once, saying so.
+   */
+  readonly firebaseApiKey?: string;
+  /** The Firebase auth domain; default `{firebaseProjectId}.firebaseapp.com`. */
+  readonly firebaseAuthDomain?: string;
 }
 
 /** Inputs of {@link ShopStack}. */
@@ -74,6 +83,11 @@ export interface ShopStackProps extends StackProps {
   /** The code's version, BUILD_ID on every function, on every log line (docs/operations.md);
    * scripts/deploy passes the short commit. Default `unversioned`. */
   readonly build?: string;
+  /**
+   * The repository at the deployed commit as a zip: the source of the publish build
+   * (scripts/deploy makes it with git archive; docs/infrastructure.md "First deploy").
+   */
+  readonly publishSource: string;
 }
 
 /**
@@ -85,6 +99,8 @@ export class ShopStack extends Stack {
   public readonly api: ShopApi;
   public readonly site: StaticSite;
   public readonly monitoring: ShopMonitoring;
+  /** The back office's "Publish catalogue": the CodeBuild project that runs the release. */
+  public readonly publish: PublishBuild;
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
     super(scope, id, props);
@@ -191,6 +207,22 @@ export class ShopStack extends Stack {
     this.site.notFound.addEnvironment('STAGE', stage).addEnvironment('BUILD_ID', build);
     // The back office's picture upload publishes to the media bucket (made with the site).
     for (const e of this.api.endpoints.filter((x) => x.mediaBucket)) grantMediaBucket(this.api.functions.get(e.name)!, this.site.mediaBucket);
+    // The back office's "Publish catalogue" starts the release on CodeBuild (issue 40).
+    this.publish = new PublishBuild(this, 'Publish', {
+      sourceZip: props.publishSource,
+      stage,
+      table: this.shopTable.table,
+      siteBucket: this.site.bucket,
+      distribution: this.site.distribution,
+      routeRules: this.site.routeRules,
+      siteUrl: siteOrigin,
+      firebase: {
+        projectId: props.config.firebaseProjectId,
+        ...(props.config.firebaseApiKey !== undefined && { apiKey: props.config.firebaseApiKey }),
+        ...(props.config.firebaseAuthDomain !== undefined && { authDomain: props.config.firebaseAuthDomain }),
+      },
+    });
+    for (const e of this.api.endpoints.filter((x) => x.publishBuild)) this.publish.grantStartAndRead(this.api.functions.get(e.name)!);
 
     this.monitoring = new ShopMonitoring(this, 'Monitoring', {
       stage,
@@ -217,6 +249,11 @@ export class ShopStack extends Stack {
     output('DashboardName', this.monitoring.dashboard.dashboardName, 'The CloudWatch dashboard of the stage');
     output('AlarmTopicArn', this.monitoring.alarmTopic.topic.topicArn, 'Where the alarms go (email: shop.json operations.alarm_email)');
     output('SmtpSecretArn', smtpSecret.secretArn, 'Secret to put the SES SMTP credentials in (docs/infrastructure.md "Email")');
+    output(
+      'PublishProjectName',
+      this.publish.project.projectName,
+      'The CodeBuild project the back office\'s "Publish catalogue" starts (scripts/release --target aws)',
+    );
     output('StripeSecretArn', stripeSecret.secretArn, 'Secret to put the Stripe keys in (docs/infrastructure.md "First deploy")');
   }
 }
@@ -238,7 +275,16 @@ export interface StageStacks {
  */
 export function addStage(
   app: App,
-  options: { stage: Stage; config: StageConfig; lambdaDir: string; alarmEmail: string; build?: string; idPrefix?: string; account?: string },
+  options: {
+    stage: Stage;
+    config: StageConfig;
+    lambdaDir: string;
+    publishSource: string;
+    alarmEmail: string;
+    build?: string;
+    idPrefix?: string;
+    account?: string;
+  },
 ): StageStacks {
   const { stage, config } = options;
   const { alarmEmail } = options;
@@ -258,6 +304,7 @@ export function addStage(
     stage,
     config,
     lambdaDir: options.lambdaDir,
+    publishSource: options.publishSource,
     webAclArn: edge.webAcl.webAcl.attrArn,
     alarmEmail,
     ...(options.build !== undefined && { build: options.build }),

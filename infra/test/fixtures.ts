@@ -38,6 +38,14 @@ export function fakeLambdaDir(names: readonly string[] = binaryNames): string {
 }
 
 const lambdaDir = fakeLambdaDir();
+
+/** A stand-in of the publish build's source zip (scripts/deploy makes the real one). */
+export function fakePublishSource(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tradeshop-source-')), 'publish-source.zip');
+  writeFileSync(file, 'stand-in for the repository zip\n');
+  return file;
+}
+const publishSource = fakePublishSource();
 /** The build the test stacks are deployed as (BUILD_ID on every function). */
 export const testBuild = 'abc1234-dirty';
 const stacks = new Map<Stage, StageStacks>();
@@ -47,7 +55,16 @@ const templates = new Map<string, Template>();
 export function stageStacks(stage: Stage): StageStacks {
   let s = stacks.get(stage);
   if (s === undefined) {
-    s = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir, alarmEmail, build: testBuild, idPrefix: 'Test', account: '123456789012' });
+    s = addStage(new App(), {
+      stage,
+      config: stageConfigs[stage],
+      lambdaDir,
+      publishSource,
+      alarmEmail,
+      build: testBuild,
+      idPrefix: 'Test',
+      account: '123456789012',
+    });
     stacks.set(stage, s);
   }
   return s;

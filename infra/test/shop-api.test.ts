@@ -9,6 +9,7 @@ import {
   alarmEmail,
   expectedStatements,
   fakeLambdaDir,
+  fakePublishSource,
   functionNames,
   rawFile,
   resources,
@@ -258,7 +259,14 @@ describe('ShopApi validation', () => {
 
   it('builds a stack for every configured stage', () => {
     for (const stage of STAGES) {
-      const { shop, edge } = addStage(new App(), { stage, config: stageConfigs[stage], lambdaDir: fakeLambdaDir(), alarmEmail, idPrefix: 'V' });
+      const { shop, edge } = addStage(new App(), {
+        stage,
+        config: stageConfigs[stage],
+        lambdaDir: fakeLambdaDir(),
+        publishSource: fakePublishSource(),
+        alarmEmail,
+        idPrefix: 'V',
+      });
       expect(() => [Template.fromStack(edge), Template.fromStack(shop)]).not.toThrow();
     }
   });

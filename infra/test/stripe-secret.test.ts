@@ -63,6 +63,7 @@ describe('the functions with stripeSecret', () => {
     memoryMB: 256,
     timeoutSeconds: 10,
     mediaBucket: false,
+    publishBuild: false,
   };
   const endpoints = [
     ...loadEndpoints()

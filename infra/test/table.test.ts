@@ -4,7 +4,18 @@ import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA_PATH, loadTableSchema, parseTableSchema, type TableSchema } from '../lib/schema';
 import { STAGES, addStage, parseStage } from '../lib/shop-stack';
-import { alarmEmail, fakeLambdaDir, functionNames, inlinedTemplate, resources, stackTemplate, stageConfigs, tableStatements, type Statement } from './fixtures';
+import {
+  alarmEmail,
+  fakeLambdaDir,
+  fakePublishSource,
+  functionNames,
+  inlinedTemplate,
+  resources,
+  stackTemplate,
+  stageConfigs,
+  tableStatements,
+  type Statement,
+} from './fixtures';
 import { SHOP_TABLE_LOGICAL_ID, ShopTable } from '../lib/table';
 
 // Expectations come straight from the JSON file, not through the loader under test,
@@ -137,6 +148,7 @@ describe('a stage pointed at a restored table (cdk.json stages.{stage}.tableName
     stage: 'production',
     config: { ...stageConfigs.production, tableName: RESTORED },
     lambdaDir: fakeLambdaDir(),
+    publishSource: fakePublishSource(),
     alarmEmail,
     idPrefix: 'R',
   });

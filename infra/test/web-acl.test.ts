@@ -3,7 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { STAGES, addStage, ORIGIN_SECRET_HEADER } from '../lib/shop-stack';
 import { COUNTED_COMMON_RULES, TOO_MANY_MESSAGE } from '../lib/web-acl';
-import { alarmEmail, edgeTemplate, fakeLambdaDir, resources, secretRef, stackTemplate, stageConfigs, stageStacks } from './fixtures';
+import { alarmEmail, edgeTemplate, fakeLambdaDir, fakePublishSource, resources, secretRef, stackTemplate, stageConfigs, stageStacks } from './fixtures';
 
 describe.each(STAGES)('the %s web ACL and the API origin', (stage) => {
   const edge = edgeTemplate(stage);
@@ -105,6 +105,7 @@ describe('web ACL validation', () => {
       stage: 'staging',
       config: { ...stageConfigs.staging, clientRateLimit: limit as never },
       lambdaDir: fakeLambdaDir(),
+      publishSource: fakePublishSource(),
       alarmEmail,
       idPrefix: 'W',
     });

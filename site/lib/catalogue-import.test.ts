@@ -128,6 +128,9 @@ describe('the catalogue import page', () => {
       'The publish failed: next build exited with 1. The catalogue pages are as they were; try again, or ask a release engineer.',
     );
     expect(publishSentence(status({ state: 'running' }))).toMatch(/^Publishing the catalogue…/);
+    expect(publishSentence(status({ state: 'running', message: "installing the site's packages (step 6 of 11: PRE_BUILD)" }))).toBe(
+      "Publishing the catalogue… Installing the site's packages (step 6 of 11: PRE_BUILD). This builds the whole site and takes a few minutes; you can leave this page.",
+    );
     expect(publishSentence(status({ state: 'idle' }))).toMatch(/change when the catalogue is published/);
   });
 });

@@ -151,8 +151,12 @@ export const catalogueExportName = (file: 'products' | 'categories', now = Date.
 /** What the publish section says of a publish's state. */
 export function publishSentence(s: PublishStatus): string {
   switch (s.state) {
-    case 'running':
-      return 'Publishing the catalogue… This builds the whole site and takes a few minutes; you can leave this page.';
+    case 'running': {
+      // Where it is (in the cloud, the build's step: "installing the site's packages (step 6 of 11: PRE_BUILD)").
+      const step = s.message.trim().replace(/[.\s]+$/, '');
+      const progress = step ? `${step[0]!.toUpperCase()}${step.slice(1)}. ` : '';
+      return `Publishing the catalogue… ${progress}This builds the whole site and takes a few minutes; you can leave this page.`;
+    }
     case 'done':
       return s.build_id ? `Published: build ${s.build_id} is live.` : 'Published: the new build is live.';
     case 'failed':

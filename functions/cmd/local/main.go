@@ -84,8 +84,8 @@ func run(log *slog.Logger) error {
 	// The back office's "Publish catalogue" runs the same release as scripts/release
 	// into the folder this edge serves from (docs/catalogue-import.md "Publishing").
 	if dir := os.Getenv("PUBLISH_DIR"); dir != "" {
-		deps.Publisher = &publish.Command{Dir: env("REPO_DIR", "."), Env: os.Environ(),
-			Args: []string{"node", "scripts/release.mjs", "--target", "dir:" + dir}}
+		deps.Publisher = api.CommandPublisher(&publish.Command{Dir: env("REPO_DIR", "."), Env: os.Environ(),
+			Args: []string{"node", "scripts/release.mjs", "--target", "dir:" + dir}})
 		log.Info("publishing from the back office", "to", dir)
 	}
 	h := edge.New(edge.Config{

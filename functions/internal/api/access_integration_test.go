@@ -68,9 +68,9 @@ func TestEndpointsStayWithinTheirTableRights(t *testing.T) {
 	deps.Search = search.NewProvider(catalogueIndex(st), searchMaxAge) // as DepsFromEnv builds it
 	pictures := &mediaRecorder{Store: media.NewDirStore(t.TempDir())}
 	deps.Media = pictures
-	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one
-	deps.ErrorReportLimit = DefaultErrorReportLimit           // as DepsFromEnv sets it
-	deps.Card, deps.CardOffered = testCard(t, st), true       // card payment on, against stripe-mock
+	deps.Publisher = CommandPublisher(&publish.Command{Args: []string{"true"}}) // as the local edge has one
+	deps.ErrorReportLimit = DefaultErrorReportLimit                             // as DepsFromEnv sets it
+	deps.Card, deps.CardOffered = testCard(t, st), true                         // card payment on, against stripe-mock
 	withSecret := NewHandler(deps)
 	// As DepsForEndpoint builds a function deployed without CSRF_SECRET: any use of the
 	// secret panics.

@@ -55,6 +55,11 @@ type DeployedFunction struct {
 	// read the stage's Stripe secret (STRIPE_SECRET_ARN: Secrets Manager JSON
 	// {"secret_key","webhook_secret"}, read at cold start); no other function can.
 	StripeSecret bool `json:"stripeSecret,omitempty"`
+	// PublishBuild: the function publishes the catalogue by starting and reading builds
+	// of the stage's publish project (PUBLISH_PROJECT; codebuild:StartBuild,
+	// ListBuildsForProject and BatchGetBuilds on that project, logs:GetLogEvents on its
+	// log group).
+	PublishBuild bool `json:"publishBuild,omitempty"`
 }
 
 // Deployment is endpoints.json.
@@ -151,7 +156,7 @@ func DeploymentFromRoutes() (Deployment, error) {
 }
 
 // deploymentComment is endpoints.json's "$comment", for a reader of the file.
-const deploymentComment = `The /api surface as the cloud deploys it: one Lambda per name, its routes, whether it gets the CSRF secret (csrfSecret: only the endpoints that check or issue tokens), and its table grants (access). Each grant is one IAM statement: DynamoDB actions on items whose partition key matches one of keys (ForAllValues:StringLike on dynamodb:LeadingKeys), or with index, a Query of that index (the catalogue; no key condition). A transaction needs each item's own action. jobs are functions no route serves (the order sweeper, the email sender). Read by infra/ (CDK), the Lambda build script and the Go functions (embedded); it is generated from routes.go (Endpoints() and the deploy facts beside it) by go generate ./internal/api/, so edit routes.go, never this file; and access_integration_test.go checks against DynamoDB Local that each endpoint and each job make only accesses their grants allow, and use the CSRF secret exactly when given it. group is the endpoint group metrics, alarms and the dashboard gather it under (jobs for the jobs). memoryMB is optional (default 256), as is timeoutSeconds (default 10; at most 29, under API Gateway's 30 s). mediaBucket: the function publishes product pictures to the media bucket (s3:PutObject and s3:GetObject on media/products/*, s3:ListBucket on the bucket so a missing picture is a 404, and MEDIA_BUCKET in its environment). stripeSecret: the function calls Stripe or checks its webhook signatures, so it may read the stage's Stripe secret (secretsmanager:GetSecretValue on that secret alone, STRIPE_SECRET_ARN in its environment). docs/infrastructure.md has the table a test keeps equal to this file.`
+const deploymentComment = `The /api surface as the cloud deploys it: one Lambda per name, its routes, whether it gets the CSRF secret (csrfSecret: only the endpoints that check or issue tokens), and its table grants (access). Each grant is one IAM statement: DynamoDB actions on items whose partition key matches one of keys (ForAllValues:StringLike on dynamodb:LeadingKeys), or with index, a Query of that index (the catalogue; no key condition). A transaction needs each item's own action. jobs are functions no route serves (the order sweeper, the email sender). Read by infra/ (CDK), the Lambda build script and the Go functions (embedded); it is generated from routes.go (Endpoints() and the deploy facts beside it) by go generate ./internal/api/, so edit routes.go, never this file; and access_integration_test.go checks against DynamoDB Local that each endpoint and each job make only accesses their grants allow, and use the CSRF secret exactly when given it. group is the endpoint group metrics, alarms and the dashboard gather it under (jobs for the jobs). memoryMB is optional (default 256), as is timeoutSeconds (default 10; at most 29, under API Gateway's 30 s). mediaBucket: the function publishes product pictures to the media bucket (s3:PutObject and s3:GetObject on media/products/*, s3:ListBucket on the bucket so a missing picture is a 404, and MEDIA_BUCKET in its environment). stripeSecret: the function calls Stripe or checks its webhook signatures, so it may read the stage's Stripe secret (secretsmanager:GetSecretValue on that secret alone, STRIPE_SECRET_ARN in its environment). publishBuild: the function publishes the catalogue through the stage's CodeBuild publish project (codebuild:StartBuild, ListBuildsForProject and BatchGetBuilds on that project, logs:GetLogEvents on its log group, and PUBLISH_PROJECT in its environment). docs/infrastructure.md has the table a test keeps equal to this file.`
 
 // EncodeDeployment writes d as endpoints.json: one line per function, keys in a fixed
 // order, so a change to one endpoint is a one-line diff.
@@ -184,6 +189,9 @@ func writeFunctions(b *bytes.Buffer, fs []DeployedFunction) {
 		}
 		if f.StripeSecret {
 			b.WriteString(", \"stripeSecret\": true")
+		}
+		if f.PublishBuild {
+			b.WriteString(", \"publishBuild\": true")
 		}
 		grants := make([]string, len(f.Access))
 		for j, g := range f.Access {

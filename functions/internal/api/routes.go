@@ -41,8 +41,9 @@ type Deps struct {
 	// upload): the media bucket where MEDIA_BUCKET is set, the local edge's media folder;
 	// nil where neither is (the upload then answers 503).
 	Media media.Store
-	// Publisher publishes the catalogue from the back office; nil where the stack
-	// cannot (the cloud: a release engineer runs scripts/release).
+	// Publisher publishes the catalogue from the back office: the local edge's command,
+	// the stage's CodeBuild project in the cloud (lambdarun, where PUBLISH_PROJECT is
+	// set); nil where neither is given (the endpoints then answer 501).
 	Publisher Publisher
 	// Card takes card payments through Stripe (package cardpay), its keys read from the
 	// environment or, where STRIPE_SECRET_ARN names it, the Stripe secret; nil without a
@@ -246,7 +247,7 @@ func Endpoints(d Deps) []Endpoint {
 // does), its table grants (Access: grant(actions, key patterns) or indexQuery(index), each
 // one IAM statement; TestEndpointsStayWithinTheirTableRights fails on any access they do
 // not allow), and optionally MemoryMB (default 256), TimeoutSeconds (default 10, at most
-// 29) and MediaBucket. Their routes come from Endpoints(). endpoints.json, which the CDK
+// 29), MediaBucket and PublishBuild. Their routes come from Endpoints(). endpoints.json, which the CDK
 // app deploys, is generated from these by go generate ./internal/api/ (cmd/deployment),
 // in this order.
 //
@@ -324,7 +325,9 @@ var endpointFunctions = []DeployedFunction{
 		grant("ConditionCheckItem", "SENT"),
 	}},
 	{Name: "adminMe", Group: "admin", CSRFSecret: true, Access: []Grant{}},
-	{Name: "adminPublish", Group: "admin", CSRFSecret: true, Access: []Grant{}},
+	// Publishing from the back office (issue 40): in the cloud it starts and reads builds
+	// of the stage's publish project (PublishBuild), which reads the table itself.
+	{Name: "adminPublish", Group: "admin", CSRFSecret: true, PublishBuild: true, Access: []Grant{}},
 	{Name: "adminOrders", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem", "USER#*")}},
 	// The order's refunds to the card (issue 36): a Query of its account's partition.
 	{Name: "adminOrder", Group: "admin", CSRFSecret: true, Access: []Grant{indexQuery("gsi3"), grant("GetItem Query", "USER#*"), grant("Query", "AUDIT#ORDER#*")}},

@@ -136,7 +136,7 @@ func Open(ctx context.Context, getenv func(string) string) (*Bench, error) {
 			Payments: payments.Service{Store: deps.Store, Now: deps.Now}, Notify: mail.Notices{Shop: deps.Shop}, Now: deps.Now, Log: deps.Log}
 	}
 	b.webhookSecret = deps.Card.Config.WebhookSecret
-	deps.Publisher = &publish.Command{Args: []string{"true"}} // as the local edge has one; publishing reads no table
+	deps.Publisher = api.CommandPublisher(&publish.Command{Args: []string{"true"}}) // as the local edge has one; publishing reads no table
 	for _, e := range api.Endpoints(deps) {
 		b.routes = append(b.routes, e.Name+" "+e.Pattern)
 	}

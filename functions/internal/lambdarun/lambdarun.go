@@ -7,16 +7,19 @@ package lambdarun
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/tradeshop/functions/config"
 	"github.com/tradeshop/functions/internal/api"
 	"github.com/tradeshop/functions/internal/metrics"
+	"github.com/tradeshop/functions/internal/publish"
 	"github.com/tradeshop/functions/internal/store"
 )
 
@@ -54,6 +57,9 @@ func Handler(ctx context.Context, getenv func(string) string, log *slog.Logger) 
 	if name == "search" {
 		deps.Search.Warm() // build the index while the first request is on its way
 	}
+	if deps.Publisher, err = publisherFromEnv(ctx, getenv); err != nil {
+		return nil, err
+	}
 	h, err := api.EndpointHandler(deps, name)
 	if err != nil {
 		return nil, err
@@ -63,6 +69,26 @@ func Handler(ctx context.Context, getenv func(string) string, log *slog.Logger) 
 		return nil, err
 	}
 	return guard(h), nil
+}
+
+// PublishProjectVar names the stage's CodeBuild publish project, which the back office's
+// "Publish catalogue" starts (infra/lib/publish-build.ts sets it on the functions with
+// publishBuild in endpoints.json).
+const PublishProjectVar = "PUBLISH_PROJECT"
+
+// publisherFromEnv is the publisher over the CodeBuild project PUBLISH_PROJECT names,
+// with the function's own credentials and region; nil without it (the endpoints then
+// answer 501).
+func publisherFromEnv(ctx context.Context, getenv func(string) string) (api.Publisher, error) {
+	project := getenv(PublishProjectVar)
+	if project == "" {
+		return nil, nil
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(store.ConfigFromEnv(getenv).Region))
+	if err != nil {
+		return nil, fmt.Errorf("publish project %s: %w", project, err)
+	}
+	return publish.CodeBuild{Builds: publish.NewAWSBuilds(cfg), Project: project}, nil
 }
 
 // Serve hands h to the Lambda runtime behind the API Gateway v2 adapter, with request

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/tradeshop/functions/internal/publish"
 )
 
 // TestHandlerServesTheEndpointItIsTold starts the one API binary's handler as the cloud
@@ -58,5 +60,28 @@ func TestHandlerServesTheEndpointItIsTold(t *testing.T) {
 				t.Errorf("another endpoint's route: %d, want 404", w.Code)
 			}
 		})
+	}
+}
+
+// TestPublisherFromEnv: a function given PUBLISH_PROJECT publishes through that CodeBuild
+// project; one without has no publisher (the endpoints answer 501).
+func TestPublisherFromEnv(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"AWS_REGION": "eu-west-2"}
+	getenv := func(k string) string { return env[k] }
+	if p, err := publisherFromEnv(context.Background(), getenv); p != nil || err != nil {
+		t.Errorf("without %s: %v, %v; want no publisher", PublishProjectVar, p, err)
+	}
+	env[PublishProjectVar] = "Publish-abc"
+	p, err := publisherFromEnv(context.Background(), getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, ok := p.(publish.CodeBuild)
+	if !ok || cb.Project != "Publish-abc" {
+		t.Fatalf("publisher %#v, want publish.CodeBuild of Publish-abc", p)
+	}
+	if b, ok := cb.Builds.(*publish.AWSBuilds); !ok || b.Region != "eu-west-2" {
+		t.Errorf("builds %#v, want AWSBuilds in eu-west-2", cb.Builds)
 	}
 }

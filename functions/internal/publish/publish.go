@@ -1,7 +1,9 @@
 // Package publish runs the release that puts a catalogue change in front of buyers
-// from the back office (docs/catalogue-import.md "Publishing"): where the stack can
-// build the site (the local edge), a command (scripts/release --target dir:…) run one
-// at a time, its state and last lines of output kept for the page to poll.
+// from the back office (docs/catalogue-import.md "Publishing"): on the local edge a
+// command (scripts/release --target dir:…) run one at a time, its state and last lines
+// of output kept for the page to poll (Command); in the cloud a build of the stage's
+// CodeBuild project, which runs scripts/release --target aws, one at a time, its phase
+// and last lines read back from CodeBuild and CloudWatch Logs (CodeBuild).
 package publish
 
 import (

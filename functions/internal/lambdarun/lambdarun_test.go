@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/codebuild"
+
 	"github.com/tradeshop/functions/internal/publish"
 )
 
@@ -81,7 +83,11 @@ func TestPublisherFromEnv(t *testing.T) {
 	if !ok || cb.Project != "Publish-abc" {
 		t.Fatalf("publisher %#v, want publish.CodeBuild of Publish-abc", p)
 	}
-	if b, ok := cb.Builds.(*publish.AWSBuilds); !ok || b.Region != "eu-west-2" {
-		t.Errorf("builds %#v, want AWSBuilds in eu-west-2", cb.Builds)
+	b, ok := cb.Builds.(*publish.AWSBuilds)
+	if !ok {
+		t.Fatalf("builds %#v, want AWSBuilds", cb.Builds)
+	}
+	if c, ok := b.CodeBuild.(*codebuild.Client); !ok || c.Options().Region != "eu-west-2" {
+		t.Errorf("CodeBuild client %#v, want one in eu-west-2", b.CodeBuild)
 	}
 }

@@ -13,12 +13,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/codebuild"
 )
 
-// TestAWSBuildsSpeaksTheJSONAPIs checks each call against a stand-in of the two APIs:
-// the operation in X-Amz-Target, a SigV4 signature for the service, the body, and the
-// answer read back (including an error answer's type).
+// standIn is AWSBuilds with the SDK's clients pointed at srv (endpoint answers each
+// service's URL), with static credentials in eu-west-2 and no retries.
+func standIn(srv *httptest.Server, endpoint func(service string) string) *AWSBuilds {
+	cfg := aws.Config{Region: "eu-west-2", Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""),
+		HTTPClient: srv.Client(), Retryer: func() aws.Retryer { return aws.NopRetryer{} }}
+	return &AWSBuilds{
+		CodeBuild: codebuild.NewFromConfig(cfg, func(o *codebuild.Options) { o.BaseEndpoint = aws.String(endpoint("codebuild")) }),
+		Logs:      cloudwatchlogs.NewFromConfig(cfg, func(o *cloudwatchlogs.Options) { o.BaseEndpoint = aws.String(endpoint("logs")) }),
+	}
+}
+
+// TestAWSBuildsSpeaksTheJSONAPIs checks each call of the SDK's clients against a stand-in
+// of the two APIs: the operation in X-Amz-Target, a SigV4 signature for the service, the
+// body, and the answer read back (including an error answer's type).
 func TestAWSBuildsSpeaksTheJSONAPIs(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -33,7 +47,7 @@ func TestAWSBuildsSpeaksTheJSONAPIs(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		target := r.Header.Get("X-Amz-Target")
-		service := strings.TrimPrefix(r.URL.Path, "/")
+		service := strings.Trim(r.URL.Path, "/")
 		auth := r.Header.Get("Authorization")
 		if !strings.HasPrefix(auth, "AWS4-HMAC-SHA256 Credential=AKID/") || !strings.Contains(auth, "/eu-west-2/"+service+"/aws4_request") {
 			t.Errorf("%s: Authorization %q", target, auth)
@@ -56,8 +70,7 @@ func TestAWSBuildsSpeaksTheJSONAPIs(t *testing.T) {
 		_, _ = io.WriteString(w, answers[target])
 	}))
 	t.Cleanup(srv.Close)
-	a := &AWSBuilds{Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""), Region: "eu-west-2", HTTP: srv.Client(),
-		Endpoint: func(service string) string { return srv.URL + "/" + service }}
+	a := standIn(srv, func(service string) string { return srv.URL + "/" + service })
 	ctx := context.Background()
 
 	b, err := a.LatestBuild(ctx, "publish")
@@ -98,8 +111,7 @@ func TestAWSBuildsNoBuildYet(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, `{"ids":[]}`) }))
 	t.Cleanup(srv.Close)
-	a := &AWSBuilds{Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""), Region: "eu-west-2", HTTP: srv.Client(),
-		Endpoint: func(string) string { return srv.URL }}
+	a := standIn(srv, func(string) string { return srv.URL })
 	if _, err := a.LatestBuild(context.Background(), "publish"); !errors.Is(err, ErrNoBuild) {
 		t.Errorf("LatestBuild of a project never built: %v, want ErrNoBuild", err)
 	}

@@ -26,8 +26,8 @@ type Build struct {
 	LogGroup, LogStream string
 }
 
-// Builds is what a cloud publish asks of CodeBuild and CloudWatch Logs; the signed JSON
-// client (NewAWSBuilds) is the real one, tests have their own.
+// Builds is what a cloud publish asks of CodeBuild and CloudWatch Logs; the SDK's
+// clients (NewAWSBuilds) are the real one, tests have their own.
 type Builds interface {
 	// StartBuild starts a build of project with env added to its environment.
 	StartBuild(ctx context.Context, project string, env map[string]string) (Build, error)

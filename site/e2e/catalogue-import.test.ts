@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, emulatorUser, launch, screenshot, shopURL, signInAs } from './browser';
-import { grantStaff } from './staff';
+import { axeViolations, launch, screenshot, shopURL, signInAs } from './browser';
+import { csvLine, exportedProducts, parseCSV, publishCatalogue, slugify } from './catalogue-admin';
+import { staffUser } from './staff';
 
 /** The catalogue import end to end (docs/back-office.md "Catalogue", docs/catalogue-import.md):
  * staff open /admin/catalogue/, upload a file with one new product (and its picture) and one
@@ -48,77 +49,15 @@ function picture(side: number): Buffer {
   ]);
 }
 
-/** A CSV file's rows (quoted cells as the export writes them, line breaks inside them included). */
-function parseCSV(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') {
-        quoted = false;
-      } else {
-        cell += c;
-      }
-    } else if (c === '"') {
-      quoted = true;
-    } else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') {
-      cell += c;
-    }
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
-
-const csvLine = (row: string[]) => row.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
-
-/** Catalogue.Slugify: lower case, & as "and", anything else not a letter or digit a hyphen. */
-const slugify = (s: string) =>
-  s
-    .toLowerCase()
-    .replaceAll('&', '-and-')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-
-/** The catalogue as staff export it (GET /api/admin/catalogue/export), as the page's own fetch. */
-async function exported(): Promise<string> {
-  const got = await page.evaluate(async (token) => {
-    const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-    const res = await fetch('/api/admin/catalogue/export?file=products', { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-    return { status: res.status, text: await res.text() };
-  }, staffToken);
-  expect(got.status, got.text.slice(0, 200)).toBe(200);
-  return got.text;
-}
-
 /** Pounds as the import reads them: 125 is "1.25". */
 const pounds = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
 
 beforeAll(async () => {
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  const staff = await emulatorUser();
-  await grantStaff(staff.email);
+  const staff = await staffUser();
+  staffToken = staff.idToken;
   await signInAs(page, staff);
-  const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: staff.email, password: staff.password, returnSecureToken: true }),
-  });
-  staffToken = ((await res.json()) as { idToken: string }).idToken;
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -138,7 +77,7 @@ describe('the catalogue import in the back office', () => {
 
     // The file: the export's header, the new product, and a product of the category with
     // its price moved (its stock cell left empty: the stock stays as it is).
-    const [header, ...rows] = parseCSV(await exported());
+    const [header, ...rows] = parseCSV(await exportedProducts(page, staffToken));
     if (!header) throw new Error('the export is empty');
     const col = (k: string) => header.indexOf(k);
     const row = rows.find((r) => r[col('category')] === String(CATEGORY.id) && r[col('status')] === 'active');
@@ -198,24 +137,7 @@ describe('the catalogue import in the back office', () => {
     { timeout: 900_000 },
     async () => {
       expect(changed.sku, 'the import above ran').not.toBe('');
-      await page.getByRole('button', { name: 'Publish catalogue' }).click();
-      const done = page.locator('[role="status"]').filter({ hasText: /^Published: / });
-      const failed = page.locator('[role="status"]').filter({ hasText: /^The publish failed/ });
-      await expect
-        .poll(
-          async () =>
-            (await failed.count())
-              ? `failed: ${await failed.textContent()} ${await page
-                  .locator('.publish-log')
-                  .textContent()
-                  .catch(() => '')}`
-              : await done.count(),
-          {
-            timeout: 840_000,
-            interval: 5_000,
-          },
-        )
-        .toBe(1);
+      await publishCatalogue(page);
       await screenshot(page, 'catalogue-import-published');
       // A second build of the same code: no page names the build, so the pages whose data
       // did not change are byte-identical and the release skips them; it uploads the ones

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { emulatorUser, launch, screenshot, shopURL, signInAs } from './browser';
-import { grantStaff } from './staff';
+import { launch, screenshot, shopURL, signInAs } from './browser';
+import { exportedProducts, parseCSV, csvLine, publishCatalogue, slugify } from './catalogue-admin';
+import { staffUser } from './staff';
 
 /** Renamed products keep their address (issue 40, docs/catalogue-import.md "Renaming a
  * product"): staff rename a product through the catalogue import and publish; the product's
@@ -16,42 +17,6 @@ const CATEGORY = 133;
 let browser: Browser;
 let page: Page;
 let staffToken = '';
-
-/** One CSV line of the file: quoted cells where needed, as the export writes them. */
-const csvLine = (row: string[]) => row.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
-
-/** The rows of a CSV file with quoted cells (no line breaks inside cells in this category). */
-function parseCSV(text: string): string[][] {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => l !== '')
-    .map((line) => {
-      const cells: string[] = [];
-      let cell = '';
-      let quoted = false;
-      for (let i = 0; i < line.length; i++) {
-        const c = line[i]!;
-        if (quoted && c === '"' && line[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else if (c === '"') quoted = !quoted;
-        else if (c === ',' && !quoted) {
-          cells.push(cell);
-          cell = '';
-        } else cell += c;
-      }
-      cells.push(cell);
-      return cells;
-    });
-}
-
-/** Catalogue.Slugify: lower case, & as "and", anything else not a letter or digit a hyphen. */
-const slugify = (s: string) =>
-  s
-    .toLowerCase()
-    .replaceAll('&', '-and-')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 
 /** A product's page path: its name's slug and its SKU (catimport's productOf). */
 const productPath = (name: string, sku: string) => `/${slugify(name)}-${sku.toLowerCase()}/`;
@@ -73,15 +38,9 @@ async function sitemapPaths(): Promise<Set<string>> {
 beforeAll(async () => {
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  const staff = await emulatorUser();
-  await grantStaff(staff.email);
+  const staff = await staffUser();
+  staffToken = staff.idToken;
   await signInAs(page, staff);
-  const res = await fetch(`http://${process.env.AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: staff.email, password: staff.password, returnSecureToken: true }),
-  });
-  staffToken = ((await res.json()) as { idToken: string }).idToken;
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -95,13 +54,7 @@ describe('a product renamed through the catalogue import', () => {
     const products = page.getByLabel('Products file (.csv or .jsonl)');
     await expect.poll(() => products.count(), { timeout: 20_000 }).toBe(1);
 
-    const got = await page.evaluate(async (token) => {
-      const csrf = (await (await fetch('/api/csrf')).json()) as { token: string; header: string };
-      const res = await fetch('/api/admin/catalogue/export?file=products', { headers: { Authorization: `Bearer ${token}`, [csrf.header]: csrf.token } });
-      return { status: res.status, text: await res.text() };
-    }, staffToken);
-    expect(got.status, got.text.slice(0, 200)).toBe(200);
-    const [header, ...rows] = parseCSV(got.text);
+    const [header, ...rows] = parseCSV(await exportedProducts(page, staffToken));
     if (!header) throw new Error('the export is empty');
     const col = (k: string) => header.indexOf(k);
     const row = rows.find((r) => r[col('category')] === String(CATEGORY) && r[col('status')] === 'active');
@@ -135,21 +88,7 @@ describe('a product renamed through the catalogue import', () => {
     { timeout: 900_000 },
     async () => {
       expect(product.sku, 'the import above ran').not.toBe('');
-      await page.getByRole('button', { name: 'Publish catalogue' }).click();
-      const done = page.locator('[role="status"]').filter({ hasText: /^Published: / });
-      const failed = page.locator('[role="status"]').filter({ hasText: /^The publish failed/ });
-      await expect
-        .poll(
-          async () =>
-            (await failed.count())
-              ? `failed: ${await failed.textContent()} ${await page
-                  .locator('.publish-log')
-                  .textContent()
-                  .catch(() => '')}`
-              : await done.count(),
-          { timeout: 840_000, interval: 5_000 },
-        )
-        .toBe(1);
+      await publishCatalogue(page);
 
       // A permanent redirect straight to the new address, with or without the slash, the
       // query kept: the edge applies the build's route rules before its trailing-slash rule.

@@ -23,12 +23,17 @@ const render = (inStock: boolean, forward: { delivery_from: string; order_by: st
   renderToStaticMarkup(<BackInStockAlert sku="GC101-00001" name="Robin cards" inStock={inStock} forward={forward} />);
 
 describe('the back-in-stock alert on a product page', () => {
-  it('signed out and out of stock, links to sign in; in stock or open for pre-order, shows nothing', () => {
+  it('signed out (ProductActions draws signed-out.tsx in its place): out of stock, links to sign in; in stock or open for pre-order, no alert', async () => {
+    const { SignedOutActions } = await import('@/components/catalogue/signed-out');
     s.user = 0;
     s.live = undefined;
-    expect(render(false)).toContain('Sign in to be emailed when it is back');
-    expect(render(true)).toBe('');
-    expect(render(false, { delivery_from: '2099-09-01', order_by: '2099-06-30' })).toBe('');
+    const signedOut = (inStock: boolean, forward: { delivery_from: string; order_by: string } | null = null) =>
+      renderToStaticMarkup(<SignedOutActions sku="GC101-00001" packSize={6} name="Robin cards" inStock={inStock} forward={forward} prompt />);
+    expect(signedOut(false)).toContain('Sign in to be emailed when it is back');
+    expect(signedOut(true)).not.toContain('emailed');
+    expect(signedOut(true)).toContain('to order');
+    expect(signedOut(false, { delivery_from: '2099-09-01', order_by: '2099-06-30' })).not.toContain('emailed');
+    expect(render(false)).toBe('');
   });
 
   it("signed in, follows the live stock and the buyer's alert", () => {

@@ -18,13 +18,8 @@ export function BackInStockAlert({ sku, name, inStock, forward }: { sku: string;
   const live = useOwnPrice(sku)?.availability;
   const out = live ? live.status === 'out' : !inStock && !preOrderOpen(forward);
   if (!out) return null;
-  if (account.user === 0) {
-    return account.status === 'ready' ? (
-      <p className="stock-alert">
-        <Link href="/account/login/">Sign in to be emailed when it is back</Link>
-      </p>
-    ) : null;
-  }
+  // Signed out, ProductActions draws the sign-in note (catalogue/signed-out.tsx).
+  if (account.user === 0) return null;
   return <AlertControls sku={sku} name={name} />;
 }
 

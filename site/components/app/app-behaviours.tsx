@@ -84,10 +84,26 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
     const onPop = () => {
       if (watcher.newBuild()) window.location.reload();
     };
+    // Plain links (the header menu's and the cards' names are <a>, not next/link, so they
+    // hydrate nothing) navigate in the app as next/link's do: a click on a page of the shop
+    // (a same-origin path ending in /) that nothing else handled goes through the router.
+    // next/link's own handler, and the rules above, run first and prevent the default.
+    const onPlainClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element | null)?.closest?.('a');
+      if (!a || !a.href || a.hasAttribute('download') || (a.target && a.target !== '_self')) return;
+      const url = new URL(a.href, window.location.href);
+      if (url.origin !== window.location.origin || !url.pathname.endsWith('/')) return;
+      if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return;
+      e.preventDefault();
+      router.push(url.pathname + url.search + url.hash);
+    };
     window.addEventListener('click', onClick, true);
+    document.addEventListener('click', onPlainClick);
     window.addEventListener('popstate', onPop);
     return () => {
       window.removeEventListener('click', onClick, true);
+      document.removeEventListener('click', onPlainClick);
       window.removeEventListener('popstate', onPop);
     };
   }, [router, watcher]);

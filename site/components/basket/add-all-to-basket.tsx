@@ -1,9 +1,9 @@
 'use client';
-import Link from '@/components/app/link';
 import { useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
 import { addManyToBasket } from '@/lib/basket';
+import { SignedOutAddAll } from '@/components/catalogue/signed-out';
 
 /** Grid ordering: adds every product of the grid that has a quantity typed in, in one
  * all-or-nothing request, then clears the quantities. */
@@ -12,13 +12,7 @@ export function AddAllToBasket() {
   const button = useRef<HTMLButtonElement>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  if (account.user === 0) {
-    return account.status === 'ready' ? (
-      <p className="add-signin">
-        <Link href="/account/login/">Sign in</Link> to order from this page at your trade prices.
-      </p>
-    ) : null;
-  }
+  if (account.user === 0) return <SignedOutAddAll />;
 
   async function addAll() {
     const forms = [...(button.current?.closest('.grid-order')?.querySelectorAll<HTMLFormElement>('form.add-to-basket') ?? [])];

@@ -11,10 +11,10 @@ import { useOwnPrice } from './price';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
  * pack. In a grid the quantities start empty, so "Add all to basket" adds only what the
- * buyer typed. Signed out, a product page offers sign-in (prompt); a grid card shows
- * nothing, or "Out of stock" (showStock) when the catalogue said so at build time.
+ * buyer typed. Signed in only: signed out, catalogue/signed-out.tsx's SignedOutActions
+ * stands in its place.
  *
- * Signed in, availability comes from the API with the buyer's prices (the page is static):
+ * Availability comes from the API with the buyer's prices (the page is static):
  * out of stock, Add is disabled and says so; in a grid (showStock) a stock line shows "In
  * stock" / "Only N packs left" / "Out of stock", its space kept from the moment the form
  * appears so nothing moves when the answer arrives.
@@ -53,16 +53,8 @@ export function AddToBasket({
   // Until the API answers, the build's stock stands.
   const out = !preOrder && (live ? live.status === 'out' : !inStock);
   const preText = usePreOrderText(forward, !out);
-  if (account.user === 0) {
-    if (preText && showStock) return <PreOrderNote lines={preText} className="stock-line" />;
-    if (out) return showStock ? <p className="stock-out">Out of stock</p> : null;
-    // Grids show one sign-in note for all their products, not one per card.
-    return account.status === 'ready' && prompt ? (
-      <p className="add-signin">
-        <Link href="/account/login/">Sign in</Link> to order
-      </p>
-    ) : null;
-  }
+  // Signed out, ProductActions draws the signed-out form (catalogue/signed-out.tsx).
+  if (account.user === 0) return null;
   async function add(e: FormEvent) {
     e.preventDefault();
     const n = Number(input.current?.value || '1');

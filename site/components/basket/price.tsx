@@ -2,6 +2,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { formatPence, unitPriceLabel } from '@/lib/format';
+import { ListPackPrice, ListPrice } from '@/components/catalogue/signed-out';
 import { ownPrice, requestOwnPrice, subscribeOwnPrices, type OwnPrice } from '@/lib/own-prices';
 
 /** The buyer's own prices of a product (POST /api/prices), with its availability, once
@@ -35,13 +36,7 @@ const ownDiffers = (own: OwnPrice | undefined): own is OwnPrice => !!own && (own
  * their price group's price). */
 export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
   const own = useOwnPrice(sku);
-  if (!ownDiffers(own)) {
-    return (
-      <span className="price" data-pence={listPrice}>
-        {unitPriceLabel(listPrice)}
-      </span>
-    );
-  }
+  if (!ownDiffers(own)) return <ListPrice listPrice={listPrice} />;
   return (
     <>
       <span className="price own-price" data-pence={own.unit_price}>
@@ -58,12 +53,7 @@ export function Price({ sku, listPrice }: { sku: string; listPrice: number }) {
  * (the server's pack size × their unit price) once it has arrived. */
 export function PackPrice({ sku, listPackPrice }: { sku: string; listPackPrice: number }) {
   const own = useOwnPrice(sku);
-  const pence = own ? own.pack_price : listPackPrice;
-  return (
-    <span className="pack-price" data-pence={pence}>
-      {formatPence(pence)}
-    </span>
-  );
+  return <ListPackPrice listPackPrice={own ? own.pack_price : listPackPrice} />;
 }
 
 /** A product page's "Your pack price" fact, for a signed-in buyer whose price differs. */

@@ -1,14 +1,12 @@
 import type { ProductDetail as Detail } from '@/lib/types';
-import { OwnPackPrice, Price } from '@/components/basket/price';
 import { formatPence } from '@/lib/format';
-import { BreakTable } from './break-table';
-import { ProductActions } from './product-actions';
+import { BreakTable, OwnPackPrice, Price, ProductActions, ProductMargin, StockFact } from './buyer';
 import { ProductImage } from './product-image';
-import { ProductMargin } from './product-margin';
-import { StockFact } from './stock-fact';
 
 /** The main block of a product page: image, name, SKU, price, RRP and margin, pack, VAT,
- * stock, the quantity prices and the description. */
+ * stock, the quantity prices and the description. Prices, stock and the buying controls
+ * are signed-in islands (buyer.tsx), drawn at list prices and the build's stock until a
+ * buyer signs in. */
 export function ProductDetail({ product: p }: { product: Detail }) {
   const pack = p.unit_price * p.pack_size;
   const packIncVat = Math.round((pack * (100 + p.vat_rate)) / 100);

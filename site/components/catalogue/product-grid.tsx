@@ -1,11 +1,7 @@
 'use client';
-import Link from '@/components/app/link';
-import { AddAllToBasket } from '@/components/basket/add-all-to-basket';
 import type { GridCard } from '@/lib/types';
-import { PackPrice, Price } from '@/components/basket/price';
-import { ProductActions } from './product-actions';
+import { AddAllToBasket, PackPrice, Price, ProductActions, ProductMargin } from './buyer';
 import { ProductImage } from './product-image';
-import { ProductMargin } from './product-margin';
 
 /** The most cards a row of the grid holds: main is at most 1,200 px wide (1,168 px inside
  * its padding) and a card at least 10.5rem (168 px) with a 1rem gap, so 6. */
@@ -19,7 +15,9 @@ export const GRID_FIRST_ROW = 6;
  * load at once with high priority, since one of them is the page's largest paint; every
  * other image is lazy. Card names are headings one level below the section the grid sits in
  * (h2 right under the page's h1, h3 under an h2). With order, it is an order form:
- * quantities start empty and one button adds them all. */
+ * quantities start empty and one button adds them all. The buying controls and own prices
+ * are signed-in islands (buyer.tsx): signed out, a card draws its list prices and the
+ * build's stock without loading their code. */
 export function ProductGrid({
   products,
   label,
@@ -44,11 +42,10 @@ export function ProductGrid({
             <ProductImage src={p.small_img} alt="" width={160} height={160} loading="lazy" decoding="async" />
           )}
           <Name className="card-name">
-            <Link href={p.path}>{p.name}</Link>
+            <a href={p.path}>{p.name}</a>
           </Name>
-          <p className="card-meta">
-            SKU {p.sku} · Pack of {p.pack_size}
-          </p>
+          {/* One text, so the HTML holds no React text separators (<!-- -->) in it. */}
+          <p className="card-meta">{`SKU ${p.sku} · Pack of ${p.pack_size}`}</p>
           <p className="card-price">
             <Price sku={p.sku} listPrice={p.unit_price} />{' '}
             <span className="muted">

@@ -4,12 +4,7 @@ import { availabilityClass, availabilityText } from '@/lib/availability';
 import type { ForwardDates as Forward } from '@/lib/forward';
 import type { StockState } from '@/lib/types';
 import { PreOrderNote, usePreOrderText } from './pre-order-note';
-
-const stockText: Record<StockState, string> = {
-  'in-stock': 'In stock',
-  'low-stock': 'Low stock: order soon',
-  'out-of-stock': 'Out of stock',
-};
+import { BuildStockFact } from './signed-out';
 
 /** A product page's availability: the stock as the catalogue had it when the page was
  * built, replaced for a signed-in buyer by the API's answer (with their prices) once it
@@ -19,8 +14,8 @@ export function StockFact({ sku, stockState, forward = null }: { sku: string; st
   const live = useOwnPrice(sku)?.availability;
   const inStock = live ? live.status !== 'out' : stockState !== 'out-of-stock';
   const pre = usePreOrderText(forward, inStock);
+  if (!live) return <BuildStockFact stockState={stockState} forward={forward} />;
   if (pre) return <PreOrderNote lines={pre} as="dd" />;
-  if (!live) return <dd className={`stock stock-${stockState}`}>{stockText[stockState]}</dd>;
   return (
     <dd className={availabilityClass(live)} data-stock={live.status}>
       {availabilityText(live)}

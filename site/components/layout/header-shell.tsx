@@ -83,6 +83,12 @@ export function HeaderShell({ logo, search, menu, tools }: { logo: ReactNode; se
         {logo}
         {!compact && <div className="header-search">{search}</div>}
         <div className="header-tools">{tools}</div>
+        {/* Before the flags (and without script), a narrow screen opens the menu through a plain link to it. */}
+        {compact === null && (
+          <a className="menu-nojs" href="#site-menu">
+            Menu
+          </a>
+        )}
         {compact && (
           <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="site-menu" onClick={() => setOpen((o) => !o)}>
             {open ? 'Close menu' : 'Menu'}

@@ -1,5 +1,4 @@
 'use client';
-import Link from '@/components/app/link';
 import helpLinks from '@/lib/help-links.json';
 import type { MenuData } from '@/lib/menu-links';
 
@@ -11,19 +10,21 @@ export const HELP_LINKS: { href: string; label: string }[] = helpLinks;
 export function HelpLinkItems() {
   return HELP_LINKS.map((l) => (
     <li key={l.href}>
-      <Link href={l.href}>{l.label}</Link>
+      <a href={l.href}>{l.label}</a>
     </li>
   ));
 }
 
-/** The header menu's links: outlet ranges, every category group, help, blog, search. */
+/** The header menu's links: outlet ranges, every category group, help, blog, search.
+ * Plain links, which work before any script runs and hydrate nothing; once the app has
+ * loaded, a click on one navigates in the app (AppBehaviours' plain-link handler). */
 export function MenuLinks({ menu }: { menu: MenuData }) {
   return (
     <>
       <ul className="menu-ranges">
         {menu.ranges.map((r) => (
           <li key={r.path}>
-            <Link href={r.path}>{r.name}</Link>
+            <a href={r.path}>{r.name}</a>
           </li>
         ))}
       </ul>
@@ -38,7 +39,7 @@ export function MenuLinks({ menu }: { menu: MenuData }) {
               <ul aria-labelledby={`menu-${g.categories[0]?.id ?? g.name}`}>
                 {g.categories.map((c) => (
                   <li key={c.id}>
-                    <Link href={c.path}>{c.name}</Link>
+                    <a href={c.path}>{c.name}</a>
                   </li>
                 ))}
               </ul>
@@ -54,10 +55,10 @@ export function MenuLinks({ menu }: { menu: MenuData }) {
       </details>
       <ul className="menu-other">
         <li>
-          <Link href="/blog/">Blog</Link>
+          <a href="/blog/">Blog</a>
         </li>
         <li>
-          <Link href="/search/">Search</Link>
+          <a href="/search/">Search</a>
         </li>
       </ul>
     </>

@@ -1,6 +1,6 @@
 // @ts-check
 // The floor the shop's figures are read against: a blank Next.js app (one page,
-// <h1>hello</h1>, `output: 'export'`) built with the same next, react and react-dom as
+// <h1>hello</h1>, `output: 'export'`; and /image/, the same with one card-sized image) built with the same next, react and react-dom as
 // site/ (it resolves the same node_modules), and a small static server to put it on
 // loopback for Lighthouse. Used by the bench's `js` and `lighthouse` figures.
 //
@@ -33,7 +33,31 @@ const files = {
     '',
   ].join('\n'),
   'app/page.jsx': 'export default function Page() {\n  return <h1>hello</h1>;\n}\n',
+  // Issue 40's LCP experiment: the same blank page with one image the size of a category
+  // page's first card (160 px, eager, high priority, an 0.8 kB SVG like the seed's), so
+  // its largest paint is an image, as the shop's catalogue pages' are.
+  'app/image/page.jsx': [
+    'export default function Page() {',
+    '  return (',
+    '    <>',
+    '      <h1>hello</h1>',
+    '      <img src="/card.svg" alt="" width={160} height={160} loading="eager" fetchPriority="high" />',
+    '    </>',
+    '  );',
+    '}',
+    '',
+  ].join('\n'),
+  'public/card.svg': cardSvg(),
 };
+
+/** A 160 px card picture like the seed's product images (a tinted square, a card, dots). */
+function cardSvg() {
+  const dots = Array.from(
+    { length: 12 },
+    (_, i) => `<circle cx="${20 + ((i * 37) % 120)}" cy="${20 + ((i * 53) % 120)}" r="${4 + (i % 10)}" fill="#d81b60" opacity=".35"/>`,
+  );
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160"><rect width="160" height="160" fill="#fce4ec"/><rect x="28" y="14" width="104" height="132" rx="4" fill="#fff" stroke="#d81b60" stroke-width="3"/>${dots.join('')}</svg>\n`;
+}
 
 /** The version of a package as a folder resolves it. */
 export function resolvedVersion(fromDir, pkg) {

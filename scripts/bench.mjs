@@ -359,6 +359,8 @@ async function main() {
     const before = beforeDir ? await serveStatic(beforeDir) : null;
     const pages = [
       { page: 'blank Next page (the floor)', url: `${server.url}/`, floor: true },
+      // Issue 40's LCP experiment: the floor whose largest paint is one card-sized image.
+      { page: 'blank Next page with one 160 px image', url: `${server.url}/image/` },
       { page: 'home', url: `${base}/` },
       { page: `category ${categoryPath}`, url: base + categoryPath },
       { page: `product ${productPath}`, url: base + productPath },
@@ -396,7 +398,7 @@ async function main() {
     if (process.env.BENCH_LIGHTHOUSE_HOG !== '0') {
       const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
       try {
-        const quiet = warm.slice(1, 4);
+        const quiet = warm.slice(2, 5); // home, category and product
         const hogged = await lighthouseScores(
           quiet.map((r) => r.url),
           { runs },

@@ -89,7 +89,7 @@ import { buildBlankNext, serveStatic } from './bench-blank.mjs';
 import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
 import { quickOrderLatency } from './bench-quickorder.mjs';
-import { besideTheFloor, lighthouseScores, versusFloor } from './lighthouse.mjs';
+import { besideTheFloor, lighthouseScores, NO_SCRIPT, versusFloor } from './lighthouse.mjs';
 import { traceBreakdown, traceTables } from './bench-trace.mjs';
 import { clickTimes, engineTimes, grownIndex, indexSizes, median, per100 } from './bench-filters.mjs';
 
@@ -364,6 +364,9 @@ async function main() {
       { page: 'home', url: `${base}/` },
       { page: `category ${categoryPath}`, url: base + categoryPath },
       { page: `product ${productPath}`, url: base + productPath },
+      // Issue 40's TBT experiment: the category page with every script blocked, its HTML and
+      // CSS alone: what is left over the floor is the page's size, the rest its JavaScript.
+      { page: 'category, every script blocked', url: base + categoryPath + NO_SCRIPT },
     ];
     if (before) pages.push({ page: `category of ${beforeDir}`, url: before.url + categoryPath });
     let modes;

@@ -146,6 +146,9 @@ export function floorTable({ title, rows, machine, load, targets = FLOOR_TARGETS
   return lines.join('\n');
 }
 
+/** The hash that asks lighthouseScores to block every script of the page. */
+export const NO_SCRIPT = '#no-script';
+
 /** Scores (0-100) of performance, accessibility, best practices and SEO, LCP and TBT in ms
  * and CLS for each URL, in the order given: the median of `runs` runs of each. With fresh,
  * every run of every page has a Chromium of its own (launched, measured once, killed),
@@ -156,7 +159,10 @@ export async function lighthouseScores(urls, { runs = 1, fresh = false } = {}) {
   const chromeLauncher = await import('chrome-launcher');
   const launch = () => chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: flags });
   const measure = async (chrome, url) => {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    // A URL ending in #no-script is measured with every script blocked: the page's HTML and
+    // CSS alone (issue 40's experiment of what a page costs before any of its JavaScript).
+    const blockedUrlPatterns = url.endsWith(NO_SCRIPT) ? ['*.js'] : [];
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', blockedUrlPatterns });
     if (!result) throw new Error(`lighthouse gave no result for ${url}`);
     return figuresOf(url, result.lhr);
   };

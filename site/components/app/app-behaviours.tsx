@@ -2,6 +2,7 @@
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef } from 'react';
 import { ensureCsrfToken } from '@/lib/api';
+import { firstHydrationCommitted } from './first-hydration';
 import { BUILD_POLL_MS, BuildWatcher } from '@/lib/build-watch';
 import { reloadAfterChunkError } from '@/lib/chunk-reload';
 import { isHydrationError } from '@/lib/hydration';
@@ -25,6 +26,9 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
   const pathname = usePathname();
   const watcher = useMemo(() => new BuildWatcher(), []);
   const manifest = useRef<Manifest | null>(null);
+
+  // The first hydration has committed: components mounted from now on render in full.
+  useEffect(() => firstHydrationCommitted(), []);
 
   // The page's CSRF token, into its meta tag before the first API call asks for it (every
   // call through lib/api.ts carries it; a call that starts first waits for this request).

@@ -1,6 +1,7 @@
 'use client';
 import type { GridCard } from '@/lib/types';
-import { AddAllToBasket, PackPrice, Price, ProductActions, ProductMargin } from './buyer';
+import { keepServerHTML, useKeepServerHTML } from '@/components/app/first-hydration';
+import { AddAllToBasket, PackPrice, Price, ProductActions, ProductMargin, useSignedIn } from './buyer';
 import { ProductImage } from './product-image';
 
 /** The most cards a row of the grid holds: main is at most 1,200 px wide (1,168 px inside
@@ -17,7 +18,8 @@ export const GRID_FIRST_ROW = 6;
  * (h2 right under the page's h1, h3 under an h2). With order, it is an order form:
  * quantities start empty and one button adds them all. The buying controls and own prices
  * are signed-in islands (buyer.tsx): signed out, a card draws its list prices and the
- * build's stock without loading their code. */
+ * build's stock without loading their code, and in the page's first hydration the cards are
+ * not hydrated at all (components/app/first-hydration.ts). */
 export function ProductGrid({
   products,
   label,
@@ -32,8 +34,16 @@ export function ProductGrid({
   firstRowEager?: boolean;
 }) {
   const Name = level === 2 ? 'h2' : 'h3';
-  const grid = (
-    <ul className="grid" aria-label={label}>
+  const signedIn = useSignedIn();
+  // Signed out, nothing on a card needs React (the name is a plain link, the prices and
+  // stock are the build's), so in the page's first hydration the cards stay the server's
+  // HTML, unhydrated; a buyer's sign-in draws them in full for good (a new list, key "live"). A grid
+  // with a forward product hydrates: its pre-order words follow London's date in the browser.
+  const keep = useKeepServerHTML(!signedIn && !products.some((p) => p.forward));
+  const grid = keep ? (
+    <ul key="kept" className="grid" aria-label={label} {...keepServerHTML} />
+  ) : (
+    <ul key="live" className="grid" aria-label={label}>
       {products.map((p, i) => (
         <li key={p.sku} className="card" data-sku={p.sku}>
           {firstRowEager && i < GRID_FIRST_ROW ? (

@@ -1,4 +1,5 @@
 'use client';
+import { keepServerHTML, useKeepServerHTML } from '@/components/app/first-hydration';
 import helpLinks from '@/lib/help-links.json';
 import type { MenuData } from '@/lib/menu-links';
 
@@ -19,8 +20,12 @@ export function HelpLinkItems() {
  * Plain links, which work before any script runs and hydrate nothing; once the app has
  * loaded, a click on one navigates in the app (AppBehaviours' plain-link handler). */
 export function MenuLinks({ menu }: { menu: MenuData }) {
+  // In the page's first hydration the links stay the server's HTML, unhydrated: nothing in
+  // them needs React (the <details> panels are native, the header's handlers are on the DOM).
+  const keep = useKeepServerHTML(true);
+  if (keep) return <div className="menu-links" {...keepServerHTML} />;
   return (
-    <>
+    <div className="menu-links">
       <ul className="menu-ranges">
         {menu.ranges.map((r) => (
           <li key={r.path}>
@@ -61,6 +66,6 @@ export function MenuLinks({ menu }: { menu: MenuData }) {
           <a href="/search/">Search</a>
         </li>
       </ul>
-    </>
+    </div>
   );
 }

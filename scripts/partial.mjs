@@ -263,9 +263,10 @@ export function withCarriedPages(exp, current, unfinished = []) {
  * @returns {string[]} */
 export function withEveryRoute(render, pages) {
   const out = [...render];
+  const all = [...pages].sort();
   for (const prefix of ['/outlet/r/', '/outlet/section/']) {
     if (out.some((p) => p.startsWith(prefix))) continue;
-    const first = [...pages].filter((p) => p.startsWith(prefix)).sort()[0];
+    const first = all.find((p) => p.startsWith(prefix));
     if (first) out.push(first);
   }
   return out;

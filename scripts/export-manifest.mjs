@@ -140,7 +140,12 @@ function checkRedirects(list, rel, problems) {
  * @param {string} siteUrl
  * @returns {string[]} */
 export function sitemapPages(xml, siteUrl) {
-  const unescape = (/** @type {string} */ s) => s.replace(/&quot;/g, '"').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+  const unescape = (/** @type {string} */ s) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&gt;/g, '>')
+      .replace(/&lt;/g, '<')
+      .replace(/&amp;/g, '&');
   return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => {
     const loc = unescape(/** @type {string} */ (m[1]));
     return loc.startsWith(siteUrl) ? loc.slice(siteUrl.length) : new URL(loc).pathname;

@@ -210,7 +210,9 @@ export function withCarriedPages(exp, current, unfinished = []) {
   const partial = /** @type {PartialOf | undefined} */ (exp.meta?.partial);
   if (!partial) return exp;
   const refuse = (/** @type {string} */ why) =>
-    new Error(`export ${exp.dir} is a partial build against release ${partial.base} and ${why}: release it with a fresh build (scripts/release chooses, --full forces a full one)`);
+    new Error(
+      `export ${exp.dir} is a partial build against release ${partial.base} and ${why}: release it with a fresh build (scripts/release chooses, --full forces a full one)`,
+    );
   if (!current) throw refuse('the target has no current release to carry its other pages from');
   const change = inputsChange(current.inputs, /** @type {SiteInputs} */ (exp.meta.inputs));
   if (change) throw refuse(`cannot reuse the current release's pages (${change})`);
@@ -222,7 +224,8 @@ export function withCarriedPages(exp, current, unfinished = []) {
   const byPage = new Map(carriedPages.map((p) => [p, []]));
   for (const rel of Object.keys(current.files)) byPage.get(pageOfFile(rel))?.push(rel);
   const missing = carriedPages.filter((p) => !current.files[`${pageDir(p)}index.html`] || !current.files[`${pageDir(p)}_payload.json`]);
-  if (missing.length) throw refuse(`the current release ${current.id} lacks ${count(missing.length, 'page')} it should carry (${missing.slice(0, 3).join(', ')})`);
+  if (missing.length)
+    throw refuse(`the current release ${current.id} lacks ${count(missing.length, 'page')} it should carry (${missing.slice(0, 3).join(', ')})`);
   if (carriedPages.length !== partial.carried || carriedDigest(carriedPages, (rel) => current.files[rel]?.sha256) !== partial.digest) {
     throw refuse(`the current release ${current.id} does not hold the pages the build left out (another release since?)`);
   }
@@ -243,7 +246,11 @@ export function withCarriedPages(exp, current, unfinished = []) {
   const carriedSet = new Set(carriedPages);
   const products = { ...exp.products };
   for (const [sku, page] of Object.entries(current.products ?? {})) if (carriedSet.has(page) && !(sku in products)) products[sku] = page;
-  const sorted = Object.fromEntries(Object.keys(files).sort().map((k) => [k, files[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(files)
+      .sort()
+      .map((k) => [k, files[k]]),
+  );
   return {
     ...exp,
     files: sorted,

@@ -70,7 +70,5 @@ export function rangeParams(): { urlText: string }[] {
 
 /** The route parameters of every category page this build renders. */
 export function categoryParams(): { urltext: string; pageID: string }[] {
-  return getCatalogue().menu.groups.flatMap((g) =>
-    g.categories.filter((c) => renders(c.path)).map((c) => ({ urltext: c.slug, pageID: String(c.id) })),
-  );
+  return getCatalogue().menu.groups.flatMap((g) => g.categories.filter((c) => renders(c.path)).map((c) => ({ urltext: c.slug, pageID: String(c.id) })));
 }

@@ -31,17 +31,17 @@ export function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
+    else if (c === ',') (row.push(field), (field = ''));
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      (row.push(field), rows.push(row), (row = []), (field = ''));
     } else field += c;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) (row.push(field), rows.push(row));
   return rows;
 }
 
@@ -120,7 +120,12 @@ export async function publishFigures({ env, scratch, products, record, like = nu
     let t = performance.now();
     const full = await buildSite({ env, release: { current: null } });
     const fullRecord = await publishExport({ exportDir, target, log: quiet });
-    record(`publish, full, ${n} products`, secs(t), 's', `(build ${full.seconds.toFixed(1)} s rendering ${full.rendered} pages, then the release of ${fullRecord.id})`);
+    record(
+      `publish, full, ${n} products`,
+      secs(t),
+      's',
+      `(build ${full.seconds.toFixed(1)} s rendering ${full.rendered} pages, then the release of ${fullRecord.id})`,
+    );
     await changePrices(env, scratch, change);
     t = performance.now();
     const state = await target.state();
@@ -142,7 +147,8 @@ export async function publishFigures({ env, scratch, products, record, like = nu
   // The stand-in borrows the small catalogue's site inputs: with another header menu the
   // build would be a full one, which is what this path exists to avoid.
   const { menu } = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8'));
-  if (siteInputs({ code: '', menu }).menu !== like.inputs?.menu) throw new Error(`the ${n}-product catalogue's header menu differs from the real release's: no stand-in`);
+  if (siteInputs({ code: '', menu }).menu !== like.inputs?.menu)
+    throw new Error(`the ${n}-product catalogue's header menu differs from the real release's: no stand-in`);
   await changePrices(env, scratch, change);
   const t = performance.now();
   const partial = await buildSite({ env, release: { current } });

@@ -249,10 +249,10 @@ const renderListPath = path.join(root, 'builds', 'snapshot-render.json');
  * @typedef {{ current: import('./target-state.mjs').ReleaseRecord | null, unfinished?: number, full?: boolean }} BuildFor
  */
 
-/** Builds the site; answers { id, kind, pages, rendered, htmlFiles, seconds }. Without
- * `release` (scripts/run, the test and bench commands) every page is rendered; with it,
- * only the pages whose data changed since the target's current release, when that is safe
- * (docs/build-and-release.md "Partial builds").
+/** Builds the site; answers { id, kind, reason, pages, rendered, htmlFiles, seconds }.
+ * Without `release` (the test and bench commands) every page is rendered; with it (a
+ * release, scripts/run) only the pages whose data changed since the target's current
+ * release, when that is safe (docs/build-and-release.md "Partial builds").
  * @param {{ env?: NodeJS.ProcessEnv, shop?: Partial<ShopConfig>, release?: BuildFor }} [options] */
 export async function buildSite({ env = process.env, shop = readShopConfig(), release } = {}) {
   // Refused before anything is built or written.

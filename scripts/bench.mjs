@@ -10,6 +10,13 @@
 //        test command starts it.
 // build: full build time (snapshot + next build + payloads + meta) and pages built for
 //        the default seed and for BENCH_LARGE_PRODUCTS (default 50,000) products.
+// publish: publishing in proportion to change (issue 40): a full build and release of the
+//        default seed to a dir target, then 3 products' prices changed through the
+//        catalogue import and the partial build and release that publish them (seconds,
+//        pages rendered, files changed); then the same change at BENCH_LARGE_PRODUCTS
+//        (50,000), whose full build would take too long and too much disk here: its partial
+//        build is timed against a current release made from the snapshot's hashes (the
+//        release planned, not written), as the figure's note says.
 // search: GET /api/search latency p50/p99 over 1,000 queries at 3,000 and 50,000
 //        products (budget: p99 under 10 ms at 50,000).
 // pages: what one category page and one product page weigh in the export (every file of
@@ -85,6 +92,7 @@ import { buildSettings, buildSite, exportDir, readShopConfig, snapshotDir } from
 import { firstLoadJS } from './first-load-js.mjs';
 import { CATEGORY_HTML_TARGET, CATEGORY_PAGE_TARGET, MB, RELEASE_TARGET, childCpuSeconds, folderSummary, kB, pageSizes, tracePhases } from './bench-pages.mjs';
 import { ensureHugo, timeHugo, writeHugoSite } from './bench-hugo.mjs';
+import { publishFigures } from './bench-publish.mjs';
 import { buildBlankNext, serveStatic } from './bench-blank.mjs';
 import { basketLatency } from './bench-basket.mjs';
 import { ordersLoad } from './bench-orders.mjs';
@@ -527,6 +535,16 @@ async function main() {
       's',
       `(${big.pages} prerendered pages with payloads, ${big.htmlFiles} HTML files)`,
     );
+  }
+
+  if (want('publish')) {
+    // Tables of their own: the change of prices must not reach the other benches' pages.
+    const smallEnv = { ...env, TABLE_NAME: 'bench-publish' };
+    await run(path.join(binDir, 'seed'), ['-media', media], { env: smallEnv });
+    const like = await publishFigures({ env: smallEnv, scratch, products: 3000, record });
+    const largeEnv = { ...env, TABLE_NAME: 'bench-publish-large' };
+    await run(path.join(binDir, 'seed'), ['-products', String(largeProducts), '-media', media], { env: largeEnv });
+    await publishFigures({ env: largeEnv, scratch, products: largeProducts, record, like });
   }
 
   await finish(scratch);

@@ -9,7 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, buildGoCommands, root, run, say } from './lib.mjs';
-import { latestBody, latestPath, listRelative, metaPath } from './export-manifest.mjs';
+import { latestBody, latestPath, listRelative, metaPath, sha256 } from './export-manifest.mjs';
+import { carriedDigest, pageDir, planPages, siteInputs, withEveryRoute } from './partial.mjs';
 import { parseShop } from '../site/lib/shop-validate.mjs';
 
 export const snapshotDir = path.join(root, 'builds', 'snapshot');
@@ -221,9 +222,39 @@ export const buildSettings = (/** @type {NodeJS.ProcessEnv} */ env) => ({
   firebaseProjectId: env.NEXT_PUBLIC_FIREBASE_PROJECT_ID || 'demo-tradeshop',
 });
 
-/** Builds the site; answers { id, pages, htmlFiles, seconds }.
- * @param {{ env?: NodeJS.ProcessEnv, shop?: Partial<ShopConfig> }} [options] */
-export async function buildSite({ env = process.env, shop = readShopConfig() } = {}) {
+/** The snapshot's catalogue pages as the partial build's plan reads them: the sha256 of
+ * each page's payload and filter index, and a product page's forward dates.
+ * @param {string[]} pages
+ * @returns {Map<string, import('./partial.mjs').SnapshotPage>} */
+export function snapshotPages(pages, dir = snapshotDir) {
+  /** @type {Map<string, import('./partial.mjs').SnapshotPage>} */
+  const out = new Map();
+  for (const page of pages) {
+    const payload = readFileSync(path.join(dir, 'pages', page, '_payload.json'));
+    const filterFile = path.join(dir, 'pages', page, '_filter.json');
+    // Only a product page's own forward dates reach its HTML at build time (its schema.org offer).
+    const forward = payload.includes('"forward":{') ? (JSON.parse(payload.toString('utf8')).product?.forward ?? null) : null;
+    out.set(page, { payload: sha256(payload), filter: existsSync(filterFile) ? sha256(readFileSync(filterFile)) : null, forward });
+  }
+  return out;
+}
+
+/** The file naming a partial build's pages to the site (site/lib/catalogue.ts, CATALOGUE_PAGES_FILE). */
+const renderListPath = path.join(root, 'builds', 'snapshot-render.json');
+
+/**
+ * The target a build is for, when a release builds it: the target's current release and
+ * how many releases to it did not finish, so the build can render only the pages whose
+ * data changed (partial.mjs planPages); `full` forces every page.
+ * @typedef {{ current: import('./target-state.mjs').ReleaseRecord | null, unfinished?: number, full?: boolean }} BuildFor
+ */
+
+/** Builds the site; answers { id, kind, reason, pages, rendered, htmlFiles, seconds }.
+ * Without `release` (the test and bench commands) every page is rendered; with it (a
+ * release, scripts/run) only the pages whose data changed since the target's current
+ * release, when that is safe (docs/build-and-release.md "Partial builds").
+ * @param {{ env?: NodeJS.ProcessEnv, shop?: Partial<ShopConfig>, release?: BuildFor }} [options] */
+export async function buildSite({ env = process.env, shop = readShopConfig(), release } = {}) {
   // Refused before anything is built or written.
   checkPublishable(shop, env.SITE_VERSION);
   const started = performance.now();
@@ -233,10 +264,10 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
 
   say('build', `snapshot of the catalogue (build ${id})`);
   await run(path.join(binDir, 'snapshot'), ['-out', snapshotDir], { env });
+  /** @type {{ pages: string[], products: number, menu: Parameters<typeof siteInputs>[0]['menu'] }} */
   const catalogue = JSON.parse(readFileSync(path.join(snapshotDir, 'catalogue.json'), 'utf8'));
   const redirects = validateRedirects(JSON.parse(readFileSync(path.join(root, 'builds', 'redirects.json'), 'utf8')), new Set(catalogue.pages));
 
-  say('build', `next build of ${catalogue.pages.length} catalogue pages`);
   const nextEnv = {
     ...env,
     CATALOGUE_SNAPSHOT_DIR: snapshotDir,
@@ -247,12 +278,50 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   };
   const code = codeVersion(nextEnv);
   say('build', `site code version ${code}`);
-  await run('npx', ['next', 'build'], { cwd: path.join(root, 'site'), env: { ...nextEnv, CODE_VERSION: code } });
+  const inputs = siteInputs({ code, menu: catalogue.menu });
+
+  // Which pages to render: all, or (a release's build, when safe) those whose data changed.
+  const pages = snapshotPages(catalogue.pages);
+  /** @type {import('./partial.mjs').PagePlan} */
+  let plan = release
+    ? planPages({ pages, inputs, current: release.current, unfinished: release.unfinished, full: release.full })
+    : { kind: 'full', reason: 'no release target to compare with' };
+  /** @type {string[]} */
+  let render = catalogue.pages;
+  rmSync(renderListPath, { force: true });
+  if (plan.kind === 'partial') {
+    render = withEveryRoute(plan.render, pages.keys());
+    writeFileSync(renderListPath, JSON.stringify(render));
+    say('build', `partial build: ${plan.reason}; rendering ${render.length} catalogue pages (the home page always, one page of each listing route)`);
+  } else {
+    say('build', `full build: ${plan.reason}`);
+  }
+
+  const nextBuild = async (/** @type {boolean} */ partial) => {
+    say('build', `next build of ${partial ? render.length : catalogue.pages.length} catalogue pages`);
+    await run('npx', ['next', 'build'], {
+      cwd: path.join(root, 'site'),
+      env: { ...nextEnv, CODE_VERSION: code, ...(partial && { CATALOGUE_PAGES_FILE: renderListPath }) },
+    });
+  };
+  await nextBuild(plan.kind === 'partial');
+  // The pages carried from the current release share its layout: the 404 page, which is
+  // nothing but the layout, must come out byte for byte as the current release's did.
+  // Anything else every page shows that the site inputs do not name would differ here.
+  const shellNow = sha256(readFileSync(path.join(exportDir, '404.html')));
+  const shellBefore = release?.current?.files['404.html']?.sha256;
+  if (plan.kind === 'partial' && shellNow !== shellBefore) {
+    plan = { kind: 'full', reason: "the page shell changed (404.html differs from the current release's)" };
+    render = catalogue.pages;
+    say('build', `full build after all: ${plan.reason}`);
+    await nextBuild(false);
+  }
+  rmSync(renderListPath, { force: true });
 
   say('build', `removed ${pruneRscFiles(exportDir)} RSC files no client fetches (index.txt kept)`);
 
   say('build', 'writing _payload.json beside every prerendered page (and _filter.json beside each listing)');
-  for (const page of catalogue.pages) {
+  for (const page of render) {
     if (!existsSync(path.join(exportDir, page, 'index.html'))) throw new Error(`page ${page} has a payload but was not exported`);
     copyFileSync(path.join(snapshotDir, 'pages', page, '_payload.json'), path.join(exportDir, page, '_payload.json'));
     // A category or range page's filter index (docs/catalogue.md "Sort and filter").
@@ -271,13 +340,31 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   rmSync(contentPayloads, { recursive: true, force: true });
   const contentPages = contentPaths.length;
 
+  // Every page of the build, rendered now or carried: the release of a partial build reads
+  // its page list from here (partial.mjs withCarriedPages).
   const shards = writeSitemaps(exportDir, siteUrl, [...catalogue.pages, ...contentPaths], new Date().toISOString().slice(0, 10));
   say('build', `sitemap index with ${shards} shard(s) for ${catalogue.pages.length + contentPages} pages`);
 
   const timestamp = Date.now();
   mkdirSync(path.join(exportDir, 'builds', 'meta'), { recursive: true });
-  // siteUrl and firebaseProjectId: what the release to AWS checks (release-checks.mjs).
-  writeFileSync(path.join(exportDir, metaPath(id)), JSON.stringify({ id, timestamp, redirects, siteUrl, firebaseProjectId }));
+  // siteUrl and firebaseProjectId: what the release to AWS checks (release-checks.mjs);
+  // inputs: what the next build compares (partial.mjs); partial: what this export lacks.
+  /** @type {Record<string, unknown>} */
+  const meta = { id, timestamp, redirects, siteUrl, firebaseProjectId, inputs };
+  if (plan.kind === 'partial') {
+    const renderSet = new Set(render);
+    const carried = catalogue.pages.filter((p) => !renderSet.has(p));
+    // The same digest the release computes from the current release's manifest.
+    /** @type {Map<string, string | null>} */
+    const hashes = new Map();
+    for (const p of carried) {
+      const { payload, filter } = /** @type {import('./partial.mjs').SnapshotPage} */ (pages.get(p));
+      hashes.set(`${pageDir(p)}_payload.json`, payload).set(`${pageDir(p)}_filter.json`, filter);
+    }
+    const digest = carriedDigest(carried, (rel) => hashes.get(rel));
+    meta.partial = { base: release?.current?.id, carried: carried.length, digest };
+  }
+  writeFileSync(path.join(exportDir, metaPath(id)), JSON.stringify(meta));
   // Written last: an open tab that sees this id can load everything above.
   writeFileSync(path.join(exportDir, latestPath), latestBody({ id, timestamp }));
 
@@ -285,9 +372,19 @@ export async function buildSite({ env = process.env, shop = readShopConfig() } =
   const seconds = (performance.now() - started) / 1000;
   say(
     'build',
-    `build ${id}: ${catalogue.pages.length} catalogue pages, ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`,
+    `build ${id} (${plan.kind}): ${catalogue.pages.length} catalogue pages (${render.length} rendered), ${contentPages} content pages, ${htmlFiles} HTML files, ${catalogue.products} products, ${seconds.toFixed(1)}s`,
   );
-  return { id, code, pages: catalogue.pages.length + contentPages, htmlFiles, products: catalogue.products, seconds };
+  return {
+    id,
+    code,
+    kind: plan.kind,
+    reason: plan.reason,
+    pages: catalogue.pages.length + contentPages,
+    rendered: render.length + contentPages,
+    htmlFiles,
+    products: catalogue.products,
+    seconds,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

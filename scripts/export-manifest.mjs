@@ -37,7 +37,9 @@ import { productSkuOf } from './product-moves.mjs';
  * @property {{ siteUrl?: string, firebaseProjectId?: string }} site as the build recorded them in the meta file
  * @property {Record<string, ManifestEntry>} files by path, sorted
  * @property {Record<string, string>} products SKU -> page path of every product page (its payload names the SKU)
- * @property {Record<string, unknown>} meta the meta file as the build wrote it
+ * @property {Record<string, any>} meta the meta file as the build wrote it
+ * @property {import('./partial.mjs').SiteInputs} [inputs] what every page depends on beyond its payload (the meta file's, partial.mjs)
+ * @property {string[]} [pages] every page path the export's sitemaps list: the build's pages, rendered or not (a partial build's, partial.mjs)
  * @property {number} count how many files
  * @property {number} bytes their total size
  */
@@ -133,6 +135,26 @@ function checkRedirects(list, rel, problems) {
   });
 }
 
+/** A sitemap shard's page paths: each <loc> without the site address.
+ * @param {string} xml
+ * @param {string} siteUrl
+ * @returns {string[]} */
+export function sitemapPages(xml, siteUrl) {
+  const unescape = (/** @type {string} */ s) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&gt;/g, '>')
+      .replace(/&lt;/g, '<')
+      .replace(/&amp;/g, '&');
+  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => {
+    const loc = unescape(/** @type {string} */ (m[1]));
+    return loc.startsWith(siteUrl) ? loc.slice(siteUrl.length) : new URL(loc).pathname;
+  });
+}
+
+/** A sitemap shard of the export (build.mjs writeSitemaps), not the index. */
+const sitemapShard = /^sitemaps\/sitemap-\d+\.xml$/;
+
 /** Every file under dir as a path relative to it with / separators, sorted.
  * @param {string} dir
  * @returns {string[]} */
@@ -198,12 +220,15 @@ export async function readExport(dir, { inspect } = {}) {
   const files = {};
   /** @type {Record<string, string>} */
   const products = {};
+  /** @type {string[]} */
+  const pages = [];
   let bytes = 0;
   await mapLimit(rels, CONCURRENCY, async (rel) => {
     const body = await readFile(path.join(abs, rel));
     files[rel] = manifestEntry(rel, body);
     const sku = productSkuOf(rel, body);
     if (sku) products[sku] = `/${path.posix.dirname(rel)}/`;
+    if (sitemapShard.test(rel)) pages.push(...sitemapPages(body.toString('utf8'), meta.siteUrl ?? ''));
     inspect?.(rel, body);
     bytes += body.length;
   });
@@ -217,6 +242,8 @@ export async function readExport(dir, { inspect } = {}) {
     files: sorted,
     products: Object.fromEntries(Object.entries(products).sort(([a], [b]) => (a < b ? -1 : 1))),
     meta,
+    ...(meta.inputs && { inputs: meta.inputs }),
+    pages: [...new Set(pages)].sort(),
     count: rels.length,
     bytes,
   };

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { say } from './lib.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
+import { withCarriedPages } from './partial.mjs';
 import { mergeProductRedirects, pagePathOf } from './product-moves.mjs';
 import { refuseIf } from './release-checks.mjs';
 import { emptyState } from './target-state.mjs';
@@ -142,6 +143,9 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   /** @type {Record<string, Buffer>} */
   const bodies = {};
   if (kind === 'release' && 'products' in build && 'meta' in build) {
+    // A partial build's export holds only the pages it rendered: the rest come from the
+    // current release (partial.mjs), before the renamed products are looked for.
+    build = withCarriedPages(/** @type {Export} */ (build), state.current, state.unfinished);
     const moved = withProductRedirects(/** @type {Export} */ (build), state.current);
     build = moved.build;
     if (moved.meta) bodies[metaPath(build.id)] = moved.meta;
@@ -323,6 +327,7 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
   /** @type {ReleaseRecord} */
   const record = { id: build.id, timestamp: build.timestamp, redirects: build.redirects, files: structuredClone(build.files) };
   if (build.products) record.products = build.products;
+  if (build.inputs) record.inputs = build.inputs;
   for (const [p, v] of Object.entries(plan.carried)) record.files[p].versionId = v;
   const total = plan.phases.length + firstStep - 1;
   const tag = (/** @type {number} */ i, /** @type {Phase} */ ph) => `${i + firstStep}/${total} ${ph.name}`;

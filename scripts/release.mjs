@@ -5,6 +5,10 @@
 //
 //   scripts/release --target dir:PATH          build, then publish to a local folder
 //                                              (PATH/site is what the local edge serves)
+//                                              (the build renders only the pages whose data
+//                                              changed since the target's current release when
+//                                              that is safe, and says which kind and why)
+//   … --full                                   build every page whatever changed
 //   scripts/release --target aws               build, then publish to the AWS stack; reads
 //                                              RELEASE_BUCKET, RELEASE_DISTRIBUTION_ID,
 //                                              RELEASE_KVS_ARN (stack outputs SiteBucketName,
@@ -38,6 +42,7 @@ import { awsConfig, count, describePlan, emptyState, openTarget, planRelease, pl
 
 const usage = `usage:
   scripts/release --target dir:PATH|aws [--export DIR]      build (unless --export) and publish
+  scripts/release --target dir:PATH|aws --full              build every page, not only the changed ones
   scripts/release --target dir:PATH --allow-aws             build from a store that is not local
   scripts/release [--target dir:PATH|aws] --dry-run [--export DIR] [--list]
   scripts/release --target dir:PATH|aws --rollback BUILD_ID [--dry-run]
@@ -97,6 +102,7 @@ export async function main(argv, env = process.env, { shop = readShopConfig(), b
       rollback: { type: 'string' },
       'list-builds': { type: 'boolean', default: false },
       'allow-aws': { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -107,6 +113,7 @@ export async function main(argv, env = process.env, { shop = readShopConfig(), b
   if (opt.rollback !== undefined && opt['list-builds']) throw new Error('--rollback and --list-builds do not go together');
   if ((opt.rollback !== undefined || opt['list-builds']) && opt.export)
     throw new Error('--export only goes with a release, not with --rollback or --list-builds');
+  if (opt.full && (opt.export || dryRun || opt.rollback !== undefined || opt['list-builds'])) throw new Error('--full only goes with a release that builds');
   if (opt['allow-aws'] && !opt.target?.startsWith('dir:')) throw new Error('--allow-aws only goes with a dir target (a build for aws reads AWS anyway)');
 
   if (opt['list-builds'] || opt.rollback !== undefined) {
@@ -145,7 +152,10 @@ export async function main(argv, env = process.env, { shop = readShopConfig(), b
       say('release', local.note);
       buildEnv = local.env;
     }
-    await build({ env: buildEnv, shop });
+    // The build compares the snapshot with the target's current release to render only the
+    // pages whose data changed; the release reads the state again before it publishes.
+    const state = await target.state();
+    await build({ env: buildEnv, shop, release: { current: state.current, unfinished: state.unfinished.length, full: opt.full } });
     dir = defaultExportDir;
   }
   const record = await publishExport({ exportDir: dir, target, scan: aws ? exportScan(shop) : undefined });

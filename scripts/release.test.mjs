@@ -10,6 +10,8 @@ import test from 'node:test';
 import { root } from './lib.mjs';
 import { buildA, buildB, realShop, realSite, scratch, snapshotTree, writeExport } from './release-fixtures.mjs';
 import { main } from './release.mjs';
+import { publishExport } from './publish.mjs';
+import { createDirTarget } from './target-dir.mjs';
 
 /** The environment without any release or AWS configuration of the machine running the tests. */
 const bareEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RELEASE_') && !k.startsWith('AWS_')));
@@ -242,4 +244,24 @@ test('bad arguments are refused in one line', () => {
   assertRefused(release(['--target', 's3://bucket']), /--target must be dir:PATH or aws/);
   assertRefused(release(['--target', 'dir:/tmp/x', '--bogus']), /bogus/);
   assertRefused(release(['--target', 'dir:/tmp/x', '--list']), /--list only goes with --dry-run/);
+  assertRefused(release(['--target', 'dir:/tmp/x', '--full', '--export', 'site/out']), /--full only goes with a release that builds/);
+});
+
+test("a release's build is told the target's current release, and --full", async (t) => {
+  const dir = scratch(t);
+  const exp = writeExport(path.join(dir, 'a'), buildA);
+  await publishExport({ exportDir: exp.dir, target: createDirTarget(path.join(dir, 'release')), log: () => {} });
+  for (const full of [false, true]) {
+    /** @type {any} */
+    let told;
+    const build = async (/** @type {any} */ options) => {
+      told = options.release;
+      throw new Error('built nothing');
+    };
+    const args = ['--target', `dir:${path.join(dir, 'release')}`, ...(full ? ['--full'] : [])];
+    await assert.rejects(main(args, { ...bareEnv, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }, { shop: realShop, build }), /built nothing/);
+    assert.equal(told.current.id, buildA.id);
+    assert.equal(told.unfinished, 0);
+    assert.equal(told.full, full);
+  }
 });

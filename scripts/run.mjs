@@ -191,14 +191,18 @@ async function main() {
   say('run', 'loading the seed catalogue if the table is new');
   await run(path.join(binDir, 'seed'), ['-if-empty', '-products', cfg.products, '-media', path.join(localDir, 'media')], { env: childEnv });
 
+  // The edge serves the published copy, never site/out: `next build` empties site/out,
+  // while a release swaps files in one by one in an order open tabs survive. As a release
+  // does, the build renders only the pages whose data changed since the copy's current
+  // release when that is safe (docs/build-and-release.md "Partial builds").
+  const releaseDir = path.join(localDir, 'release');
+  const target = await openTarget(`dir:${releaseDir}`);
+  const state = await target.state();
   await buildSite({
     env: { ...childEnv, SITE_URL: process.env.SITE_URL || `http://127.0.0.1:${cfg.port}`, AUTH_EMULATOR_URL: `http://127.0.0.1:${cfg.authPort}` },
+    release: { current: state.current, unfinished: state.unfinished.length },
   });
-
-  // The edge serves the published copy, never site/out: `next build` empties site/out,
-  // while a release swaps files in one by one in an order open tabs survive.
-  const releaseDir = path.join(localDir, 'release');
-  await publishExport({ exportDir, target: await openTarget(`dir:${releaseDir}`) });
+  await publishExport({ exportDir, target });
 
   const edge = startService('edge', path.join(binDir, 'local'), [], {
     env: {

@@ -24,6 +24,9 @@ import { latestPath } from './export-manifest.mjs';
  * @property {Record<string, string>} [products] SKU -> page path of every product page of the
  *   build, which the next release compares with its own (product-moves.mjs); absent in
  *   records saved before issue 40
+ * @property {import('./partial.mjs').SiteInputs} [inputs] what every page of the build depends on beyond
+ *   its own payload (partial.mjs), which the next build compares with its own to render only
+ *   the changed pages; absent in records saved before partial builds
  */
 
 /**

@@ -433,8 +433,8 @@ export interface CategoryPage {
 export interface ProductPage {
   kind: 'product';
   product: ProductDetail;
-  range: RangeLink;
-  category: CategoryLink;
+  range: ProductRange;
+  category: ProductCategory;
   related: ProductCard[];
 }
 
@@ -1086,6 +1086,21 @@ export interface ProductDetail {
   large_img: string;
   stock_state: 'in-stock' | 'low-stock' | 'out-of-stock';
   breaks: BreakRowAnswer[];
+}
+
+export interface ProductRange {
+  url_text: string;
+  name: string;
+  path: string;
+}
+
+export interface ProductCategory {
+  id: number;
+  slug: string;
+  name: string;
+  group: string;
+  range_url_text: string;
+  path: string;
 }
 
 export interface IndexColumns {

@@ -47,12 +47,28 @@ export function isProductPath(pagePath: string): boolean {
 
 let productPathSet: Set<string> | undefined;
 
-/** Every range page's route parameters. */
-export function rangeParams(): { urlText: string }[] {
-  return getCatalogue().menu.ranges.map((r) => ({ urlText: r.url_text }));
+let onlyPages: Set<string> | null | undefined;
+
+/** Whether this build renders the catalogue page at a path. A partial build
+ * (scripts/build.mjs, docs/build-and-release.md "Partial builds") names the pages whose data
+ * changed in the JSON list CATALOGUE_PAGES_FILE, and the release carries every other page
+ * over from the current release; without it every page is rendered. */
+export function renders(pagePath: string): boolean {
+  if (onlyPages === undefined) {
+    const file = process.env.CATALOGUE_PAGES_FILE;
+    onlyPages = file ? new Set(JSON.parse(readFileSync(file, 'utf8')) as string[]) : null;
+  }
+  return onlyPages === null || onlyPages.has(pagePath);
 }
 
-/** Every category page's route parameters. */
+/** The route parameters of every range page this build renders. */
+export function rangeParams(): { urlText: string }[] {
+  return getCatalogue()
+    .menu.ranges.filter((r) => renders(r.path))
+    .map((r) => ({ urlText: r.url_text }));
+}
+
+/** The route parameters of every category page this build renders. */
 export function categoryParams(): { urltext: string; pageID: string }[] {
-  return getCatalogue().menu.groups.flatMap((g) => g.categories.map((c) => ({ urltext: c.slug, pageID: String(c.id) })));
+  return getCatalogue().menu.groups.flatMap((g) => g.categories.filter((c) => renders(c.path)).map((c) => ({ urltext: c.slug, pageID: String(c.id) })));
 }

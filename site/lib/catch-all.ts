@@ -1,5 +1,5 @@
 import 'server-only';
-import { getCatalogue, getProductPage, isProductPath } from './catalogue';
+import { getCatalogue, getProductPage, isProductPath, renders } from './catalogue';
 import { blogPosts, contentPage, contentPages, type ContentPage } from './content';
 import type { ProductPage } from './types';
 
@@ -12,9 +12,12 @@ export function contentParams(): { slug: string[] }[] {
   return [{ slug: ['blog'] }, ...contentPages().map((p) => ({ slug: [p.section, p.slug] }))];
 }
 
-/** The segments of every catch-all page: content pages and products. */
+/** The segments of every catch-all page this build renders: content pages, always, and
+ * products (all of them, or a partial build's changed ones). */
 export function catchAllParams(): { slug: string[] }[] {
-  const products = getCatalogue().product_paths.map((p) => ({ slug: p.split('/').filter(Boolean) }));
+  const products = getCatalogue()
+    .product_paths.filter(renders)
+    .map((p) => ({ slug: p.split('/').filter(Boolean) }));
   return [...contentParams(), ...products];
 }
 

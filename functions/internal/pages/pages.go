@@ -136,11 +136,33 @@ type ProductDetail struct {
 
 // ProductPage is the data of a product page, /{slug}/.
 type ProductPage struct {
-	Kind     string        `json:"kind" ts:"'product'"`
-	Product  ProductDetail `json:"product"`
-	Range    RangeLink     `json:"range"`
-	Category CategoryLink  `json:"category"`
-	Related  []ProductCard `json:"related"`
+	Kind     string          `json:"kind" ts:"'product'"`
+	Product  ProductDetail   `json:"product"`
+	Range    ProductRange    `json:"range"`
+	Category ProductCategory `json:"category"`
+	Related  []ProductCard   `json:"related"`
+}
+
+// ProductRange is a product page's range: a RangeLink without the description and the
+// count of products, which the page does not show. A product added to or discontinued from
+// a range then leaves the payloads of the range's other product pages as they were, and a
+// release renders only the pages whose payload changed (docs/build-and-release.md
+// "Partial builds").
+type ProductRange struct {
+	URLText string `json:"url_text"`
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+}
+
+// ProductCategory is a product page's category: a CategoryLink without the count of
+// products, for the same reason as ProductRange.
+type ProductCategory struct {
+	ID           int    `json:"id"`
+	Slug         string `json:"slug"`
+	Name         string `json:"name"`
+	Group        string `json:"group"`
+	RangeURLText string `json:"range_url_text"`
+	Path         string `json:"path"`
 }
 
 // CatalogueFile is the snapshot's catalogue.json: what every page's shell needs.
@@ -285,7 +307,7 @@ func Build(ranges []catalogue.Range, cats []catalogue.Category, products []catal
 		s.Products[path] = ProductPage{
 			Kind:    "product",
 			Product: Detail(p),
-			Range:   rangeLinks[p.RangeURLText], Category: catLinks[p.CategoryID],
+			Range:   productRange(rangeLinks[p.RangeURLText]), Category: productCategory(catLinks[p.CategoryID]),
 			Related: related(byCat[p.CategoryID], p.SKU),
 		}
 	}
@@ -335,4 +357,14 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// productRange is a product page's range link: no description or count.
+func productRange(l RangeLink) ProductRange {
+	return ProductRange{URLText: l.URLText, Name: l.Name, Path: l.Path}
+}
+
+// productCategory is a product page's category link: no count.
+func productCategory(l CategoryLink) ProductCategory {
+	return ProductCategory{ID: l.ID, Slug: l.Slug, Name: l.Name, Group: l.Group, RangeURLText: l.RangeURLText, Path: l.Path}
 }

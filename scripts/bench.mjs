@@ -368,7 +368,7 @@ async function main() {
     const pages = [
       { page: 'blank Next page (the floor)', url: `${server.url}/`, floor: true },
       // Issue 40's LCP experiment: the floor whose largest paint is one card-sized image.
-      { page: 'blank Next page with one 160 px image', url: `${server.url}/image/` },
+      { page: 'blank Next page with one 160 px image', url: `${server.url}/image` },
       { page: 'home', url: `${base}/` },
       { page: `category ${categoryPath}`, url: base + categoryPath },
       { page: `product ${productPath}`, url: base + productPath },

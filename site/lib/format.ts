@@ -1,3 +1,9 @@
+/** Whole numbers with the thousands separator ("1,436"): one formatter for the page, since
+ * toLocaleString with a locale builds a new one on every call, which a listing's prices and
+ * counts made hundreds of times in a render (issue 40). */
+const wholeNumbers = new Intl.NumberFormat('en-GB');
+export const formatCount = (n: number): string => wholeNumbers.format(n);
+
 /** Formats integer pence as pounds with two decimals ("£1,234.05"). Money stays in
  * integer pence everywhere else; this is the edge of the UI. */
 export function formatPence(pence: number): string {
@@ -6,7 +12,7 @@ export function formatPence(pence: number): string {
   }
   const sign = pence < 0 ? '-' : '';
   const abs = Math.abs(pence);
-  const pounds = Math.floor(abs / 100).toLocaleString('en-GB');
+  const pounds = formatCount(Math.floor(abs / 100));
   const rest = String(abs % 100).padStart(2, '0');
   return `${sign}£${pounds}.${rest}`;
 }

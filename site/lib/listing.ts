@@ -1,4 +1,5 @@
 import type { FacetCounts, FilterIndex, PriceOption } from './api-types';
+import { formatCount } from './format';
 import { CATEGORY_PAGE_SIZE } from './paging';
 import type { GridCard } from './types';
 
@@ -404,7 +405,7 @@ export function showingText(from: number, shown: number, total: number): string 
 }
 
 /** A count as a buyer reads it, with thousands grouped ("1,436"). */
-export const count = (n: number) => n.toLocaleString('en-GB');
+export const count = formatCount;
 
 /** "1 line", "1,436 lines". */
 export const linesText = (n: number) => `${count(n)} ${n === 1 ? 'line' : 'lines'}`;

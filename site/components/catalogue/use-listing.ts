@@ -105,7 +105,13 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
     [prepare],
   );
 
-  const result = useMemo(() => (listing ? applyListing(listing, state, stockWanted ? notInStock : null) : null), [listing, state, stockWanted, notInStock]);
+  // The unfiltered first page is the static HTML with the build's counts: the index is
+  // applied only for another view (issue 40: at idle it was applied for nothing).
+  const applied = filtered || state.page > 1;
+  const result = useMemo(
+    () => (listing && applied ? applyListing(listing, state, stockWanted ? notInStock : null) : null),
+    [listing, applied, state, stockWanted, notInStock],
+  );
   /** The counts a draft (the phone panel's) would show. */
   const preview = useCallback(
     (draft: ListingState) => {

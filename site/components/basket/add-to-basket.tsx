@@ -7,6 +7,7 @@ import { availabilityClass, availabilityText } from '@/lib/availability';
 import { addToBasket } from '@/lib/basket';
 import type { ForwardDates as Forward } from '@/lib/forward';
 import { PreOrderNote, usePreOrderOpen, usePreOrderText } from '@/components/catalogue/pre-order-note';
+import type { ActionsProps } from '@/components/catalogue/signed-out';
 import { useOwnPrice } from './price';
 
 /** Quantity in packs and an Add button for one product; Add with no quantity adds one
@@ -32,16 +33,7 @@ export function AddToBasket({
   inGrid = false,
   prompt = false,
   showStock = false,
-}: {
-  sku: string;
-  packSize: number;
-  inStock: boolean;
-  forward?: Forward | null;
-  name: string;
-  inGrid?: boolean;
-  prompt?: boolean;
-  showStock?: boolean;
-}) {
+}: ActionsProps) {
   const account = useAccount();
   const own = useOwnPrice(sku);
   const id = useId();

@@ -24,16 +24,7 @@ import { useOwnPrice } from './price';
  * whatever the stock, up to the line maximum the basket holds, and its stock line says when
  * to pre-order instead (PreOrderNote); after its order-by date it is an ordinary product,
  * and out of stock says pre-orders closed. */
-export function AddToBasket({
-  sku,
-  packSize,
-  inStock,
-  forward = null,
-  name,
-  inGrid = false,
-  prompt = false,
-  showStock = false,
-}: ActionsProps) {
+export function AddToBasket({ sku, packSize, inStock, forward = null, name, inGrid = false, prompt = false, showStock = false }: ActionsProps) {
   const account = useAccount();
   const own = useOwnPrice(sku);
   const id = useId();

@@ -5,7 +5,6 @@ import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';
 import { availabilityClass, availabilityText } from '@/lib/availability';
 import { addToBasket } from '@/lib/basket';
-import type { ForwardDates as Forward } from '@/lib/forward';
 import { PreOrderNote, usePreOrderOpen, usePreOrderText } from '@/components/catalogue/pre-order-note';
 import type { ActionsProps } from '@/components/catalogue/signed-out';
 import { useOwnPrice } from './price';
@@ -24,7 +23,7 @@ import { useOwnPrice } from './price';
  * whatever the stock, up to the line maximum the basket holds, and its stock line says when
  * to pre-order instead (PreOrderNote); after its order-by date it is an ordinary product,
  * and out of stock says pre-orders closed. */
-export function AddToBasket({ sku, packSize, inStock, forward = null, name, inGrid = false, prompt = false, showStock = false }: ActionsProps) {
+export function AddToBasket({ sku, packSize, inStock, forward = null, name, inGrid = false, showStock = false }: ActionsProps) {
   const account = useAccount();
   const own = useOwnPrice(sku);
   const id = useId();

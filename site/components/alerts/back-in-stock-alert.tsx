@@ -1,5 +1,4 @@
 'use client';
-import Link from '@/components/app/link';
 import { useEffect, useRef, useState } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { useOwnPrice } from '@/components/basket/price';

@@ -1,5 +1,4 @@
 'use client';
-import Link from '@/components/app/link';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useAccount } from '@/components/account/use-account';
 import { apiErrorText } from '@/lib/api';

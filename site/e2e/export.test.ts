@@ -3,9 +3,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { payloadURL } from '../lib/prefetch';
 
-// Checks every prerendered page of the export the tests serve, and its sitemap.
+// Checks every prerendered page of the site the tests serve, and its sitemap: the release
+// folder's site (RELEASE_DIR/site, what the edge serves), not site/out, which after a
+// partial publish (the back office's, in catalogue-import.test.ts) holds only the pages
+// that publish rendered; the release carries the others (docs/build-and-release.md
+// "Partial builds").
 const root = path.resolve(import.meta.dirname, '..', '..');
-const out = path.join(root, 'site', 'out');
+const out = process.env.RELEASE_DIR ? path.join(process.env.RELEASE_DIR, 'site') : path.join(root, 'site', 'out');
 const catalogue = JSON.parse(readFileSync(path.join(root, 'builds', 'snapshot', 'catalogue.json'), 'utf8')) as {
   pages: string[];
   product_paths: string[];

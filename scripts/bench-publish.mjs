@@ -15,38 +15,13 @@ import { readExport, sha256 as sha } from './export-manifest.mjs';
 import { openTarget, planRelease, publishExport } from './publish.mjs';
 import { emptyState } from './target-state.mjs';
 import { siteInputs } from './partial.mjs';
+import { csvLine, parseCSV } from '../site/lib/csv.mjs';
 
 /** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
 
-/** The fields of one CSV line (RFC 4180: quoted fields may hold commas, quotes and line breaks).
- * @param {string} text
- * @returns {string[][]} */
-export function parseCsv(text) {
-  /** @type {string[][]} */
-  const rows = [];
-  /** @type {string[]} */
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
-    } else field += c;
-  }
-  if (field || row.length) (row.push(field), rows.push(row));
-  return rows;
-}
-
-/** A CSV file of rows, every field quoted. @param {string[][]} rows */
-export const writeCsv = (rows) => rows.map((r) => r.map((f) => `"${f.replace(/"/g, '""')}"`).join(',')).join('\n') + '\n';
+/** A CSV file of rows, in the catalogue export's quoting.
+ * @param {string[][]} rows */
+export const writeCsv = (rows) => rows.map(csvLine).join('\n') + '\n';
 
 /** Raises the unit price of `n` products spread over the catalogue by 11p, through the
  * catalogue import as staff would; answers their SKUs.
@@ -56,7 +31,7 @@ export const writeCsv = (rows) => rows.map((r) => r.map((f) => `"${f.replace(/"/
 export async function changePrices(env, scratch, n) {
   const file = path.join(scratch, 'catalogue-export.csv');
   await capture(path.join(binDir, 'catalogue'), ['export', '-out', file], { env });
-  const [header, ...rows] = parseCsv(readFileSync(file, 'utf8')).filter((r) => r.length > 1);
+  const [header, ...rows] = parseCSV(readFileSync(file, 'utf8')).filter((r) => r.length > 1);
   const price = header.indexOf('unit_price');
   const picked = Array.from({ length: n }, (_, i) => rows[Math.floor(((i + 0.5) * rows.length) / n)]);
   for (const r of picked) r[price] = (Number(r[price]) + 0.11).toFixed(2);

@@ -3,7 +3,8 @@
 // Run: node --test scripts/bench-publish.test.mjs
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { parseCsv, writeCsv } from './bench-publish.mjs';
+import { parseCSV as parseCsv } from '../site/lib/csv.mjs';
+import { writeCsv } from './bench-publish.mjs';
 
 test('the export CSV reads back as written: quoted commas, quotes and line breaks', () => {
   const rows = [

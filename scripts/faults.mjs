@@ -75,6 +75,7 @@ import { binDir, capture, freePort, localDir, root, run, say, startService, stop
 import { startDynamoDBLocal } from './dynamodb-local.mjs';
 import { maildevEmails, startMaildev } from './maildev.mjs';
 import { LOCAL_STRIPE_ENV, startStripeMock, stripeEnv, unsetOtherStripeVariables } from './stripe-mock.mjs';
+import { csvLine, parseCSV } from '../site/lib/csv.mjs';
 
 const authHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || 'demo-tradeshop';
@@ -266,37 +267,6 @@ function solidPNG(side) {
   const pixels = Buffer.concat(Array.from({ length: side }, () => row));
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
-
-/** A CSV file's rows (quoted cells as the catalogue export writes them). */
-function parseCSV(text) {
-  const rows = [];
-  let row = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
-
-const csvLine = (row) => row.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
 
 /** A products file that changes nothing: the exported row of sku, its stock cell empty
  * (the stock is left as it is). */

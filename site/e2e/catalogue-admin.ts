@@ -50,40 +50,5 @@ export async function publishCatalogue(page: Page): Promise<void> {
     .toBe(1);
 }
 
-/** A CSV file's rows (quoted cells as the export writes them, line breaks inside them included). */
-export function parseCSV(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') {
-        quoted = false;
-      } else {
-        cell += c;
-      }
-    } else if (c === '"') {
-      quoted = true;
-    } else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') {
-      cell += c;
-    }
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
-
-/** One CSV line of the file: quoted cells where needed, as the export writes them. */
-export const csvLine = (row: string[]) => row.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
+// The catalogue file's CSV, read and written with the code the scripts use.
+export { csvLine, parseCSV } from '../lib/csv.mjs';

@@ -17,6 +17,19 @@ declare global {
   }
 }
 
+/** The shop's own address a click follows: a plain left click, not handled yet, on a link
+ * the tab itself would open (no download, no other target) to this origin, other than a
+ * jump within the page; null for any other click (the browser does what it does). */
+function followedLink(e: MouseEvent): URL | null {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return null;
+  const a = (e.target as Element | null)?.closest?.('a');
+  if (!a || !a.href || a.hasAttribute('download') || (a.target && a.target !== '_self')) return null;
+  const url = new URL(a.href, window.location.href);
+  if (url.origin !== window.location.origin) return null; // the browser leaves with a full load
+  if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return null;
+  return url;
+}
+
 /** The app-wide behaviours of SPEC.md sections 2, 4 and 7 that need a browser:
  * filling the page's CSRF token, watching for a new build and doing a full page load on the next
  * navigation, applying the build's route rules to client navigation, reloading once
@@ -70,12 +83,8 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
   // Link clicks: route rules first, then a full page load once a new build is out.
   useEffect(() => {
     const onClick = (e: MouseEvent) => {
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      const a = (e.target as Element | null)?.closest?.('a');
-      if (!a || !a.href || a.hasAttribute('download') || (a.target && a.target !== '_self')) return;
-      const url = new URL(a.href, window.location.href);
-      if (url.origin !== window.location.origin) return; // the browser leaves with a full load
-      if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return;
+      const url = followedLink(e);
+      if (!url) return;
       const ruled = applyRules(manifest.current, url.pathname, url.search);
       const fullLoad = watcher.newBuild();
       if (!ruled && !fullLoad) return; // an ordinary client navigation
@@ -93,12 +102,8 @@ export function AppBehaviours({ codeVersion }: { codeVersion: string }) {
     // (a same-origin path ending in /) that nothing else handled goes through the router.
     // next/link's own handler, and the rules above, run first and prevent the default.
     const onPlainClick = (e: MouseEvent) => {
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      const a = (e.target as Element | null)?.closest?.('a');
-      if (!a || !a.href || a.hasAttribute('download') || (a.target && a.target !== '_self')) return;
-      const url = new URL(a.href, window.location.href);
-      if (url.origin !== window.location.origin || !url.pathname.endsWith('/')) return;
-      if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return;
+      const url = followedLink(e);
+      if (!url || !url.pathname.endsWith('/')) return;
       e.preventDefault();
       router.push(url.pathname + url.search + url.hash);
     };

@@ -1,6 +1,6 @@
 'use client';
 import type { ReactNode } from 'react';
-import { isFilteredView, LISTING_SORTS, listingHref, pageCount, showingText, type ListingFilters } from '@/lib/listing';
+import { LISTING_SORTS, listingHref, pageCount, showingText, type ListingFilters } from '@/lib/listing';
 import { CATEGORY_PAGE_SIZE } from '@/lib/paging';
 import { ListingFrame } from './listing-frame';
 import { Pager } from './pager';
@@ -28,13 +28,12 @@ export function CategoryProducts({
 }) {
   const l = useListing(filters, { category });
   const { state, result, listing } = l;
-  const unfiltered = !isFilteredView(state);
 
   let grid: ReactNode = children;
   let countText = total === 0 ? 'No products in this category yet.' : showingText(0, Math.min(CATEGORY_PAGE_SIZE, total), total);
   let page = 1;
   let pages = pageCount(total);
-  if (!unfiltered || state.page > 1) {
+  if (l.applied) {
     const r = listingResults(l, children, (n) => (n > 1 ? `${label}, page ${n}` : label));
     grid = r.grid;
     if (r.countText !== null) ({ page, pages, countText } = r);

@@ -55,9 +55,13 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
   }, [index]);
 
   const filtered = isFilteredView(state);
+  // The unfiltered first page is the static HTML with the build's counts; every other view
+  // is drawn from the index (issue 40: at idle it was applied to that page for nothing).
+  const applied = filtered || state.page > 1;
+  // Asked again on every page too, so an index that failed to load is retried by Back.
   useEffect(() => {
-    if (filtered || state.page > 1) prepare();
-  }, [filtered, state.page, prepare]);
+    if (applied) prepare();
+  }, [applied, state.page, prepare]);
   useEffect(() => afterLoadSettled(prepare), [prepare]);
 
   // The buyer's stock, asked for when they first choose in stock now; a sign-out or
@@ -105,9 +109,6 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
     [prepare],
   );
 
-  // The unfiltered first page is the static HTML with the build's counts: the index is
-  // applied only for another view (issue 40: at idle it was applied for nothing).
-  const applied = filtered || state.page > 1;
   const result = useMemo(
     () => (listing && applied ? applyListing(listing, state, stockWanted ? notInStock : null) : null),
     [listing, applied, state, stockWanted, notInStock],
@@ -124,6 +125,8 @@ export function useListing(filters: ListingFilters, stockTarget: StockTarget) {
 
   return {
     state,
+    /** Whether the view is drawn from the index (result), not the static first page. */
+    applied,
     change,
     /** A pager link's click: shows the page as any other change (a history entry, the
      * index's cards), with focus on the listing's count, which says which lines it shows.

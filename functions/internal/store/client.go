@@ -179,26 +179,46 @@ func NewClient(ctx context.Context, c Config) (*dynamodb.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load aws config: %w", err)
 	}
-	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
-		o.Retryer = retry.NewStandard(func(r *retry.StandardOptions) {
-			r.MaxAttempts = maxAttempts
-			r.MaxBackoff = maxBackoff
-		})
-		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-			if err := s.Initialize.Add(deadline(timeout, c.Patience), middleware.Before); err != nil {
-				return err
+	// options are the client's: a deadline on every call, bounded retries, and locally
+	// the endpoint; barrier (a second client's reads) follows each transaction locally.
+	options := func(barrier *dynamodb.Client) func(*dynamodb.Options) {
+		return func(o *dynamodb.Options) {
+			o.Retryer = retry.NewStandard(func(r *retry.StandardOptions) {
+				r.MaxAttempts = maxAttempts
+				r.MaxBackoff = maxBackoff
+			})
+			o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+				if err := s.Initialize.Add(deadline(timeout, c.Patience), middleware.Before); err != nil {
+					return err
+				}
+				return s.Finalize.Insert(throttleCount, "Retry", middleware.After)
+			})
+			if c.Endpoint == "" {
+				return
 			}
-			return s.Finalize.Insert(throttleCount, "Retry", middleware.After)
-		})
-		if c.Endpoint != "" {
 			o.BaseEndpoint = aws.String(c.Endpoint)
 			// DynamoDB Local sends no X-Amz-Crc32 header on an error answer (the cloud
 			// always does), and the SDK then checks the body against 0 and logs a warning
 			// for every failed condition. Over loopback the checksum guards nothing; in the
 			// cloud it stays on.
 			o.DisableValidateResponseChecksum = true
+			if barrier != nil {
+				// DynamoDB Local answers a transaction before it commits (commit_barrier.go).
+				// Inside the deadline: the read counts against the transaction's own time.
+				o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+					return s.Initialize.Add(commitBarrier(barrier), middleware.After)
+				})
+			}
 		}
-	}), nil
+	}
+	if c.Endpoint == "" {
+		return dynamodb.NewFromConfig(cfg, options(nil)), nil
+	}
+	// The barrier's reads go through a client of their own, without c.APIOptions: the
+	// tests that count an endpoint's calls count the calls the cloud would see.
+	plain := cfg.Copy()
+	plain.APIOptions = nil
+	return dynamodb.NewFromConfig(cfg, options(dynamodb.NewFromConfig(plain, options(nil)))), nil
 }
 
 // unavailable is a call that missed its deadline or could not reach the table: it is

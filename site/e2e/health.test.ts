@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { api, axeViolations, belowMinimumBy, emulatorUser, launch, screenshot, shopURL, signIn, signInAs } from './browser';
 import { grantStaff } from './staff';
 
@@ -70,12 +70,22 @@ async function countsOf(match: (r: Row) => boolean): Promise<number[]> {
   return (await healthRows()).filter(match).map((r) => r.count);
 }
 
-/** Leaves the page, as a buyer does: pagehide sends what it collected. */
-async function leave(p: Page): Promise<void> {
+/** Leaves the page, as a buyer does. The page sends what it collected on pagehide, but a
+ * beacon sent by a page that is going is out of Playwright's sight (no request event; a
+ * closed context may cancel it), so the page is first sent a pagehide event of its own:
+ * the collector's flush (lib/report.ts watchPageHide) sends its beacon from the live page,
+ * where it can be seen. With reported, that beacon's answer is waited for; without, the
+ * page is given a moment to send one it should not. Answers the bodies it sent. */
+async function leave(p: Page, { reported }: { reported: boolean }): Promise<string[]> {
+  const bodies: string[] = [];
+  const isReport = (r: Request) => new URL(r.url()).pathname === '/api/errors';
+  p.on('request', (r) => isReport(r) && bodies.push(r.postData() ?? ''));
+  const answered = reported ? p.waitForEvent('requestfinished', { predicate: isReport, timeout: 20_000 }) : null;
+  await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
+  if (answered) await answered;
+  else await p.waitForTimeout(1_500);
   await p.goto('about:blank');
-  // The beacon the page sent on pagehide is still on its way: closing the context at once
-  // can cancel it (a test closes its context next).
-  await p.waitForTimeout(1_000);
+  return bodies;
 }
 
 /** Counts the page's document loads (as account-shell.test.ts does). */
@@ -123,7 +133,7 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
     await p.goto(shopURL + path);
     await expect.poll(loads, { timeout: 15_000 }).toBe(2);
     await expect.poll(() => p.locator('.account-menu-signed-in summary').count(), { timeout: 15_000 }).toBe(1);
-    await leave(p);
+    await leave(p, { reported: true });
     await context.close();
     expect(await countsOf((r) => r.kind === 'chunk' && r.path === path)).toEqual([1]);
   });
@@ -145,7 +155,7 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
     });
     await p.goto(shopURL + '/account/dashboard/');
     await expect.poll(() => p.locator('main [role="alert"]').filter({ hasText: 'Your orders could not be loaded.' }).count(), { timeout: 15_000 }).toBe(1);
-    await leave(p);
+    await leave(p, { reported: true });
     await context.close();
     const match = (r: Row) => r.kind === 'api' && r.message.includes(sentence);
     expect(await countsOf(match)).toEqual([1]);
@@ -165,8 +175,10 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
     await p.goto(`${shopURL}${category}?page=2`);
     await expect.poll(() => p.getByRole('heading', { name: 'Hmm, we had an error' }).count(), { timeout: 15_000 }).toBe(1);
     expect(served()).toBeGreaterThan(0);
-    await leave(p);
+    // What the page sent: on a failure below, whether it sent the report, and as what.
+    const sent = await leave(p, { reported: true });
     await context.close();
+    expect(sent.join('\n')).toContain('"kind":"fatal"');
     const total = async () => (await healthRows()).filter(fatalHere).reduce((n, r) => n + r.count, 0);
     await expect.poll(total, { timeout: 30_000, interval: 1_000 }).toBe(before + 1);
     await staffPage.waitForTimeout(1_000);
@@ -183,8 +195,6 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
 
   it('a crawler on the same failing page sends no report', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: googlebot });
-    const sent: string[] = [];
-    context.on('request', (r) => new URL(r.url()).pathname === '/api/errors' && sent.push(r.method()));
     const p = await context.newPage();
     // The page did fail: React's own error line for the corrupted product is the proof.
     // (For a crawler the error page draws nothing, and the failing list is drawn again, so
@@ -195,8 +205,7 @@ describe('app errors reach the Health page', { timeout: 120_000 }, () => {
     await p.goto(`${shopURL}${category}?page=2`);
     await expect.poll(served, { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => reported.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    await leave(p);
-    await p.waitForTimeout(1_500);
+    const sent = await leave(p, { reported: false });
     await context.close();
     expect(sent).toEqual([]);
   });

@@ -362,11 +362,13 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
         CONCURRENCY,
         async (p) => {
           const entry = build.files[p];
-          const body = plan.bodies[p] ?? (await source(p));
+          // The gzip readExport made of this file (export-manifest.mjs), else its bytes.
+          const cached = p in plan.bodies ? undefined : /** @type {Partial<Export>} */ (build).storedBodies?.get(p);
+          const body = plan.bodies[p] ?? cached ?? (await source(p));
           if (body === null) {
             await target.restore(p, entry);
           } else {
-            const stored = await storedBody(entry, body);
+            const stored = cached ?? (await storedBody(entry, body));
             if (stored.length !== storedSizeOf(entry)) {
               throw new Error(`${p}: ${stored.length} bytes to store, its manifest says ${storedSizeOf(entry)} (the file changed since the export was read?)`);
             }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import test from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { CACHE_IMMUTABLE, CACHE_NEVER, CACHE_SHORT, readExport, sha256 } from './export-manifest.mjs';
-import { KEEP_EDGE_RULES_OF, PHASE, describePlan, emptyState, planRelease, publishExport, rollback } from './publish.mjs';
+import { KEEP_EDGE_RULES_OF, PHASE, describePlan, emptyState, executePlan, planRelease, publishExport, rollback } from './publish.mjs';
 import { createDirTarget } from './target-dir.mjs';
 import { at, buildA, buildB, lastAt, read, recording, scratch, storedForm, writeExport } from './release-fixtures.mjs';
 
@@ -336,4 +336,21 @@ test('removing a page removes it in either form', async (t) => {
   writeFileSync(path.join(site(root), 'outlet/r/retired/_payload.json'), '{}');
   await createDirTarget(root).remove(['outlet/r/retired/index.html', 'outlet/r/retired/_payload.json']);
   assert.ok(!existsSync(path.join(site(root), 'outlet/r/retired')), 'both forms gone, and the folder');
+});
+
+test('without the gzip readExport kept, the release compresses what it uploads to the same bytes', async (t) => {
+  const dir = scratch(t);
+  const a = writeExport(path.join(dir, 'a'), buildA);
+  const kept = path.join(dir, 'kept');
+  await publish(kept, a.dir);
+  const exp = await readExport(a.dir);
+  assert.ok(exp.storedBodies?.has('index.html'));
+  delete exp.storedBodies;
+  const root = path.join(dir, 'release');
+  const target = createDirTarget(root);
+  await executePlan(planRelease(exp, await target.state()), target, { source: (p) => readFileSync(path.join(a.dir, p)), log: quiet });
+  for (const rel of Object.keys(a.files)) {
+    const name = storedForm(site(root), rel) === 'gzip' ? `${rel}.gz` : rel;
+    assert.deepEqual(readFileSync(path.join(site(root), name)), readFileSync(path.join(site(kept), name)), rel);
+  }
 });

@@ -1,18 +1,23 @@
 // @ts-check
-// What one page of the export weighs, what the release folder holds, and where a build's
-// time went: the bench's `pages` figures (docs/PERFORMANCE.md, issue 19).
+// What one page of the export weighs, what the release folder holds (raw, and as the
+// release stores it: compressible files gzip-compressed), and where a build's time went: the bench's `pages` figures (docs/PERFORMANCE.md, issue 19).
 //
 //   node scripts/bench-pages.mjs [EXPORT_DIR] [PAGE_PATH ...]   # sizes of those pages, as JSON
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { listRelative } from './export-manifest.mjs';
+import { listRelative, storedEncoding } from './export-manifest.mjs';
 
 /** Targets of issue 19 for one category page. */
 export const CATEGORY_HTML_TARGET = 60_000;
 export const CATEGORY_PAGE_TARGET = 150_000;
-/** Target of issue 19 for the release folder of 3,000 products. */
+/** Target of issue 19 for the release folder of 3,000 products (the export, raw). */
 export const RELEASE_TARGET = 150_000_000;
+/** Hugo's output for the same 3,000 products (the bench's hugo figure, issue 40). */
+export const HUGO_BYTES = 68_000_000;
+/** Target of issue 40 for the release as stored (compressible files gzip-compressed, as the
+ * release stores them: export-manifest.mjs storedEncoding): at most twice Hugo's output. */
+export const RELEASE_STORED_TARGET = 2 * HUGO_BYTES;
 
 /** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(values) {
@@ -74,19 +79,26 @@ export function fileKind(rel) {
   return 'other';
 }
 
-/** What a folder holds: { files, bytes, kinds: { kind: { files, bytes } } }. */
+/** What an export holds, raw and as a release stores it (a compressible file's gzip, level
+ * 9, as export-manifest.mjs makes it; other files as they are): { files, bytes, storedBytes,
+ * kinds: { kind: { files, bytes, storedBytes } } }. */
 export function folderSummary(dir) {
   const kinds = {};
   let bytes = 0;
+  let storedBytes = 0;
   const rels = listRelative(dir);
   for (const rel of rels) {
-    const size = statSync(path.join(dir, rel)).size;
+    const file = path.join(dir, rel);
+    const size = statSync(file).size;
+    const stored = storedEncoding(rel) ? gzipSync(readFileSync(file), { level: 9 }).length : size;
     bytes += size;
-    const k = (kinds[fileKind(rel)] ??= { files: 0, bytes: 0 });
+    storedBytes += stored;
+    const k = (kinds[fileKind(rel)] ??= { files: 0, bytes: 0, storedBytes: 0 });
     k.files++;
     k.bytes += size;
+    k.storedBytes += stored;
   }
-  return { files: rels.length, bytes, kinds };
+  return { files: rels.length, bytes, storedBytes, kinds };
 }
 
 /** Where a `next build` spent its time, from the text of its trace file (site/.next/trace:

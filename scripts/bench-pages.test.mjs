@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { childCpuSeconds, fileKind, folderSummary, median, pageFiles, pageSizes, tracePhases } from './bench-pages.mjs';
+import { HUGO_BYTES, RELEASE_STORED_TARGET, childCpuSeconds, fileKind, folderSummary, median, pageFiles, pageSizes, tracePhases } from './bench-pages.mjs';
 import { scratch } from './release-fixtures.mjs';
 
 function write(dir, files) {
@@ -67,9 +67,9 @@ test('page sizes: every file raw and gzip, the HTML, and the totals', (t) => {
   );
 });
 
-test('the release folder by kind of file', (t) => {
+test('the release folder by kind of file, raw and as stored (compressible files gzip, level 9)', (t) => {
   const dir = scratch(t);
-  write(dir, {
+  const files = {
     'index.html': '12345',
     'p/index.html': '123',
     'p/index.txt': '12',
@@ -78,18 +78,31 @@ test('the release folder by kind of file', (t) => {
     '_next/static/chunks/a.js': '123456',
     'robots.txt': '1',
     'builds/latest.json': '12',
-  });
+    'icon.png': '1234567',
+  };
+  write(dir, files);
+  const gz = (/** @type {string[]} */ ...rels) => rels.reduce((n, r) => n + gzipSync(files[r], { level: 9 }).length, 0);
   const s = folderSummary(dir);
-  assert.equal(s.files, 8);
-  assert.equal(s.bytes, 24);
+  assert.equal(s.files, 9);
+  assert.equal(s.bytes, 31);
   assert.deepEqual(s.kinds, {
-    HTML: { files: 2, bytes: 8 },
-    'RSC (.txt)': { files: 2, bytes: 3 },
-    'payloads (_payload.json)': { files: 1, bytes: 4 },
-    'assets (_next)': { files: 1, bytes: 6 },
-    other: { files: 2, bytes: 3 },
+    HTML: { files: 2, bytes: 8, storedBytes: gz('index.html', 'p/index.html') },
+    'RSC (.txt)': { files: 2, bytes: 3, storedBytes: gz('p/index.txt', 'p/__next._full.txt') },
+    'payloads (_payload.json)': { files: 1, bytes: 4, storedBytes: gz('p/_payload.json') },
+    'assets (_next)': { files: 1, bytes: 6, storedBytes: gz('_next/static/chunks/a.js') },
+    // robots.txt is stored gzip; builds/latest.json and the image as they are.
+    other: { files: 3, bytes: 10, storedBytes: gz('robots.txt') + 2 + 7 },
   });
+  assert.equal(
+    s.storedBytes,
+    Object.values(s.kinds).reduce((n, k) => n + k.storedBytes, 0),
+  );
   assert.equal(fileKind('robots.txt'), 'other');
+});
+
+test("the stored release's target is twice Hugo's output for the same 3,000 products", () => {
+  assert.equal(HUGO_BYTES, 68_000_000);
+  assert.equal(RELEASE_STORED_TARGET, 136_000_000);
 });
 
 test("build phases from a next build trace: the last build's direct phases, nested ones not counted twice", () => {

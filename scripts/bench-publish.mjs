@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { binDir, capture, run } from './lib.mjs';
 import { buildSite, exportDir, snapshotDir } from './build.mjs';
-import { readExport, sha256 as sha } from './export-manifest.mjs';
+import { readExport, sameStored, sha256 as sha, storedSizeOf } from './export-manifest.mjs';
 import { openTarget, planRelease, publishExport } from './publish.mjs';
 import { emptyState } from './target-state.mjs';
 import { siteInputs } from './partial.mjs';
@@ -99,7 +99,7 @@ export async function publishFigures({ env, scratch, products, record, like = nu
       `publish, full, ${n} products`,
       secs(t),
       's',
-      `(build ${full.seconds.toFixed(1)} s rendering ${full.rendered} pages, then the release of ${fullRecord.id})`,
+      `(build ${full.seconds.toFixed(1)} s rendering ${full.rendered} pages, then the release of ${fullRecord.id}: ${(Object.values(fullRecord.files).reduce((n, e) => n + storedSizeOf(e), 0) / 1e6).toFixed(1)} MB as stored)`,
     );
     await changePrices(env, scratch, change);
     t = performance.now();
@@ -107,7 +107,7 @@ export async function publishFigures({ env, scratch, products, record, like = nu
     const partial = await buildSite({ env, release: { current: state.current, unfinished: state.unfinished.length } });
     const before = state.current?.files ?? {};
     const rec = await publishExport({ exportDir, target, log: quiet });
-    const uploaded = Object.entries(rec.files).filter(([p, e]) => before[p]?.sha256 !== e.sha256).length;
+    const uploaded = Object.entries(rec.files).filter(([p, e]) => !sameStored(before[p], e)).length;
     record(
       `publish, ${change} prices changed, ${n} products`,
       secs(t),

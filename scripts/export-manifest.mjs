@@ -1,22 +1,30 @@
 // @ts-check
 // What a release publishes: the Cache-Control and Content-Type of every file, and the
-// manifest of an export (path -> sha256, size, cacheControl, contentType) after checking
-// that the export is a whole build. The release plan (publish.mjs) diffs manifests, so
-// only files whose bytes changed are uploaded.
+// manifest of an export (path -> sha256, size, cacheControl, contentType, and for a file
+// stored gzip-compressed contentEncoding and storedSize) after checking that the export is
+// a whole build. The release plan (publish.mjs) diffs manifests, so only files whose bytes
+// changed are uploaded.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip, gzipSync } from 'node:zlib';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 import { productSkuOf } from './product-moves.mjs';
 
 /**
  * A file's entry in a build's manifest: its hash and size, and the headers it is published with.
  * @typedef {object} ManifestEntry
- * @property {string} sha256 hex
- * @property {number} size bytes
+ * sha256 and size are always those of the export's own bytes (what the build wrote), so
+ * comparing builds and carrying pages does not depend on how a file is stored; a
+ * compressible file (storedEncoding) is stored and served gzip-compressed, and says so.
+ * @property {string} sha256 hex, of the raw bytes
+ * @property {number} size bytes, raw
  * @property {string} cacheControl
  * @property {string} contentType
+ * @property {'gzip'} [contentEncoding] the file is stored (and served) gzip-compressed
+ * @property {number} [storedSize] bytes as stored, when contentEncoding is set
  */
 
 /**
@@ -42,6 +50,9 @@ import { productSkuOf } from './product-moves.mjs';
  * @property {string[]} [pages] every page path the export's sitemaps list: the build's pages, rendered or not (a partial build's, partial.mjs)
  * @property {number} count how many files
  * @property {number} bytes their total size
+ * @property {number} [storedBytes] their total size as stored (compressible files gzip-compressed)
+ * @property {Map<string, Buffer>} [storedBodies] the gzip of compressible files, by path, as
+ *   readExport made them (up to STORED_CACHE_BYTES), so the release does not compress them again
  */
 
 /** Content-hashed assets never change under their name: cache them for a year. */
@@ -91,6 +102,51 @@ export function contentTypeFor(rel) {
   const ext = path.posix.extname(rel).slice(1).toLowerCase();
   return contentTypes[ext] ?? 'application/octet-stream';
 }
+
+/** Content types a release stores gzip-compressed: text, and the text formats that do not
+ * say text/ (JSON, XML, SVG, the web manifest). Images and fonts are compressed already. */
+const compressibleType = /^(text\/|application\/(json|xml|manifest\+json|javascript)|image\/svg\+xml)/;
+
+/** How a file of the export is stored: 'gzip' for a compressible one, or null (stored as
+ * it is). Files under builds/ (latest.json, the meta files) stay raw: the edges, the
+ * build and the tools read them as files.
+ * @param {string} rel
+ * @returns {'gzip' | null} */
+export function storedEncoding(rel) {
+  if (rel.startsWith('builds/')) return null;
+  return compressibleType.test(contentTypeFor(rel)) ? 'gzip' : null;
+}
+
+/** gzip, level 9: the same bytes always give the same gzip (no name or time in the header),
+ * so a file's stored form depends on its bytes alone. */
+const GZIP = { level: 9 };
+const gzipAsync = promisify(gzip);
+
+/** The bytes to store for a file whose manifest entry is `entry`: its gzip when the entry
+ * says so, else the bytes as they are.
+ * @param {{ contentEncoding?: string }} entry
+ * @param {Buffer} body the raw bytes
+ * @returns {Promise<Buffer>} */
+export async function storedBody(entry, body) {
+  if (!entry.contentEncoding) return body;
+  if (entry.contentEncoding !== 'gzip') throw new Error(`unknown content encoding ${entry.contentEncoding}`);
+  return gzipAsync(body, GZIP);
+}
+
+/** How many bytes of gzip readExport keeps for the release to upload (a 3,000-product
+ * export is about 52 MB as stored); past it, the release compresses again what it uploads. */
+export const STORED_CACHE_BYTES = 256_000_000;
+
+/** The bytes a file takes where it is published: storedSize when it is stored compressed.
+ * @param {{ size: number, storedSize?: number }} entry */
+export const storedSizeOf = (entry) => entry.storedSize ?? entry.size;
+
+/** Whether two manifest entries name the same stored object: the same bytes, stored the
+ * same way (a record saved before gzip storage has no contentEncoding, so its files differ
+ * from the same bytes stored compressed, and are uploaded again in the new form).
+ * @param {{ sha256: string, contentEncoding?: string } | undefined} a
+ * @param {{ sha256: string, contentEncoding?: string } | undefined} b */
+export const sameStored = (a, b) => !!a && !!b && a.sha256 === b.sha256 && (a.contentEncoding ?? null) === (b.contentEncoding ?? null);
 
 /** Build ids name files and KVS keys, so they must stay plain. */
 const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -170,15 +226,28 @@ export function listRelative(dir) {
  * @param {Buffer} buf */
 export const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
-/** A file's manifest entry: its hash and size, and the headers it is published with.
+/** A file's manifest entry: its hash and size, the headers it is published with, and for a
+ * compressible file its encoding and stored size. `stored` is the file's gzip when the
+ * caller has it (readExport compresses off the main thread).
  * @param {string} rel
  * @param {Buffer} body
+ * @param {Buffer} [stored]
  * @returns {ManifestEntry} */
-export const manifestEntry = (rel, body) => ({ sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) });
+export function manifestEntry(rel, body, stored) {
+  /** @type {ManifestEntry} */
+  const entry = { sha256: sha256(body), size: body.length, cacheControl: cacheControlFor(rel), contentType: contentTypeFor(rel) };
+  const encoding = storedEncoding(rel);
+  if (encoding) {
+    entry.contentEncoding = encoding;
+    entry.storedSize = (stored ?? gzipSync(body, GZIP)).length;
+  }
+  return entry;
+}
 
 /** Validates an export and answers its build and manifest:
  * { dir, id, timestamp, redirects, site: { siteUrl, firebaseProjectId } (as the build
- * recorded them in the meta file), files: { path: { sha256, size, cacheControl, contentType } }, count, bytes }.
+ * recorded them in the meta file), files: { path: { sha256, size, cacheControl, contentType,
+ * contentEncoding?, storedSize? } }, count, bytes, storedBytes }.
  * Throws one message listing every problem, so nothing is published from a broken export.
  * inspect(path, body), if given, sees every file's bytes as they are read (the release's
  * scan for local addresses, release-checks.mjs).
@@ -223,14 +292,24 @@ export async function readExport(dir, { inspect } = {}) {
   /** @type {string[]} */
   const pages = [];
   let bytes = 0;
+  let storedBytes = 0;
+  /** @type {Map<string, Buffer>} */
+  const storedBodies = new Map();
+  let cached = 0;
   await mapLimit(rels, CONCURRENCY, async (rel) => {
     const body = await readFile(path.join(abs, rel));
-    files[rel] = manifestEntry(rel, body);
+    const stored = storedEncoding(rel) ? await gzipAsync(body, GZIP) : undefined;
+    files[rel] = manifestEntry(rel, body, stored);
+    if (stored && cached + stored.length <= STORED_CACHE_BYTES) {
+      storedBodies.set(rel, stored);
+      cached += stored.length;
+    }
     const sku = productSkuOf(rel, body);
     if (sku) products[sku] = `/${path.posix.dirname(rel)}/`;
     if (sitemapShard.test(rel)) pages.push(...sitemapPages(body.toString('utf8'), meta.siteUrl ?? ''));
     inspect?.(rel, body);
     bytes += body.length;
+    storedBytes += storedSizeOf(files[rel]);
   });
   const sorted = Object.fromEntries(rels.map((r) => [r, files[r]]));
   return {
@@ -246,5 +325,7 @@ export async function readExport(dir, { inspect } = {}) {
     pages: [...new Set(pages)].sort(),
     count: rels.length,
     bytes,
+    storedBytes,
+    storedBodies,
   };
 }

@@ -6,8 +6,20 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { root } from './lib.mjs';
-import { CACHE_IMMUTABLE, CACHE_NEVER, CACHE_SHORT, cacheControlFor, contentTypeFor, readExport } from './export-manifest.mjs';
+import {
+  CACHE_IMMUTABLE,
+  CACHE_NEVER,
+  CACHE_SHORT,
+  cacheControlFor,
+  contentTypeFor,
+  manifestEntry,
+  readExport,
+  sameStored,
+  storedBody,
+  storedEncoding,
+} from './export-manifest.mjs';
 import { buildA, scratch, writeExport } from './release-fixtures.mjs';
 
 /** The export file a request path is served from (the edge's index.html rewrite). */
@@ -73,13 +85,66 @@ test('the manifest hashes every file', async (t) => {
   assert.equal(exp.id, buildA.id);
   assert.equal(exp.count, Object.keys(buildA.files).length + 4);
   assert.deepEqual(exp.redirects, buildA.redirects);
+  // sha256 and size are the raw bytes'; a compressible file is stored gzip (level 9).
   assert.deepEqual(exp.files['robots.txt'], {
     sha256: createHash('sha256').update('User-agent: *').digest('hex'),
     size: 13,
     cacheControl: CACHE_SHORT,
     contentType: 'text/plain; charset=utf-8',
+    contentEncoding: 'gzip',
+    storedSize: gzipSync('User-agent: *', { level: 9 }).length,
   });
   assert.equal(exp.files['builds/latest.json'].cacheControl, CACHE_NEVER);
+  assert.equal(exp.files['builds/latest.json'].contentEncoding, undefined, 'builds/ stays raw');
+  assert.equal(exp.files[`builds/meta/${buildA.id}.json`].contentEncoding, undefined, 'builds/ stays raw');
+  for (const rel of [
+    'index.html',
+    'outlet/r/balloons/index.txt',
+    'outlet/r/balloons/_payload.json',
+    'sitemap.xml',
+    'icon.svg',
+    '_next/static/chunks/a1b2c3.js',
+  ]) {
+    assert.equal(exp.files[rel].contentEncoding, 'gzip', rel);
+  }
+  const stored = Object.values(exp.files).reduce((n, e) => n + (e.storedSize ?? e.size), 0);
+  assert.equal(exp.storedBytes, stored);
+});
+
+test('compressible files by content type: text, JSON, JS, CSS, SVG, XML, the web manifest; not images, fonts or builds/', async () => {
+  for (const rel of [
+    'a/index.html',
+    'a/index.txt',
+    'a/_payload.json',
+    'x.js',
+    'x.css',
+    'icon.svg',
+    'sitemap.xml',
+    'manifest.webmanifest',
+    'robots.txt',
+    'x.js.map',
+    'sample.csv',
+  ]) {
+    assert.equal(storedEncoding(rel), 'gzip', rel);
+  }
+  for (const rel of ['builds/latest.json', 'builds/meta/b1.json', 'a.png', 'a.jpg', 'a.webp', 'favicon.ico', 'font.woff2', 'blob.bin']) {
+    assert.equal(storedEncoding(rel), null, rel);
+  }
+  // Deterministic: the same bytes give the same gzip, which decodes to them.
+  const body = Buffer.from('<h1>card</h1>'.repeat(100));
+  const entry = manifestEntry('p/index.html', body);
+  const [one, two] = [await storedBody(entry, body), await storedBody(entry, body)];
+  assert.deepEqual(one, two);
+  assert.equal(one.length, entry.storedSize);
+  assert.deepEqual(gunzipSync(one), body);
+  const png = manifestEntry('a.png', body);
+  assert.equal(await storedBody(png, body), body, 'an image is stored as it is');
+  // A record saved before gzip storage names the same bytes stored another way.
+  const { contentEncoding, storedSize, ...old } = entry;
+  assert.ok(contentEncoding && storedSize);
+  assert.ok(sameStored(entry, { ...entry }));
+  assert.ok(!sameStored(entry, old));
+  assert.ok(!sameStored(entry, undefined));
 });
 
 test('a broken export is refused with every problem named', async (t) => {

@@ -1617,7 +1617,9 @@ async function allocationKilled(product) {
 
 async function main() {
   if (!authHost) throw new Error('FIREBASE_AUTH_EMULATOR_HOST is not set: run the fault suite through scripts/test, or point it at a running emulator');
-  if (!existsSync(path.join(siteDir, 'index.html'))) throw new Error(`no published site in ${siteDir}: set FAULTS_SITE_DIR`);
+  // A release folder holds index.html.gz (compressible files are stored gzip-compressed,
+  // scripts/target-dir.mjs); an export (site/out) holds index.html.
+  if (!['index.html', 'index.html.gz'].some((f) => existsSync(path.join(siteDir, f)))) throw new Error(`no published site in ${siteDir}: set FAULTS_SITE_DIR`);
   const started = performance.now();
   const guard = setTimeout(async () => {
     say('faults', `FAIL the suite ran past ${SUITE_LIMIT_MS / 1000} s: stopping`);

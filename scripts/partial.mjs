@@ -13,6 +13,7 @@
 //   pages it did not render from the current release after checking that they are the
 //   pages the build left out.
 import { createHash } from 'node:crypto';
+import { sameStored } from './export-manifest.mjs';
 
 /** @typedef {import('./export-manifest.mjs').Export} Export */
 /** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
@@ -230,16 +231,20 @@ export function withCarriedPages(exp, current, unfinished = []) {
     throw refuse(`the current release ${current.id} does not hold the pages the build left out (another release since?)`);
   }
   const dirty = new Set();
-  for (const u of unfinished) for (const [p, e] of Object.entries(u.files)) if (current.files[p]?.sha256 !== e.sha256) dirty.add(p);
+  for (const u of unfinished) for (const [p, e] of Object.entries(u.files)) if (!sameStored(current.files[p], e)) dirty.add(p);
   /** @type {Export['files']} */
   const files = {};
   let bytes = exp.bytes;
+  let storedBytes = exp.storedBytes ?? exp.bytes;
   for (const rels of byPage.values()) {
     for (const rel of rels) {
       if (dirty.has(rel)) throw refuse(`${rel} may have been overwritten by a release that did not finish`);
-      const { sha256, size, cacheControl, contentType } = current.files[rel];
-      files[rel] = { sha256, size, cacheControl, contentType };
+      // As the current release stores it: compressed or not (a release saved before gzip
+      // storage holds its files raw), so a carried file is never written again.
+      const { sha256, size, cacheControl, contentType, contentEncoding, storedSize } = current.files[rel];
+      files[rel] = { sha256, size, cacheControl, contentType, ...(contentEncoding && { contentEncoding, storedSize }) };
       bytes += size;
+      storedBytes += storedSize ?? size;
     }
   }
   Object.assign(files, exp.files);
@@ -257,6 +262,7 @@ export function withCarriedPages(exp, current, unfinished = []) {
     products: Object.fromEntries(Object.entries(products).sort(([a], [b]) => (a < b ? -1 : 1))),
     count: Object.keys(sorted).length,
     bytes,
+    storedBytes,
   };
 }
 

@@ -4,7 +4,7 @@
 // page from the target's current release (a rename among them).
 // Run: node --test scripts/partial.test.mjs
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { writeSitemaps } from './build.mjs';
@@ -12,7 +12,7 @@ import { readExport, sha256, sitemapPages } from './export-manifest.mjs';
 import { carriedDigest, describePages, inputsChange, pageDir, pageOfFile, planPages, siteInputs, withCarriedPages, withEveryRoute } from './partial.mjs';
 import { publishExport } from './publish.mjs';
 import { createDirTarget } from './target-dir.mjs';
-import { scratch, writeExport } from './release-fixtures.mjs';
+import { read, recording, scratch, storedForm, writeExport } from './release-fixtures.mjs';
 
 /** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
 
@@ -244,13 +244,26 @@ test('a partial release carries the pages it did not render, removes the renamed
       [`builds/meta/${b.id}.json`]: JSON.stringify(metaB),
     },
   });
-  const pen = readFileSync(path.join(root, 'site', 'pen-st1-001', 'index.html'));
-  const recB = await publishExport({ exportDir: expB.dir, target, log: quiet });
-  const site = (/** @type {string} */ rel) => path.join(root, 'site', rel);
-  assert.deepEqual(readFileSync(site('pen-st1-001/index.html')), pen, 'a carried page keeps its bytes');
+  // The release stores pages gzip-compressed (target-dir.mjs: {path}.gz in the site folder).
+  const siteDir = path.join(root, 'site');
+  assert.equal(storedForm(siteDir, 'pen-st1-001/index.html'), 'gzip');
+  const pen = readFileSync(path.join(siteDir, 'pen-st1-001', 'index.html.gz'));
+  const rec = recording(target);
+  const recB = await publishExport({ exportDir: expB.dir, target: rec.target, log: quiet });
+  const site = (/** @type {string} */ rel) => path.join(siteDir, rel);
+  assert.deepEqual(readFileSync(site('pen-st1-001/index.html.gz')), pen, 'a carried page keeps its bytes, compressed');
+  assert.equal(read(siteDir, 'pen-st1-001/index.html'), '<h1>/pen-st1-001/</h1>');
   assert.equal(recB.files['pen-st1-001/index.txt'].sha256, recA.files['pen-st1-001/index.txt'].sha256, 'and every file of its folder is in the manifest');
-  assert.ok(existsSync(site('scarlet-card-gc1-001/index.html')));
-  assert.ok(!existsSync(site('red-card-gc1-001/index.html')), 'the old page is removed');
+  assert.deepEqual(recB.files['pen-st1-001/index.html'], recA.files['pen-st1-001/index.html'], 'as the current release stored it: gzip, its stored size');
+  assert.equal(recB.files['pen-st1-001/index.html'].contentEncoding, 'gzip');
+  const puts = rec.events.filter((e) => e.startsWith('end put ')).map((e) => e.slice(8));
+  assert.deepEqual(
+    puts.filter((p) => p.startsWith('pen-st1-001/')),
+    [],
+    'no carried file is written again',
+  );
+  assert.equal(storedForm(siteDir, 'scarlet-card-gc1-001/index.html'), 'gzip');
+  assert.equal(storedForm(siteDir, 'red-card-gc1-001/index.html'), null, 'the old page is removed, in both forms');
   assert.deepEqual(recB.products, { 'GC1-001': '/scarlet-card-gc1-001/', 'ST1-001': '/pen-st1-001/' }, 'the record names every product, carried ones too');
   const meta = JSON.parse(readFileSync(site(`builds/meta/${b.id}.json`), 'utf8'));
   assert.deepEqual(meta.redirects, [{ source: '/red-card-gc1-001/', target: '/scarlet-card-gc1-001/', status: 301, sku: 'GC1-001' }]);
@@ -258,7 +271,7 @@ test('a partial release carries the pages it did not render, removes the renamed
     Object.keys(recB.files).filter((f) => !f.startsWith('builds/')),
     Object.keys(recB.files)
       .filter((f) => !f.startsWith('builds/'))
-      .filter((f) => existsSync(site(f))),
+      .filter((f) => storedForm(siteDir, f) !== null),
     'the manifest is what the site holds',
   );
   assert.equal(recB.files['outlet/section/cards/101/_payload.json'].sha256, sha256(Buffer.from('{"kind":"category","cards":["GC1-001 scarlet"]}')));

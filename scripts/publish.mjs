@@ -18,12 +18,14 @@
 // { switchTo, invalidate, prune } for a CDN with a KeyValueStore), state(), readRelease(id),
 // put(path, body, entry) -> versionId, restore(path, entry), missingHistory(entries),
 // remove(paths), markStarted(record), saveRelease(record), clearStarted(ids),
-// prune(currentId). See target-dir.mjs and target-aws.mjs.
+// prune(currentId). See target-dir.mjs and target-aws.mjs. put gets the bytes as they are
+// stored: a compressible file's gzip (its entry's contentEncoding, export-manifest.mjs),
+// compressed here, once, for every target.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { say } from './lib.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
-import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport } from './export-manifest.mjs';
+import { isHashedAsset, latestBody, latestPath, manifestEntry, metaPath, readExport, sameStored, storedBody, storedSizeOf } from './export-manifest.mjs';
 import { withCarriedPages } from './partial.mjs';
 import { mergeProductRedirects, pagePathOf } from './product-moves.mjs';
 import { refuseIf } from './release-checks.mjs';
@@ -157,13 +159,17 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   /** @type {Set<string>} */
   const dirty = new Set();
   for (const u of state.unfinished) {
-    for (const [p, e] of Object.entries(u.files)) if (current[p]?.sha256 !== e.sha256) dirty.add(p);
+    for (const [p, e] of Object.entries(u.files)) if (!sameStored(current[p], e)) dirty.add(p);
   }
   const paths = Object.keys(build.files);
   const hashed = paths.filter(isHashedAsset);
   const pages = paths.filter((p) => !isHashedAsset(p) && !p.startsWith('builds/'));
-  const changedPages = pages.filter((p) => dirty.has(p) || current[p]?.sha256 !== build.files[p].sha256);
-  const uploadHashed = hashed.filter((p) => !state.hashed.has(p));
+  // A file counts as changed when its bytes or the way it is stored changed: the first
+  // release with gzip storage writes every compressible page again, compressed.
+  const changedPages = pages.filter((p) => dirty.has(p) || !sameStored(current[p], build.files[p]));
+  // A hashed asset the target has is never written again, unless the current build
+  // records it stored another way (then this build's record would not match the target).
+  const uploadHashed = hashed.filter((p) => !state.hashed.has(p) || (current[p] && !sameStored(current[p], build.files[p])));
   const buildSet = new Set(paths);
   const previous = new Set([...Object.keys(current), ...dirty]);
   const deletes = [...previous].filter((p) => !buildSet.has(p) && !isKept(p)).sort();
@@ -172,7 +178,7 @@ export function planRelease(build, state, { kind = 'release' } = {}) {
   /** @type {Record<string, string>} */
   const carried = {};
   for (const p of paths) {
-    if (current[p]?.sha256 === build.files[p].sha256 && current[p].versionId && !dirty.has(p)) carried[p] = current[p].versionId;
+    if (sameStored(current[p], build.files[p]) && current[p].versionId && !dirty.has(p)) carried[p] = current[p].versionId;
   }
   const edgeRules = edgeRuleEntries(build.id, build.redirects);
   checkEdgeRules(edgeRules);
@@ -207,11 +213,22 @@ const nf = new Intl.NumberFormat('en-GB');
  * @param {string} word */
 export const count = (n, word) => `${nf.format(n)} ${word}${n === 1 ? '' : 's'}`;
 
-/** The bytes of the listed paths of a manifest.
- * @param {Record<string, { size: number }>} files
+/** The bytes of the listed paths of a manifest, as they are stored (compressed where the
+ * entry says so): what an upload sends and the target holds.
+ * @param {Record<string, { size: number, storedSize?: number }>} files
  * @param {string[]} paths
  * @returns {number} */
-const sizeOf = (files, paths) => paths.reduce((s, p) => s + files[p].size, 0);
+const sizeOf = (files, paths) => paths.reduce((s, p) => s + storedSizeOf(files[p]), 0);
+/** The raw bytes of the listed paths (the export's own). @param {Record<string, { size: number }>} files @param {string[]} paths */
+const rawSizeOf = (files, paths) => paths.reduce((s, p) => s + files[p].size, 0);
+/** "1.2 MB" or, when some files are stored compressed, "1.2 MB, 0.3 MB as stored".
+ * @param {Record<string, { size: number, storedSize?: number }>} files
+ * @param {string[]} paths */
+const sizesOf = (files, paths) => {
+  const raw = rawSizeOf(files, paths);
+  const stored = sizeOf(files, paths);
+  return raw === stored ? formatBytes(raw) : `${formatBytes(raw)}, ${formatBytes(stored)} as stored`;
+};
 /** Bytes for people: 1.2 MB (SI units, like S3's console).
  * @param {number} n */
 export function formatBytes(n) {
@@ -241,8 +258,8 @@ export function describePlan(plan, { target = 'none', edge, list = false, export
   const verb = plan.kind === 'rollback' ? 'restore' : 'upload';
   out.push(
     plan.kind === 'rollback'
-      ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`
-      : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${formatBytes(sizeOf(files, all))})`,
+      ? `Rollback plan: make build ${build.id} current again (${count(all.length, 'file')}, ${sizesOf(files, all)})`
+      : `Release plan: build ${build.id} from ${exportDir ?? 'the export'} (${count(all.length, 'file')}, ${sizesOf(files, all)})`,
   );
   out.push(`  target: ${target}`);
   out.push(`  current build at the target: ${plan.previousId ?? 'none'}`);
@@ -345,11 +362,17 @@ export async function executePlan(plan, target, { source, log = (m) => say('rele
         CONCURRENCY,
         async (p) => {
           const entry = build.files[p];
-          const body = plan.bodies[p] ?? (await source(p));
+          // The gzip readExport made of this file (export-manifest.mjs), else its bytes.
+          const cached = p in plan.bodies ? undefined : /** @type {Partial<Export>} */ (build).storedBodies?.get(p);
+          const body = plan.bodies[p] ?? cached ?? (await source(p));
           if (body === null) {
             await target.restore(p, entry);
           } else {
-            const versionId = await target.put(p, body, entry);
+            const stored = cached ?? (await storedBody(entry, body));
+            if (stored.length !== storedSizeOf(entry)) {
+              throw new Error(`${p}: ${stored.length} bytes to store, its manifest says ${storedSizeOf(entry)} (the file changed since the export was read?)`);
+            }
+            const versionId = await target.put(p, stored, entry);
             if (versionId) record.files[p].versionId = versionId;
           }
         },
@@ -450,7 +473,8 @@ export async function publishExport({ exportDir, target, log = (m) => say('relea
   const exp = await readExport(exportDir, { inspect: scan?.inspect });
   if (scan) refuseIf(scan.problems(exp), `publish ${exportDir} to ${target.name}`);
   const plan = planRelease(exp, await target.state());
-  log(`1/${plan.phases.length + 1} validate: export ${exportDir} holds build ${exp.id}, ${count(exp.count, 'file')}, ${formatBytes(exp.bytes)}`);
+  const stored = exp.storedBytes !== undefined && exp.storedBytes !== exp.bytes ? `, ${formatBytes(exp.storedBytes)} as stored` : '';
+  log(`1/${plan.phases.length + 1} validate: export ${exportDir} holds build ${exp.id}, ${count(exp.count, 'file')}, ${formatBytes(exp.bytes)}${stored}`);
   for (const note of plan.notes) log(`note: ${note}`);
   log(`publishing build ${exp.id} to ${target.name} (current: ${plan.previousId ?? 'none'})`);
   return executePlan(plan, target, { source: (p) => readFile(path.join(exp.dir, p)), log, firstStep: 2 });

@@ -3,13 +3,14 @@
 // writes, diffing between builds, clean up, rollback, and recovery from a release that
 // stopped half-way. Run: node --test scripts/*.test.mjs
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { CACHE_IMMUTABLE, CACHE_NEVER, CACHE_SHORT, readExport } from './export-manifest.mjs';
-import { KEEP_EDGE_RULES_OF, PHASE, describePlan, emptyState, planRelease, publishExport, rollback } from './publish.mjs';
+import { gunzipSync } from 'node:zlib';
+import { CACHE_IMMUTABLE, CACHE_NEVER, CACHE_SHORT, readExport, sha256 } from './export-manifest.mjs';
+import { KEEP_EDGE_RULES_OF, PHASE, describePlan, emptyState, executePlan, planRelease, publishExport, rollback } from './publish.mjs';
 import { createDirTarget } from './target-dir.mjs';
-import { at, buildA, buildB, lastAt, read, recording, scratch, writeExport } from './release-fixtures.mjs';
+import { at, buildA, buildB, lastAt, read, recording, scratch, storedForm, writeExport } from './release-fixtures.mjs';
 
 const quiet = () => {};
 /** @typedef {import('./target-state.mjs').Target} Target */
@@ -53,8 +54,31 @@ test('publishing to a dir target copies every file and records its manifest', as
   }
   assert.equal(saved.files['outlet/r/balloons/index.html'].contentType, 'text/html; charset=utf-8');
   assert.equal(saved.files['outlet/r/balloons/index.txt'].contentType, 'text/plain; charset=utf-8');
-  // Every published byte is kept content-addressed, and nothing half-done is left behind.
-  for (const e of Object.values(saved.files)) assert.ok(existsSync(path.join(root, 'versions', e.sha256)));
+  // Compressible files are stored gzip-compressed, as {path}.gz and nothing else, with the
+  // raw bytes' hash and size in the manifest; builds/ and images stay raw.
+  for (const rel of [
+    'index.html',
+    'outlet/r/balloons/index.html',
+    'outlet/r/balloons/index.txt',
+    'outlet/r/balloons/_payload.json',
+    'sitemap.xml',
+    'icon.svg',
+    '_next/static/chunks/a1b2c3.js',
+  ]) {
+    assert.equal(storedForm(site(root), rel), 'gzip', rel);
+    const gz = readFileSync(path.join(site(root), `${rel}.gz`));
+    const raw = exp.files[rel] ?? '';
+    assert.equal(gunzipSync(gz).toString('utf8'), raw, rel);
+    assert.deepEqual(
+      [saved.files[rel].sha256, saved.files[rel].size, saved.files[rel].contentEncoding, saved.files[rel].storedSize],
+      [sha256(Buffer.from(raw)), Buffer.byteLength(raw), 'gzip', gz.length],
+      rel,
+    );
+  }
+  for (const rel of ['builds/latest.json', `builds/meta/${buildA.id}.json`]) assert.equal(storedForm(site(root), rel), 'raw', rel);
+  // Every published byte is kept content-addressed (the compressed form as {sha256}.gz),
+  // and nothing half-done is left behind.
+  for (const e of Object.values(saved.files)) assert.ok(existsSync(path.join(root, 'versions', e.sha256 + (e.contentEncoding ? '.gz' : ''))));
   assert.deepEqual(readdirSync(path.join(root, 'releases', 'pending')), []);
   assert.deepEqual(tmpFiles(root), []);
   // Publishing the same build again rewrites its meta and latest.json with the same bytes.
@@ -133,7 +157,7 @@ test("rollback restores the first build's pages and latest.json, and refuses an 
   assert.deepEqual(JSON.parse(read(site(root), 'builds/latest.json')), { id: buildA.id, timestamp: buildA.timestamp });
   assert.equal(read(site(root), 'builds/latest.json'), a.files['builds/latest.json'], 'byte for byte as the build wrote it');
   assert.ok(!existsSync(path.join(site(root), 'outlet/r/new-range/index.html')), 'a page only build B had is gone');
-  assert.ok(existsSync(path.join(site(root), '_next/static/chunks/d4e5f6.js')), "build B's hashed assets stay for its open tabs");
+  assert.ok(storedForm(site(root), '_next/static/chunks/d4e5f6.js'), "build B's hashed assets stay for its open tabs");
   const restored = rec.events.filter((e) => e.startsWith('end restore ')).map((e) => e.slice(12));
   assert.ok(restored.includes('outlet/r/retired/index.html') && restored.includes('outlet/r/balloons/index.html'));
   assert.ok(!restored.includes('blog/index.html'), 'files already right are left alone');
@@ -238,4 +262,95 @@ test('the plan lists the phases in order, grouped by Cache-Control and Content-T
   assert.match(text, /1 file .*public, max-age=31536000, immutable \| text\/css; charset=utf-8/);
   assert.match(text, /note: nothing there/);
   assert.match(text, /r:20260101T000000Z-aaaaaa:\/christmas\/ = \{"target":"\/outlet\/r\/wholesale-christmas\/","status":301\}/);
+});
+
+/** Turns a dir target's release folder into what the release code before gzip storage
+ * left: every site file raw, its version raw under versions/{sha256}, and records whose
+ * entries have no contentEncoding.
+ * @param {string} root */
+function asBeforeGzip(root) {
+  for (const name of readdirSync(path.join(root, 'releases')).filter((n) => n.endsWith('.json'))) {
+    const file = path.join(root, 'releases', name);
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    for (const [rel, e] of Object.entries(record.files)) {
+      if (!e.contentEncoding) continue;
+      const gz = path.join(site(root), `${rel}.gz`);
+      if (existsSync(gz)) {
+        writeFileSync(path.join(site(root), rel), gunzipSync(readFileSync(gz)));
+        rmSync(gz);
+      }
+      const version = path.join(root, 'versions', `${e.sha256}.gz`);
+      if (existsSync(version)) {
+        writeFileSync(path.join(root, 'versions', e.sha256), gunzipSync(readFileSync(version)));
+        rmSync(version);
+      }
+      delete e.contentEncoding;
+      delete e.storedSize;
+    }
+    writeFileSync(file, JSON.stringify(record));
+  }
+}
+
+test('a release over one saved before gzip storage stores every compressible file again, compressed; rollback across the change restores the raw files', async (t) => {
+  const dir = scratch(t);
+  const root = path.join(dir, 'release');
+  const a = writeExport(path.join(dir, 'a'), buildA);
+  const b = writeExport(path.join(dir, 'b'), buildB);
+  await publish(root, a.dir);
+  asBeforeGzip(root);
+  assert.equal(storedForm(site(root), 'blog/index.html'), 'raw');
+
+  const { events, record } = await publish(root, b.dir);
+  const puts = events.filter((e) => e.startsWith('end put ')).map((e) => e.slice(8));
+  assert.ok(puts.includes('blog/index.html'), 'an unchanged page stored raw is written again, compressed');
+  assert.ok(puts.includes('_next/static/css/a1b2c3.css'), 'so is a hashed asset the current record has raw');
+  for (const [rel, body] of Object.entries(b.files)) {
+    assert.equal(storedForm(site(root), rel), rel.startsWith('builds/') ? 'raw' : 'gzip', rel);
+    assert.equal(read(site(root), rel), body, rel);
+    assert.equal(record.files[rel].contentEncoding, rel.startsWith('builds/') ? undefined : 'gzip', rel);
+  }
+  assert.equal(storedForm(site(root), '_next/static/chunks/a1b2c3.js'), 'raw', "build A's chunk is kept as it was stored");
+
+  // Back to the record without contentEncoding: its raw versions, no .gz twins left.
+  await rollback({ target: createDirTarget(root), id: buildA.id, log: quiet });
+  for (const [rel, body] of Object.entries(a.files)) {
+    assert.equal(storedForm(site(root), rel), 'raw', rel);
+    assert.equal(read(site(root), rel), body, rel);
+  }
+  assert.equal(storedForm(site(root), 'outlet/r/new-range/index.html'), null);
+  // And forward again.
+  await rollback({ target: createDirTarget(root), id: buildB.id, log: quiet });
+  for (const [rel, body] of Object.entries(b.files)) {
+    assert.equal(storedForm(site(root), rel), rel.startsWith('builds/') ? 'raw' : 'gzip', rel);
+    assert.equal(read(site(root), rel), body, rel);
+  }
+  assert.deepEqual(tmpFiles(root), []);
+});
+
+test('removing a page removes it in either form', async (t) => {
+  const dir = scratch(t);
+  const root = path.join(dir, 'release');
+  await publish(root, writeExport(path.join(dir, 'a'), buildA).dir);
+  writeFileSync(path.join(site(root), 'outlet/r/retired/index.html'), 'a stale raw twin');
+  rmSync(path.join(site(root), 'outlet/r/retired/_payload.json.gz'));
+  writeFileSync(path.join(site(root), 'outlet/r/retired/_payload.json'), '{}');
+  await createDirTarget(root).remove(['outlet/r/retired/index.html', 'outlet/r/retired/_payload.json']);
+  assert.ok(!existsSync(path.join(site(root), 'outlet/r/retired')), 'both forms gone, and the folder');
+});
+
+test('without the gzip readExport kept, the release compresses what it uploads to the same bytes', async (t) => {
+  const dir = scratch(t);
+  const a = writeExport(path.join(dir, 'a'), buildA);
+  const kept = path.join(dir, 'kept');
+  await publish(kept, a.dir);
+  const exp = await readExport(a.dir);
+  assert.ok(exp.storedBodies?.has('index.html'));
+  delete exp.storedBodies;
+  const root = path.join(dir, 'release');
+  const target = createDirTarget(root);
+  await executePlan(planRelease(exp, await target.state()), target, { source: (p) => readFileSync(path.join(a.dir, p)), log: quiet });
+  for (const rel of Object.keys(a.files)) {
+    const name = storedForm(site(root), rel) === 'gzip' ? `${rel}.gz` : rel;
+    assert.deepEqual(readFileSync(path.join(site(root), name)), readFileSync(path.join(site(kept), name)), rel);
+  }
 });

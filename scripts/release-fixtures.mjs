@@ -1,8 +1,9 @@
 // @ts-check
 // Small generated exports and a recording target for the release tests (*.test.mjs).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 /**
  * A build as the tests write it: its pages by path (null drops a file the export would
@@ -161,8 +162,24 @@ export function snapshotTree(dir) {
   }
 }
 
-/** @param {string} dir @param {string} rel */
-export const read = (dir, rel) => readFileSync(path.join(dir, rel), 'utf8');
+/** How a file sits in a dir target's site folder: 'gzip' (rel.gz), 'raw' (rel), or null
+ * when neither is there; throws when both are (exactly one form must be).
+ * @param {string} dir
+ * @param {string} rel
+ * @returns {'gzip' | 'raw' | null} */
+export function storedForm(dir, rel) {
+  const raw = existsSync(path.join(dir, rel));
+  const gz = existsSync(path.join(dir, `${rel}.gz`));
+  if (raw && gz) throw new Error(`${rel} is in ${dir} both raw and as ${rel}.gz`);
+  return gz ? 'gzip' : raw ? 'raw' : null;
+}
+
+/** A file of a folder as the edge serves it: rel, or rel.gz decompressed (a dir target
+ * stores compressible files gzip-compressed, target-dir.mjs).
+ * @param {string} dir
+ * @param {string} rel */
+export const read = (dir, rel) =>
+  storedForm(dir, rel) === 'gzip' ? gunzipSync(readFileSync(path.join(dir, `${rel}.gz`))).toString('utf8') : readFileSync(path.join(dir, rel), 'utf8');
 
 /** A build's settings and a shop.json as a real shop's release has them (release-checks.mjs
  * passes them); tests spoil one thing at a time. */

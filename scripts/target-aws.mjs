@@ -9,7 +9,10 @@
 // and CloudFront, which says nothing about IAM, SigV4A or the services' own behaviour.
 // Try it first against a staging stack with --dry-run, then for real.
 //
-//   s3://BUCKET/site/…               the site (CloudFront's origin path is /site)
+//   s3://BUCKET/site/…               the site (CloudFront's origin path is /site); a
+//                                    compressible file is stored gzip-compressed under its
+//                                    own key with Content-Encoding: gzip, which S3 and
+//                                    CloudFront serve as stored
 //   s3://BUCKET/releases/{id}.json   manifests with each file's VersionId (not reachable
 //                                    through CloudFront); rollback copies those versions back
 //   KVS  build = current build id;  r:{buildId}:{source} = {"target":…,"status":…}
@@ -18,7 +21,7 @@
 // and the dir target need none of it. The KeyValueStore API is signed with SigV4A, which
 // the SDK only does once @aws-sdk/signature-v4a has been imported.
 import { targetState } from './target-state.mjs';
-import { latestPath } from './export-manifest.mjs';
+import { latestPath, sha256 } from './export-manifest.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 const sitePrefix = 'site/';
@@ -194,6 +197,8 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
     },
 
     async put(rel, body, entry) {
+      // body is the file as stored: its gzip when entry.contentEncoding says so (publish.mjs),
+      // whose hash is not the manifest's (that is of the raw bytes).
       const res = await s3.send(
         new s3sdk.PutObjectCommand({
           Bucket: bucket,
@@ -201,7 +206,9 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
           Body: body,
           CacheControl: entry.cacheControl,
           ContentType: entry.contentType,
-          ChecksumSHA256: hexToBase64(entry.sha256), // S3 refuses the upload if the bytes arrive changed
+          ...(entry.contentEncoding && { ContentEncoding: entry.contentEncoding }),
+          // S3 refuses the upload if the bytes arrive changed
+          ChecksumSHA256: hexToBase64(entry.contentEncoding ? sha256(body) : entry.sha256),
         }),
       );
       return res.VersionId;
@@ -214,9 +221,12 @@ export async function createAwsTarget({ bucket, distributionId, kvsArn, region }
           Bucket: bucket,
           Key: sitePrefix + rel,
           CopySource: copySource(bucket, sitePrefix + rel, entry.versionId),
+          // REPLACE sets every header again: the version's encoding is the entry's (none in
+          // a record saved before gzip storage, whose versions are raw).
           MetadataDirective: 'REPLACE',
           CacheControl: entry.cacheControl,
           ContentType: entry.contentType,
+          ...(entry.contentEncoding && { ContentEncoding: entry.contentEncoding }),
         }),
       );
     },

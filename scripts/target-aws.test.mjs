@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import test from 'node:test';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
@@ -24,7 +25,7 @@ function fakeAws() {
   /** The SDK commands' names and inputs; an input's shape depends on its command, so any.
    * @type {[string, any][]} */
   const calls = [];
-  /** @typedef {{ versionId: string, body: Buffer, cacheControl?: string, contentType?: string, metadata?: Record<string, string> }} Version */
+  /** @typedef {{ versionId: string, body: Buffer, cacheControl?: string, contentType?: string, contentEncoding?: string, metadata?: Record<string, string> }} Version */
   /** @type {Map<string, (Version | null)[]>} */
   const objects = new Map(); // key -> versions (null = deleted)
   /** @type {Map<string, string>} */
@@ -49,7 +50,15 @@ function fakeAws() {
       case 'PutObjectCommand': {
         const body = Buffer.from(input.Body);
         if (input.ChecksumSHA256) assert.equal(input.ChecksumSHA256, createHash('sha256').update(body).digest('base64'), `checksum of ${input.Key}`);
-        return { VersionId: addVersion(input.Key, { body, cacheControl: input.CacheControl, contentType: input.ContentType, metadata: input.Metadata }) };
+        return {
+          VersionId: addVersion(input.Key, {
+            body,
+            cacheControl: input.CacheControl,
+            contentType: input.ContentType,
+            contentEncoding: input.ContentEncoding,
+            metadata: input.Metadata,
+          }),
+        };
       }
       case 'GetObjectCommand': {
         const o = current(input.Key);
@@ -73,7 +82,15 @@ function fakeAws() {
         const from = objects.get(key)?.find((v) => v?.versionId === decodeURIComponent(versionId));
         if (!from) throw Object.assign(new Error('no such version'), { name: 'NoSuchVersion' });
         assert.equal(input.MetadataDirective, 'REPLACE');
-        return { VersionId: addVersion(input.Key, { ...from, cacheControl: input.CacheControl, contentType: input.ContentType }) };
+        // REPLACE: the copy has the headers the call gives, not the version's.
+        return {
+          VersionId: addVersion(input.Key, {
+            ...from,
+            cacheControl: input.CacheControl,
+            contentType: input.ContentType,
+            contentEncoding: input.ContentEncoding,
+          }),
+        };
       }
       case 'DeleteObjectsCommand':
         assert.ok(input.Delete.Objects.length <= 1000);
@@ -115,7 +132,11 @@ function fakeAws() {
     throw new Error(`unexpected CloudFront call ${cmd.constructor.name}`);
   };
 
-  const body = (/** @type {string} */ key) => current(key)?.body.toString('utf8');
+  /** An object's body as a client reads it: decoded when it is stored with Content-Encoding: gzip. */
+  const body = (/** @type {string} */ key) => {
+    const o = current(key);
+    return o && (o.contentEncoding === 'gzip' ? gunzipSync(o.body) : o.body).toString('utf8');
+  };
   return { clients: { s3, kvs, cloudfront }, calls, objects, kvsItems, current, body };
 }
 
@@ -139,6 +160,21 @@ test('the aws target publishes under site/ with headers, checksums, version ids 
   assert.equal(latest?.contentType, 'application/json; charset=utf-8');
   assert.equal(aws.current('site/_next/static/chunks/a1b2c3.js')?.cacheControl, 'public, max-age=31536000, immutable');
   assert.equal(aws.current('site/outlet/r/balloons/index.html')?.cacheControl, 'public, max-age=0, s-maxage=60');
+  // Compressible files are stored gzip-compressed under their own key, saying so; the
+  // files under builds/ stay raw (the edges and tools read them).
+  for (const rel of ['outlet/r/balloons/index.html', 'outlet/r/balloons/index.txt', 'outlet/r/balloons/_payload.json', '_next/static/chunks/a1b2c3.js']) {
+    const o = aws.current(`site/${rel}`);
+    assert.equal(o?.contentEncoding, 'gzip', rel);
+    assert.equal(o?.body.length, record.files[rel].storedSize, rel);
+    assert.equal(
+      record.files[rel].sha256,
+      createHash('sha256')
+        .update(a.files[rel] ?? '')
+        .digest('hex'),
+      `${rel}: the manifest hashes the raw bytes`,
+    );
+  }
+  for (const rel of ['builds/latest.json', `builds/meta/${manyRules.id}.json`]) assert.equal(aws.current(`site/${rel}`)?.contentEncoding, undefined, rel);
 
   // The manifest sits outside site/ with every file's S3 version id.
   const saved = JSON.parse(aws.body(`releases/${manyRules.id}.json`) ?? '');
@@ -209,4 +245,5 @@ test('the aws target diffs a second build, cleans up, drops old rules, and rolls
   const copies = aws.calls.filter(([n]) => n === 'CopyObjectCommand').map(([, i]) => i.Key);
   assert.ok(copies.includes('site/outlet/r/retired/index.html') && !copies.includes('site/blog/index.html'));
   assert.equal(aws.current('site/outlet/r/retired/index.html')?.cacheControl, 'public, max-age=0, s-maxage=60');
+  assert.equal(aws.current('site/outlet/r/retired/index.html')?.contentEncoding, 'gzip', 'a restored version keeps its Content-Encoding');
 });

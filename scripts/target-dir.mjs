@@ -6,6 +6,14 @@
 //   PATH/releases/pending/      the manifest of a release that has started and not finished
 //   PATH/versions/{sha256}      content-addressed copies of every published file: the
 //                               local counterpart of S3 versioning, which rollback restores from
+//   PATH/versions/{sha256}.gz   the same for a file stored gzip-compressed (its entry's
+//                               contentEncoding; sha256 is of the raw bytes)
+//
+// A file stored compressed sits in the site folder as PATH/site/{path}.gz, as nginx's
+// gzip_static has it: the local edge serves it with Content-Encoding: gzip (or decompresses
+// it for a client that does not take gzip). Exactly one form of a file is there: placing
+// one removes the other, so a rollback to a release saved before gzip storage (entries
+// without contentEncoding) puts the raw files back in place of the .gz ones.
 //
 // Every file lands by rename from a temporary file in the same folder, so a running edge
 // never serves a half-written file. Site files are hard links to their version (no second
@@ -17,6 +25,13 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { latestPath, listRelative } from './export-manifest.mjs';
+
+/** The suffix of a file stored gzip-compressed, in the site folder and the versions. */
+const GZ = '.gz';
+/** The name of a file's form in the site folder and its versions: rel or rel.gz.
+ * @param {string} name
+ * @param {{ contentEncoding?: string }} entry */
+const storedName = (name, entry) => (entry.contentEncoding === 'gzip' ? name + GZ : name);
 import { targetState } from './target-state.mjs';
 import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
@@ -64,28 +79,35 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
   const releasesDir = path.join(root, 'releases');
   const pendingDir = path.join(releasesDir, 'pending');
   const versionsDir = path.join(root, 'versions');
-  const versionFile = (/** @type {string} */ sha) => path.join(versionsDir, sha);
+  /** The version of an entry: its sha256, with .gz for the compressed form.
+   * @param {{ sha256: string, contentEncoding?: string }} entry */
+  const versionName = (entry) => storedName(entry.sha256, entry);
+  const versionFile = (/** @type {string} */ name) => path.join(versionsDir, name);
   const siteFile = (/** @type {string} */ rel) => {
     const file = path.join(siteDir, rel);
     if (!file.startsWith(siteDir + path.sep)) throw new Error(`refusing a path outside the site folder: ${rel}`);
     return file;
   };
 
-  /** Puts a site file in place from its version: a hard link, or a copy where links fail.
+  /** Puts a site file in place from its version: a hard link, or a copy where links fail;
+   * then removes the file's other form (rel.gz for a raw file, rel for a compressed one),
+   * after the new one is there, so the edge always finds one of them.
    * @param {string} rel
-   * @param {string} sha */
-  async function place(rel, sha) {
-    const dest = siteFile(rel);
+   * @param {import('./target-state.mjs').RecordedEntry} entry */
+  async function place(rel, entry) {
+    const dest = siteFile(storedName(rel, entry));
+    const other = siteFile(entry.contentEncoding === 'gzip' ? rel : rel + GZ);
+    const version = versionName(entry);
     await mkdir(path.dirname(dest), { recursive: true });
     const tmp = tmpName(dest);
     try {
       try {
-        await link(versionFile(sha), tmp);
+        await link(versionFile(version), tmp);
         const now = new Date();
         await utimes(tmp, now, now);
       } catch (err) {
         if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(err.code)) throw err;
-        await copyFile(versionFile(sha), tmp);
+        await copyFile(versionFile(version), tmp);
       }
       await rename(tmp, dest);
     } finally {
@@ -93,10 +115,11 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
       // that happens when dest already is this version, e.g. a republished meta file.
       await rm(tmp, { force: true });
     }
+    await rm(other, { force: true });
   }
 
   /** @type {Map<string, Promise<void>>} */
-  const storing = new Map(); // sha256 -> the write of that version
+  const storing = new Map(); // version name -> the write of that version
 
   /** Every readable .json record in dir (none if dir is missing).
    * @param {string} dir
@@ -121,7 +144,7 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
         saved: releases.find((r) => r.id === latest?.id) ?? null,
         pending: await readPending(),
         releases: releases.map((r) => ({ id: r.id, timestamp: r.timestamp, files: Object.keys(r.files).length })),
-        hashed: new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p}`)),
+        hashed: new Set(listRelative(path.join(siteDir, '_next', 'static')).map((p) => `_next/static/${p.endsWith(GZ) ? p.slice(0, -GZ.length) : p}`)),
         noLatestNote: existsSync(siteDir)
           ? `${root} has no ${latestPath}: every file is uploaded`
           : `${root} holds nothing yet: planning against an empty folder`,
@@ -135,28 +158,31 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
     },
 
     async put(rel, body, entry) {
+      // body is the file as stored (gzip when entry.contentEncoding says so, publish.mjs).
       // Files with the same bytes share one version; uploads run concurrently, so the
       // first one writes it and the others wait for that write rather than race it.
-      const sha = entry.sha256;
-      if (!storing.has(sha)) storing.set(sha, existsSync(versionFile(sha)) ? Promise.resolve() : writeAtomic(versionFile(sha), body));
-      await storing.get(sha);
-      await place(rel, sha);
-      return undefined; // a folder has no version ids: the sha256 names the version
+      const version = versionName(entry);
+      if (!storing.has(version)) storing.set(version, existsSync(versionFile(version)) ? Promise.resolve() : writeAtomic(versionFile(version), body));
+      await storing.get(version);
+      await place(rel, entry);
+      return undefined; // a folder has no version ids: the sha256 (and .gz) names the version
     },
 
     async restore(rel, entry) {
-      await place(rel, entry.sha256);
+      await place(rel, entry);
     },
 
     async missingHistory(entries) {
-      return entries.filter(([, e]) => !existsSync(versionFile(e.sha256))).map(([p]) => p);
+      return entries.filter(([, e]) => !existsSync(versionFile(versionName(e)))).map(([p]) => p);
     },
 
     async remove(rels) {
       await mapLimit(rels, CONCURRENCY, async (rel) => {
-        await unlink(siteFile(rel)).catch((err) => {
-          if (err.code !== 'ENOENT') throw err;
-        });
+        for (const name of [rel, rel + GZ]) {
+          await unlink(siteFile(name)).catch((err) => {
+            if (err.code !== 'ENOENT') throw err;
+          });
+        }
         // Drop folders the delete emptied, so a removed page's folder goes too.
         for (let dir = path.dirname(siteFile(rel)); dir.startsWith(siteDir + path.sep); dir = path.dirname(dir)) {
           try {
@@ -190,7 +216,7 @@ export function createDirTarget(root, { keepBuilds = KEEP_LOCAL_BUILDS } = {}) {
       /** @type {Set<string>} */
       const needed = new Set();
       for (const r of [...releases.filter((r) => keep.has(r.id)), ...(await readPending())]) {
-        for (const e of Object.values(r.files)) needed.add(e.sha256);
+        for (const e of Object.values(r.files)) needed.add(versionName(e));
       }
       const versions = existsSync(versionsDir) ? await readdir(versionsDir) : [];
       const unneeded = versions.filter((v) => !needed.has(v) && !v.endsWith('.tmp'));

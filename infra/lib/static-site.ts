@@ -185,6 +185,10 @@ export class StaticSite extends Construct {
       originRequestPolicy: forwardAgent,
       responseHeadersPolicy: headers,
       functionAssociations: marksFilteredViews ? [...viewerRequest, ...viewerResponse] : viewerRequest,
+      // The release stores compressible files gzip-compressed with Content-Encoding: gzip
+      // (scripts/export-manifest.mjs); CloudFront serves those as stored (it compresses only
+      // a response without a Content-Encoding, and never decompresses), so every client gets
+      // gzip, not brotli (docs/build-and-release.md "How files are stored").
       compress: true,
     });
 

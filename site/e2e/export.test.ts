@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { payloadURL } from '../lib/prefetch';
 
 // Checks every prerendered page of the site the tests serve, and its sitemap: the release
 // folder's site (RELEASE_DIR/site, what the edge serves), not site/out, which after a
 // partial publish (the back office's, in catalogue-import.test.ts) holds only the pages
 // that publish rendered; the release carries the others (docs/build-and-release.md
-// "Partial builds").
+// "Partial builds"). The release folder stores compressible files gzip-compressed, as
+// {file}.gz (scripts/target-dir.mjs): siteFile reads either form.
 const root = path.resolve(import.meta.dirname, '..', '..');
 const out = process.env.RELEASE_DIR ? path.join(process.env.RELEASE_DIR, 'site') : path.join(root, 'site', 'out');
 const catalogue = JSON.parse(readFileSync(path.join(root, 'builds', 'snapshot', 'catalogue.json'), 'utf8')) as {
@@ -16,9 +18,18 @@ const catalogue = JSON.parse(readFileSync(path.join(root, 'builds', 'snapshot', 
   menu: { ranges: { path: string }[]; groups: { categories: { path: string }[] }[] };
 };
 
+/** A file of the site as the edge serves it: `file`, or `file.gz` decompressed. */
+function siteFile(...parts: string[]): string {
+  const file = path.join(out, ...parts);
+  return existsSync(file) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString('utf8');
+}
+
+/** A file's name without the .gz of its stored form. */
+const storedAs = (name: string) => name.replace(/\.gz$/, '');
+
 function htmlPages(): string[] {
   return readdirSync(out, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name === 'index.html')
+    .filter((e) => e.isFile() && storedAs(e.name) === 'index.html')
     .map((e) => `/${path.relative(out, e.parentPath)}/`.replace(/^\/\.?\/$/, '/').replace('//', '/'))
     .filter((p) => !p.startsWith('/_not-found/') && p !== '/404/');
 }
@@ -28,11 +39,11 @@ const pages = htmlPages();
 describe('every prerendered page', () => {
   it('keeps one RSC file, index.txt, beside its HTML: no per-segment or _full copies', () => {
     const extra = readdirSync(out, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.startsWith('__next.') && e.name.endsWith('.txt'))
+      .filter((e) => e.isFile() && e.name.startsWith('__next.') && storedAs(e.name).endsWith('.txt'))
       .map((e) => path.relative(out, path.join(e.parentPath, e.name)));
     expect(extra.slice(0, 5)).toEqual([]);
     for (const p of ['/', '/outlet/section/female-birthday-cards/101/', catalogue.product_paths[0]!]) {
-      expect(readFileSync(path.join(out, p, 'index.txt'), 'utf8').length).toBeGreaterThan(1000);
+      expect(siteFile(p, 'index.txt').length).toBeGreaterThan(1000);
     }
   });
 
@@ -42,7 +53,7 @@ describe('every prerendered page', () => {
     const titles = new Map<string, string>();
     const descriptions = new Map<string, string>();
     for (const p of pages) {
-      const html = readFileSync(path.join(out, p, 'index.html'), 'utf8');
+      const html = siteFile(p, 'index.html');
       const h1s = html.match(/<h1[\s>]/g)?.length ?? 0;
       const title = html.match(/<title>([^<]*)<\/title>/)?.[1];
       const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1];
@@ -90,7 +101,7 @@ describe('every prerendered page', () => {
       '/admin/stock/',
     ]);
     for (const p of admin) {
-      const html = readFileSync(path.join(out, p, 'index.html'), 'utf8');
+      const html = siteFile(p, 'index.html');
       expect(html, p).toContain('<meta name="robots" content="noindex"/>');
       expect(html, p).not.toContain('admin-nav');
     }
@@ -102,7 +113,7 @@ describe('every prerendered page', () => {
       .filter((p) => payloadURL(p, 'build') !== null)
       .filter((p) => {
         try {
-          JSON.parse(readFileSync(path.join(out, p, '_payload.json'), 'utf8'));
+          JSON.parse(siteFile(p, '_payload.json'));
           return false;
         } catch {
           return true;
@@ -113,14 +124,14 @@ describe('every prerendered page', () => {
 });
 
 describe('the sitemap', () => {
-  const index = readFileSync(path.join(out, 'sitemap.xml'), 'utf8');
+  const index = siteFile('sitemap.xml');
   const shards = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-  const listed = shards.flatMap((s) => [...readFileSync(path.join(out, s), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
+  const listed = shards.flatMap((s) => [...siteFile(s).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
 
   it('is an index of shards of at most 50,000 URLs', () => {
     expect(index).toContain('<sitemapindex');
     expect(shards.length).toBeGreaterThan(0);
-    for (const s of shards) expect([...readFileSync(path.join(out, s), 'utf8').matchAll(/<url>/g)].length).toBeLessThanOrEqual(50_000);
+    for (const s of shards) expect([...siteFile(s).matchAll(/<url>/g)].length).toBeLessThanOrEqual(50_000);
   });
 
   it('lists every range, category and product page exactly once', () => {
@@ -137,7 +148,7 @@ describe('the sitemap', () => {
   });
 
   it('robots.txt keeps account, back office, checkout and search out and names the sitemap', () => {
-    const robots = readFileSync(path.join(out, 'robots.txt'), 'utf8');
+    const robots = siteFile('robots.txt');
     for (const d of ['/account/', '/admin/', '/checkout/', '/search/']) expect(robots).toContain(`Disallow: ${d}`);
     expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
   });

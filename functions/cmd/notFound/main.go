@@ -2,8 +2,9 @@
 // a page S3 does not have gets the current build's 404 page (a bare 404 for crawlers),
 // an /api path no endpoint serves gets a JSON 404.
 //
-// Environment: SITE_BUCKET (the site bucket), NOT_FOUND_KEY (default site/404.html),
-// AWS_REGION (set by Lambda).
+// Environment: SITE_BUCKET (the site bucket), NOT_FOUND_KEY (default site/404.html,
+// which the release stores with Content-Encoding: gzip: the page is decoded before it is
+// served), AWS_REGION (set by Lambda).
 package main
 
 import (

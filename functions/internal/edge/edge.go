@@ -1,15 +1,21 @@
 package edge
 
 import (
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzhttp"
 
@@ -47,7 +53,9 @@ type server struct {
 }
 
 // New answers like CloudFront in front of the export and the API. Responses are
-// gzipped where the client accepts it.
+// gzipped where the client accepts it; a file the release stored compressed (name.gz,
+// scripts/target-dir.mjs) is served as it is stored, with Content-Encoding: gzip, and is
+// not compressed again.
 func New(cfg Config) http.Handler {
 	cfg.API = cfg.APILimit.Wrap(cfg.API)
 	s := &server{cfg: cfg, rules: &rulesCache{siteDir: cfg.SiteDir},
@@ -150,22 +158,155 @@ var shells = []struct {
 	{regexp.MustCompile(`^/checkout/complete/[A-Za-z0-9-]{1,40}/$`), "checkout/complete/order/index.html"},
 }
 
-// serveFile serves dir/name without ever leaving dir; a missing file gets the 404 page.
+// serveFile serves dir/name without ever leaving dir; when there is no such file but
+// name.gz (the release stores compressible files gzip-compressed, as nginx's gzip_static
+// has them), that one, encoded; a missing file gets the 404 page.
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, dir, name, cache string) {
-	f, err := os.OpenInRoot(dir, name)
+	f, fi, err := openFile(dir, name)
 	if err == nil {
 		defer f.Close()
-		fi, statErr := f.Stat()
-		if statErr == nil && !fi.IsDir() {
-			w.Header().Set("Cache-Control", cache)
-			w.Header().Set("ETag", fmt.Sprintf(`W/"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()))
-			http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+		w.Header().Set("Cache-Control", cache)
+		w.Header().Set("ETag", fmt.Sprintf(`W/"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()))
+		http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+		return
+	}
+	if errors.Is(err, fs.ErrNotExist) && !strings.HasSuffix(name, ".gz") {
+		gz, gzi, gzErr := openFile(dir, name+".gz")
+		if gzErr == nil {
+			defer gz.Close()
+			s.serveGzip(w, r, name, gz, gzi, cache)
 			return
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) && !isPathError(err) {
+		err = gzErr
+	}
+	if !errors.Is(err, fs.ErrNotExist) && !isPathError(err) {
 		s.cfg.Log.Error("open static file", "name", name, "err", err)
 	}
 	s.notFound.ServeHTTP(w, r)
+}
+
+// openFile opens dir/name, a regular file, without leaving dir; a folder or a missing
+// file is fs.ErrNotExist.
+func openFile(dir, name string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenInRoot(dir, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.IsDir() {
+		err = fs.ErrNotExist
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// serveGzip serves name from its stored gzip gz: as it is, with Content-Encoding: gzip, to
+// a client that accepts gzip (the gzhttp wrapper leaves a response that already has a
+// Content-Encoding alone), else decompressed as it streams. Either way with name's
+// Content-Type, Vary: Accept-Encoding and an ETag of its own, so a cache never answers one
+// form's revalidation with the other's.
+func (s *server) serveGzip(w http.ResponseWriter, r *http.Request, name string, gz *os.File, fi fs.FileInfo, cache string) {
+	h := w.Header()
+	h.Set("Cache-Control", cache)
+	addVary(h, "Accept-Encoding") // the gzhttp wrapper has added it already
+	h.Set("Content-Type", contentTypeOf(name))
+	stamp := fmt.Sprintf("%x-%x", fi.Size(), fi.ModTime().UnixNano())
+	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		h.Set("Content-Encoding", "gzip")
+		h.Set("ETag", `W/"`+stamp+`-gzip"`)
+		http.ServeContent(w, r, name, fi.ModTime(), gz)
+		return
+	}
+	etag := `W/"` + stamp + `-identity"`
+	h.Set("ETag", etag)
+	h.Set("Last-Modified", fi.ModTime().UTC().Format(http.TimeFormat))
+	if notModified(r, etag, fi.ModTime()) {
+		delete(h, "Content-Type")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		s.cfg.Log.Error("stored gzip unreadable", "name", name+".gz", "err", err)
+		http.Error(w, "stored file unreadable", http.StatusInternalServerError)
+		return
+	}
+	defer zr.Close()
+	// No Content-Length (the decoded size is not known before decoding) and no ranges.
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	if _, err := io.Copy(w, zr); err != nil {
+		s.cfg.Log.Warn("decompress stored gzip", "name", name+".gz", "err", err)
+	}
+}
+
+// addVary adds a header name to Vary unless it is there.
+func addVary(h http.Header, name string) {
+	for _, v := range h.Values("Vary") {
+		for f := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), name) {
+				return
+			}
+		}
+	}
+	h.Add("Vary", name)
+}
+
+// contentTypeOf is the Content-Type of a file by its extension, as http.ServeContent
+// gives it; an unknown one downloads as bytes (there are no bytes to sniff but gzip's).
+func contentTypeOf(name string) string {
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// acceptsGzip reports whether an Accept-Encoding value accepts gzip: gzip (or x-gzip, or
+// *) listed without q=0, and gzip not refused by name.
+func acceptsGzip(header string) bool {
+	star := false
+	for part := range strings.SplitSeq(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		q := 1.0
+		for p := range strings.SplitSeq(params, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		switch coding {
+		case "gzip", "x-gzip":
+			return q > 0
+		case "*":
+			star = q > 0
+		}
+	}
+	return star
+}
+
+// notModified answers a conditional GET or HEAD as http.ServeContent does: If-None-Match
+// (weak comparison) when given, else If-Modified-Since at one-second precision.
+func notModified(r *http.Request, etag string, modified time.Time) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for tag := range strings.SplitSeq(inm, ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == strings.TrimPrefix(etag, "W/") {
+				return true
+			}
+		}
+		return false
+	}
+	if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil {
+		return !modified.Truncate(time.Second).After(ims)
+	}
+	return false
 }
 
 func isPathError(err error) bool {

@@ -2,14 +2,17 @@ package notfound
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,11 +58,40 @@ func Handler(log *slog.Logger, pages PageSource) http.Handler {
 }
 
 // FilePage reads the 404 page from the export on disk on every request, so a new
-// build's page shows at once (the local edge).
+// build's page shows at once (the local edge): Path, or when there is none Path.gz
+// decompressed (a release folder stores its pages gzip-compressed, as {path}.gz).
 type FilePage struct{ Path string }
 
+// maxPage bounds the 404 page read, decompressed.
+const maxPage = 1 << 20
+
 // NotFoundPage implements PageSource.
-func (f FilePage) NotFoundPage(context.Context) ([]byte, error) { return os.ReadFile(f.Path) }
+func (f FilePage) NotFoundPage(context.Context) ([]byte, error) {
+	page, err := os.ReadFile(f.Path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return page, err
+	}
+	gz, gzErr := os.Open(f.Path + ".gz")
+	if gzErr != nil {
+		return nil, err // the error names the page, not its .gz
+	}
+	defer gz.Close()
+	page, err = gunzip(gz)
+	if err != nil {
+		return nil, fmt.Errorf("%s.gz: %w", f.Path, err)
+	}
+	return page, nil
+}
+
+// gunzip reads a gzip stream whole, up to maxPage bytes decoded.
+func gunzip(r io.Reader) ([]byte, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	return io.ReadAll(io.LimitReader(zr, maxPage))
+}
 
 // ObjectGetter is the one S3 call the cloud source makes.
 type ObjectGetter interface {
@@ -93,7 +125,13 @@ func (s *S3Page) NotFoundPage(ctx context.Context) ([]byte, error) {
 	out, err := s.Client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s.Bucket), Key: aws.String(s.Key)})
 	if err == nil {
 		var page []byte
-		page, err = io.ReadAll(io.LimitReader(out.Body, 1<<20))
+		// A release stores the page gzip-compressed, with Content-Encoding: gzip, which the
+		// SDK hands over as stored.
+		if strings.Contains(strings.ToLower(aws.ToString(out.ContentEncoding)), "gzip") {
+			page, err = gunzip(out.Body)
+		} else {
+			page, err = io.ReadAll(io.LimitReader(out.Body, maxPage))
+		}
 		_ = out.Body.Close()
 		if err == nil && len(bytes.TrimSpace(page)) == 0 {
 			err = errors.New("empty object")

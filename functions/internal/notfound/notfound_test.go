@@ -1,16 +1,21 @@
 package notfound
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
@@ -95,5 +100,66 @@ func TestS3PageFailsWithoutAPage(t *testing.T) {
 	src := &S3Page{Client: &fakeS3{bodies: []string{""}}, Bucket: "b", Key: "site/404.html", MaxAge: time.Minute, Now: time.Now}
 	if _, err := src.NotFoundPage(context.Background()); err == nil || !strings.Contains(err.Error(), "s3://b/site/404.html") {
 		t.Fatalf("err %v, want one naming the object", err)
+	}
+}
+
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, _ = zw.Write([]byte(s))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestFilePageReadsTheStoredGzip(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	page := FilePage{Path: filepath.Join(dir, "404.html")}
+	if _, err := page.NotFoundPage(context.Background()); err == nil || !strings.Contains(err.Error(), "404.html") {
+		t.Fatalf("no page: err %v, want one naming 404.html", err)
+	}
+	// A release folder holds 404.html.gz (scripts/target-dir.mjs).
+	if err := os.WriteFile(page.Path+".gz", gzipped(t, "<h1>We Were Unable to Find that Page</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := page.NotFoundPage(context.Background())
+	if err != nil || string(got) != "<h1>We Were Unable to Find that Page</h1>" {
+		t.Fatalf("from 404.html.gz: %q %v", got, err)
+	}
+	// An export (site/out) holds 404.html, which wins.
+	if err := os.WriteFile(page.Path, []byte("<h1>raw</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := page.NotFoundPage(context.Background()); err != nil || string(got) != "<h1>raw</h1>" {
+		t.Fatalf("from 404.html: %q %v", got, err)
+	}
+	broken := FilePage{Path: filepath.Join(dir, "broken.html")}
+	_ = os.WriteFile(broken.Path+".gz", []byte("not gzip"), 0o644)
+	if _, err := broken.NotFoundPage(context.Background()); err == nil {
+		t.Fatal("a broken .gz must fail")
+	}
+}
+
+// gzipS3 answers GetObject as S3 does for an object put with Content-Encoding: gzip: the
+// stored bytes and the encoding (the SDK asks for identity and decodes nothing).
+type gzipS3 struct{ body []byte }
+
+func (g gzipS3) GetObject(context.Context, *s3.GetObjectInput, ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
+	return &s3.GetObjectOutput{Body: io.NopCloser(bytes.NewReader(g.body)), ContentEncoding: aws.String("gzip")}, nil
+}
+
+func TestS3PageDecodesAGzipObject(t *testing.T) {
+	t.Parallel()
+	src := &S3Page{Client: gzipS3{gzipped(t, "<h1>v1</h1>")}, Bucket: "b", Key: "site/404.html", MaxAge: time.Minute, Now: time.Now}
+	page, err := src.NotFoundPage(context.Background())
+	if err != nil || string(page) != "<h1>v1</h1>" {
+		t.Fatalf("page %q err %v", page, err)
+	}
+	bad := &S3Page{Client: gzipS3{[]byte("not gzip")}, Bucket: "b", Key: "site/404.html", MaxAge: time.Minute, Now: time.Now}
+	if _, err := bad.NotFoundPage(context.Background()); err == nil {
+		t.Fatal("a broken gzip object must fail")
 	}
 }

@@ -214,9 +214,11 @@ async function failAuthChunk(p: Page, fail: () => boolean) {
       if (body.includes('identitytoolkit.googleapis.com') && fail()) return await route.abort('failed');
       return await route.fulfill({ response: res, body });
     } catch (err) {
-      // The test ended and closed its page while a chunk was still on its way (a signed-in
-      // page loads its islands' chunk late): nothing is left to answer.
-      if (!p.isClosed()) throw err;
+      // The chunk's document went while the chunk was on its way: the test ended and closed
+      // its page (a signed-in page loads its islands' chunk late), or the page reloaded
+      // after the failed chunk, which disposes the old document's responses. Nothing is
+      // left to answer.
+      if (!p.isClosed() && !/Response has been disposed/.test(String(err))) throw err;
     }
   });
 }

@@ -106,11 +106,8 @@ func TestLocalTransactionIsFollowedByAConsistentRead(t *testing.T) {
 func TestLocalTransactionWhoseCommitIsUnconfirmedIsUnavailable(t *testing.T) {
 	t.Parallel()
 	endpoint, calls, _ := localStore(t, http.StatusInternalServerError)
-	db, err := NewClient(context.Background(), Config{TableName: "t", Endpoint: endpoint, Region: "eu-west-2", Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.TransactWriteItems(context.Background(), oneTransaction())
+	db := patientClient(t, endpoint, time.Second, Patience{})
+	_, err := db.TransactWriteItems(context.Background(), oneTransaction())
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
@@ -123,10 +120,7 @@ func TestLocalTransactionWhoseCommitIsUnconfirmedIsUnavailable(t *testing.T) {
 func TestLocalSingleWriteHasNoBarrier(t *testing.T) {
 	t.Parallel()
 	endpoint, calls, _ := localStore(t, http.StatusOK)
-	db, err := NewClient(context.Background(), Config{TableName: "t", Endpoint: endpoint, Region: "eu-west-2", Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := patientClient(t, endpoint, time.Second, Patience{})
 	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("t"), Item: oneTransaction().TransactItems[0].Put.Item}); err != nil {
 		t.Fatal(err)
 	}

@@ -234,7 +234,10 @@ describe('applyListing', () => {
     expect(() => decodeListing(bad)).toThrow(/column name/);
   });
 
-  it('filters and counts 2,000 products well inside the budget', () => {
+  // Its speed is a figure of `scripts/bench filters` (the engine on a 2,000-product index at
+  // Lighthouse's 4x slowdown, docs/PERFORMANCE.md), not a timed test, which failed on a
+  // loaded machine.
+  it('filters and counts 2,000 products as a pass over every product does', () => {
     const many: Row[] = Array.from({ length: 2000 }, (_, i) => ({
       sku: `S${String(i).padStart(5, '0')}`,
       name: `Card ${(i * 7919) % 2000}`,
@@ -245,10 +248,14 @@ describe('applyListing', () => {
     const big = decodeListing(index(many));
     sortOrder(big, 'name');
     const s = state({ sort: 'name', selected: { occasion: ['birthday', 'wedding'], recipient: ['mum'] }, min: '99' });
-    applyListing(big, s);
-    const start = performance.now();
-    for (let i = 0; i < 20; i++) applyListing(big, s);
-    // Twenty runs in well under 50 ms leaves room for a phone at a quarter of the speed.
-    expect(performance.now() - start).toBeLessThan(50);
+    const r = applyListing(big, s);
+    // birthday (0) or wedding (2), and mum (3), at £0.99 or more (price rank 1 or 2).
+    const wanted = many.filter((m) => (m.values.includes(0) || m.values.includes(2)) && m.values.includes(3) && m.rank >= 1);
+    expect(wanted.length).toBeGreaterThan(100);
+    expect(new Set(skus(big, r.order))).toEqual(new Set(wanted.map((m) => m.sku)));
+    expect(r.order).toHaveLength(wanted.length);
+    // Recipient counts pass the occasion and price choices: dad is 4.
+    const dads = many.filter((m) => (m.values.includes(0) || m.values.includes(2)) && m.values.includes(4) && m.rank >= 1);
+    expect(counts(r.facets)['recipient:dad']).toBe(dads.length);
   });
 });

@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -15,7 +16,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/klauspost/compress/gzhttp"
 
@@ -205,44 +205,41 @@ func openFile(dir, name string) (*os.File, fs.FileInfo, error) {
 
 // serveGzip serves name from its stored gzip gz: as it is, with Content-Encoding: gzip, to
 // a client that accepts gzip (the gzhttp wrapper leaves a response that already has a
-// Content-Encoding alone), else decompressed as it streams. Either way with name's
-// Content-Type, Vary: Accept-Encoding and an ETag of its own, so a cache never answers one
-// form's revalidation with the other's.
+// Content-Encoding alone), else decompressed (a page is small; this client is rare).
+// Either way with name's Content-Type, Vary: Accept-Encoding and an ETag of its own, so a
+// cache never answers one form's revalidation with the other's; http.ServeContent answers
+// HEAD, ranges and conditional requests for both.
 func (s *server) serveGzip(w http.ResponseWriter, r *http.Request, name string, gz *os.File, fi fs.FileInfo, cache string) {
 	h := w.Header()
 	h.Set("Cache-Control", cache)
 	addVary(h, "Accept-Encoding") // the gzhttp wrapper has added it already
 	h.Set("Content-Type", contentTypeOf(name))
-	stamp := fmt.Sprintf("%x-%x", fi.Size(), fi.ModTime().UnixNano())
+	stamp := fmt.Sprintf(`W/"%x-%x`, fi.Size(), fi.ModTime().UnixNano())
+	var body io.ReadSeeker = gz
 	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		h.Set("Content-Encoding", "gzip")
-		h.Set("ETag", `W/"`+stamp+`-gzip"`)
-		http.ServeContent(w, r, name, fi.ModTime(), gz)
-		return
+		h.Set("ETag", stamp+`-gzip"`)
+	} else {
+		page, err := gunzip(gz)
+		if err != nil {
+			s.cfg.Log.Error("stored gzip unreadable", "name", name+".gz", "err", err)
+			http.Error(w, "stored file unreadable", http.StatusInternalServerError)
+			return
+		}
+		body = bytes.NewReader(page)
+		h.Set("ETag", stamp+`-identity"`)
 	}
-	etag := `W/"` + stamp + `-identity"`
-	h.Set("ETag", etag)
-	h.Set("Last-Modified", fi.ModTime().UTC().Format(http.TimeFormat))
-	if notModified(r, etag, fi.ModTime()) {
-		delete(h, "Content-Type")
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	zr, err := gzip.NewReader(gz)
+	http.ServeContent(w, r, name, fi.ModTime(), body)
+}
+
+// gunzip reads a gzip stream whole.
+func gunzip(r io.Reader) ([]byte, error) {
+	zr, err := gzip.NewReader(r)
 	if err != nil {
-		s.cfg.Log.Error("stored gzip unreadable", "name", name+".gz", "err", err)
-		http.Error(w, "stored file unreadable", http.StatusInternalServerError)
-		return
+		return nil, err
 	}
 	defer zr.Close()
-	// No Content-Length (the decoded size is not known before decoding) and no ranges.
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
-	}
-	if _, err := io.Copy(w, zr); err != nil {
-		s.cfg.Log.Warn("decompress stored gzip", "name", name+".gz", "err", err)
-	}
+	return io.ReadAll(zr)
 }
 
 // addVary adds a header name to Vary unless it is there.
@@ -289,24 +286,6 @@ func acceptsGzip(header string) bool {
 		}
 	}
 	return star
-}
-
-// notModified answers a conditional GET or HEAD as http.ServeContent does: If-None-Match
-// (weak comparison) when given, else If-Modified-Since at one-second precision.
-func notModified(r *http.Request, etag string, modified time.Time) bool {
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		for tag := range strings.SplitSeq(inm, ",") {
-			tag = strings.TrimSpace(tag)
-			if tag == "*" || strings.TrimPrefix(tag, "W/") == strings.TrimPrefix(etag, "W/") {
-				return true
-			}
-		}
-		return false
-	}
-	if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil {
-		return !modified.Truncate(time.Second).After(ims)
-	}
-	return false
 }
 
 func isPathError(err error) bool {

@@ -25,6 +25,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { latestPath, listRelative } from './export-manifest.mjs';
+import { targetState } from './target-state.mjs';
+import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 /** The suffix of a file stored gzip-compressed, in the site folder and the versions. */
 const GZ = '.gz';
@@ -32,8 +34,6 @@ const GZ = '.gz';
  * @param {string} name
  * @param {{ contentEncoding?: string }} entry */
 const storedName = (name, entry) => (entry.contentEncoding === 'gzip' ? name + GZ : name);
-import { targetState } from './target-state.mjs';
-import { CONCURRENCY, mapLimit } from './map-limit.mjs';
 
 /** @typedef {import('./target-state.mjs').Target} Target */
 /** @typedef {import('./target-state.mjs').ReleaseRecord} ReleaseRecord */
